@@ -1,0 +1,41 @@
+import Koa from 'koa';
+import type { Deps } from '../shared/deps.js';
+import { AppError } from '../shared/errors.js';
+import { adminBoard } from './middleware/admin-board.js';
+import { authenticate } from './middleware/auth.js';
+import { jsonBody } from './middleware/body.js';
+import { errorEnvelope } from './middleware/errors.js';
+import { rateLimit } from './middleware/rate-limit.js';
+import { requestContext } from './middleware/request-context.js';
+import { ALL_ROUTES } from './routes/index.js';
+import { mountRoutes } from './routes/mount.js';
+import type { AnyRoute } from './routes/route-spec.js';
+
+/**
+ * The middleware order is the architecture: envelope errors, tag the request,
+ * know the caller, charge the rate limit, then the admin board or the JSON
+ * routes. Never listens; `server.ts` and the tests do.
+ */
+export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
+  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  app.silent = true; // errors are logged by the envelope middleware with their request id
+  const router = mountRoutes(routes, deps);
+  app.use(errorEnvelope);
+  app.use(requestContext(deps.log));
+  app.use(authenticate(deps));
+  app.use(rateLimit(deps));
+  app.use(adminBoard(deps));
+  app.use(jsonBody(deps.config.MAX_BODY_BYTES));
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new AppError('methodNotAllowed', 'Method not allowed on this path'),
+      notImplemented: () => new AppError('methodNotAllowed', 'Method not supported'),
+    }),
+  );
+  app.use(async (ctx) => {
+    throw new AppError('notFound', `No route ${ctx.method} ${ctx.path}`);
+  });
+  return app;
+}

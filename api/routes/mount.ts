@@ -1,0 +1,83 @@
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { Readable } from 'node:stream';
+import { sha256 } from '../../shared/crypto.js';
+import { abandonIdempotent, finishIdempotent, startIdempotent } from '../../shared/db/idempotency.js';
+import type { Deps } from '../../shared/deps.js';
+import { AppError, conflict, notImplemented } from '../../shared/errors.js';
+import { admitWorkflowRequest } from '../../shared/auth/workflow-allowance.js';
+import { AnyObject } from '../../shared/schemas/common.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+import { assertValid } from '../../shared/validation.js';
+import { requireAuth } from '../middleware/auth.js';
+import { RawReply, Reply, type AnyRoute } from './route-spec.js';
+
+/** `/v1/runs/{runId}` → `/v1/runs/:runId` */
+export function koaPath(path: string): string {
+  return path.replace(/\{(\w+)\}/g, ':$1');
+}
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/**
+ * The one place a RouteSpec meets Koa: auth and scopes, validation, the
+ * workflow allowance, idempotent replay, then the handler, then the reply.
+ */
+export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
+  const router = new Router();
+  for (const spec of routes) {
+    router.register(koaPath(spec.path), [spec.method], async (ctx: Context) => {
+      const principal: Principal | null = spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes) : (ctx.state.principal ?? null);
+      const params = spec.params ? assertValid(spec.params, { ...ctx.params }, 'params') : { ...ctx.params };
+      const query = spec.query ? assertValid(spec.query, { ...ctx.query }, 'query') : {};
+      const bodySchema = spec.body ?? (spec.method === 'GET' ? undefined : AnyObject);
+      const body = bodySchema ? assertValid(bodySchema, ctx.state.body ?? {}, 'body') : undefined;
+      if (!spec.handler) {
+        throw notImplemented(`${spec.method} ${spec.path} is declared in the contract but not implemented yet${spec.pendingIssue ? ` (issue ${spec.pendingIssue})` : ''}`);
+      }
+
+      const key = ctx.method === 'POST' && principal && !spec.streams ? ctx.get('idempotency-key') : '';
+      if (key) {
+        if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('invalidPayload', 'Idempotency-Key must be 1-255 printable ASCII characters');
+        const started = await startIdempotent(deps.db, principal!.accountId, key, sha256(`${ctx.method} ${ctx.path}\n${ctx.state.rawBody ?? ''}`), deps.config.IDEMPOTENCY_TTL_HOURS);
+        if (started.kind === 'mismatch') throw conflict('Idempotency-Key was already used with a different request');
+        if (started.kind === 'inProgress') throw conflict('A request with this Idempotency-Key is still in progress');
+        if (started.kind === 'replay') {
+          ctx.status = started.status;
+          ctx.set({ ...started.headers, 'Idempotent-Replayed': 'true' });
+          ctx.body = started.body;
+          return;
+        }
+      }
+
+      try {
+        if (spec.countsAsWorkflow && principal) await admitWorkflowRequest(deps, principal);
+        const controller = new AbortController();
+        ctx.req.once('close', () => { if (!ctx.res.writableFinished) controller.abort(); });
+        const result = await spec.handler(
+          { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, ip: ctx.ip, signal: controller.signal },
+          deps,
+        );
+        if (result instanceof RawReply) {
+          ctx.respond = false;
+          await result.run(ctx.req, ctx.res, body);
+          return;
+        }
+        const reply = result instanceof Reply ? result : new Reply(200, result);
+        ctx.status = reply.status;
+        ctx.set(reply.headers);
+        if (reply.body instanceof Readable) {
+          ctx.req.setTimeout(0);
+          ctx.body = reply.body;
+        } else {
+          ctx.body = reply.body;
+          if (key) await finishIdempotent(deps.db, principal!.accountId, key, reply.status, reply.body, reply.headers);
+        }
+      } catch (err) {
+        if (key) await abandonIdempotent(deps.db, principal!.accountId, key);
+        throw err;
+      }
+    });
+  }
+  return router;
+}

@@ -1,0 +1,77 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { Readable } from 'node:stream';
+import type { Deps } from '../../shared/deps.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type AuthMode = 'public' | 'bearer';
+
+/** What a handler receives: validated input and the caller, never the Koa context. */
+export interface RouteInput<B, P, Q> {
+  body: B;
+  params: P;
+  query: Q;
+  principal: Principal | null;
+  headers: Readonly<Record<string, string | undefined>>;
+  requestId: string;
+  ip: string;
+  /** Aborted when the client goes away (streams stop their work). */
+  signal: AbortSignal;
+}
+
+/** A handler returns plain data (200) or a Reply for another status, headers or a stream. */
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly headers: Record<string, string> = {},
+  ) {}
+  static stream(stream: Readable, contentType: string, headers: Record<string, string> = {}) {
+    return new Reply(200, stream, { 'Content-Type': contentType, 'Cache-Control': 'no-cache', ...headers });
+  }
+}
+
+type Infer<S> = S extends TSchema ? Static<S> : Record<string, never>;
+
+/** A route is data. The same table feeds Koa, OpenAPI, protocol-map, schemas and MCP tools. */
+export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined> {
+  method: HttpMethod;
+  /** OpenAPI path syntax: `/v1/runs/{runId}`. */
+  path: string;
+  tag: string;
+  auth: AuthMode;
+  /** Scopes the token must hold (all of them). */
+  scopes?: string[];
+  summary: string;
+  description?: string;
+  body?: B;
+  params?: P;
+  query?: Q;
+  /** Response schemas by HTTP status; the error envelope is added to every route. */
+  response?: Record<number, TSchema>;
+  /** Counts against the unverified-account allowance and the monthly plan quota. */
+  countsAsWorkflow?: boolean;
+  /** Domain the route belongs to, for the protocol map. */
+  domain?: string;
+  /** MCP tool name; set on routes exposed as tools over POST /mcp. */
+  mcpTool?: string;
+  /** Issue that delivers the handler; such routes answer 501 notImplemented until then. */
+  pendingIssue?: number;
+  /** Produces a non-JSON body (streams); idempotent replay does not apply. */
+  streams?: boolean;
+  handler?: (input: RouteInput<Infer<B>, Infer<P>, Infer<Q>>, deps: Deps) => Promise<unknown> | unknown;
+}
+
+export type AnyRoute = RouteSpec<any, any, any>;
+
+/** Identity helper that keeps the handler's input typed from the schemas. */
+export function defineRoute<B extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined>(
+  spec: RouteSpec<B, P, Q>,
+): AnyRoute {
+  return spec as AnyRoute;
+}
+
+/** Hands the raw Node request/response to a transport that writes its own reply (MCP). */
+export class RawReply {
+  constructor(readonly run: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body: unknown) => Promise<void>) {}
+}

@@ -1,0 +1,34 @@
+import http from 'node:http';
+import type { Deps } from '../shared/deps.js';
+import { isMain, runProcess, type Stoppable } from '../workers/lifecycle.js';
+import { buildApp } from './app.js';
+
+/**
+ * Starts the HTTP server. On stop it refuses new connections, lets in-flight
+ * requests finish and closes idle keep-alive sockets; open streams are ended.
+ */
+export async function startWeb(deps: Deps, port = deps.config.PORT, host = deps.config.HOST): Promise<Stoppable & { server: http.Server; url: string }> {
+  const app = buildApp(deps);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as { port: number };
+  const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${address.port}`;
+  deps.log.info({ url }, 'web listening');
+  return {
+    name: 'web',
+    server,
+    url,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      }),
+  };
+}
+
+if (isMain(import.meta.url)) runProcess('web', async (deps) => [await startWeb(deps)]);

@@ -1,0 +1,14 @@
+import type { Deps } from '../../shared/deps.js';
+import { purgeExpiredIdempotency } from '../../shared/db/idempotency.js';
+
+/**
+ * Periodic maintenance, each a plain function of deps. The clock process only
+ * enqueues their names on a schedule; a worker on the `clock` queue runs them,
+ * so a slow sweep never delays the schedule and two clocks never double-run one.
+ */
+export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise<unknown> }> = {
+  'idempotency.purge': {
+    cron: '17 * * * *',
+    run: async (deps) => ({ purged: await purgeExpiredIdempotency(deps.db, deps.config.IDEMPOTENCY_TTL_HOURS) }),
+  },
+};

@@ -1,0 +1,48 @@
+/**
+ * `npm start`: everything in one process for local use. When REDIS_URL or
+ * DATABASE_URL is unset it starts a private redis-server / Postgres with data
+ * under DATA_DIR (.data/), loopback only, installing the Debian packages if
+ * they are missing. Then migrations, then web + worker + delivery + clock.
+ */
+import path from 'node:path';
+import { startWeb } from '../api/server.js';
+import { loadConfig } from '../shared/config.js';
+import { createDeps } from '../shared/deps.js';
+import { migrateLatest } from '../shared/db/migrate.js';
+import { createLogger } from '../shared/log.js';
+import { startClock } from '../workers/clock.js';
+import { startDelivery } from '../workers/delivery.js';
+import { startDomainWorkers } from '../workers/domains.js';
+import { onShutdown, type Stoppable } from '../workers/lifecycle.js';
+import { ensureBinaries, startPostgres, startRedis } from './local-services.js';
+
+const base = loadConfig();
+const log = createLogger(base.LOG_LEVEL, { process: 'all' });
+const parts: Stoppable[] = [];
+onShutdown(log, () => parts);
+
+const env: Record<string, string> = {};
+if (!base.REDIS_URL || !base.DATABASE_URL) {
+  const bins = ensureBinaries((m) => log.info(m));
+  const dataDir = path.resolve(base.DATA_DIR);
+  if (!base.REDIS_URL) {
+    const redis = await startRedis(path.join(dataDir, 'redis'), { persist: true, bin: bins.redis });
+    parts.push({ name: 'local redis', stop: redis.stop });
+    env.REDIS_URL = redis.url;
+    log.info({ url: redis.url }, 'local redis started');
+  }
+  if (!base.DATABASE_URL) {
+    const pg = await startPostgres(path.join(dataDir, 'postgres'), { database: 'awp', fast: false, pgBin: bins.pgBin });
+    parts.push({ name: 'local postgres', stop: pg.stop });
+    env.DATABASE_URL = pg.url;
+    log.info({ url: pg.url }, 'local postgres started');
+  }
+}
+
+const config = loadConfig({ ...process.env, ...env });
+const deps = createDeps(config, log);
+parts.push({ name: 'deps', stop: () => deps.close() });
+const applied = await migrateLatest(deps.db);
+log.info({ applied }, 'migrations done');
+parts.push(...startDomainWorkers(deps), ...startDelivery(deps), ...startClock(deps));
+parts.push(await startWeb(deps));

@@ -1,0 +1,60 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * Every environment variable the service reads, in one schema. The README's
+ * configuration table is written from this list; `loadConfig` fails fast on a
+ * bad value instead of letting a typo surface as a runtime surprise.
+ */
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.String({ default: 'development', description: '`production` enforces HTTPS webhook endpoints' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 8080, description: 'HTTP port of the web process' }),
+  HOST: Type.String({ default: '0.0.0.0', description: 'Interface the web process binds' }),
+  TRUST_PROXY: Type.Boolean({ default: false, description: '1 trusts X-Forwarded-* (client IP for rate limits) from a fronting proxy' }),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Base URL used in links (activation, shareUrl); defaults to http://localhost:PORT' })),
+  DATABASE_URL: Type.Optional(Type.String({ description: 'Postgres URL; when unset `npm start` starts a local Postgres under .data/' })),
+  REDIS_URL: Type.Optional(Type.String({ description: 'Redis URL; when unset `npm start` starts a local redis-server under .data/' })),
+  QUEUE_PREFIX: Type.String({ default: '{awp}', description: 'BullMQ key prefix; the hash tag keeps a flow on one Redis Cluster slot' }),
+  LOG_LEVEL: Type.String({ default: 'info', description: 'pino level (trace, debug, info, warn, error, silent)' }),
+  MAX_BODY_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576, description: 'Largest accepted JSON body; larger answers 413' }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60, description: 'Burst limit per token (per client IP on public routes)' }),
+  UNVERIFIED_REQUEST_LIMIT: Type.Integer({ minimum: 0, default: 5, description: 'Workflow requests a not-yet-activated account may make' }),
+  BUILDER_MONTHLY_RUNS: Type.Integer({ minimum: 0, default: 500, description: 'Monthly workflow quota of the builder plan' }),
+  IDEMPOTENCY_TTL_HOURS: Type.Integer({ minimum: 1, default: 24, description: 'How long an Idempotency-Key replays its first response' }),
+  RUN_SYNC_WAIT_MS: Type.Integer({ minimum: 0, default: 25_000, description: 'How long POST /v1/orchestrator/run waits for a run to rest before answering 202' }),
+  STEP_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'Upper bound on one domain step' }),
+  WORKER_QUEUES: Type.Optional(Type.String({ description: 'Comma-separated domain queues this worker runs (default: all)' })),
+  WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'Concurrent jobs per queue in a worker process' }),
+  SMTP_URL: Type.Optional(Type.String({ description: 'SMTP URL for activation mail; unset keeps mail in the database and logs that it was queued' })),
+  MAIL_FROM: Type.String({ default: 'awp <no-reply@awp.local>', description: 'Sender of activation mail' }),
+  AWP_SECRET_PREFIX: Type.String({ default: 'AWP_SECRET_', description: 'Only env vars with this prefix can be named by `env:` credential references' }),
+  AWP_ALLOW_PRIVATE_EGRESS: Type.Boolean({ default: false, description: '1 lets outbound calls reach loopback/private addresses (local development and tests only)' }),
+  AWP_SIGNING_KEY: Type.Optional(Type.String({ description: 'Ed25519 private key (PKCS#8 PEM or base64 DER) that signs proof packs; generated under .data/ when unset' })),
+  LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible endpoint for the optional LLM router' })),
+  LLM_API_KEY: Type.Optional(Type.String({ description: 'API key of the LLM endpoint' })),
+  LLM_MODEL: Type.Optional(Type.String({ description: 'Model name for the LLM router' })),
+  DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis/Postgres data and the generated signing key' }),
+});
+
+export type Config = Readonly<Static<typeof ConfigSchema>>;
+
+const TRUTHY = new Set(['1', 'true', 'yes', 'on']);
+
+/** Reads the environment once, converts strings to their types and freezes the result. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(ConfigSchema.properties)) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  for (const flag of ['AWP_ALLOW_PRIVATE_EGRESS', 'TRUST_PROXY']) {
+    if (typeof raw[flag] === 'string') raw[flag] = TRUTHY.has((raw[flag] as string).toLowerCase());
+  }
+  const converted = Value.Default(ConfigSchema, Value.Convert(ConfigSchema, { ...raw, ...overrides }));
+  const errors = [...Value.Errors(ConfigSchema, converted)];
+  if (errors.length > 0) {
+    const list = errors.map((e) => `${e.path.slice(1) || '(root)'}: ${e.message}`).join('; ');
+    throw new Error(`Invalid configuration: ${list}`);
+  }
+  return Object.freeze(converted as Config);
+}

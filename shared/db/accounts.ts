@@ -1,0 +1,123 @@
+import type { Db } from './knex.js';
+import { iso } from './knex.js';
+import type { TokenView } from '../schemas/auth.js';
+
+export interface AccountRow {
+  id: string;
+  email: string;
+  name: string;
+  password_hash: string;
+  plan: 'builder' | 'team';
+  status: 'pending' | 'active';
+  unverified_used: number;
+  activation_hash: string | null;
+}
+
+export interface TokenRow {
+  id: string;
+  account_id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  status: 'active' | 'revoked';
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Inserts an account; returns false when the email is taken (case-insensitive). */
+export async function insertAccount(db: Db, row: Omit<AccountRow, 'unverified_used' | 'status'> & { status?: AccountRow['status'] }): Promise<boolean> {
+  try {
+    await db('accounts').insert(row);
+    return true;
+  } catch (err) {
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION) return false;
+    throw err;
+  }
+}
+
+export async function activateAccount(db: Db, activationHash: string): Promise<AccountRow | null> {
+  const [row] = await db('accounts')
+    .where({ activation_hash: activationHash })
+    .update({ status: 'active', activation_hash: null, activated_at: db.fn.now() })
+    .returning('*');
+  return row ?? null;
+}
+
+export async function insertToken(db: Db, row: { id: string; account_id: string; name: string; prefix: string; token_hash: string; scopes: string[]; rotated_from?: string }): Promise<TokenRow> {
+  const [created] = await db('api_tokens').insert(row).returning('*');
+  return created;
+}
+
+export interface TokenPrincipalRow {
+  token_id: string;
+  account_id: string;
+  scopes: string[];
+  plan: AccountRow['plan'];
+  account_status: AccountRow['status'];
+}
+
+/** Resolves an active token by hash, with its account's plan and activation state. */
+export async function findActiveToken(db: Db, tokenHash: string): Promise<TokenPrincipalRow | null> {
+  const row = await db('api_tokens as t')
+    .join('accounts as a', 'a.id', 't.account_id')
+    .where({ 't.token_hash': tokenHash, 't.status': 'active' })
+    .first('t.id as token_id', 't.account_id', 't.scopes', 'a.plan', 'a.status as account_status');
+  return row ?? null;
+}
+
+export async function listTokens(db: Db, accountId: string): Promise<TokenRow[]> {
+  return db('api_tokens').where({ account_id: accountId }).orderBy('created_at', 'desc');
+}
+
+export async function getToken(db: Db, accountId: string, tokenId: string): Promise<TokenRow | null> {
+  return (await db('api_tokens').where({ account_id: accountId, id: tokenId }).first()) ?? null;
+}
+
+/** Revokes an active token; returns null when it is not this account's or already revoked. */
+export async function revokeToken(db: Db, accountId: string, tokenId: string): Promise<TokenRow | null> {
+  const [row] = await db('api_tokens')
+    .where({ account_id: accountId, id: tokenId, status: 'active' })
+    .update({ status: 'revoked', revoked_at: db.fn.now() })
+    .returning('*');
+  return row ?? null;
+}
+
+export function tokenView(row: TokenRow): TokenView {
+  return {
+    tokenId: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    status: row.status,
+    createdAt: iso(row.created_at)!,
+    lastUsedAt: iso(row.last_used_at),
+    revokedAt: iso(row.revoked_at),
+  };
+}
+
+/**
+ * Takes one workflow request from a not-yet-activated account's allowance.
+ * The conditional UPDATE is atomic, so concurrent requests never admit more than `limit`.
+ */
+export async function takeUnverifiedAllowance(db: Db, accountId: string, limit: number): Promise<boolean> {
+  const updated = await db('accounts')
+    .where({ id: accountId, status: 'pending' })
+    .andWhere('unverified_used', '<', limit)
+    .increment('unverified_used', 1);
+  return updated === 1;
+}
+
+/** Counts one workflow request in the month's usage; false once `limit` is reached. */
+export async function takeMonthlyQuota(db: Db, accountId: string, period: string, limit: number): Promise<boolean> {
+  const result = await db.raw(
+    `INSERT INTO usage_counters (account_id, period, workflow_requests) VALUES (?, ?, 1)
+     ON CONFLICT (account_id, period) DO UPDATE SET workflow_requests = usage_counters.workflow_requests + 1
+     WHERE usage_counters.workflow_requests < ?
+     RETURNING workflow_requests`,
+    [accountId, period, limit],
+  );
+  return result.rows.length === 1 && limit > 0;
+}

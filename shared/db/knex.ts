@@ -1,0 +1,20 @@
+import knexFactory, { type Knex } from 'knex';
+import pg from 'pg';
+
+// int8 (bigint) columns hold money in minor units and counters; they fit in a JS number.
+pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
+// numeric stays exact as a string unless a repository converts it.
+
+/** A knex instance on the pg driver. The pool is small: Postgres, not Node, is the bottleneck. */
+export function createDb(url: string, pool = { min: 0, max: 10 }): Knex {
+  return knexFactory({ client: 'pg', connection: url, pool, acquireConnectionTimeout: 10_000 });
+}
+
+export type { Knex };
+export type Db = Knex | Knex.Transaction;
+
+/** ISO string for a timestamp column (null stays null). */
+export function iso(value: Date | string | null | undefined): string | null {
+  if (value == null) return null;
+  return (value instanceof Date ? value : new Date(value)).toISOString();
+}

@@ -1,0 +1,42 @@
+import type { Knex } from 'knex';
+import type { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createDb } from './db/knex.js';
+import { createLogger, type Logger } from './log.js';
+import { QueueHub } from './queues.js';
+import { createRedis } from './redis/connection.js';
+
+/**
+ * Everything a handler, processor or tick needs, built once per process.
+ * Passing it explicitly (no module singletons) lets tests build as many
+ * isolated instances as they like.
+ */
+export interface Deps {
+  config: Config;
+  db: Knex;
+  redis: Redis;
+  log: Logger;
+  queues: QueueHub;
+  close(): Promise<void>;
+}
+
+export function createDeps(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
+  if (!config.DATABASE_URL || !config.REDIS_URL) {
+    throw new Error('DATABASE_URL and REDIS_URL must be set (npm start sets them for local services)');
+  }
+  const db = createDb(config.DATABASE_URL);
+  const redis = createRedis(config.REDIS_URL);
+  redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
+  const queues = new QueueHub(redis, config.QUEUE_PREFIX);
+  let closed = false;
+  return {
+    config, db, redis, log, queues,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await queues.close();
+      await db.destroy();
+      redis.disconnect();
+    },
+  };
+}

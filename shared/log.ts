@@ -1,0 +1,33 @@
+import pino, { type Logger } from 'pino';
+
+/**
+ * Paths pino blanks before a line is written. Secrets must never reach logs,
+ * so anything that can carry one (auth headers, passwords, secrets, tokens,
+ * API keys) is censored wherever it sits in the first levels of an object.
+ */
+const REDACT = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'headers.authorization',
+  '*.password',
+  '*.secret',
+  '*.token',
+  '*.apiKey',
+  '*.placesProviderApiKey',
+  '*.activationToken',
+  'password',
+  'secret',
+  'token',
+  'authorization',
+];
+
+export function createLogger(level = 'info', base: Record<string, unknown> = {}): Logger {
+  return pino({
+    level,
+    base: { service: 'awp', ...base },
+    redact: { paths: REDACT, censor: '[redacted]' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+  });
+}
+
+export type { Logger };

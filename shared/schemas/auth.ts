@@ -1,0 +1,85 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Ok, Timestamp } from './common.js';
+
+/**
+ * Token scopes, by resource family. A new token gets every scope except
+ * `admin` unless the request narrows it; `admin` is minted only by the
+ * operator CLI (`npm run token:admin`).
+ */
+export const SCOPES = [
+  'runs:read', 'runs:write',
+  'tasks:read', 'tasks:write',
+  'cases:read', 'cases:write',
+  'bridge:read', 'bridge:write',
+  'proxy:read', 'proxy:write',
+  'pay:read', 'pay:write',
+  'events:read', 'events:write',
+  'agents:read', 'agents:write',
+  'channels:read', 'channels:write',
+  'audit:read',
+  'tools:use',
+  'delivery:write',
+  'tokens:manage',
+  'admin',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+export const DEFAULT_SCOPES: Scope[] = SCOPES.filter((s) => s !== 'admin');
+
+export const ScopeName = Type.Union(SCOPES.map((s) => Type.Literal(s)));
+
+/** The authenticated caller, derived from the bearer token. */
+export interface Principal {
+  accountId: string;
+  tokenId: string;
+  scopes: string[];
+  plan: 'builder' | 'team';
+  activated: boolean;
+}
+
+export const ProfileCreate = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    password: Type.String({ minLength: 8, maxLength: 1024 }),
+  },
+  { $id: 'ProfileCreate' },
+);
+
+export const ProfileCreated = Ok(
+  {
+    accountId: Type.String(),
+    token: Type.String({ description: 'Starter token; shown once' }),
+    tokenId: Type.String(),
+    tokenStatus: Type.Union([Type.Literal('limited'), Type.Literal('unlimited')]),
+    unverifiedRequestLimit: Type.Integer(),
+    activation: Type.Object({ required: Type.Boolean(), sentTo: Type.String(), delivery: Type.String() }),
+  },
+  'ProfileCreated',
+);
+
+export const ProfileActivate = Type.Object({ activationToken: Type.String({ minLength: 10, maxLength: 200 }) }, { $id: 'ProfileActivate' });
+export const ProfileActivated = Ok({ status: Type.Literal('activated'), tokenStatus: Type.Literal('unlimited') }, 'ProfileActivated');
+
+export const TokenView = Type.Object(
+  {
+    tokenId: Type.String(),
+    name: Type.String(),
+    prefix: Type.String({ description: 'First characters of the token, for recognising it' }),
+    scopes: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    createdAt: Timestamp,
+    lastUsedAt: Type.Union([Timestamp, Type.Null()]),
+    revokedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'Token' },
+);
+export type TokenView = Static<typeof TokenView>;
+
+export const TokenCreate = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    scopes: Type.Optional(Type.Array(ScopeName, { minItems: 1, uniqueItems: true })),
+  },
+  { $id: 'TokenCreate' },
+);
+export const TokenIssued = Ok({ token: Type.String({ description: 'The secret; shown once' }), tokenInfo: TokenView }, 'TokenIssued');

@@ -1,0 +1,51 @@
+import { Type, type TSchema, type TProperties } from '@sinclair/typebox';
+
+/** Error envelope of every failure. */
+export const ErrorEnvelope = Type.Object(
+  {
+    ok: Type.Literal(false),
+    error: Type.String({ description: 'Stable error code (invalidPayload, unauthorized, ...)' }),
+    message: Type.String(),
+    details: Type.Optional(Type.Unknown()),
+    requestId: Type.String(),
+  },
+  { $id: 'ErrorEnvelope' },
+);
+
+/** `{ ok: true, ...fields }` with the given fields. */
+export function Ok<P extends TProperties>(properties: P, id?: string) {
+  return Type.Object({ ok: Type.Literal(true), ...properties }, id ? { $id: id } : {});
+}
+
+/** The generic success envelope of the contract routes. */
+export const OkEnvelope = Type.Object({ ok: Type.Literal(true) }, { $id: 'OkEnvelope', additionalProperties: true });
+
+/** Any JSON object: the spec's "optional object body" of contract routes. */
+export const AnyObject = Type.Object({}, { additionalProperties: true });
+
+export const Id = (description = 'Identifier') => Type.String({ minLength: 1, maxLength: 200, description });
+export const Timestamp = Type.String({ format: 'date-time' });
+
+/** Path parameter schema for a single identifier. */
+export function IdParams<K extends string>(name: K) {
+  return Type.Object({ [name]: Id() } as { [P in K]: ReturnType<typeof Id> });
+}
+
+/** Cursor pagination query shared by every list route. */
+export const PageQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'nextCursor of the previous page' })),
+});
+
+/** A list response: items under `key`, plus the cursor for the next page. */
+export function Page<K extends string>(key: K, item: TSchema, id?: string) {
+  return Type.Object(
+    { ok: Type.Literal(true), [key]: Type.Array(item), nextCursor: Type.Union([Type.String(), Type.Null()]) } as any,
+    id ? { $id: id } : {},
+  );
+}
+
+export const Money = Type.Object({
+  amount: Type.Number({ minimum: 0 }),
+  currency: Type.String({ minLength: 3, maxLength: 3, default: 'USD' }),
+});

@@ -1,0 +1,21 @@
+import assert from 'node:assert/strict';
+import { harness } from '../support/harness.js';
+import { ALL_ROUTES } from '../../api/routes/index.js';
+
+describe('contract routes', () => {
+  it('GET /healthz reports version, contractCount and dependency checks', async () => {
+    const res = await harness.call('GET', '/healthz');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.ok, true);
+    assert.equal(res.body.version, '0.1.0');
+    assert.equal(res.body.contractCount, ALL_ROUTES.length);
+    assert.deepEqual(res.body.checks, { postgres: 'up', redis: 'up' });
+  });
+
+  it('GET /v1/manifest lists the twelve domains and three transports', async () => {
+    const res = await harness.call('GET', '/v1/manifest');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.domains.length, 12);
+    assert.deepEqual(res.body.transports, ['http', 'mcp', 'a2a']);
+  });
+});

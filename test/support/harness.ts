@@ -1,0 +1,105 @@
+import { randomBytes } from 'node:crypto';
+import { startWeb } from '../../api/server.js';
+import { loadConfig, type Config } from '../../shared/config.js';
+import { createDeps, type Deps } from '../../shared/deps.js';
+import { migrateLatest } from '../../shared/db/migrate.js';
+import { hashPassword } from '../../shared/crypto.js';
+import { newId } from '../../shared/ids.js';
+import { issueToken } from '../../shared/auth/issue-token.js';
+import { createLogger } from '../../shared/log.js';
+import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
+import { startClock } from '../../workers/clock.js';
+import { startDelivery } from '../../workers/delivery.js';
+import { startDomainWorkers } from '../../workers/domains.js';
+import type { Stoppable } from '../../workers/lifecycle.js';
+import { startTestServices, type TestServices } from './services.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+  text: string;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  raw?: string;
+}
+
+/** What every test file shares: real services, one migrated database, the app listening and workers running. */
+export class Harness {
+  services!: TestServices;
+  deps!: Deps;
+  config!: Config;
+  url!: string;
+  private parts: Stoppable[] = [];
+
+  async start(): Promise<void> {
+    this.services = await startTestServices();
+    this.config = this.configWith({});
+    this.deps = createDeps(this.config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
+    await migrateLatest(this.deps.db);
+    this.parts.push(...startDomainWorkers(this.deps), ...startDelivery(this.deps), ...startClock(this.deps));
+    const web = await startWeb(this.deps, 0, '127.0.0.1');
+    this.parts.push(web);
+    this.url = web.url;
+  }
+
+  /** Config of this run (fresh queue prefix), with overrides for tests that build their own app. */
+  configWith(overrides: Record<string, string>): Config {
+    return loadConfig({
+      ...process.env,
+      REDIS_URL: this.services.redisUrl,
+      DATABASE_URL: this.services.databaseUrl,
+      QUEUE_PREFIX: this.config?.QUEUE_PREFIX ?? `{awp-test-${randomBytes(3).toString('hex')}}`,
+      AWP_ALLOW_PRIVATE_EGRESS: '1',
+      RUN_SYNC_WAIT_MS: '10000',
+      LOG_LEVEL: 'silent',
+      ...overrides,
+    });
+  }
+
+  async stop(): Promise<void> {
+    for (const part of this.parts.reverse()) await part.stop().catch(() => undefined);
+    await this.deps?.close();
+    await this.services?.stop();
+  }
+
+  async call<T = any>(method: string, path: string, opts: CallOptions = {}, base = this.url): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let body: string | undefined = opts.raw;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await fetch(`${base}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // non-JSON bodies (streams) stay text
+    }
+    return { status: res.status, body: parsed as T, headers: res.headers, text };
+  }
+
+  /** An account with a token, created directly in Postgres (activated team account unless told otherwise). */
+  async account(opts: { activated?: boolean; plan?: 'builder' | 'team'; scopes?: string[] } = {}): Promise<{ accountId: string; token: string; tokenId: string }> {
+    const accountId = newId('acct');
+    await this.deps.db('accounts').insert({
+      id: accountId,
+      email: `${accountId}@test.local`,
+      name: 'test',
+      password_hash: await hashPassword('password-123'),
+      plan: opts.plan ?? 'team',
+      status: opts.activated === false ? 'pending' : 'active',
+    });
+    const { token, row } = await issueToken(this.deps.db, accountId, { name: 'test', scopes: opts.scopes ?? DEFAULT_SCOPES });
+    return { accountId, token, tokenId: row.id };
+  }
+}
+
+export const harness = new Harness();
