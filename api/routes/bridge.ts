@@ -1,0 +1,3 @@
+import type { AnyRoute } from './route-spec.js';
+
+export const routes: AnyRoute[] = [];
