@@ -26,6 +26,11 @@ export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
   app.use(rateLimit(deps));
   app.use(adminBoard(deps));
   app.use(jsonBody(deps.config.MAX_BODY_BYTES));
+  app.use(async (ctx, next) => {
+    await next();
+    // Nothing answered and allowedMethods found no other method for the path.
+    if (ctx.status === 404 && ctx.body == null) throw new AppError('notFound', `No route ${ctx.method} ${ctx.path}`);
+  });
   app.use(router.routes());
   app.use(
     router.allowedMethods({
@@ -34,8 +39,5 @@ export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
       notImplemented: () => new AppError('methodNotAllowed', 'Method not supported'),
     }),
   );
-  app.use(async (ctx) => {
-    throw new AppError('notFound', `No route ${ctx.method} ${ctx.path}`);
-  });
   return app;
 }

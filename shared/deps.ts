@@ -27,7 +27,7 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
   const db = createDb(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
-  const queues = new QueueHub(redis, config.QUEUE_PREFIX);
+  const queues = new QueueHub(redis, config.QUEUE_PREFIX, (err) => log.warn({ err: err.message }, 'queue connection error'));
   let closed = false;
   return {
     config, db, redis, log, queues,

@@ -28,12 +28,14 @@ export class QueueHub {
   constructor(
     readonly connection: Redis,
     readonly prefix: string,
+    private readonly onError: (err: Error) => void = () => undefined,
   ) {}
 
   queue(name: QueueName): Queue {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.connection as unknown as ConnectionOptions, prefix: this.prefix });
+      q.on('error', this.onError);
       this.queues.set(name, q);
     }
     return q;
@@ -44,7 +46,10 @@ export class QueueHub {
   }
 
   flows(): FlowProducer {
-    this.flowProducer ??= new FlowProducer({ connection: this.connection as unknown as ConnectionOptions, prefix: this.prefix });
+    if (!this.flowProducer) {
+      this.flowProducer = new FlowProducer({ connection: this.connection as unknown as ConnectionOptions, prefix: this.prefix });
+      this.flowProducer.on('error', this.onError);
+    }
     return this.flowProducer;
   }
 

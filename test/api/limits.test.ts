@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { harness } from '../support/harness.js';
+import { startExtraApp } from '../support/extra-app.js';
+
+describe('rate limits and idempotency', () => {
+  let app: Awaited<ReturnType<typeof startExtraApp>>;
+  before(async () => {
+    app = await startExtraApp({ RATE_LIMIT_PER_MINUTE: '5' });
+  });
+  after(() => app.stop());
+
+  it('sends X-RateLimit headers and answers 429 with Retry-After past the per-token limit', async () => {
+    const { token } = await harness.account();
+    const remaining: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await harness.call('GET', '/v1/tokens', { token }, app.url);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('x-ratelimit-limit'), '5');
+      assert.ok(Number(res.headers.get('x-ratelimit-reset')) > Date.now() / 1000);
+      remaining.push(Number(res.headers.get('x-ratelimit-remaining')));
+    }
+    assert.deepEqual(remaining, [4, 3, 2, 1, 0]);
+    const limited = await harness.call('GET', '/v1/tokens', { token }, app.url);
+    assert.equal(limited.status, 429);
+    assert.equal(limited.body.error, 'rateLimitExceeded');
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal(limited.headers.get('x-ratelimit-remaining'), '0');
+    // Another token has its own budget.
+    const other = await harness.account();
+    assert.equal((await harness.call('GET', '/v1/tokens', { token: other.token }, app.url)).status, 200);
+  });
+
+  it('replays the first response for a repeated Idempotency-Key and creates nothing twice', async () => {
+    const { token, accountId } = await harness.account();
+    const headers = { 'idempotency-key': `k-${accountId}` };
+    const first = await harness.call('POST', '/v1/tokens', { token, body: { name: 'once' }, headers });
+    const second = await harness.call('POST', '/v1/tokens', { token, body: { name: 'once' }, headers });
+    assert.equal(first.status, 201);
+    assert.equal(second.status, 201);
+    assert.equal(second.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(second.body, first.body);
+    const rows = await harness.deps.db('api_tokens').where({ account_id: accountId, name: 'once' });
+    assert.equal(rows.length, 1);
+  });
+
+  it('answers 409 when an Idempotency-Key is reused with a different body', async () => {
+    const { token } = await harness.account();
+    const headers = { 'idempotency-key': 'same-key' };
+    assert.equal((await harness.call('POST', '/v1/tokens', { token, body: { name: 'a' }, headers })).status, 201);
+    const clash = await harness.call('POST', '/v1/tokens', { token, body: { name: 'b' }, headers });
+    assert.equal(clash.status, 409);
+    assert.equal(clash.body.error, 'conflict');
+  });
+
+  it('keys are per account and a failed request frees its key', async () => {
+    const a = await harness.account();
+    const b = await harness.account();
+    const headers = { 'idempotency-key': 'shared-name' };
+    const bad = await harness.call('POST', '/v1/tokens', { token: a.token, body: { scopes: ['admin'] }, headers });
+    assert.equal(bad.status, 403);
+    assert.equal((await harness.call('POST', '/v1/tokens', { token: a.token, body: { name: 'x' }, headers })).status, 201);
+    const fromB = await harness.call('POST', '/v1/tokens', { token: b.token, body: { name: 'x' }, headers });
+    assert.equal(fromB.status, 201);
+    assert.equal(fromB.headers.get('idempotent-replayed'), null);
+  });
+});
