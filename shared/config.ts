@@ -27,13 +27,11 @@ export const ConfigSchema = Type.Object({
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'Concurrent jobs per queue in a worker process' }),
   SMTP_URL: Type.Optional(Type.String({ description: 'SMTP URL for activation mail; unset keeps mail in the database and logs that it was queued' })),
   MAIL_FROM: Type.String({ default: 'awp <no-reply@awp.local>', description: 'Sender of activation mail' }),
-  AWP_SECRET_PREFIX: Type.String({ default: 'AWP_SECRET_', description: 'Only env vars with this prefix can be named by `env:` credential references' }),
   AWP_ALLOW_PRIVATE_EGRESS: Type.Boolean({ default: false, description: '1 lets outbound calls reach loopback/private addresses (local development and tests only)' }),
-  AWP_SIGNING_KEY: Type.Optional(Type.String({ description: 'Ed25519 private key (PKCS#8 PEM or base64 DER) that signs proof packs; generated under .data/ when unset' })),
   LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible endpoint for the optional LLM router' })),
   LLM_API_KEY: Type.Optional(Type.String({ description: 'API key of the LLM endpoint' })),
   LLM_MODEL: Type.Optional(Type.String({ description: 'Model name for the LLM router' })),
-  DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis/Postgres data and the generated signing key' }),
+  DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis and Postgres data' }),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;

@@ -118,3 +118,30 @@ describe('profiles and activation', () => {
     assert.equal((await harness.call('POST', '/test/workflow', { token: team.token, body: {} }, extra.url)).status, 200);
   });
 });
+
+describe('activation mail over SMTP', () => {
+  it('sends the activation token on a line of its own, and a link, when SMTP_URL is set', async () => {
+    const { startSmtpSink } = await import('../support/smtp-sink.js');
+    const sink = await startSmtpSink();
+    const app = await startExtraApp({ SMTP_URL: `${sink.url}?ignoreTLS=true` });
+    try {
+      const address = email();
+      const res = await harness.call('POST', '/v1/profiles', { body: { email: address, name: 'Mo', password: 'password-1' } }, app.url);
+      assert.equal(res.status, 201);
+      assert.equal(res.body.activation.delivery, 'smtp');
+      assert.equal(sink.messages.length, 1);
+      // The text part is quoted-printable; undo soft line breaks and =3D.
+      const msg = sink.messages[0]!.replace(/=\n/g, '').replace(/=3D/g, '=');
+      assert.match(msg, new RegExp(`To: ${address}`));
+      const token = msg.split('\n').find((l) => /^act_[\w-]+$/.test(l.trim()))!.trim();
+      assert.match(msg, /https?:\/\/\S+\/v1\/profiles\/activate\?activationToken=act_/);
+      assert.ok(!msg.includes('password-1'));
+      const row = await harness.deps.db('outbound_mails').where({ to_address: address }).first();
+      assert.equal(row.status, 'sent');
+      assert.equal((await harness.call('POST', '/v1/profiles/activate', { body: { activationToken: token } })).status, 200);
+    } finally {
+      await app.stop();
+      await sink.stop();
+    }
+  });
+});
