@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
  * Paths pino blanks before a line is written. Secrets must never reach logs,
@@ -21,13 +21,14 @@ const REDACT = [
   'authorization',
 ];
 
-export function createLogger(level = 'info', base: Record<string, unknown> = {}): Logger {
-  return pino({
+export function createLogger(level = 'info', base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'awp', ...base },
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type { Logger };

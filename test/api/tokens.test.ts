@@ -65,7 +65,7 @@ describe('tokens', () => {
   });
 
   it('answers 401 without a token, with an unknown token and with a malformed header', async () => {
-    for (const headers of [{}, { authorization: 'Bearer awp_nope' }, { authorization: 'Basic abc' }]) {
+    for (const headers of [{}, { authorization: 'Bearer awp_nope' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
       const res = await harness.call('GET', '/v1/tokens', { headers });
       assert.equal(res.status, 401);
       assert.equal(res.body.error, 'unauthorized');
