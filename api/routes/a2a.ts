@@ -1,3 +1,11 @@
-import type { AnyRoute } from './route-spec.js';
+import { routeGroup } from './group.js';
 
-export const routes: AnyRoute[] = [];
+const r = routeGroup('a2a', { read: ['agents:read'], write: ['agents:write'] });
+
+export const routes = [
+  r.get('/v1/a2a/contract', 'A2A envelope contract'),
+  r.post('/v1/a2a/envelopes', 'Create a delegation envelope'),
+  r.get('/v1/a2a/envelopes', 'List envelopes', { list: true }),
+  r.get('/v1/a2a/envelopes/{msgId}', 'Fetch an envelope'),
+  r.post('/v1/a2a/envelopes/{msgId}/update', 'Update delivery status'),
+];

@@ -1,3 +1,5 @@
-import type { AnyRoute } from './route-spec.js';
+import { routeGroup } from './group.js';
 
-export const routes: AnyRoute[] = [];
+const r = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
+
+export const routes = [r.get('/v1/audit/proofPacks/{packId}', 'Fetch a sealed proof pack')];

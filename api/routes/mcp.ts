@@ -1,3 +1,5 @@
-import type { AnyRoute } from './route-spec.js';
+import { routeGroup } from './group.js';
 
-export const routes: AnyRoute[] = [];
+const r = routeGroup('mcp', { read: ['tools:use'], write: ['tools:use'] });
+
+export const routes = [r.post('/mcp', 'MCP JSON-RPC tool calls (streamable HTTP, stateless)', { streams: true })];

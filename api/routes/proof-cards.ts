@@ -1,3 +1,18 @@
-import type { AnyRoute } from './route-spec.js';
+import { Type } from '@sinclair/typebox';
+import { routeGroup } from './group.js';
 
-export const routes: AnyRoute[] = [];
+const r = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
+
+export const ProofCardExport = Type.Object(
+  {
+    format: Type.Union([Type.Literal('service/v1'), Type.Literal('ledger/v1')], { default: 'service/v1' }),
+    includeRejectedPaths: Type.Boolean({ default: true }),
+    audience: Type.Optional(Type.Union([Type.Literal('board'), Type.Literal('regulator'), Type.Literal('legal')])),
+  },
+  { $id: 'ProofCardExportRequest' },
+);
+
+export const routes = [
+  r.get('/v1/audit/proofCards/{cardId}', 'Fetch a proof card'),
+  r.post('/v1/audit/proofCards/{cardId}/export', 'Export a proof card as a ledger entry', { body: ProofCardExport }),
+];

@@ -1,3 +1,5 @@
-import type { AnyRoute } from './route-spec.js';
+import { routeGroup } from './group.js';
 
-export const routes: AnyRoute[] = [];
+const r = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
+
+export const routes = [r.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', { mcpTool: 'tools.nlp' })];

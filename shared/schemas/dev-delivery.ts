@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import { AnyObject } from './common.js';
+
+const Str = (max = 200) => Type.String({ minLength: 1, maxLength: max });
+const Files = Type.Record(Type.String(), Type.String(), { description: 'path → file contents' });
+export const Strategy = Type.Union([Type.Literal('rolling'), Type.Literal('blue-green'), Type.Literal('canary'), Type.Literal('recreate')]);
+const GateStatus = Type.Optional(Type.String({ maxLength: 50 }));
+export const Artifacts = Type.Object({ build: GateStatus, tests: GateStatus, security: GateStatus, approval: GateStatus, health: GateStatus }, { additionalProperties: true });
+
+export const EnvironmentConfigure = Type.Object({ files: Files, repoUrl: Type.Optional(Str(2000)) }, { $id: 'EnvironmentConfigureRequest', additionalProperties: true });
+export const CicdPlan = Type.Object(
+  { service: Str(), environment: Str(), version: Str(), strategy: Type.Optional(Strategy), artifacts: Type.Optional(Artifacts) },
+  { $id: 'CicdPlanRequest', additionalProperties: true },
+);
+export const KubernetesRepair = Type.Object({ pods: Type.Array(AnyObject, { maxItems: 1000 }), events: Type.Optional(Type.Array(AnyObject, { maxItems: 5000 })) }, { $id: 'KubernetesRepairRequest', additionalProperties: true });
+export const IncidentRespond = Type.Object({ alerts: Type.Array(AnyObject, { maxItems: 1000 }), signals: Type.Optional(AnyObject) }, { $id: 'IncidentRespondRequest', additionalProperties: true });
+export const MigrationValidate = Type.Object(
+  {
+    migrations: Type.Array(Type.Object({ id: Str(200), sql: Type.String({ maxLength: 500_000 }) }), { minItems: 1, maxItems: 500 }),
+    backup: Type.Optional(AnyObject),
+    dialect: Type.String({ default: 'postgres', maxLength: 50 }),
+  },
+  { $id: 'MigrationValidateRequest', additionalProperties: true },
+);
+export const DeliveryRun = Type.Object(
+  {
+    service: Str(),
+    environment: Type.Union([Type.Literal('staging'), Type.Literal('prod')]),
+    version: Str(),
+    strategy: Type.Optional(Strategy),
+    artifacts: Type.Optional(Artifacts),
+    files: Type.Optional(Files),
+  },
+  { $id: 'DeliveryRunRequest', additionalProperties: true },
+);
+export const DeliveryResume = Type.Object({ approved: Type.Boolean() }, { $id: 'DeliveryResumeRequest', additionalProperties: true });
