@@ -5,6 +5,7 @@ import { createDb } from './db/knex.js';
 import { createLogger, type Logger } from './log.js';
 import { QueueHub } from './queues.js';
 import { createRedis } from './redis/connection.js';
+import { Bus } from './redis/bus.js';
 
 /**
  * Everything a handler, processor or tick needs, built once per process.
@@ -17,6 +18,8 @@ export interface Deps {
   redis: Redis;
   log: Logger;
   queues: QueueHub;
+  /** Pub/sub for live run events and cancel signals. */
+  bus: Bus;
   close(): Promise<void>;
 }
 
@@ -28,12 +31,14 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   const queues = new QueueHub(redis, config.QUEUE_PREFIX, (err) => log.warn({ err: err.message }, 'queue connection error'));
+  const bus = new Bus(redis, config.QUEUE_PREFIX);
   let closed = false;
   return {
-    config, db, redis, log, queues,
+    config, db, redis, log, queues, bus,
     async close() {
       if (closed) return;
       closed = true;
+      await bus.close();
       await queues.close();
       await db.destroy();
       redis.disconnect();

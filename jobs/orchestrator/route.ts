@@ -1,0 +1,92 @@
+import { AppError, invalidPayload } from '../../shared/errors.js';
+import { DOMAIN_QUEUES, isDomain, type DomainName } from '../../shared/queues.js';
+import { train } from './classifier.js';
+import { EXAMPLES } from './examples.js';
+
+/**
+ * The deterministic router: request text (+ the previous turn of the same
+ * conversation) → an ordered domain route, with the reasons. Pure: no I/O.
+ */
+export interface RouteInput {
+  request: string;
+  domainRoute?: string[];
+  previous?: { route: string[]; status: string; waiting?: string | null } | null;
+}
+
+export interface RouteDecision {
+  route: DomainName[];
+  followUp: boolean;
+  reason: string;
+  source: 'forced' | 'deterministic' | 'llm';
+  classification: Array<{ domain: string; score: number }>;
+}
+
+const classifier = train(EXAMPLES);
+
+/** Words that name a domain outright; a hit outweighs the classifier for its clause. */
+const LEXICON: Array<[RegExp, DomainName]> = [
+  [/\b(scam|fraud|contradict\w*|audit|verify|fact.?check|dispute|legit\w*|misleading)\b/i, 'resolve'],
+  [/\b(pay|payment|purchase|buy|checkout|settle|mandate|refund me)\b/i, 'pay'],
+  [/\b(call|phone|ring|human|person|courier|pick ?up)\b/i, 'proxy'],
+  [/\b(connector|webhook|integration|oauth|credential|portal)\b/i, 'bridge'],
+  [/\b(find|search|look for|discover|shortlist|compare prices|cheapest|best deal|source)\b/i, 'hunt'],
+  [/\b(pods?|kubernetes|k8s|crashloop\w*|oomkilled|namespace)\b/i, 'kubernetes'],
+  [/\b(outage|incident|alerts?|on.?call|error rate|site is down)\b/i, 'incident'],
+  [/\b(migrations?|alter table|schema change|drop column)\b/i, 'migration'],
+  [/\b(secrets? scan|leaked|hardcoded|api key committed|exposed tokens?)\b/i, 'security'],
+  [/\b(rollout|release plan|canary|blue.?green|rollback|pipeline|gates?)\b/i, 'cicd'],
+  [/\b(deploy|deliver|ship|push .* live)\b/i, 'delivery'],
+  [/\b(dev(elopment)? environment|runtimes?|setup steps|docker compose)\b/i, 'environment'],
+];
+
+const FOLLOW_UP = /^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|that one|the (first|second|third|last|cheap\w*) (one|option)|buy it|book it|call them|pay (for )?it|option \d+|#?\d+)\b/i;
+const CLAUSE_SPLIT = /\s*(?:,?\s*\b(?:and then|then|after that|afterwards|and also|finally)\b|;|\.\s+)\s*/i;
+const AND_SPLIT = /\s+\band\b\s+(?=(?:pay|buy|call|phone|verify|audit|check|book|purchase|contact|settle|deploy|ship)\b)/i;
+const MIN_SCORE = 0.2;
+
+function classifyClause(clause: string): { domain: DomainName | null; scores: Array<{ domain: string; score: number }> } {
+  const scores = classifier.classify(clause).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
+  const lexical = LEXICON.find(([re]) => re.test(clause));
+  if (lexical) return { domain: lexical[1], scores };
+  const top = scores[0];
+  return { domain: top && top.score >= MIN_SCORE && isDomain(top.domain) ? top.domain : null, scores };
+}
+
+/** Validates a forced route: known domains only, at most 12 steps. */
+export function forcedRoute(names: string[]): DomainName[] {
+  const unknown = names.filter((n) => !isDomain(n));
+  if (unknown.length > 0) throw invalidPayload(`domainRoute names unknown domains: ${unknown.join(', ')}`, { known: DOMAIN_QUEUES });
+  return names as DomainName[];
+}
+
+export function routeRequest(input: RouteInput): RouteDecision {
+  const text = input.request.trim();
+  if (input.domainRoute?.length) {
+    return { route: forcedRoute(input.domainRoute), followUp: false, reason: 'domainRoute given: NLP routing skipped', source: 'forced', classification: [] };
+  }
+  const whole = classifier.classify(text).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
+  const prev = input.previous;
+  if (prev && prev.route.length > 0 && (FOLLOW_UP.test(text) || (prev.waiting && text.split(/\s+/).length <= 6))) {
+    return {
+      route: prev.route.filter(isDomain),
+      followUp: true,
+      reason: `follow-up to the previous turn (${prev.status}${prev.waiting ? `, waiting for ${prev.waiting}` : ''}): continuing its route`,
+      source: 'deterministic',
+      classification: whole,
+    };
+  }
+  const clauses = text.split(CLAUSE_SPLIT).flatMap((c) => c.split(AND_SPLIT)).map((c) => c.trim()).filter(Boolean);
+  const route: DomainName[] = [];
+  const why: string[] = [];
+  for (const clause of clauses) {
+    const { domain } = classifyClause(clause);
+    if (domain && route[route.length - 1] !== domain) {
+      route.push(domain);
+      why.push(`"${clause.slice(0, 60)}" → ${domain}`);
+    }
+  }
+  if (route.length === 0) {
+    throw new AppError('invalidPayload', 'Could not route the request to any domain; rephrase it or pass domainRoute', { classification: whole.slice(0, 3) });
+  }
+  return { route, followUp: false, reason: why.join('; '), source: 'deterministic', classification: whole };
+}

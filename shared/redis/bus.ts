@@ -1,0 +1,60 @@
+import type { Redis } from 'ioredis';
+
+type Listener = (message: string) => void;
+
+/**
+ * Redis pub/sub fan-out for one process: a single subscriber connection,
+ * channels subscribed on first listener and dropped after the last. Live run
+ * events and cancel signals travel here; Postgres stays the record, so a
+ * missed message costs latency, never data.
+ */
+export class Bus {
+  private sub?: Redis;
+  private readonly listeners = new Map<string, Set<Listener>>();
+
+  constructor(
+    private readonly publisher: Redis,
+    readonly prefix: string,
+  ) {}
+
+  channel(name: string): string {
+    return `${this.prefix}:bus:${name}`;
+  }
+
+  async publish(name: string, message: unknown): Promise<void> {
+    await this.publisher.publish(this.channel(name), JSON.stringify(message));
+  }
+
+  /** Subscribes and resolves once Redis confirms, so nothing published after it is missed. */
+  async subscribe(name: string, listener: Listener): Promise<() => Promise<void>> {
+    const channel = this.channel(name);
+    if (!this.sub) {
+      this.sub = this.publisher.duplicate();
+      this.sub.on('error', () => undefined); // reconnects on its own; errors surface on the publisher
+      this.sub.on('message', (ch: string, msg: string) => {
+        for (const l of this.listeners.get(ch) ?? []) l(msg);
+      });
+    }
+    let set = this.listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+      await this.sub.subscribe(channel);
+    }
+    set.add(listener);
+    return async () => {
+      const current = this.listeners.get(channel);
+      current?.delete(listener);
+      if (current && current.size === 0) {
+        this.listeners.delete(channel);
+        await this.sub?.unsubscribe(channel).catch(() => undefined);
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    this.listeners.clear();
+    this.sub?.disconnect();
+    this.sub = undefined;
+  }
+}
