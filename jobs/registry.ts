@@ -2,6 +2,9 @@ import type { Job } from 'bullmq';
 import type { Deps } from '../shared/deps.js';
 import type { QueueName } from '../shared/queues.js';
 import { processClockJob } from './clock/job.js';
+import { processFinalize } from './orchestrator/finalize.js';
+import { processStep } from './orchestrator/step-job.js';
+import { DOMAIN_QUEUES } from '../shared/queues.js';
 
 /** A queue's processor: gets the job and the process's deps; returns the job's (small) result. */
 export type Processor = (job: Job, deps: Deps) => Promise<unknown>;
@@ -11,5 +14,7 @@ export type Processor = (job: Job, deps: Deps) => Promise<unknown>;
  * A queue without a processor has no worker yet; its domain arrives with a later issue.
  */
 export const PROCESSORS: Partial<Record<QueueName, Processor>> = {
+  ...Object.fromEntries(DOMAIN_QUEUES.map((d) => [d, processStep as Processor])),
+  orchestrator: processFinalize as Processor,
   clock: processClockJob,
 };

@@ -76,7 +76,7 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string): Json {
     for (const [status, schema] of Object.entries(route.response ?? { 200: { type: 'object', properties: { ok: { const: true } }, additionalProperties: true } as unknown as TSchema })) {
       responses[status] = { description: Number(status) < 300 ? 'Success' : 'See schema', content: { 'application/json': { schema: collect(schema, components) } } };
     }
-    const errors = [400, 404, 429, 500, ...(route.auth === 'bearer' ? [401, 403] : []), ...(route.method === 'POST' ? [409] : [])];
+    const errors = [400, 404, 429, 500, ...(route.auth !== 'public' ? [401, 403] : []), ...(route.method === 'POST' ? [409] : [])];
     for (const status of errors.sort()) {
       responses[status] ??= { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: errorRef } } };
     }
@@ -86,7 +86,7 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string): Json {
       tags: [route.tag],
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
-      security: route.auth === 'bearer' ? [{ bearerAuth: route.scopes ?? [] }] : [],
+      security: route.auth === 'bearer' ? [{ bearerAuth: route.scopes ?? [] }] : route.auth === 'sandboxOrBearer' ? [{ bearerAuth: route.scopes ?? [] }, {}] : [],
       parameters: parameters(route, components),
       responses,
       'x-awp-scopes': route.scopes ?? [],

@@ -1,6 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import type { Deps } from '../../shared/deps.js';
 import { Id, PageQuery } from '../../shared/schemas/common.js';
-import { defineRoute, type AnyRoute, type AuthMode, type RouteSpec } from './route-spec.js';
+import { defineRoute, type AnyRoute, type AuthMode, type RouteInput, type RouteSpec } from './route-spec.js';
 
 /** Path parameters schema derived from `{name}` segments: each is an identifier string. */
 export function pathParams(path: string): TSchema | undefined {
@@ -9,7 +10,14 @@ export function pathParams(path: string): TSchema | undefined {
   return Type.Object(Object.fromEntries(names.map((n) => [n, Id()])));
 }
 
-type Extra = Partial<Omit<RouteSpec, 'method' | 'path' | 'summary'>> & { list?: boolean };
+type Infer<S> = S extends TSchema ? Static<S> : Record<string, never>;
+
+type Extra<B, Q> = Partial<Omit<RouteSpec, 'method' | 'path' | 'summary' | 'params' | 'body' | 'query' | 'handler'>> & {
+  list?: boolean;
+  body?: B;
+  query?: Q;
+  handler?: (input: RouteInput<Infer<B>, Record<string, string>, Infer<Q>>, deps: Deps) => Promise<unknown> | unknown;
+};
 
 /**
  * Declares the routes of one group with its tag, auth and scopes as defaults,
@@ -17,7 +25,7 @@ type Extra = Partial<Omit<RouteSpec, 'method' | 'path' | 'summary'>> & { list?: 
  * routes get the shared cursor pagination query.
  */
 export function routeGroup(tag: string, defaults: { read: string[]; write: string[]; domain?: string; auth?: AuthMode }) {
-  const make = (method: 'GET' | 'POST', path: string, summary: string, extra: Extra = {}): AnyRoute => {
+  const make = (method: 'GET' | 'POST', path: string, summary: string, extra: Extra<unknown, unknown> = {}): AnyRoute => {
     const { list, ...rest } = extra;
     return defineRoute({
       method,
@@ -33,7 +41,8 @@ export function routeGroup(tag: string, defaults: { read: string[]; write: strin
     } as RouteSpec<any, any, any>);
   };
   return {
-    get: (path: string, summary: string, extra?: Extra) => make('GET', path, summary, extra),
-    post: (path: string, summary: string, extra?: Extra) => make('POST', path, summary, extra),
+    get: <Q extends TSchema | undefined = undefined>(path: string, summary: string, extra?: Extra<undefined, Q>) => make('GET', path, summary, extra as Extra<unknown, unknown>),
+    post: <B extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined>(path: string, summary: string, extra?: Extra<B, Q>) =>
+      make('POST', path, summary, extra as Extra<unknown, unknown>),
   };
 }

@@ -10,6 +10,7 @@ import { AnyObject } from '../../shared/schemas/common.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';
 import { requireAuth } from '../middleware/auth.js';
+import { isSandboxBody, sandboxPrincipal } from '../../shared/auth/sandbox.js';
 import { RawReply, Reply, type AnyRoute } from './route-spec.js';
 
 /** `/v1/runs/{runId}` → `/v1/runs/:runId` */
@@ -27,7 +28,10 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
   const router = new Router();
   for (const spec of routes) {
     router.register(koaPath(spec.path), [spec.method], async (ctx: Context) => {
-      const principal: Principal | null = spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes) : (ctx.state.principal ?? null);
+      const principal: Principal | null =
+        spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes)
+        : spec.auth === 'sandboxOrBearer' ? (!ctx.state.principal && isSandboxBody(ctx.state.body) ? await sandboxPrincipal(deps) : requireAuth(ctx, spec.scopes))
+        : (ctx.state.principal ?? null);
       const params = spec.params ? assertValid(spec.params, { ...ctx.params }, 'params') : { ...ctx.params };
       const query = spec.query ? assertValid(spec.query, { ...ctx.query }, 'query') : {};
       const bodySchema = spec.body ?? (spec.method === 'GET' ? undefined : AnyObject);

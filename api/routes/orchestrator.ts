@@ -1,10 +1,28 @@
+import { followRun, waitForRest } from '../../jobs/orchestrator/follow.js';
+import { submitRun } from '../../jobs/orchestrator/submit.js';
+import { runLinks } from '../../jobs/orchestrator/views.js';
+import { getRunById } from '../../shared/db/runs.js';
 import { OrchestratorRequest, OrchestratorResult, RunAccepted } from '../../shared/schemas/orchestrator.js';
 import { routeGroup } from './group.js';
+import { Reply } from './route-spec.js';
 
 const r = routeGroup('orchestrator', { read: ['runs:read'], write: ['runs:write'] });
 
 export const routes = [
   r.post('/v1/orchestrator/run', 'Route a request across domains and run it', {
+    description: 'Default: waits until the run rests (RUN_SYNC_WAIT_MS) and answers the result, else 202 with links. `Prefer: respond-async` answers 202 at once. `stream: true` answers application/x-ndjson events until `final`. A follow-up with conversationId + itemId + action resumes the waiting run. A conversationId starting with sandbox_ needs no token.',
+    auth: 'sandboxOrBearer',
     body: OrchestratorRequest, response: { 200: OrchestratorResult, 202: RunAccepted }, countsAsWorkflow: true, mcpTool: 'orchestrator.run',
+    handler: async ({ body, principal, headers, signal }, deps) => {
+      const run = await submitRun(deps, principal!, body);
+      if (body.stream) return Reply.stream(followRun(deps, run.id, 0, 'ndjson', signal), 'application/x-ndjson', { 'X-Run-Id': run.id });
+      const async = /respond-async/i.test(headers.prefer ?? '');
+      if (!async && (await waitForRest(deps, run.id, deps.config.RUN_SYNC_WAIT_MS))) {
+        const rested = await getRunById(deps.db, run.id);
+        return rested!.results;
+      }
+      const current = await getRunById(deps.db, run.id);
+      return new Reply(202, { ok: true, runId: run.id, status: current!.status, links: runLinks(run.id) }, { Location: runLinks(run.id).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });
+    },
   }),
 ];

@@ -4,7 +4,8 @@ import type { Deps } from '../../shared/deps.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type AuthMode = 'public' | 'bearer';
+/** `sandboxOrBearer`: a bearer token, or none when the body's conversationId starts with `sandbox_`. */
+export type AuthMode = 'public' | 'bearer' | 'sandboxOrBearer';
 
 /** What a handler receives: validated input and the caller, never the Koa context. */
 export interface RouteInput<B, P, Q> {

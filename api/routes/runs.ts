@@ -1,4 +1,69 @@
-import type { AnyRoute } from './route-spec.js';
+import { publishCancel } from '../../jobs/orchestrator/cancel-registry.js';
+import { followRun } from '../../jobs/orchestrator/follow.js';
+import { resumeRun } from '../../jobs/orchestrator/submit.js';
+import { inRunTx } from '../../jobs/orchestrator/run-events.js';
+import { runDetail, runSummary } from '../../jobs/orchestrator/views.js';
+import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
+import { getRun, listRuns, RESTING } from '../../shared/db/runs.js';
+import type { Deps } from '../../shared/deps.js';
+import { RunEventsQuery, RunListQuery, RunResume } from '../../shared/schemas/runs.js';
+import { routeGroup } from './group.js';
+import { Reply } from './route-spec.js';
 
-/** Run API (GET /v1/runs, events, cancel, resume): arrives with the run engine. */
-export const routes: AnyRoute[] = [];
+const r = routeGroup('orchestrator', { read: ['runs:read'], write: ['runs:write'] });
+
+async function mustGetRun(deps: Pick<Deps, 'db'>, accountId: string, runId: string) {
+  const run = await getRun(deps.db, accountId, runId);
+  if (!run) throw notFound(`Run ${runId}`);
+  return run;
+}
+
+export const routes = [
+  r.get('/v1/runs', 'List runs (filters: status, domain, conversationId, time range; cursor pagination)', {
+    query: RunListQuery,
+    handler: async ({ query, principal }, deps) => {
+      const { rows, nextCursor } = await listRuns(deps.db, principal!.accountId, { ...query, limit: query.limit ?? 50 });
+      return { ok: true, runs: rows.map(runSummary), nextCursor };
+    },
+  }),
+  r.get('/v1/runs/{runId}', 'A run: status, route, steps with timings, result, proof card ref, waitpoint, error', {
+    handler: async ({ params, principal }, deps) => ({ ok: true, run: await runDetail(deps, await mustGetRun(deps, principal!.accountId, params.runId)) }),
+  }),
+  r.get('/v1/runs/{runId}/events', 'Run events as NDJSON, or SSE with Accept: text/event-stream; resumable with Last-Event-ID or ?after=', {
+    query: RunEventsQuery, streams: true,
+    handler: async ({ params, query, principal, headers, signal }, deps) => {
+      await mustGetRun(deps, principal!.accountId, params.runId);
+      const lastEventId = headers['last-event-id'];
+      if (lastEventId !== undefined && !/^\d+$/.test(lastEventId)) throw invalidPayload('Last-Event-ID must be an event id (integer)');
+      const after = Math.max(query.after ?? 0, lastEventId ? Number(lastEventId) : 0);
+      const sse = /text\/event-stream/.test(headers.accept ?? '');
+      return Reply.stream(followRun(deps, params.runId, after, sse ? 'sse' : 'ndjson', signal), sse ? 'text/event-stream' : 'application/x-ndjson');
+    },
+  }),
+  r.post('/v1/runs/{runId}/cancel', 'Cancel a run; the running step is aborted wherever it runs', {
+    handler: async ({ params, principal }, deps) => {
+      const run = await mustGetRun(deps, principal!.accountId, params.runId);
+      if (['ready', 'failed', 'canceled'].includes(run.status)) throw conflict(`Run ${run.id} is already ${run.status}`);
+      await inRunTx(deps, run.id, run.account_id, async (trx, emit) => {
+        // A resting run gets a new segment so its canceled state is finalized once, apart from the rest it had.
+        await trx('runs').where({ id: run.id }).update({ status: 'canceled', error: 'canceled by the client', segment: RESTING.includes(run.status) ? run.segment + 1 : run.segment, updated_at: trx.fn.now() });
+        await trx('waitpoints').where({ run_id: run.id }).whereNull('resolved_at').update({ resolved_at: trx.fn.now(), resolution: JSON.stringify({ canceled: true }) });
+        await emit('trace', { event: 'run.canceled' });
+      });
+      await publishCancel(deps, run.id);
+      // A run resting at a waitpoint has no flow left to finalize it: finalize now.
+      if (RESTING.includes(run.status)) {
+        const { finalizeCanceled } = await import('../../jobs/orchestrator/finalize.js');
+        await finalizeCanceled(deps, run.id);
+      }
+      return { ok: true, runId: run.id, status: 'canceled' };
+    },
+  }),
+  r.post('/v1/runs/{runId}/resume', 'Resume a run at its waitpoint (choice, proxy outcome, approval)', {
+    body: RunResume,
+    handler: async ({ params, body, principal }, deps) => {
+      const run = await resumeRun(deps, principal!, params.runId, body);
+      return new Reply(202, { ok: true, runId: run.id, status: run.status, segment: run.segment, links: { self: `/v1/runs/${run.id}`, events: `/v1/runs/${run.id}/events` } });
+    },
+  }),
+];

@@ -1,0 +1,50 @@
+import type { Deps } from '../../shared/deps.js';
+import { DOMAIN_QUEUES, isDomain } from '../../shared/queues.js';
+import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
+
+const LLM_TIMEOUT_MS = 4000;
+
+/**
+ * Asks an OpenAI-compatible chat endpoint for the route. Any failure (network,
+ * status, timeout, an answer that is not a list of known domains) returns
+ * null so the caller falls back to the deterministic router.
+ */
+export async function llmRoute(config: Deps['config'], input: RouteInput): Promise<string[] | null> {
+  if (!config.LLM_BASE_URL || !config.LLM_MODEL) return null;
+  try {
+    const res = await fetch(`${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
+      method: 'POST',
+      redirect: 'error',
+      signal: AbortSignal.timeout(LLM_TIMEOUT_MS),
+      headers: { 'content-type': 'application/json', ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}) },
+      body: JSON.stringify({
+        model: config.LLM_MODEL,
+        temperature: 0,
+        messages: [
+          { role: 'system', content: `Route the user's request to an ordered list of domains from: ${DOMAIN_QUEUES.join(', ')}. Answer with JSON only: {"route": ["domain", ...]}.` },
+          { role: 'user', content: input.request },
+        ],
+      }),
+    });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { choices?: Array<{ message?: { content?: string } }> };
+    const text = body.choices?.[0]?.message?.content ?? '';
+    const parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { route?: unknown };
+    const route = Array.isArray(parsed.route) ? parsed.route : null;
+    return route && route.length > 0 && route.length <= 12 && route.every((d) => typeof d === 'string' && isDomain(d)) ? (route as string[]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The route of a request: forced, else the LLM when configured, else (and on any LLM failure) the deterministic router. */
+export async function decideRoute(deps: Pick<Deps, 'config' | 'log'>, input: RouteInput): Promise<RouteDecision> {
+  const deterministic = routeRequest(input);
+  if (deterministic.source === 'forced' || deterministic.followUp || !deps.config.LLM_BASE_URL) return deterministic;
+  const llm = await llmRoute(deps.config, input);
+  if (!llm) {
+    deps.log.warn('LLM router unavailable or gave an invalid answer; used the deterministic route');
+    return { ...deterministic, reason: `${deterministic.reason} (LLM router fell back)` };
+  }
+  return { ...deterministic, route: llm as RouteDecision['route'], source: 'llm', reason: 'routed by the configured LLM' };
+}

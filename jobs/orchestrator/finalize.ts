@@ -1,0 +1,78 @@
+import type { Job } from 'bullmq';
+import type { Deps } from '../../shared/deps.js';
+import { getRunById, openWaitpoint, stepsOf } from '../../shared/db/runs.js';
+import { recordEvent } from '../../shared/db/outbox.js';
+import { transitionTaskForRun } from '../../shared/db/tasks.js';
+import { newId } from '../../shared/ids.js';
+import type { EvidenceItem } from '../step.js';
+import type { FinalizeJobData } from './flow.js';
+import { assessProof, cite } from './proof.js';
+import { assembleResult } from './result.js';
+import { inRunTx } from './run-events.js';
+
+/**
+ * Root of every segment's flow: decides where the run rests, builds the
+ * proof card and the response, and writes the run, the task, the outbox
+ * event and the `final` event in one transaction.
+ */
+export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Promise<unknown> {
+  const { runId, segment } = job.data;
+  const run = await getRunById(deps.db, runId);
+  if (!run || run.segment !== segment) return { skipped: true };
+  const already = await deps.db('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [segment]).first();
+  if (already) return { skipped: 'already final' };
+
+  const steps = await stepsOf(deps.db, runId);
+  const waitpoint = await openWaitpoint(deps.db, runId);
+  const status = ['failed', 'canceled'].includes(run.status) ? run.status : waitpoint ? waitpoint.kind : 'ready';
+  const body = assembleResult(run.route, steps);
+
+  let proofCard: Record<string, unknown> | null = null;
+  const completed = steps.filter((s) => s.status === 'completed');
+  if (!['failed', 'canceled'].includes(status)) {
+    const latest = new Map(completed.map((s) => [s.domain, s]));
+    const assessment = assessProof(
+      [...latest.values()].map((s) => ({ domain: s.domain, evidence: (s.evidence ?? []) as EvidenceItem[], openQuestions: s.extra?.openQuestions ?? [], rejected: s.extra?.rejected ?? [] })),
+      Boolean(waitpoint),
+    );
+    const cardId = newId('pc');
+    const decisionId = newId('dec');
+    proofCard = {
+      cardId, kind: 'proofCard', evidenceStatus: assessment.evidenceStatus, confidence: assessment.confidence, openQuestions: assessment.openQuestions,
+      recommendedRestraint: assessment.recommendedRestraint, cite: cite.proofCard(cardId), citeRef: cite.decisionLog(decisionId), runId,
+    };
+    const selected = [...latest.values()].map((s) => s.output?.selected).find(Boolean) ?? null;
+    const decision = {
+      decisionId, route: run.route, status, selectedOption: selected ?? { route: run.route, status },
+      rejectedPaths: [...latest.values()].flatMap((s) => (s.extra?.rejected ?? []).map((r) => ({ domain: s.domain, ...r }))),
+      evidence: [...latest.values()].flatMap((s) => ((s.evidence ?? []) as EvidenceItem[]).map((e) => ({ domain: s.domain, ...e }))),
+      counts: assessment.counts,
+    };
+    proofCard.createdAt = new Date().toISOString();
+    await deps.db('proof_cards').insert({ id: cardId, account_id: run.account_id, run_id: runId, decision_id: decisionId, card: JSON.stringify(proofCard), decision: JSON.stringify(decision) });
+  }
+
+  const response = { ok: true, runId, status, ...body, proofCard, ...(run.error ? { error: run.error } : {}) };
+  await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
+    await trx('runs').where({ id: runId }).update({
+      status, results: JSON.stringify(response), proof_card_id: proofCard?.cardId ?? null, updated_at: trx.fn.now(),
+      finished_at: ['ready', 'failed', 'canceled'].includes(status) ? trx.fn.now() : null,
+    });
+    if (run.conversation_id) {
+      await trx('conversations').where({ account_id: run.account_id, id: run.conversation_id })
+        .update({ context: JSON.stringify({ route: run.route, status, waiting: waitpoint?.kind ?? null, lastRunId: runId }), updated_at: trx.fn.now() });
+    }
+    if (run.task_id) await transitionTaskForRun(trx, run.account_id, run.task_id, status, { runId, results: body.results });
+    const type = status === 'ready' ? 'run.completed' : status === 'failed' ? 'run.failed' : status === 'canceled' ? 'run.canceled' : 'run.waiting';
+    await recordEvent(trx, { accountId: run.account_id, type, subject: runId, payload: { runId, status, route: run.route, proofCardId: proofCard?.cardId ?? null, ...(run.error ? { error: run.error } : {}) } });
+    await emit('final', { segment, result: response });
+  });
+  return { status };
+}
+
+/** A canceled run that was resting at a waitpoint has no flow to finalize it; this writes its final state. */
+export async function finalizeCanceled(deps: Deps, runId: string): Promise<void> {
+  const run = await getRunById(deps.db, runId);
+  if (!run) return;
+  await processFinalize({ data: { runId, segment: run.segment } } as Job<FinalizeJobData>, deps);
+}

@@ -1,0 +1,138 @@
+import { UnrecoverableError, type Job } from 'bullmq';
+import type { Deps } from '../../shared/deps.js';
+import { isPermanent } from '../../shared/errors.js';
+import { getRunById, openWaitpoint, stepsOf } from '../../shared/db/runs.js';
+import { newId } from '../../shared/ids.js';
+import type { DomainName } from '../../shared/queues.js';
+import { stepHandler } from '../steps.js';
+import type { StepInput, StepOutcome } from '../step.js';
+import { CancelError, trackRun } from './cancel-registry.js';
+import { stepJobId, type StepJobData } from './flow.js';
+import { emitRunEvent, inRunTx } from './run-events.js';
+
+const QUIET_MS = 10_000;
+
+class StepTimeout extends Error {}
+
+function humanElapsed(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/**
+ * Generic processor of a domain step: load by id → domain handler → persist
+ * idempotently → handoff. A re-run after a crash finds the completed row and
+ * returns its handoff without running the domain again.
+ */
+export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
+  const { runId, segment, index, domain } = job.data;
+  const stepId = stepJobId(job.data);
+  const run = await getRunById(deps.db, runId);
+  if (!run) return { skipped: 'run not found' };
+  if (run.segment !== segment || ['failed', 'canceled'].includes(run.status)) return { skipped: run.status };
+  if (await openWaitpoint(deps.db, runId)) return { skipped: 'run is waiting' };
+  const done = await deps.db('run_steps').where({ id: stepId, status: 'completed' }).first();
+  if (done) return { domain, status: 'completed', replayed: true };
+
+  const handler = stepHandler(domain);
+  if (!handler) return failRun(deps, run.id, run.account_id, stepId, `domain ${domain} is not available`);
+
+  await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
+    await trx('run_steps')
+      .insert({ id: stepId, run_id: runId, account_id: run.account_id, segment, idx: index, domain, status: 'running', attempts: 1, started_at: trx.fn.now(), heartbeat_at: trx.fn.now() })
+      .onConflict('id')
+      .merge({ status: 'running', attempts: trx.raw('run_steps.attempts + 1'), started_at: trx.fn.now(), heartbeat_at: trx.fn.now() });
+    await trx('runs').where({ id: runId }).update({ status: 'running', updated_at: trx.fn.now() });
+    await emit('handoff', { phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId });
+  });
+
+  const controller = new AbortController();
+  const untrack = await trackRun(deps, runId, controller);
+  const timeout = setTimeout(() => controller.abort(new StepTimeout(`${domain} step timed out after ${deps.config.STEP_TIMEOUT_MS} ms`)), deps.config.STEP_TIMEOUT_MS);
+  const started = Date.now();
+  let lastEmit = Date.now();
+  const emit = async (message: string, data: Record<string, unknown> = {}) => {
+    lastEmit = Date.now();
+    await emitRunEvent(deps, runId, run.account_id, 'domainStream', { domain, message, data });
+  };
+  const quiet = setInterval(() => {
+    if (Date.now() - lastEmit < QUIET_MS) return;
+    lastEmit = Date.now();
+    const elapsed = Date.now() - started;
+    void emitRunEvent(deps, runId, run.account_id, 'progress', { status: 'running', elapsedSec: Math.round(elapsed / 1000), message: `Still working on ${domain}: ${humanElapsed(elapsed)} so far` }).catch(() => undefined);
+    void deps.db('run_steps').where({ id: stepId }).update({ heartbeat_at: deps.db.fn.now() }).catch(() => undefined);
+  }, 1000);
+
+  try {
+    const input = await stepInput(deps, job.data, run, controller.signal, emit);
+    const outcome = await Promise.race([
+      handler(input, deps),
+      new Promise<never>((_, reject) => {
+        if (controller.signal.aborted) reject(controller.signal.reason);
+        controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+      }),
+    ]);
+    return await completeStep(deps, job.data, run.account_id, stepId, outcome);
+  } catch (err) {
+    if (err instanceof CancelError) {
+      await deps.db('run_steps').where({ id: stepId }).update({ status: 'canceled', finished_at: deps.db.fn.now() });
+      return { domain, status: 'canceled' };
+    }
+    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    if (err instanceof StepTimeout || isPermanent(err) || err instanceof UnrecoverableError || lastAttempt) {
+      return failRun(deps, runId, run.account_id, stepId, `${domain} step failed: ${(err as Error).message}`);
+    }
+    await deps.db('run_steps').where({ id: stepId }).update({ error: (err as Error).message.slice(0, 1000) });
+    throw err; // transient: BullMQ retries with backoff
+  } finally {
+    clearTimeout(timeout);
+    clearInterval(quiet);
+    untrack();
+  }
+}
+
+async function stepInput(deps: Deps, data: StepJobData, run: NonNullable<Awaited<ReturnType<typeof getRunById>>>, signal: AbortSignal, emit: StepInput['emit']): Promise<StepInput> {
+  const prior: StepInput['prior'] = {};
+  for (const s of await stepsOf(deps.db, run.id)) {
+    if (s.status === 'completed' && s.output && !(s.segment === data.segment && s.idx >= data.index)) prior[s.domain as DomainName] = s.output;
+  }
+  let resume: StepInput['resume'];
+  if (data.resumeWaitpointId) {
+    const wp = await deps.db('waitpoints').where({ id: data.resumeWaitpointId }).first();
+    if (wp) resume = { waitpointId: wp.id, kind: wp.kind, action: wp.resolution?.action, itemId: wp.resolution?.itemId, data: { ...wp.payload, ...(wp.resolution ?? {}) } };
+  }
+  const { metadata, ...extras } = run.input as { metadata?: Record<string, unknown> } & Record<string, unknown>;
+  return { runId: run.id, accountId: run.account_id, domain: data.domain as DomainName, index: data.index, request: run.request, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
+}
+
+async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {
+  return inRunTx(deps, data.runId, accountId, async (trx, emit) => {
+    const updated = await trx('run_steps').where({ id: stepId }).whereNot({ status: 'completed' }).update({
+      status: 'completed',
+      output: JSON.stringify(outcome.output),
+      evidence: JSON.stringify(outcome.evidence),
+      conversation: JSON.stringify(outcome.conversation),
+      extra: JSON.stringify({ openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [] }),
+      error: null,
+      finished_at: trx.fn.now(),
+    });
+    if (updated === 0) return { domain: data.domain, status: 'completed', replayed: true };
+    for (const line of outcome.conversation) await emit('conversation', { domain: data.domain, line: `[${data.domain}] ${line}` });
+    await emit('handoff', { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId });
+    if (outcome.suspend) {
+      const id = newId('wait');
+      await trx('waitpoints').insert({ id, run_id: data.runId, account_id: accountId, kind: outcome.suspend.kind, segment: data.segment, step_index: data.index, domain: data.domain, payload: JSON.stringify(outcome.suspend.payload) });
+      await emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend.kind, domain: data.domain });
+    }
+    return { domain: data.domain, status: 'completed', suspended: outcome.suspend?.kind ?? null };
+  });
+}
+
+async function failRun(deps: Deps, runId: string, accountId: string, stepId: string, reason: string) {
+  await inRunTx(deps, runId, accountId, async (trx, emit) => {
+    await trx('run_steps').where({ id: stepId }).update({ status: 'failed', error: reason.slice(0, 2000), finished_at: trx.fn.now() });
+    const n = await trx('runs').where({ id: runId }).whereNotIn('status', ['failed', 'canceled']).update({ status: 'failed', error: reason.slice(0, 2000), updated_at: trx.fn.now() });
+    if (n > 0) await emit('trace', { event: 'run.failed', reason });
+  });
+  return { status: 'failed', reason };
+}

@@ -1,0 +1,81 @@
+import type { Deps } from '../../shared/deps.js';
+import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
+import { getRun, getRunById, type RunRow } from '../../shared/db/runs.js';
+import { getTask, transitionTask } from '../../shared/db/tasks.js';
+import { newId } from '../../shared/ids.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+import type { OrchestratorRequest } from '../../shared/schemas/orchestrator.js';
+import { availableDomains, stepHandler } from '../steps.js';
+import { decideRoute } from './decide.js';
+import { enqueueSegment } from './flow.js';
+import { inRunTx } from './run-events.js';
+
+/**
+ * Starts a run, or resumes the conversation's waiting run when the request
+ * is a follow-up carrying `itemId`/`action`. Writes the run and its first
+ * events in one transaction, then enqueues the flow; returns the run row.
+ */
+export async function submitRun(deps: Deps, principal: Principal, body: OrchestratorRequest): Promise<RunRow> {
+  const conversation = body.conversationId
+    ? await deps.db('conversations').where({ account_id: principal.accountId, id: body.conversationId }).first()
+    : null;
+  if ((body.itemId || body.action) && body.conversationId) {
+    const lastRunId = conversation?.context?.lastRunId ?? conversation?.last_run_id;
+    if (!lastRunId) throw conflict(`Conversation ${body.conversationId} has no run waiting for input`);
+    return resumeRun(deps, principal, lastRunId, { itemId: body.itemId, action: body.action, data: body.metadata ?? {} });
+  }
+  const previous = conversation?.context?.route ? { route: conversation.context.route, status: conversation.context.status, waiting: conversation.context.waiting } : null;
+  const decision = await decideRoute(deps, { request: body.request, domainRoute: body.domainRoute, previous });
+  const missing = decision.route.filter((d) => !stepHandler(d));
+  if (missing.length > 0) {
+    throw policyViolation(`Domain${missing.length > 1 ? 's' : ''} ${[...new Set(missing)].join(', ')} ${missing.length > 1 ? 'are' : 'is'} not available yet; this service runs ${availableDomains().join(', ')}`, { route: decision.route, missing, available: availableDomains() });
+  }
+  if (body.taskId && !(await getTask(deps.db, principal.accountId, body.taskId))) throw notFound(`Task ${body.taskId}`);
+
+  const runId = newId('run');
+  const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
+  await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
+    await trx('runs').insert({
+      id: runId, account_id: principal.accountId, conversation_id: conversationId ?? null, task_id: taskId ?? null, status: 'queued', request,
+      input: JSON.stringify(rest), route: decision.route, routing: JSON.stringify(decision), channel: channel ?? 'api',
+    });
+    if (conversationId) {
+      await trx('conversations').insert({ account_id: principal.accountId, id: conversationId, last_run_id: runId, turns: 1, context: JSON.stringify({ lastRunId: runId }) })
+        .onConflict(['account_id', 'id']).merge({ last_run_id: runId, turns: trx.raw('conversations.turns + 1'), updated_at: trx.fn.now() });
+    }
+    if (taskId) {
+      const task = await getTask(trx, principal.accountId, taskId, true);
+      if (task?.status === 'open' || task?.status?.startsWith('awaiting')) await transitionTask(trx, principal.accountId, taskId, 'running', { actor: `run:${runId}`, note: 'run started' });
+    }
+    await emit('trace', { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } });
+  });
+  await enqueueSegment(deps, runId, 0, decision.route);
+  return (await getRunById(deps.db, runId))!;
+}
+
+/**
+ * Resolves the run's open waitpoint exactly once (a second resolve is 409)
+ * and enqueues the next segment from the waiting step onwards.
+ */
+export async function resumeRun(deps: Deps, principal: Principal, runId: string, answer: { itemId?: string; action?: string; approved?: boolean; data?: Record<string, unknown> }): Promise<RunRow> {
+  const run = await getRun(deps.db, principal.accountId, runId);
+  if (!run) throw notFound(`Run ${runId}`);
+  const result = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
+    const wp = await trx('waitpoints').where({ run_id: runId }).whereNull('resolved_at').forUpdate().first();
+    if (!wp) throw conflict(`Run ${runId} is not waiting for input (status ${run.status}); a waitpoint resolves once`);
+    if (wp.kind === 'NEEDS_INPUT') {
+      const choices = (wp.payload.choices ?? []) as Array<{ itemId: string }>;
+      if (!answer.itemId) throw invalidPayload('itemId is required to answer a choice', { choices: choices.map((c) => c.itemId) });
+      if (!choices.some((c) => c.itemId === answer.itemId)) throw invalidPayload(`itemId ${answer.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
+      if (answer.action && !['buy', 'contact'].includes(answer.action)) throw invalidPayload('action must be buy or contact for a choice');
+    }
+    const resolution = { itemId: answer.itemId, action: answer.action ?? (wp.kind === 'NEEDS_INPUT' ? 'buy' : undefined), approved: answer.approved, ...(answer.data ?? {}) };
+    await trx('waitpoints').where({ id: wp.id }).update({ resolved_at: trx.fn.now(), resolution: JSON.stringify(resolution) });
+    const segment = run.segment + 1;
+    await trx('runs').where({ id: runId }).update({ status: 'queued', segment, updated_at: trx.fn.now(), finished_at: null });
+    await emit('trace', { event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: answer.itemId ?? null, action: resolution.action ?? null });
+    return { wp, segment };
+  });
+  await enqueueSegment(deps, runId, result.segment, run.route, result.wp.step_index, result.wp.id);
+  return (await getRunById(deps.db, runId))!;
+}

@@ -1,0 +1,35 @@
+import type { Deps } from '../../shared/deps.js';
+import { iso } from '../../shared/db/knex.js';
+import { openWaitpoint, stepsOf, type RunRow } from '../../shared/db/runs.js';
+
+/** Links a client follows for a run. */
+export function runLinks(runId: string) {
+  return { self: `/v1/runs/${runId}`, events: `/v1/runs/${runId}/events`, cancel: `/v1/runs/${runId}/cancel` };
+}
+
+export function runSummary(run: RunRow) {
+  return {
+    runId: run.id, status: run.status, route: run.route, conversationId: run.conversation_id, taskId: run.task_id,
+    proofCardId: run.proof_card_id, error: run.error, stuckReason: run.stuck_reason,
+    createdAt: iso(run.created_at), updatedAt: iso(run.updated_at), finishedAt: iso(run.finished_at),
+  };
+}
+
+/** The full run: summary, routing, steps with timings, open waitpoint and the result when it has one. */
+export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
+  const [steps, waitpoint] = await Promise.all([stepsOf(deps.db, run.id), openWaitpoint(deps.db, run.id)]);
+  return {
+    ...runSummary(run),
+    request: run.request,
+    routing: run.routing,
+    segment: run.segment,
+    steps: steps.map((s) => ({
+      stepId: s.id, segment: s.segment, index: s.idx, domain: s.domain, status: s.status, attempts: s.attempts, error: s.error,
+      startedAt: iso(s.started_at), finishedAt: iso(s.finished_at),
+      durationMs: s.started_at && s.finished_at ? new Date(s.finished_at).getTime() - new Date(s.started_at).getTime() : null,
+    })),
+    waitpoint: waitpoint ? { waitpointId: waitpoint.id, kind: waitpoint.kind, domain: waitpoint.domain, payload: waitpoint.payload, createdAt: iso(waitpoint.created_at) } : null,
+    result: Object.keys(run.results ?? {}).length > 0 ? run.results : null,
+    links: runLinks(run.id),
+  };
+}

@@ -1,0 +1,55 @@
+import type { Db } from './knex.js';
+import { newId } from '../ids.js';
+import type { Listing, ListingRow } from '../schemas/hunt.js';
+
+const toMinor = (amount: number) => Math.round(amount * 100);
+
+export async function insertListings(trx: Db, accountId: string, listings: Listing[]): Promise<string[]> {
+  const rows = listings.map((l) => ({
+    id: newId('lst'),
+    account_id: accountId,
+    title: l.title,
+    description: l.description ?? '',
+    price_minor: toMinor(l.price),
+    fees_minor: toMinor(l.fees ?? 0),
+    currency: l.currency ?? 'USD',
+    vendor: l.vendor ?? null,
+    url: l.url ?? null,
+    location: l.location ?? null,
+    tags: l.tags ?? [],
+  }));
+  for (let i = 0; i < rows.length; i += 500) await trx('catalog_listings').insert(rows.slice(i, i + 500));
+  return rows.map((r) => r.id);
+}
+
+const COLUMNS = 'id, title, price_minor, fees_minor, currency, vendor, url';
+
+/**
+ * Full-text search over an account's listings. Every term must match first
+ * (websearch semantics); when nothing does, any term may (OR), so a long
+ * natural-language request still finds the listings it names.
+ */
+export async function searchListings(db: Db, accountId: string, terms: string, limit = 20): Promise<{ rows: ListingRow[]; mode: 'all' | 'any' | 'none' }> {
+  if (!terms.trim()) return { rows: [], mode: 'none' };
+  const all = await db.raw(
+    `SELECT ${COLUMNS}, ts_rank(search, q) AS rank FROM catalog_listings, websearch_to_tsquery('english', ?) q
+     WHERE account_id = ? AND search @@ q ORDER BY rank DESC, price_minor ASC LIMIT ?`,
+    [terms, accountId, limit],
+  );
+  if (all.rows.length > 0) return { rows: all.rows, mode: 'all' };
+  const any = await db.raw(
+    `SELECT ${COLUMNS}, ts_rank(search, q) AS rank FROM catalog_listings,
+       NULLIF(replace(plainto_tsquery('english', ?)::text, '&', '|'), '')::tsquery q
+     WHERE account_id = ? AND search @@ q ORDER BY rank DESC, price_minor ASC LIMIT ?`,
+    [terms, accountId, limit],
+  );
+  return { rows: any.rows, mode: any.rows.length > 0 ? 'any' : 'none' };
+}
+
+export async function listListings(db: Db, accountId: string, limit: number, cursor?: string) {
+  const q = db('catalog_listings').where({ account_id: accountId }).orderBy('id', 'desc').limit(limit + 1)
+    .select('id', 'title', 'price_minor', 'fees_minor', 'currency', 'vendor', 'url', 'location', 'tags', 'created_at');
+  if (cursor) q.andWhere('id', '<', cursor);
+  const rows = await q;
+  return { rows: rows.slice(0, limit), nextCursor: rows.length > limit ? rows[limit - 1].id : null };
+}

@@ -1,0 +1,106 @@
+import type { Db } from './knex.js';
+import { iso } from './knex.js';
+
+export interface RunRow {
+  id: string;
+  account_id: string;
+  conversation_id: string | null;
+  task_id: string | null;
+  status: string;
+  request: string;
+  input: Record<string, unknown>;
+  route: string[];
+  routing: Record<string, unknown>;
+  segment: number;
+  results: Record<string, unknown>;
+  proof_card_id: string | null;
+  error: string | null;
+  stuck_reason: string | null;
+  channel: string;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+export interface StepRow {
+  id: string;
+  run_id: string;
+  segment: number;
+  idx: number;
+  domain: string;
+  status: string;
+  output: Record<string, unknown> | null;
+  evidence: unknown[] | null;
+  conversation: string[] | null;
+  extra: { openQuestions?: string[]; rejected?: Array<{ option: string; reason: string }> } | null;
+  error: string | null;
+  attempts: number;
+  started_at: Date | null;
+  finished_at: Date | null;
+}
+
+export interface RunEvent {
+  id: number;
+  runId: string;
+  type: string;
+  at: string;
+  [key: string]: unknown;
+}
+
+/** States where a run waits for nothing but a client (or is over). */
+export const RESTING = ['ready', 'NEEDS_INPUT', 'awaitingProxy', 'awaitingApproval', 'failed', 'canceled'];
+export const TERMINAL = ['ready', 'failed', 'canceled'];
+
+export async function getRun(db: Db, accountId: string, runId: string): Promise<RunRow | null> {
+  return (await db('runs').where({ id: runId, account_id: accountId }).first()) ?? null;
+}
+
+export async function getRunById(db: Db, runId: string): Promise<RunRow | null> {
+  return (await db('runs').where({ id: runId }).first()) ?? null;
+}
+
+/**
+ * Appends an event with the run's next sequence number. The counter lives on
+ * the run row, so sequence ids are gap-free per run and concurrent writers
+ * serialise on that row.
+ */
+export async function appendEvent(trx: Db, runId: string, accountId: string, type: string, data: Record<string, unknown>): Promise<RunEvent> {
+  const [{ event_seq: seq }] = await trx('runs').where({ id: runId }).increment('event_seq', 1).returning('event_seq');
+  const [row] = await trx('run_events').insert({ run_id: runId, seq, account_id: accountId, type, data: JSON.stringify(data) }).returning('created_at');
+  return { id: seq, runId, type, at: iso(row.created_at)!, ...data };
+}
+
+export async function eventsAfter(db: Db, runId: string, after: number, limit = 1000): Promise<RunEvent[]> {
+  const rows = await db('run_events').where({ run_id: runId }).andWhere('seq', '>', after).orderBy('seq').limit(limit);
+  return rows.map((r) => ({ id: r.seq, runId, type: r.type, at: iso(r.created_at)!, ...r.data }));
+}
+
+export async function stepsOf(db: Db, runId: string): Promise<StepRow[]> {
+  return db('run_steps').where({ run_id: runId }).orderBy([{ column: 'segment' }, { column: 'idx' }]);
+}
+
+export async function openWaitpoint(db: Db, runId: string) {
+  return (await db('waitpoints').where({ run_id: runId }).whereNull('resolved_at').first()) ?? null;
+}
+
+export interface RunFilters {
+  status?: string;
+  domain?: string;
+  conversationId?: string;
+  createdAfter?: string;
+  createdBefore?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export async function listRuns(db: Db, accountId: string, f: RunFilters): Promise<{ rows: RunRow[]; nextCursor: string | null }> {
+  const q = db('runs').where({ account_id: accountId }).orderBy('id', 'desc').limit(f.limit + 1);
+  if (f.status) q.andWhere({ status: f.status });
+  if (f.conversationId) q.andWhere({ conversation_id: f.conversationId });
+  if (f.domain) q.andWhereRaw('? = ANY(route)', [f.domain]);
+  if (f.createdAfter) q.andWhere('created_at', '>=', f.createdAfter);
+  if (f.createdBefore) q.andWhere('created_at', '<', f.createdBefore);
+  if (f.cursor) q.andWhere('id', '<', f.cursor);
+  const rows = await q;
+  return { rows: rows.slice(0, f.limit), nextCursor: rows.length > f.limit ? rows[f.limit - 1].id : null };
+}
