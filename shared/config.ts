@@ -24,6 +24,7 @@ export const ConfigSchema = Type.Object({
   RUN_SYNC_WAIT_MS: Type.Integer({ minimum: 0, default: 25_000, description: 'How long POST /v1/orchestrator/run waits for a run to rest before answering 202' }),
   STEP_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'Upper bound on one domain step' }),
   WORKER_QUEUES: Type.Optional(Type.String({ description: 'Comma-separated domain queues this worker runs (default: all)' })),
+  WORKER_LOCK_MS: Type.Integer({ minimum: 500, default: 30_000, description: 'BullMQ job lock; a crashed worker\'s job is retried after about this long' }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'Concurrent jobs per queue in a worker process' }),
   SMTP_URL: Type.Optional(Type.String({ description: 'SMTP URL for activation mail; unset keeps mail in the database and logs that it was queued' })),
   MAIL_FROM: Type.String({ default: 'awp <no-reply@awp.local>', description: 'Sender of activation mail' }),

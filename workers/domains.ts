@@ -23,6 +23,8 @@ export function startWorkers(deps: Deps, queues: QueueName[]): Stoppable[] {
       connection: deps.redis as unknown as ConnectionOptions,
       prefix: deps.config.QUEUE_PREFIX,
       concurrency: deps.config.WORKER_CONCURRENCY,
+      lockDuration: deps.config.WORKER_LOCK_MS,
+      stalledInterval: deps.config.WORKER_LOCK_MS,
     });
     worker.on('failed', (job, err) => deps.log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => deps.log.error({ queue: name, err: err.message }, 'worker error'));

@@ -6,6 +6,7 @@ import { SERVICE_VERSION } from '../../shared/version.js';
 import { Id, Ok } from '../../shared/schemas/common.js';
 import { buildOpenApi, collect } from '../contract/openapi.js';
 import { ALL_ROUTES } from './index.js';
+import { TEMPLATES } from '../../jobs/workflows/templates.js';
 import { defineRoute } from './route-spec.js';
 
 export const TRANSPORTS = ['http', 'mcp', 'a2a'] as const;
@@ -39,6 +40,7 @@ export function schemaCatalog(): Record<string, unknown> {
   for (const r of ALL_ROUTES) {
     for (const s of [r.body, r.params, r.query, ...Object.values(r.response ?? {})]) if (s) collect(s, components);
   }
+  for (const t of TEMPLATES) collect(t.input, components);
   return components;
 }
 

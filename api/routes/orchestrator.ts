@@ -1,10 +1,9 @@
-import { followRun, waitForRest } from '../../jobs/orchestrator/follow.js';
+import { followRun } from '../../jobs/orchestrator/follow.js';
 import { submitRun } from '../../jobs/orchestrator/submit.js';
-import { runLinks } from '../../jobs/orchestrator/views.js';
-import { getRunById } from '../../shared/db/runs.js';
 import { OrchestratorRequest, OrchestratorResult, RunAccepted } from '../../shared/schemas/orchestrator.js';
 import { routeGroup } from './group.js';
 import { Reply } from './route-spec.js';
+import { answerRun } from './run-answer.js';
 
 const r = routeGroup('orchestrator', { read: ['runs:read'], write: ['runs:write'] });
 
@@ -16,13 +15,7 @@ export const routes = [
     handler: async ({ body, principal, headers, signal }, deps) => {
       const run = await submitRun(deps, principal!, body);
       if (body.stream) return Reply.stream(followRun(deps, run.id, 0, 'ndjson', signal), 'application/x-ndjson', { 'X-Run-Id': run.id });
-      const async = /respond-async/i.test(headers.prefer ?? '');
-      if (!async && (await waitForRest(deps, run.id, deps.config.RUN_SYNC_WAIT_MS))) {
-        const rested = await getRunById(deps.db, run.id);
-        return rested!.results;
-      }
-      const current = await getRunById(deps.db, run.id);
-      return new Reply(202, { ok: true, runId: run.id, status: current!.status, links: runLinks(run.id) }, { Location: runLinks(run.id).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });
+      return answerRun(deps, run.id, headers.prefer);
     },
   }),
 ];

@@ -1,5 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import { decideRoute } from '../../jobs/orchestrator/decide.js';
+import { availableDomains } from '../../jobs/steps.js';
 import { routeGroup } from './group.js';
 
 const r = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
 
-export const routes = [r.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', { mcpTool: 'tools.nlp' })];
+const NlpRequest = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 8000 }),
+    conversationId: Type.Optional(Type.String({ maxLength: 200, description: 'Uses that conversation\'s previous turn for follow-up detection' })),
+    domainRoute: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 12 })),
+  },
+  { $id: 'NlpRequest' },
+);
+
+export const routes = [
+  r.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', {
+    body: NlpRequest, mcpTool: 'tools.nlp',
+    handler: async ({ body, principal }, deps) => {
+      const conversation = body.conversationId
+        ? await deps.db('conversations').where({ account_id: principal!.accountId, id: body.conversationId }).first()
+        : null;
+      const context = conversation?.context?.route ? { route: conversation.context.route, status: conversation.context.status, waiting: conversation.context.waiting ?? null } : null;
+      const decision = await decideRoute(deps, { request: body.query, domainRoute: body.domainRoute, previous: context });
+      const available = new Set<string>(availableDomains());
+      return {
+        ok: true,
+        classification: decision.classification,
+        followUp: { detected: decision.followUp, previous: context },
+        route: decision.route,
+        source: decision.source,
+        why: decision.reason,
+        unavailableDomains: decision.route.filter((d) => !available.has(d)),
+      };
+    },
+  }),
+];

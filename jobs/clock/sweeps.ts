@@ -1,5 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { purgeExpiredIdempotency } from '../../shared/db/idempotency.js';
+import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 
 /**
  * Periodic maintenance, each a plain function of deps. The clock process only
@@ -7,6 +8,7 @@ import { purgeExpiredIdempotency } from '../../shared/db/idempotency.js';
  * so a slow sweep never delays the schedule and two clocks never double-run one.
  */
 export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise<unknown> }> = {
+  'runs.stuck': { cron: '* * * * *', run: sweepStuckRuns },
   'idempotency.purge': {
     cron: '17 * * * *',
     run: async (deps) => ({ purged: await purgeExpiredIdempotency(deps.db, deps.config.IDEMPOTENCY_TTL_HOURS) }),

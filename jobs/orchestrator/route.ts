@@ -43,6 +43,8 @@ const FOLLOW_UP = /^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|t
 const CLAUSE_SPLIT = /\s*(?:,?\s*\b(?:and then|then|after that|afterwards|and also|finally)\b|;|\.\s+)\s*/i;
 const AND_SPLIT = /\s+\band\b\s+(?=(?:pay|buy|call|phone|verify|audit|check|book|purchase|contact|settle|deploy|ship)\b)/i;
 const MIN_SCORE = 0.2;
+/** "buy a road bike": something must be found before it can be paid for. */
+const BUY_SOMETHING = /\b(buy|purchase|order)\s+(me\s+)?(a|an|some|the cheapest|the best|new|used|\d+)\b/i;
 
 function classifyClause(clause: string): { domain: DomainName | null; scores: Array<{ domain: string; score: number }> } {
   const scores = classifier.classify(clause).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
@@ -80,6 +82,10 @@ export function routeRequest(input: RouteInput): RouteDecision {
   const why: string[] = [];
   for (const clause of clauses) {
     const { domain } = classifyClause(clause);
+    if (domain === 'pay' && BUY_SOMETHING.test(clause) && !route.includes('hunt')) {
+      route.push('hunt');
+      why.push(`"${clause.slice(0, 60)}" names something to buy → hunt first`);
+    }
     if (domain && route[route.length - 1] !== domain) {
       route.push(domain);
       why.push(`"${clause.slice(0, 60)}" → ${domain}`);

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
-import { isPermanent } from '../../shared/errors.js';
+import { AppError, isPermanent } from '../../shared/errors.js';
 import { getRunById, openWaitpoint, stepsOf } from '../../shared/db/runs.js';
 import { newId } from '../../shared/ids.js';
 import type { DomainName } from '../../shared/queues.js';
@@ -80,7 +80,10 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
     }
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     if (err instanceof StepTimeout || isPermanent(err) || err instanceof UnrecoverableError || lastAttempt) {
-      return failRun(deps, runId, run.account_id, stepId, `${domain} step failed: ${(err as Error).message}`);
+      // Clients read this reason: it names client-facing errors, never internals (those go to the log).
+      const known = err instanceof StepTimeout || err instanceof AppError || err instanceof UnrecoverableError;
+      if (!known) deps.log.error({ err, runId, stepId }, 'step failed');
+      return failRun(deps, runId, run.account_id, stepId, `${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`);
     }
     await deps.db('run_steps').where({ id: stepId }).update({ error: (err as Error).message.slice(0, 1000) });
     throw err; // transient: BullMQ retries with backoff

@@ -72,3 +72,18 @@ export function riskLabel(signals: Signal[], contradictions: number): { label: s
   if (score >= 2) return { label: 'suspicious', severity: 'medium' };
   return { label: 'noStrongSignals', severity: 'low' };
 }
+
+const RULE_STOP = new Set(['must', 'have', 'should', 'with', 'that', 'from', 'vendor', 'their', 'this', 'will', 'only', 'been']);
+
+/**
+ * Policy rules no document supports: a rule counts as met when every one of
+ * its significant words appears in the documents. Deliberately strict: a
+ * rule it cannot confirm becomes an open question, never a silent pass.
+ */
+export function unmetRules(rules: string[], documents: string[]): string[] {
+  const text = documents.join('\n').toLowerCase();
+  return rules.filter((rule) => {
+    const words = rule.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length > 3 && !RULE_STOP.has(w));
+    return words.length > 0 && !words.every((w) => text.includes(w));
+  });
+}

@@ -1,6 +1,6 @@
 import type { Candidate } from '../../shared/schemas/hunt.js';
 import type { EvidenceItem, StepHandler } from '../step.js';
-import { auditCandidates, claimVsDocuments, riskLabel, scamSignals } from './logic.js';
+import { auditCandidates, claimVsDocuments, riskLabel, scamSignals, unmetRules } from './logic.js';
 
 /**
  * The resolve step audits what it is given: the request text (and documents
@@ -24,13 +24,16 @@ export const resolveStep: StepHandler = async (input) => {
     ...listingAudit.unsourced.map((id) => `listing ${id} has no source URL`),
     ...(documents.length === 0 && candidates.length === 0 ? ['no documents were provided to check the claim against'] : []),
   ];
+  const rules = Array.isArray(input.metadata.policyRules) ? (input.metadata.policyRules as unknown[]).filter((r): r is string => typeof r === 'string') : [];
+  const unmet = unmetRules(rules, documents);
   const risk = riskLabel(signals, contradictions.length);
   const openQuestions = [
     ...(risk.severity !== 'low' ? [`Risk is ${risk.severity} (${risk.label}); have a human review before acting.`] : []),
     ...(listingAudit.hiddenFees.length > 0 ? [`${listingAudit.hiddenFees.length} listing(s) add fees over 20 % of the price.`] : []),
+    ...unmet.map((rule) => `No document shows the policy rule "${rule}" is met.`),
   ];
   return {
-    output: { risk, signals, contradictions, hiddenFees: listingAudit.hiddenFees, missingEvidence, audited: { candidates: candidates.length, documents: documents.length } },
+    output: { risk, signals, contradictions, hiddenFees: listingAudit.hiddenFees, missingEvidence, policyRules: { checked: rules.length, unmet }, audited: { candidates: candidates.length, documents: documents.length } },
     evidence,
     conversation: [`Audited ${candidates.length} candidate(s) and ${documents.length} document(s): ${signals.length} risk signal(s), ${contradictions.length} contradiction(s).`],
     openQuestions,

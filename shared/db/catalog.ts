@@ -38,9 +38,9 @@ export async function searchListings(db: Db, accountId: string, terms: string, l
   );
   if (all.rows.length > 0) return { rows: all.rows, mode: 'all' };
   const any = await db.raw(
-    `SELECT ${COLUMNS}, ts_rank(search, q) AS rank FROM catalog_listings,
-       NULLIF(replace(plainto_tsquery('english', ?)::text, '&', '|'), '')::tsquery q
-     WHERE account_id = ? AND search @@ q ORDER BY rank DESC, price_minor ASC LIMIT ?`,
+    `SELECT ${COLUMNS}, ts_rank(search, qq.q) AS rank
+     FROM catalog_listings, (SELECT NULLIF(replace(plainto_tsquery('english', ?)::text, '&', '|'), '')::tsquery AS q) qq
+     WHERE account_id = ? AND search @@ qq.q ORDER BY rank DESC, price_minor ASC LIMIT ?`,
     [terms, accountId, limit],
   );
   return { rows: any.rows, mode: any.rows.length > 0 ? 'any' : 'none' };

@@ -1,0 +1,16 @@
+import { waitForRest } from '../../jobs/orchestrator/follow.js';
+import { runLinks } from '../../jobs/orchestrator/views.js';
+import type { Deps } from '../../shared/deps.js';
+import { getRunById } from '../../shared/db/runs.js';
+import { Reply } from './route-spec.js';
+
+/**
+ * How a submitted run is answered: the result once it rests (within
+ * RUN_SYNC_WAIT_MS), else 202 with links; `Prefer: respond-async` skips the wait.
+ */
+export async function answerRun(deps: Deps, runId: string, prefer: string | undefined): Promise<unknown> {
+  const async = /respond-async/i.test(prefer ?? '');
+  if (!async && (await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS))) return (await getRunById(deps.db, runId))!.results;
+  const current = await getRunById(deps.db, runId);
+  return new Reply(202, { ok: true, runId, status: current!.status, links: runLinks(runId) }, { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });
+}

@@ -1,0 +1,36 @@
+import type { Deps } from '../../shared/deps.js';
+import { enqueueSegment, finalizeJobId } from './flow.js';
+import { inRunTx } from './run-events.js';
+
+/**
+ * Runs nobody is moving any more. A running step whose heartbeat is older
+ * than the step timeout plus a margin means its worker died past BullMQ's
+ * retries: the run fails with a stuckReason and its finalize is enqueued.
+ * A run still `queued` a minute after creation lost its flow (Redis was
+ * down at submit, or lost data): its segment is re-enqueued, which is a
+ * no-op when the flow is in fact there (deterministic job ids).
+ */
+export async function sweepStuckRuns(deps: Deps): Promise<{ failed: number; requeued: number }> {
+  const marginMs = deps.config.STEP_TIMEOUT_MS + 60_000;
+  const stale = await deps.db('runs as r')
+    .join('run_steps as s', 's.run_id', 'r.id')
+    .where('r.status', 'running').andWhere('s.status', 'running')
+    .andWhereRaw(`s.heartbeat_at < now() - make_interval(secs => ?)`, [marginMs / 1000])
+    .select('r.id', 'r.account_id', 'r.segment', 's.domain', 's.id as step_id');
+  for (const run of stale) {
+    const reason = `the ${run.domain} step stopped reporting (no heartbeat for over ${Math.round(marginMs / 1000)} s); its worker is gone`;
+    await inRunTx(deps, run.id, run.account_id, async (trx, emit) => {
+      await trx('run_steps').where({ id: run.step_id }).update({ status: 'failed', error: reason, finished_at: trx.fn.now() });
+      await trx('runs').where({ id: run.id, status: 'running' }).update({ status: 'failed', error: reason, stuck_reason: reason, updated_at: trx.fn.now() });
+      await emit('trace', { event: 'run.stuck', reason });
+    });
+    await deps.queues.queue('orchestrator').add('finalize', { runId: run.id, segment: run.segment }, { jobId: `${finalizeJobId(run.id, run.segment)}.sweep` });
+  }
+  const lost = await deps.db('runs').where({ status: 'queued' }).andWhereRaw(`updated_at < now() - interval '1 minute'`).limit(100).select('id', 'segment', 'route');
+  for (const run of lost) {
+    const first = await deps.db('waitpoints').where({ run_id: run.id }).whereNotNull('resolved_at').orderBy('resolved_at', 'desc').first();
+    const resumed = first && first.segment === run.segment - 1;
+    await enqueueSegment(deps, run.id, run.segment, run.route, resumed ? first.step_index : 0, resumed ? first.id : undefined);
+  }
+  return { failed: stale.length, requeued: lost.length };
+}
