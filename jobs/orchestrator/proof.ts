@@ -35,7 +35,7 @@ export function assessProof(steps: StepEvidence[], waiting: boolean): ProofAsses
   const evidenceStatus: EvidenceStatus =
     contradictions > 0 ? 'contradicted' : items.length === 0 || sourced === 0 ? 'unverified' : sourced === items.length ? 'sourceBound' : 'partiallySourced';
   let confidence = items.length === 0 ? 0.2 : 0.35 + 0.6 * (sourced / items.length);
-  confidence -= 0.3 * Math.min(1, contradictions / Math.max(1, items.length)) + (contradictions > 0 ? 0.1 : 0);
+  confidence -= 0.3 * Math.min(1, contradictions / Math.max(1, items.length)) + (contradictions > 0 ? 0.25 : 0);
   confidence -= Math.min(0.2, 0.07 * openQuestions.length);
   if (waiting) confidence -= 0.05;
   confidence = round2(Math.min(0.95, Math.max(0.05, confidence)));

@@ -25,11 +25,7 @@ const classifier = train(EXAMPLES);
 
 /** Words that name a domain outright; a hit outweighs the classifier for its clause. */
 const LEXICON: Array<[RegExp, DomainName]> = [
-  [/\b(scam|fraud|contradict\w*|audit|verify|fact.?check|dispute|legit\w*|misleading)\b/i, 'resolve'],
-  [/\b(pay|payment|purchase|buy|checkout|settle|mandate|refund me)\b/i, 'pay'],
-  [/\b(call|phone|ring|human|person|courier|pick ?up)\b/i, 'proxy'],
-  [/\b(connector|webhook|integration|oauth|credential|portal)\b/i, 'bridge'],
-  [/\b(find|search|look for|discover|shortlist|compare prices|cheapest|best deal|source)\b/i, 'hunt'],
+  // Developer-delivery words are the most specific, so they are tried first.
   [/\b(pods?|kubernetes|k8s|crashloop\w*|oomkilled|namespace)\b/i, 'kubernetes'],
   [/\b(outage|incident|alerts?|on.?call|error rate|site is down)\b/i, 'incident'],
   [/\b(migrations?|alter table|schema change|drop column)\b/i, 'migration'],
@@ -37,6 +33,11 @@ const LEXICON: Array<[RegExp, DomainName]> = [
   [/\b(rollout|release plan|canary|blue.?green|rollback|pipeline|gates?)\b/i, 'cicd'],
   [/\b(deploy|deliver|ship|push .* live)\b/i, 'delivery'],
   [/\b(dev(elopment)? environment|runtimes?|setup steps|docker compose)\b/i, 'environment'],
+  [/\b(scam|fraud|contradict\w*|audit|verify|fact.?check|dispute|legit\w*|misleading)\b/i, 'resolve'],
+  [/\b(pay|payment|purchase|buy|checkout|settle|mandate|refund me)\b/i, 'pay'],
+  [/\b(call|phone|ring|human|person|courier|pick ?up)\b/i, 'proxy'],
+  [/\b(connector|webhook|integration|oauth|credential|portal)\b/i, 'bridge'],
+  [/\b(find|search|look for|discover|shortlist|compare prices|cheapest|best deal|source)\b/i, 'hunt'],
 ];
 
 const FOLLOW_UP = /^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|that one|the (first|second|third|last|cheap\w*) (one|option)|buy it|book it|call them|pay (for )?it|option \d+|#?\d+)\b/i;
