@@ -32,6 +32,7 @@ export const ConfigSchema = Type.Object({
   LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible endpoint for the optional LLM router' })),
   LLM_API_KEY: Type.Optional(Type.String({ description: 'API key of the LLM endpoint' })),
   LLM_MODEL: Type.Optional(Type.String({ description: 'Model name for the LLM router' })),
+  LLM_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 4000, description: 'How long the LLM router may take before the deterministic router answers instead' }),
   DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis and Postgres data' }),
 });
 

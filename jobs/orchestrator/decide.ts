@@ -2,8 +2,6 @@ import type { Deps } from '../../shared/deps.js';
 import { DOMAIN_QUEUES, isDomain } from '../../shared/queues.js';
 import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
 
-const LLM_TIMEOUT_MS = 4000;
-
 /**
  * Asks an OpenAI-compatible chat endpoint for the route. Any failure (network,
  * status, timeout, an answer that is not a list of known domains) returns
@@ -15,7 +13,7 @@ export async function llmRoute(config: Deps['config'], input: RouteInput): Promi
     const res = await fetch(`${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
       method: 'POST',
       redirect: 'error',
-      signal: AbortSignal.timeout(LLM_TIMEOUT_MS),
+      signal: AbortSignal.timeout(config.LLM_TIMEOUT_MS),
       headers: { 'content-type': 'application/json', ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}) },
       body: JSON.stringify({
         model: config.LLM_MODEL,
@@ -39,12 +37,20 @@ export async function llmRoute(config: Deps['config'], input: RouteInput): Promi
 
 /** The route of a request: forced, else the LLM when configured, else (and on any LLM failure) the deterministic router. */
 export async function decideRoute(deps: Pick<Deps, 'config' | 'log'>, input: RouteInput): Promise<RouteDecision> {
-  const deterministic = routeRequest(input);
-  if (deterministic.source === 'forced' || deterministic.followUp || !deps.config.LLM_BASE_URL) return deterministic;
+  if (!deps.config.LLM_BASE_URL || input.domainRoute?.length) return routeRequest(input);
+  let deterministic: RouteDecision | undefined;
+  let refusal: unknown;
+  try {
+    deterministic = routeRequest(input);
+    if (deterministic.followUp) return deterministic;
+  } catch (err) {
+    refusal = err; // the LLM may still route what the lexicon and classifier could not
+  }
   const llm = await llmRoute(deps.config, input);
   if (!llm) {
     deps.log.warn('LLM router unavailable or gave an invalid answer; used the deterministic route');
+    if (!deterministic) throw refusal;
     return { ...deterministic, reason: `${deterministic.reason} (LLM router fell back)` };
   }
-  return { ...deterministic, route: llm as RouteDecision['route'], source: 'llm', reason: 'routed by the configured LLM' };
+  return { route: llm as RouteDecision['route'], followUp: false, source: 'llm', reason: 'routed by the configured LLM', classification: deterministic?.classification ?? [] };
 }
