@@ -16,6 +16,7 @@ describe('process lifecycle', function () {
     LOG_LEVEL: 'info',
     PORT: '0',
     HOST: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '10000', // shares the suite's Redis and prefix, so it shares the anonymous budget too
   });
 
   for (const entry of ['api/server.ts', 'workers/domains.ts', 'workers/delivery.ts', 'workers/clock.ts']) {
