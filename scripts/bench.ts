@@ -1,0 +1,28 @@
+/**
+ * `npm run bench`: measures awp against the raw primitives it is built on,
+ * in one run on this machine, and prints the figures and ratios as JSON.
+ * Sections: runs (vs bare BullMQ flows), http (vs bare Koa and bare pg).
+ * BENCH_SECTIONS=runs,http picks sections; BENCH_N / BENCH_TOTAL size them.
+ */
+import { benchEnv } from './bench/env.js';
+import { benchHttp } from './bench/http.js';
+import { benchRuns } from './bench/runs.js';
+
+const SECTIONS: Record<string, (env: Awaited<ReturnType<typeof benchEnv>>) => Promise<unknown>> = {
+  http: benchHttp,
+  runs: benchRuns,
+};
+const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',');
+const env = await benchEnv();
+const report: Record<string, unknown> = { machine: { cpus: (await import('node:os')).cpus().length, node: process.version }, at: new Date().toISOString() };
+try {
+  for (const name of wanted) {
+    const section = SECTIONS[name];
+    if (!section) throw new Error(`unknown bench section ${name}`);
+    process.stderr.write(`bench: ${name}…\n`);
+    report[name] = await section(env);
+  }
+} finally {
+  await env.stop();
+}
+console.log(JSON.stringify(report, null, 2));
