@@ -2,6 +2,8 @@ import type { Job } from 'bullmq';
 import type { Deps } from '../shared/deps.js';
 import type { QueueName } from '../shared/queues.js';
 import { processClockJob } from './clock/job.js';
+import { dispatchDue } from './events/deliver.js';
+import { reconcileOutbox } from './events/fanout.js';
 import { processFinalize } from './orchestrator/finalize.js';
 import { processStep } from './orchestrator/step-job.js';
 import { DOMAIN_QUEUES } from '../shared/queues.js';
@@ -16,5 +18,7 @@ export type Processor = (job: Job, deps: Deps) => Promise<unknown>;
 export const PROCESSORS: Partial<Record<QueueName, Processor>> = {
   ...Object.fromEntries(DOMAIN_QUEUES.map((d) => [d, processStep as Processor])),
   orchestrator: processFinalize as Processor,
+  events: (_job, deps) => reconcileOutbox(deps),
+  webhooks: dispatchDue,
   clock: processClockJob,
 };

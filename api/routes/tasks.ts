@@ -4,6 +4,7 @@ import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { AnyObject, PageQuery } from '../../shared/schemas/common.js';
 import { Channel } from '../../shared/schemas/orchestrator.js';
+import { wakeDispatcher } from '../../jobs/events/ledger.js';
 import { routeGroup } from './group.js';
 import { Reply } from './route-spec.js';
 
@@ -66,6 +67,7 @@ export const routes = [
         if (!task) throw notFound(`Task ${params.taskId}`);
         return transitionTask(trx, principal!.accountId, task.id, body.status ?? task.status, { actor: `token:${principal!.tokenId}`, note: body.note, outData: body.outData, state: body.state });
       });
+      if (row.status === 'completed') await wakeDispatcher(deps);
       return { ok: true, task: await taskView(deps.db, row) };
     },
   }),

@@ -9,6 +9,7 @@ import type { FinalizeJobData } from './flow.js';
 import { assessProof, cite } from './proof.js';
 import { assembleResult } from './result.js';
 import { inRunTx } from './run-events.js';
+import { wakeDispatcher } from '../events/ledger.js';
 
 /**
  * Root of every segment's flow: decides where the run rests, builds the
@@ -67,6 +68,7 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
     await recordEvent(trx, { accountId: run.account_id, type, subject: runId, payload: { runId, status, route: run.route, proofCardId: proofCard?.cardId ?? null, ...(run.error ? { error: run.error } : {}) } });
     await emit('final', { segment, result: response });
   });
+  await wakeDispatcher(deps);
   return { status };
 }
 

@@ -11,9 +11,31 @@ export interface OutboxEvent {
 }
 
 /**
+ * Creates one root delivery attempt per active subscription of the account
+ * whose `events` match the type (exact, `prefix.*` or `*`). Idempotent: the
+ * unique (event, subscription) root index makes a second fan-out a no-op.
+ */
+export async function fanOut(trx: Db, eventId: string, accountId: string, type: string): Promise<number> {
+  const result = await trx.raw(
+    `WITH matched AS (
+       SELECT s.id AS subscription_id, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
+       FROM subscriptions s
+       WHERE s.account_id = ? AND s.status = 'active'
+         AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = ? OR (right(p, 2) = '.*' AND ? LIKE left(p, -1) || '%')))
+     INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id)
+     SELECT delivery_id, ?, ?, subscription_id, delivery_id FROM matched
+     ON CONFLICT DO NOTHING`,
+    [accountId, type, type, accountId, eventId],
+  );
+  await trx('events').where({ id: eventId }).update({ fanned_out_at: trx.fn.now() });
+  return result.rowCount ?? 0;
+}
+
+/**
  * The one way domain code records an integration event. Pass the transaction
- * that makes the state change, so the event commits (or not) with it.
- * Fan-out to subscriptions happens after commit (jobs/events).
+ * that makes the state change: the event and its delivery attempts commit
+ * (or not) with it. The dispatcher is woken after commit by the caller, or
+ * within a minute by the clock.
  */
 export async function recordEvent(trx: Db, event: OutboxEvent): Promise<string> {
   const id = newId('evt');
@@ -25,5 +47,6 @@ export async function recordEvent(trx: Db, event: OutboxEvent): Promise<string> 
     subject: event.subject ?? null,
     payload: JSON.stringify(event.payload),
   });
+  await fanOut(trx, id, event.accountId, event.type);
   return id;
 }

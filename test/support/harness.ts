@@ -56,6 +56,7 @@ export class Harness {
       QUEUE_PREFIX: this.config?.QUEUE_PREFIX ?? `{awp-test-${randomBytes(3).toString('hex')}}`,
       AWP_ALLOW_PRIVATE_EGRESS: '1',
       RUN_SYNC_WAIT_MS: '10000',
+      WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200,200,200,200,200', // the real schedule (5 s … 10 h) in miniature
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
       LOG_LEVEL: 'silent',
       ...overrides,

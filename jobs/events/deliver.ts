@@ -1,0 +1,71 @@
+import type { Job } from 'bullmq';
+import type { Deps } from '../../shared/deps.js';
+import { claimDeliveries, type DeliveryRow } from '../../shared/db/deliveries.js';
+import { iso } from '../../shared/db/knex.js';
+import { signingSecrets, type SubscriptionRow } from '../../shared/db/subscriptions.js';
+import { egressFetch } from '../../shared/http/egress.js';
+import { completeAttempt, failAttempt } from './ledger.js';
+import { retryAfterMs, verdictFor, webhookHeaders } from './logic.js';
+
+const BATCH = 20;
+const EXCERPT = 1000;
+
+/** The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id and subject. */
+export function webhookBody(event: { id: string; type: string; subject: string | null; payload: unknown; created_at: Date }): string {
+  return JSON.stringify({ type: event.type, timestamp: iso(event.created_at), data: event.payload, eventId: event.id, subject: event.subject });
+}
+
+/** Delivers one claimed attempt and settles it with its lease token. */
+async function deliverOne(deps: Deps, d: DeliveryRow): Promise<string> {
+  const sub: SubscriptionRow | undefined = await deps.db('subscriptions').where({ id: d.subscription_id }).first();
+  const event = await deps.db('events').where({ id: d.event_id }).first();
+  if (!sub || !event || sub.status === 'disabled') {
+    await failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false });
+    return 'dropped';
+  }
+  if (sub.status === 'paused') {
+    // Paused: hand the attempt back, due again in a minute, without counting a failure.
+    await deps.db('deliveries').where({ id: d.id, lease_token: d.lease_token }).update({ status: 'queued', lease_token: null, lease_expires_at: null, next_attempt_at: deps.db.raw(`now() + interval '60 seconds'`) });
+    return 'paused';
+  }
+  const body = webhookBody(event);
+  const headers = webhookHeaders(signingSecrets(sub), d.root_id, Math.floor(Date.now() / 1000), body);
+  let status: number | null = null;
+  let excerpt: string | null = null;
+  let error: string | null = null;
+  let retryAfter: string | undefined;
+  try {
+    const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, sub.endpoint, { method: 'POST', headers, body, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, maxBytes: EXCERPT });
+    status = res.status;
+    excerpt = res.text.slice(0, EXCERPT);
+    retryAfter = res.headers['retry-after'];
+  } catch (err) {
+    error = (err as Error).message.slice(0, 500);
+  }
+  const verdict = verdictFor(status);
+  if (verdict === 'completed') {
+    await completeAttempt(deps, null, d.id, d.lease_token!, { responseStatus: status, responseExcerpt: excerpt });
+  } else {
+    await failAttempt(deps, null, d.id, d.lease_token!, {
+      error: error ?? `endpoint answered ${status}`, responseStatus: status, responseExcerpt: excerpt, retry: true,
+      retryAfterMs: status === 429 ? retryAfterMs(retryAfter) : null, gone: verdict === 'disable',
+    });
+  }
+  return verdict;
+}
+
+/**
+ * The `webhooks` queue processor: claims due attempts in batches (SKIP
+ * LOCKED, so any number of dispatchers cooperate) and delivers them until
+ * none are due. Postgres is the queue of record; the job is only a wake-up.
+ */
+export async function dispatchDue(_job: Job | null, deps: Deps): Promise<{ delivered: number }> {
+  let delivered = 0;
+  for (;;) {
+    const batch = await claimDeliveries(deps.db, { accountId: null, limit: BATCH, leaseSeconds: deps.config.DELIVERY_LEASE_SECONDS, claimedBy: `dispatcher:${process.pid}` });
+    if (batch.length === 0) return { delivered };
+    const results = await Promise.allSettled(batch.map((d) => deliverOne(deps, d)));
+    for (const r of results) if (r.status === 'rejected') deps.log.warn({ err: (r.reason as Error).message }, 'delivery settle failed; the lease will expire and be swept');
+    delivered += batch.length;
+  }
+}

@@ -1,0 +1,69 @@
+import { Type } from '@sinclair/typebox';
+import { AnyObject, PageQuery } from './common.js';
+
+export const EventType = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', maxLength: 100, description: 'dotted name, e.g. task.completed' });
+const EventPattern = Type.String({ pattern: '^(\\*|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*(\\.\\*)?)$', maxLength: 100, description: 'an event type, a prefix wildcard like task.*, or *' });
+
+export const EventCreate = Type.Object(
+  { type: EventType, payload: AnyObject, subject: Type.Optional(Type.String({ maxLength: 200 })) },
+  { $id: 'EventCreate' },
+);
+export const EventListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    type: Type.Optional(Type.String({ maxLength: 100 })),
+    since: Type.Optional(Type.String({ format: 'date-time' })),
+    until: Type.Optional(Type.String({ format: 'date-time' })),
+    acknowledged: Type.Optional(Type.Boolean()),
+  }),
+]);
+
+export const SubscriptionCreate = Type.Object(
+  {
+    endpoint: Type.String({ minLength: 8, maxLength: 2000, description: 'HTTPS URL' }),
+    events: Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true }),
+    secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$', description: 'whsec_ + base64 key; generated when omitted' })),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { $id: 'SubscriptionCreate' },
+);
+export const SubscriptionUpdate = Type.Object(
+  {
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+    events: Type.Optional(Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true })),
+    endpoint: Type.Optional(Type.String({ minLength: 8, maxLength: 2000 })),
+    rotateSecret: Type.Optional(Type.Boolean({ description: 'true issues a new secret; the old one keeps signing for 24 h' })),
+    secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$', description: 'rotate to this secret instead of a generated one' })),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { $id: 'SubscriptionUpdate' },
+);
+
+export const DeliveryCreate = Type.Object({ eventId: Type.String({ minLength: 1 }), subscriptionId: Type.String({ minLength: 1 }) }, { $id: 'DeliveryCreate' });
+export const DeliveryListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ status: Type.Optional(Type.String()), subscriptionId: Type.Optional(Type.String()), eventId: Type.Optional(Type.String()) }),
+]);
+const LeaseSeconds = Type.Integer({ minimum: 1, maximum: 3600, default: 60 });
+export const ClaimRequest = Type.Object({ leaseSeconds: LeaseSeconds, workerId: Type.Optional(Type.String({ maxLength: 200 })) }, { $id: 'DeliveryClaim' });
+export const ClaimBatchRequest = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }), leaseSeconds: LeaseSeconds, workerId: Type.Optional(Type.String({ maxLength: 200 })) }, { $id: 'DeliveryClaimBatch' });
+export const LeaseToken = Type.Object({ leaseToken: Type.String({ minLength: 1, maxLength: 200 }) }, { $id: 'DeliveryLeaseToken' });
+export const LeaseRenew = Type.Object({ leaseToken: Type.String({ minLength: 1 }), leaseSeconds: LeaseSeconds }, { $id: 'DeliveryLeaseRenew' });
+export const CompleteRequest = Type.Object(
+  { leaseToken: Type.String({ minLength: 1 }), responseStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })), responseExcerpt: Type.Optional(Type.String({ maxLength: 2000 })) },
+  { $id: 'DeliveryComplete' },
+);
+export const FailRequest = Type.Object(
+  {
+    leaseToken: Type.String({ minLength: 1 }),
+    error: Type.Optional(Type.String({ maxLength: 2000 })),
+    responseStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+    retry: Type.Boolean({ default: true, description: 'schedule the next attempt on the retry schedule' }),
+    retryAfterSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 36_000 })),
+  },
+  { $id: 'DeliveryFail' },
+);
+export const DeliveryUpdate = Type.Object(
+  { nextAttemptAt: Type.Optional(Type.String({ format: 'date-time' })), metadata: Type.Optional(AnyObject) },
+  { $id: 'DeliveryUpdate' },
+);
