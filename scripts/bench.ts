@@ -1,16 +1,19 @@
 /**
  * `npm run bench`: measures awp against the raw primitives it is built on,
  * in one run on this machine, and prints the figures and ratios as JSON.
- * Sections: runs (vs bare BullMQ flows), http (vs bare Koa and bare pg).
- * BENCH_SECTIONS=runs,http picks sections; BENCH_N / BENCH_TOTAL size them.
+ * Sections: http (vs bare Koa and bare pg), runs (vs bare BullMQ flows),
+ * events (webhook deliveries and ledger claims vs bare SKIP LOCKED loops).
+ * BENCH_SECTIONS=http,runs,events picks sections; BENCH_* variables size them.
  */
 import { benchEnv } from './bench/env.js';
 import { benchHttp } from './bench/http.js';
 import { benchRuns } from './bench/runs.js';
+import { benchEvents } from './bench/events.js';
 
 const SECTIONS: Record<string, (env: Awaited<ReturnType<typeof benchEnv>>) => Promise<unknown>> = {
   http: benchHttp,
   runs: benchRuns,
+  events: benchEvents,
 };
 const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).join(',')).split(',');
 const env = await benchEnv();

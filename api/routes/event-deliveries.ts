@@ -66,17 +66,17 @@ export const routes = [
       return { ok: true, rootId: row.root_id, chain: chain.map(deliveryView) };
     },
   }),
-  r.post('/v1/event-deliveries/claim', 'Claim the next due attempt under a lease (delivery null when none is due)', {
+  r.post('/v1/event-deliveries/claim', 'Claim the next due attempt of a pull subscription under a lease (delivery null when none is due)', {
     body: ClaimRequest,
     handler: async ({ body, principal }, deps) => {
-      const [row] = await claimDeliveries(deps.db, { accountId: principal!.accountId, limit: 1, leaseSeconds: body.leaseSeconds, claimedBy: body.workerId ?? `token:${principal!.tokenId}` });
+      const [row] = await claimDeliveries(deps.db, { accountId: principal!.accountId, mode: 'pull', limit: 1, leaseSeconds: body.leaseSeconds, claimedBy: body.workerId ?? `token:${principal!.tokenId}` });
       return { ok: true, delivery: row ? claimed(row) : null };
     },
   }),
-  r.post('/v1/event-deliveries/claimBatch', 'Claim up to `limit` due attempts, each under its own lease', {
+  r.post('/v1/event-deliveries/claimBatch', 'Claim up to `limit` due attempts of pull subscriptions, each under its own lease', {
     body: ClaimBatchRequest,
     handler: async ({ body, principal }, deps) => {
-      const rows = await claimDeliveries(deps.db, { accountId: principal!.accountId, limit: body.limit, leaseSeconds: body.leaseSeconds, claimedBy: body.workerId ?? `token:${principal!.tokenId}` });
+      const rows = await claimDeliveries(deps.db, { accountId: principal!.accountId, mode: 'pull', limit: body.limit, leaseSeconds: body.leaseSeconds, claimedBy: body.workerId ?? `token:${principal!.tokenId}` });
       return { ok: true, deliveries: rows.map(claimed) };
     },
   }),

@@ -20,7 +20,7 @@ function checkEndpoint(deps: Deps, endpoint: string): string {
 async function createSubscription({ body, principal }: { body: Static<typeof SubscriptionCreate>; principal: Principal | null }, deps: Deps) {
   const endpoint = checkEndpoint(deps, body.endpoint);
   const secret = body.secret ?? newWebhookSecret();
-  const [row] = await deps.db('subscriptions').insert({ id: newId('sub'), account_id: principal!.accountId, endpoint, events: body.events, secret, description: body.description ?? null }).returning('*');
+  const [row] = await deps.db('subscriptions').insert({ id: newId('sub'), account_id: principal!.accountId, endpoint, events: body.events, secret, description: body.description ?? null, mode: body.mode }).returning('*');
   return new Reply(201, { ok: true, subscription: subscriptionView(row), secret });
 }
 

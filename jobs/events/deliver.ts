@@ -1,24 +1,25 @@
 import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
-import { claimDeliveries, type DeliveryRow } from '../../shared/db/deliveries.js';
+import { claimDeliveries, nextPushDue, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { iso } from '../../shared/db/knex.js';
 import { signingSecrets, type SubscriptionRow } from '../../shared/db/subscriptions.js';
 import { egressFetch } from '../../shared/http/egress.js';
-import { completeAttempt, failAttempt } from './ledger.js';
+import { completeAttempt, failAttempt, wakeDispatcher } from './ledger.js';
 import { retryAfterMs, verdictFor, webhookHeaders } from './logic.js';
 
 const BATCH = 20;
 const EXCERPT = 1000;
+const NEAR_MS = 1500;
 
 /** The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id and subject. */
 export function webhookBody(event: { id: string; type: string; subject: string | null; payload: unknown; created_at: Date }): string {
   return JSON.stringify({ type: event.type, timestamp: iso(event.created_at), data: event.payload, eventId: event.id, subject: event.subject });
 }
 
+type EventRow = { id: string; type: string; subject: string | null; payload: unknown; created_at: Date };
+
 /** Delivers one claimed attempt and settles it with its lease token. */
-async function deliverOne(deps: Deps, d: DeliveryRow): Promise<string> {
-  const sub: SubscriptionRow | undefined = await deps.db('subscriptions').where({ id: d.subscription_id }).first();
-  const event = await deps.db('events').where({ id: d.event_id }).first();
+async function deliverOne(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<string> {
   if (!sub || !event || sub.status === 'disabled') {
     await failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false });
     return 'dropped';
@@ -62,9 +63,26 @@ async function deliverOne(deps: Deps, d: DeliveryRow): Promise<string> {
 export async function dispatchDue(_job: Job | null, deps: Deps): Promise<{ delivered: number }> {
   let delivered = 0;
   for (;;) {
-    const batch = await claimDeliveries(deps.db, { accountId: null, limit: BATCH, leaseSeconds: deps.config.DELIVERY_LEASE_SECONDS, claimedBy: `dispatcher:${process.pid}` });
-    if (batch.length === 0) return { delivered };
-    const results = await Promise.allSettled(batch.map((d) => deliverOne(deps, d)));
+    const batch = await claimDeliveries(deps.db, { accountId: null, mode: 'push', limit: BATCH, leaseSeconds: deps.config.DELIVERY_LEASE_SECONDS, claimedBy: `dispatcher:${process.pid}` });
+    if (batch.length === 0) {
+      // Retries scheduled during this run fall due later: wait for a near one here, schedule a wake-up for a far one.
+      const due = await nextPushDue(deps.db);
+      const inMs = due ? new Date(due).getTime() - Date.now() : null;
+      if (inMs !== null && inMs <= NEAR_MS) {
+        await new Promise((r) => setTimeout(r, Math.max(0, inMs) + 5));
+        continue;
+      }
+      if (inMs !== null) await wakeDispatcher(deps, inMs);
+      return { delivered };
+    }
+    // One query each for the batch's subscriptions and events, not two per delivery.
+    const [subs, events] = await Promise.all([
+      deps.db('subscriptions').whereIn('id', [...new Set(batch.map((d) => d.subscription_id))]),
+      deps.db('events').whereIn('id', [...new Set(batch.map((d) => d.event_id))]).select('id', 'type', 'subject', 'payload', 'created_at'),
+    ]);
+    const subById = new Map<string, SubscriptionRow>(subs.map((s: SubscriptionRow) => [s.id, s]));
+    const eventById = new Map<string, EventRow>(events.map((e: EventRow) => [e.id, e]));
+    const results = await Promise.allSettled(batch.map((d) => deliverOne(deps, d, subById.get(d.subscription_id), eventById.get(d.event_id))));
     for (const r of results) if (r.status === 'rejected') deps.log.warn({ err: (r.reason as Error).message }, 'delivery settle failed; the lease will expire and be swept');
     delivered += batch.length;
   }

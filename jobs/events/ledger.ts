@@ -8,11 +8,16 @@ export function retrySchedule(deps: Pick<Deps, 'config'>): number[] {
   return deps.config.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
 }
 
-/** Wakes the dispatcher now or after `delayMs`; wake-ups within the same 200 ms coalesce into one job. */
+/**
+ * Wakes the dispatcher now or after `delayMs`. Wake-ups for the same second
+ * coalesce into one job; one that coalesces into a dispatch already running
+ * is covered by that run, which re-checks what is due before it ends, and
+ * in the worst case by the clock's pump a minute later.
+ */
 export async function wakeDispatcher(deps: Pick<Deps, 'queues' | 'log'>, delayMs = 0): Promise<void> {
-  const due = Date.now() + delayMs;
+  const due = Date.now() + Math.max(0, delayMs);
   await deps.queues.queue('webhooks')
-    .add('dispatch', {}, { delay: delayMs, jobId: `dispatch.${Math.ceil(due / 200)}`, removeOnComplete: true, removeOnFail: 100 })
+    .add('dispatch', {}, { delay: Math.max(0, delayMs), jobId: `dispatch.${Math.ceil(due / 1000)}`, removeOnComplete: true, removeOnFail: 100 })
     .catch((err: Error) => deps.log.warn({ err: err.message }, 'dispatcher wake-up not enqueued; the clock will pump'));
 }
 
@@ -21,12 +26,27 @@ async function disableSubscription(trx: Knex.Transaction, accountId: string, sub
   if (n > 0) await recordEvent(trx, { accountId, type: 'subscription.disabled', subject: subscriptionId, payload: { subscriptionId, reason } });
 }
 
+/**
+ * Completes a leased attempt in one statement (the hot path of every
+ * delivery): the lease checks are in its WHERE clause, and a success clears
+ * the subscription's failing streak. When no row qualifies, `lockLeased`
+ * says precisely why (404, finished, stale token, expired lease).
+ */
 export async function completeAttempt(deps: Deps, accountId: string | null, id: string, token: string, fields: { responseStatus?: number | null; responseExcerpt?: string | null } = {}): Promise<DeliveryRow> {
+  const result = await deps.db.raw(
+    `WITH done AS (
+       UPDATE deliveries SET status = 'completed', finished_at = now(), updated_at = now(), lease_token = NULL, lease_expires_at = NULL,
+         response_status = ?, response_excerpt = ?, error = NULL
+       WHERE id = ? AND status = 'claimed' AND lease_token = ? AND lease_expires_at > now() ${accountId ? 'AND account_id = ?' : ''}
+       RETURNING *),
+     streak AS (UPDATE subscriptions SET failing_since = NULL WHERE id = (SELECT subscription_id FROM done) AND failing_since IS NOT NULL)
+     SELECT * FROM done`,
+    [fields.responseStatus ?? null, fields.responseExcerpt ?? null, id, token, ...(accountId ? [accountId] : [])],
+  );
+  if (result.rows.length === 1) return result.rows[0];
   return deps.db.transaction(async (trx) => {
-    const row = await lockLeased(trx, accountId, id, token);
-    const done = await finishAttempt(trx, row.id, 'completed', { ...fields, error: null });
-    await trx('subscriptions').where({ id: row.subscription_id }).update({ failing_since: null });
-    return done;
+    await lockLeased(trx, accountId, id, token);
+    throw new Error(`delivery ${id} could not be completed`); // unreachable: lockLeased throws the precise 404/409
   });
 }
 

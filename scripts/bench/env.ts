@@ -27,7 +27,7 @@ export async function benchEnv(): Promise<{ deps: Deps; url: string; redisUrl: s
     stops.push(p.stop);
     databaseUrl = p.url;
   }
-  const config = loadConfig({ ...process.env, REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000', QUEUE_PREFIX: '{awp-bench}', WORKER_CONCURRENCY: '16' });
+  const config = loadConfig({ ...process.env, REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000', QUEUE_PREFIX: '{awp-bench}', WORKER_CONCURRENCY: '16', AWP_ALLOW_PRIVATE_EGRESS: '1' });
   const deps = createDeps(config, createLogger('silent'));
   await migrateLatest(deps.db);
   const parts: Stoppable[] = [...startDomainWorkers(deps)];

@@ -30,18 +30,21 @@ export const FINISHED = ['completed', 'failed', 'canceled'];
 /**
  * Claims up to `limit` due attempts with FOR UPDATE SKIP LOCKED, so
  * concurrent claimers never get the same row; each gets its own lease token.
- * `accountId` null claims across accounts (the dispatcher).
+ * Only attempts of active subscriptions in the given mode qualify: the
+ * dispatcher claims `push` ones across accounts (`accountId` null), client
+ * workers claim their account's `pull` ones through the API.
  */
-export async function claimDeliveries(db: Db, opts: { accountId: string | null; limit: number; leaseSeconds: number; claimedBy: string }): Promise<DeliveryRow[]> {
+export async function claimDeliveries(db: Db, opts: { accountId: string | null; mode: 'push' | 'pull'; limit: number; leaseSeconds: number; claimedBy: string }): Promise<DeliveryRow[]> {
   const result = await db.raw(
     `WITH picked AS (
-       SELECT id FROM deliveries
-       WHERE status = 'queued' AND next_attempt_at <= now() ${opts.accountId ? 'AND account_id = ?' : ''}
-       ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
+       SELECT d.id FROM deliveries d
+       WHERE d.status = 'queued' AND d.next_attempt_at <= now() ${opts.accountId ? 'AND d.account_id = ?' : ''}
+         AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = d.subscription_id AND s.status = 'active' AND s.mode = ?)
+       ORDER BY d.next_attempt_at, d.id LIMIT ? FOR UPDATE OF d SKIP LOCKED)
      UPDATE deliveries d SET status = 'claimed', lease_token = 'lease_' || replace(gen_random_uuid()::text, '-', ''),
        lease_expires_at = now() + make_interval(secs => ?), claimed_by = ?, updated_at = now()
      FROM picked WHERE d.id = picked.id RETURNING d.*`,
-    [...(opts.accountId ? [opts.accountId] : []), opts.limit, opts.leaseSeconds, opts.claimedBy],
+    [...(opts.accountId ? [opts.accountId] : []), opts.mode, opts.limit, opts.leaseSeconds, opts.claimedBy],
   );
   return result.rows;
 }
@@ -82,6 +85,13 @@ export async function insertChild(trx: Db, parent: DeliveryRow, delayMs: number)
     next_attempt_at: trx.raw(`now() + make_interval(secs => ?)`, [delayMs / 1000]),
   }).returning('*');
   return row;
+}
+
+/** When the next queued push attempt falls due (null when none is queued). */
+export async function nextPushDue(db: Db): Promise<Date | null> {
+  const row = await db('deliveries as d').join('subscriptions as s', 's.id', 'd.subscription_id')
+    .where({ 'd.status': 'queued', 's.status': 'active', 's.mode': 'push' }).min({ at: 'd.next_attempt_at' }).first();
+  return row?.at ?? null;
 }
 
 export async function sweepExpiredLeases(db: Db, accountId: string | null): Promise<string[]> {

@@ -7,6 +7,7 @@ export interface SubscriptionRow {
   endpoint: string;
   events: string[];
   status: 'active' | 'paused' | 'disabled';
+  mode: 'push' | 'pull';
   secret: string;
   previous_secret: string | null;
   previous_secret_expires_at: Date | null;
@@ -36,6 +37,7 @@ export function subscriptionView(s: SubscriptionRow) {
     endpoint: s.endpoint,
     events: s.events,
     status: s.status,
+    mode: s.mode,
     description: s.description,
     secretRotation: s.previous_secret_expires_at && new Date(s.previous_secret_expires_at).getTime() > Date.now() ? { previousSecretValidUntil: iso(s.previous_secret_expires_at) } : null,
     failingSince: iso(s.failing_since),

@@ -24,6 +24,7 @@ export const SubscriptionCreate = Type.Object(
     events: Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true }),
     secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$', description: 'whsec_ + base64 key; generated when omitted' })),
     description: Type.Optional(Type.String({ maxLength: 500 })),
+    mode: Type.Union([Type.Literal('push'), Type.Literal('pull')], { default: 'push', description: 'push: the service POSTs signed webhooks; pull: your workers claim attempts through /v1/event-deliveries' }),
   },
   { $id: 'SubscriptionCreate' },
 );

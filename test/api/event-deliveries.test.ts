@@ -47,11 +47,17 @@ describe('delivery ledger API', () => {
   });
 
   it('fail schedules a child attempt; retry of a failed attempt adds one; the chain shows both; cancel and stats', async () => {
-    await seedDeliveries(a.accountId, 1);
+    await seedDeliveries(a.accountId, 2);
+    const first = (await harness.call('POST', '/v1/event-deliveries/claim', { token: a.token, body: {} })).body.delivery;
+    const scheduled = await harness.call('POST', `/v1/event-deliveries/${first.deliveryId}/fail`, { token: a.token, body: { leaseToken: first.leaseToken, error: 'receiver down', retryAfterSeconds: 600 } });
+    assert.equal(scheduled.body.delivery.status, 'failed');
+    assert.equal(scheduled.body.next.parentId, first.deliveryId);
+    const waitMs = new Date(scheduled.body.next.nextAttemptAt).getTime() - new Date(scheduled.body.delivery.finishedAt).getTime();
+    assert.ok(Math.abs(waitMs - 600_000) < 2000, `next attempt ${waitMs} ms later`);
+    await harness.call('POST', `/v1/event-deliveries/${scheduled.body.next.deliveryId}/cancel`, { token: a.token });
     const c = (await harness.call('POST', '/v1/event-deliveries/claim', { token: a.token, body: {} })).body.delivery;
-    const failed = await harness.call('POST', `/v1/event-deliveries/${c.deliveryId}/fail`, { token: a.token, body: { leaseToken: c.leaseToken, error: 'receiver down', retryAfterSeconds: 600 } });
-    assert.equal(failed.body.delivery.status, 'failed');
-    assert.equal(failed.body.next, null, 'no retry while the subscription is paused');
+    const failed = await harness.call('POST', `/v1/event-deliveries/${c.deliveryId}/fail`, { token: a.token, body: { leaseToken: c.leaseToken, retry: false } });
+    assert.equal(failed.body.next, null, 'retry: false schedules nothing');
     const retried = await harness.call('POST', `/v1/event-deliveries/${c.deliveryId}/retry`, { token: a.token });
     assert.equal(retried.status, 201);
     assert.equal(retried.body.delivery.parentId, c.deliveryId);
@@ -63,7 +69,7 @@ describe('delivery ledger API', () => {
     assert.equal(canceled.body.delivery.status, 'canceled');
     assert.equal((await harness.call('POST', `/v1/event-deliveries/${retried.body.delivery.deliveryId}/retry`, { token: a.token })).status, 201, 'canceled attempts can be retried');
     const stats = await harness.call('GET', '/v1/event-deliveries/stats', { token: a.token });
-    assert.deepEqual([stats.body.stats.byStatus.failed, stats.body.stats.byStatus.canceled, stats.body.stats.byStatus.queued], [1, 1, 1]);
+    assert.deepEqual([stats.body.stats.byStatus.failed, stats.body.stats.byStatus.canceled, stats.body.stats.byStatus.queued], [2, 2, 1]);
     assert.equal(stats.body.stats.last24h.failureRate, 1);
   });
 

@@ -26,7 +26,7 @@ describe('ledger under concurrency', function () {
   it('concurrent completes with the same lease token settle the attempt once', async () => {
     const { token, accountId } = await harness.account();
     await seedDeliveries(accountId, 1);
-    const [d] = await claimDeliveries(harness.deps.db, { accountId, limit: 1, leaseSeconds: 60, claimedBy: 't' });
+    const [d] = await claimDeliveries(harness.deps.db, { accountId, mode: 'pull', limit: 1, leaseSeconds: 60, claimedBy: 't' });
     const results = await Promise.all(Array.from({ length: 10 }, () => harness.call('POST', `/v1/event-deliveries/${d!.id}/complete`, { token, body: { leaseToken: d!.lease_token } })));
     assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(9).fill(409)]);
   });

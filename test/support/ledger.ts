@@ -1,14 +1,13 @@
 import { harness } from './harness.js';
 
 /**
- * `n` queued deliveries for one account, to an endpoint nothing dispatches to
- * (the subscription is created paused, then its rows are inserted directly),
- * so tests drive the ledger by hand through the API.
+ * `n` queued deliveries of a pull subscription (the dispatcher never claims
+ * those), inserted directly, so tests drive the ledger by hand through the API.
  */
 export async function seedDeliveries(accountId: string, n: number): Promise<{ subscriptionId: string; eventId: string; ids: string[] }> {
   const db = harness.deps.db;
   const subscriptionId = `sub_seed_${Math.random().toString(36).slice(2)}`;
-  await db('subscriptions').insert({ id: subscriptionId, account_id: accountId, endpoint: 'https://receiver.invalid/hook', events: ['seed.made'], status: 'paused', secret: 'whsec_c2VlZHNlZWRzZWVkc2VlZA==' });
+  await db('subscriptions').insert({ id: subscriptionId, account_id: accountId, endpoint: 'https://receiver.invalid/hook', events: ['seed.made'], mode: 'pull', secret: 'whsec_c2VlZHNlZWRzZWVkc2VlZA==' });
   const eventId = `evt_seed_${Math.random().toString(36).slice(2)}`;
   await db('events').insert({ id: eventId, account_id: accountId, type: 'seed.made', payload: '{}', fanned_out_at: db.fn.now() });
   const ids: string[] = [];
