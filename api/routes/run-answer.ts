@@ -10,7 +10,8 @@ import { Reply } from './route-spec.js';
  */
 export async function answerRun(deps: Deps, runId: string, prefer: string | undefined): Promise<unknown> {
   const async = /respond-async/i.test(prefer ?? '');
-  if (!async && (await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS))) return (await getRunById(deps.db, runId))!.results;
+  const result = async ? null : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS);
+  if (result) return result;
   const current = await getRunById(deps.db, runId);
   return new Reply(202, { ok: true, runId, status: current!.status, links: runLinks(runId) }, { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });
 }

@@ -11,7 +11,13 @@ import { wakeDispatcher } from './ledger.js';
 export async function reconcileOutbox(deps: Deps): Promise<{ events: number; deliveries: number }> {
   const pending = await deps.db('events').whereNull('fanned_out_at').orderBy('created_at').limit(500).select('id', 'account_id', 'type');
   let deliveries = 0;
-  for (const e of pending) deliveries += await deps.db.transaction((trx) => fanOut(trx, e.id, e.account_id, e.type));
+  for (const e of pending) {
+    deliveries += await deps.db.transaction(async (trx) => {
+      const n = await fanOut(trx, e.id, e.account_id, e.type);
+      await trx('events').where({ id: e.id }).update({ fanned_out_at: trx.fn.now() });
+      return n;
+    });
+  }
   if (deliveries > 0) await wakeDispatcher(deps);
   return { events: pending.length, deliveries };
 }

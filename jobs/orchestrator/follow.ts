@@ -67,17 +67,23 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
   return out;
 }
 
-/** Resolves with the run once it rests, or with null after `timeoutMs`. */
-export async function waitForRest(deps: Deps, runId: string, timeoutMs: number): Promise<boolean> {
-  let resolveFn!: (v: boolean) => void;
-  const done = new Promise<boolean>((r) => (resolveFn = r));
+/**
+ * Resolves with the run's result once it rests (the `final` event of its
+ * current segment carries it), or with null after `timeoutMs`.
+ */
+export async function waitForRest(deps: Deps, runId: string, timeoutMs: number): Promise<unknown | null> {
+  let resolveFn!: (v: unknown | null) => void;
+  const done = new Promise<unknown | null>((r) => (resolveFn = r));
   const unsubscribe = await deps.bus.subscribe(`run:${runId}`, (msg) => {
-    if ((JSON.parse(msg) as RunEvent).type === 'final') resolveFn(true);
+    const ev = JSON.parse(msg) as RunEvent;
+    if (ev.type === 'final') resolveFn(ev.result);
   });
-  const timer = setTimeout(() => resolveFn(false), timeoutMs);
+  const timer = setTimeout(() => resolveFn(null), timeoutMs);
   try {
-    const run = await getRunById(deps.db, runId);
-    if (run && RESTING.includes(run.status) && (await deps.db('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [run.segment]).first())) return true;
+    // The run may have rested before the subscription was in place.
+    const final = await deps.db('run_events as e').join('runs as r', 'r.id', 'e.run_id')
+      .where({ 'e.run_id': runId, 'e.type': 'final' }).whereRaw(`(e.data->>'segment')::int = r.segment`).first('e.data');
+    if (final) return final.data.result;
     return await done;
   } finally {
     clearTimeout(timer);

@@ -1,7 +1,7 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, isPermanent } from '../../shared/errors.js';
-import { getRunById, openWaitpoint, stepsOf } from '../../shared/db/runs.js';
+import { stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { newId } from '../../shared/ids.js';
 import type { DomainName } from '../../shared/queues.js';
 import { stepHandler } from '../steps.js';
@@ -27,29 +27,43 @@ function humanElapsed(ms: number): string {
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
   const { runId, segment, index, domain } = job.data;
   const stepId = stepJobId(job.data);
-  const run = await getRunById(deps.db, runId);
+  // One round trip for everything that decides whether this step runs at all.
+  const state = await deps.db.raw(
+    `SELECT r.*, EXISTS (SELECT 1 FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL) AS waiting,
+            (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status
+     FROM runs r WHERE r.id = ?`,
+    [stepId, runId],
+  );
+  const run = state.rows[0] as (RunRow & { waiting: boolean; step_status: string | null }) | undefined;
   if (!run) return { skipped: 'run not found' };
   if (run.segment !== segment || ['failed', 'canceled'].includes(run.status)) return { skipped: run.status };
-  if (await openWaitpoint(deps.db, runId)) return { skipped: 'run is waiting' };
-  const done = await deps.db('run_steps').where({ id: stepId, status: 'completed' }).first();
-  if (done) return { domain, status: 'completed', replayed: true };
+  if (run.waiting) return { skipped: 'run is waiting' };
+  if (run.step_status === 'completed') return { domain, status: 'completed', replayed: true };
 
   const handler = stepHandler(domain);
   if (!handler) return failRun(deps, run.id, run.account_id, stepId, `domain ${domain} is not available`);
 
-  await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
-    await trx('run_steps')
-      .insert({ id: stepId, run_id: runId, account_id: run.account_id, segment, idx: index, domain, status: 'running', attempts: 1, started_at: trx.fn.now(), heartbeat_at: trx.fn.now() })
-      .onConflict('id')
-      .merge({ status: 'running', attempts: trx.raw('run_steps.attempts + 1'), started_at: trx.fn.now(), heartbeat_at: trx.fn.now() });
-    await trx('runs').where({ id: runId }).update({ status: 'running', updated_at: trx.fn.now() });
-    await emit('handoff', { phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId });
-  });
+  // Mark the step running, the run running, and announce it: one statement, so one round trip on the hot path.
+  const started = await deps.db.raw(
+    `WITH step AS (
+       INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, attempts, started_at, heartbeat_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'running', 1, now(), now())
+       ON CONFLICT (id) DO UPDATE SET status = 'running', attempts = run_steps.attempts + 1, started_at = now(), heartbeat_at = now()
+       RETURNING id),
+     run AS (UPDATE runs SET status = 'running', updated_at = now(), event_seq = event_seq + 1 WHERE id = ? AND EXISTS (SELECT 1 FROM step) RETURNING event_seq)
+     INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT ?, event_seq, ?, 'handoff', ?::jsonb FROM run RETURNING seq, created_at`,
+    [stepId, runId, run.account_id, segment, index, domain, runId, runId, run.account_id,
+      JSON.stringify({ phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId })],
+  );
+  const ev = started.rows[0];
+  if (ev) {
+    await deps.bus.publish(`run:${runId}`, { id: ev.seq, runId, type: 'handoff', at: new Date(ev.created_at).toISOString(), phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId }).catch(() => undefined);
+  }
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);
   const timeout = setTimeout(() => controller.abort(new StepTimeout(`${domain} step timed out after ${deps.config.STEP_TIMEOUT_MS} ms`)), deps.config.STEP_TIMEOUT_MS);
-  const started = Date.now();
+  const startedAt = Date.now();
   let lastEmit = Date.now();
   const emit = async (message: string, data: Record<string, unknown> = {}) => {
     lastEmit = Date.now();
@@ -58,7 +72,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
   const quiet = setInterval(() => {
     if (Date.now() - lastEmit < QUIET_MS) return;
     lastEmit = Date.now();
-    const elapsed = Date.now() - started;
+    const elapsed = Date.now() - startedAt;
     void emitRunEvent(deps, runId, run.account_id, 'progress', { status: 'running', elapsedSec: Math.round(elapsed / 1000), message: `Still working on ${domain}: ${humanElapsed(elapsed)} so far` }).catch(() => undefined);
     void deps.db('run_steps').where({ id: stepId }).update({ heartbeat_at: deps.db.fn.now() }).catch(() => undefined);
   }, 1000);
@@ -94,7 +108,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
   }
 }
 
-async function stepInput(deps: Deps, data: StepJobData, run: NonNullable<Awaited<ReturnType<typeof getRunById>>>, signal: AbortSignal, emit: StepInput['emit']): Promise<StepInput> {
+async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: AbortSignal, emit: StepInput['emit']): Promise<StepInput> {
   const prior: StepInput['prior'] = {};
   for (const s of await stepsOf(deps.db, run.id)) {
     if (s.status === 'completed' && s.output && !(s.segment === data.segment && s.idx >= data.index)) prior[s.domain as DomainName] = s.output;

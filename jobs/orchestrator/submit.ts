@@ -34,11 +34,11 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
 
   const runId = newId('run');
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
-  await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
-    await trx('runs').insert({
+  const created = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
+    const [row] = await trx('runs').insert({
       id: runId, account_id: principal.accountId, conversation_id: conversationId ?? null, task_id: taskId ?? null, status: 'queued', request,
       input: JSON.stringify(rest), route: decision.route, routing: JSON.stringify(decision), channel: channel ?? 'api',
-    });
+    }).returning('*');
     if (conversationId) {
       await trx('conversations').insert({ account_id: principal.accountId, id: conversationId, last_run_id: runId, turns: 1, context: JSON.stringify({ lastRunId: runId }) })
         .onConflict(['account_id', 'id']).merge({ last_run_id: runId, turns: trx.raw('conversations.turns + 1'), updated_at: trx.fn.now() });
@@ -47,10 +47,11 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
       const task = await getTask(trx, principal.accountId, taskId, true);
       if (task?.status === 'open' || task?.status?.startsWith('awaiting')) await transitionTask(trx, principal.accountId, taskId, 'running', { actor: `run:${runId}`, note: 'run started' });
     }
-    await emit('trace', { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } });
+    emit('trace', { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } });
+    return row as RunRow;
   });
   await enqueueSegment(deps, runId, 0, decision.route);
-  return (await getRunById(deps.db, runId))!;
+  return created;
 }
 
 /**

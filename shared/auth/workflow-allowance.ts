@@ -16,6 +16,7 @@ export function usagePeriod(now = new Date()): string {
  */
 export async function admitWorkflowRequest(deps: Deps, principal: Principal): Promise<void> {
   const { UNVERIFIED_REQUEST_LIMIT, BUILDER_MONTHLY_RUNS } = deps.config;
+  if (principal.activated && principal.plan === 'team') return; // nothing to count
   await deps.db.transaction(async (trx) => {
     if (!principal.activated && !(await takeUnverifiedAllowance(trx, principal.accountId, UNVERIFIED_REQUEST_LIMIT))) {
       throw forbidden(`This starter token is limited to ${UNVERIFIED_REQUEST_LIMIT} workflow requests until the account is activated: POST /v1/profiles/activate with the activationToken from the activation mail`);

@@ -27,7 +27,6 @@ export async function fanOut(trx: Db, eventId: string, accountId: string, type: 
      ON CONFLICT DO NOTHING`,
     [accountId, type, type, accountId, eventId],
   );
-  await trx('events').where({ id: eventId }).update({ fanned_out_at: trx.fn.now() });
   return result.rowCount ?? 0;
 }
 
@@ -46,6 +45,8 @@ export async function recordEvent(trx: Db, event: OutboxEvent): Promise<string> 
     source: event.source ?? 'service',
     subject: event.subject ?? null,
     payload: JSON.stringify(event.payload),
+    // Fanned out in this same transaction, so the outbox reconciler can skip it.
+    fanned_out_at: trx.fn.now(),
   });
   await fanOut(trx, id, event.accountId, event.type);
   return id;

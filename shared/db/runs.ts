@@ -60,14 +60,19 @@ export async function getRunById(db: Db, runId: string): Promise<RunRow | null> 
 }
 
 /**
- * Appends an event with the run's next sequence number. The counter lives on
- * the run row, so sequence ids are gap-free per run and concurrent writers
- * serialise on that row.
+ * Appends events with the run's next sequence numbers: one bump of the
+ * counter on the run row (so ids are gap-free per run and concurrent writers
+ * serialise on that row) and one multi-row insert.
  */
-export async function appendEvent(trx: Db, runId: string, accountId: string, type: string, data: Record<string, unknown>): Promise<RunEvent> {
-  const [{ event_seq: seq }] = await trx('runs').where({ id: runId }).increment('event_seq', 1).returning('event_seq');
-  const [row] = await trx('run_events').insert({ run_id: runId, seq, account_id: accountId, type, data: JSON.stringify(data) }).returning('created_at');
-  return { id: seq, runId, type, at: iso(row.created_at)!, ...data };
+export async function appendEvents(trx: Db, runId: string, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>): Promise<RunEvent[]> {
+  if (events.length === 0) return [];
+  const [{ event_seq: last }] = await trx('runs').where({ id: runId }).increment('event_seq', events.length).returning('event_seq');
+  const first = last - events.length + 1;
+  const rows = await trx('run_events')
+    .insert(events.map((e, i) => ({ run_id: runId, seq: first + i, account_id: accountId, type: e.type, data: JSON.stringify(e.data) })))
+    .returning(['seq', 'created_at']);
+  const at = new Map(rows.map((r: { seq: number; created_at: Date }) => [r.seq, iso(r.created_at)!]));
+  return events.map((e, i) => ({ id: first + i, runId, type: e.type, at: at.get(first + i)!, ...e.data }));
 }
 
 export async function eventsAfter(db: Db, runId: string, after: number, limit = 1000): Promise<RunEvent[]> {
