@@ -19,9 +19,10 @@ export const routes = [
       const accountId = principal!.accountId;
       const event = await deps.db('events').where({ id: body.eventId, account_id: accountId }).first();
       if (!event) throw notFound(`Event ${body.eventId}`);
-      if (!(await getSubscription(deps.db, accountId, body.subscriptionId))) throw notFound(`Subscription ${body.subscriptionId}`);
+      const sub = await getSubscription(deps.db, accountId, body.subscriptionId);
+      if (!sub) throw notFound(`Subscription ${body.subscriptionId}`);
       const id = newId('dlv');
-      const [row] = await deps.db('deliveries').insert({ id, account_id: accountId, event_id: event.id, subscription_id: body.subscriptionId, root_id: id }).onConflict().ignore().returning('*');
+      const [row] = await deps.db('deliveries').insert({ id, account_id: accountId, event_id: event.id, subscription_id: body.subscriptionId, root_id: id, mode: sub.mode }).onConflict().ignore().returning('*');
       if (!row) throw conflict('This event already has a delivery chain for this subscription; use retry on its last attempt');
       await wakeDispatcher(deps);
       return new Reply(201, one(row));

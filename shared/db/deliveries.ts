@@ -12,6 +12,7 @@ export interface DeliveryRow {
   parent_id: string | null;
   attempt: number;
   status: 'queued' | 'claimed' | 'completed' | 'failed' | 'canceled';
+  mode: 'push' | 'pull';
   next_attempt_at: Date;
   lease_token: string | null;
   lease_expires_at: Date | null;
@@ -30,21 +31,21 @@ export const FINISHED = ['completed', 'failed', 'canceled'];
 /**
  * Claims up to `limit` due attempts with FOR UPDATE SKIP LOCKED, so
  * concurrent claimers never get the same row; each gets its own lease token.
- * Only attempts of active subscriptions in the given mode qualify: the
- * dispatcher claims `push` ones across accounts (`accountId` null), client
- * workers claim their account's `pull` ones through the API.
+ * Only attempts in the given mode qualify: the dispatcher claims `push` ones
+ * across accounts (`accountId` null) and skips those of paused or disabled
+ * subscriptions when it delivers; client workers claim their account's
+ * `pull` ones through the API.
  */
 export async function claimDeliveries(db: Db, opts: { accountId: string | null; mode: 'push' | 'pull'; limit: number; leaseSeconds: number; claimedBy: string }): Promise<DeliveryRow[]> {
   const result = await db.raw(
     `WITH picked AS (
-       SELECT d.id FROM deliveries d
-       WHERE d.status = 'queued' AND d.next_attempt_at <= now() ${opts.accountId ? 'AND d.account_id = ?' : ''}
-         AND EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = d.subscription_id AND s.status = 'active' AND s.mode = ?)
-       ORDER BY d.next_attempt_at, d.id LIMIT ? FOR UPDATE OF d SKIP LOCKED)
+       SELECT id FROM deliveries
+       WHERE status = 'queued' AND mode = ? AND next_attempt_at <= now() ${opts.accountId ? 'AND account_id = ?' : ''}
+       ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
      UPDATE deliveries d SET status = 'claimed', lease_token = 'lease_' || replace(gen_random_uuid()::text, '-', ''),
        lease_expires_at = now() + make_interval(secs => ?), claimed_by = ?, updated_at = now()
      FROM picked WHERE d.id = picked.id RETURNING d.*`,
-    [...(opts.accountId ? [opts.accountId] : []), opts.mode, opts.limit, opts.leaseSeconds, opts.claimedBy],
+    [opts.mode, ...(opts.accountId ? [opts.accountId] : []), opts.limit, opts.leaseSeconds, opts.claimedBy],
   );
   return result.rows;
 }
@@ -81,7 +82,7 @@ export async function finishAttempt(trx: Db, id: string, status: 'completed' | '
 export async function insertChild(trx: Db, parent: DeliveryRow, delayMs: number): Promise<DeliveryRow> {
   const [row] = await trx('deliveries').insert({
     id: newId('dlv'), account_id: parent.account_id, event_id: parent.event_id, subscription_id: parent.subscription_id,
-    root_id: parent.root_id, parent_id: parent.id, attempt: parent.attempt + 1, status: 'queued',
+    root_id: parent.root_id, parent_id: parent.id, attempt: parent.attempt + 1, status: 'queued', mode: parent.mode,
     next_attempt_at: trx.raw(`now() + make_interval(secs => ?)`, [delayMs / 1000]),
   }).returning('*');
   return row;
@@ -89,8 +90,7 @@ export async function insertChild(trx: Db, parent: DeliveryRow, delayMs: number)
 
 /** When the next queued push attempt falls due (null when none is queued). */
 export async function nextPushDue(db: Db): Promise<Date | null> {
-  const row = await db('deliveries as d').join('subscriptions as s', 's.id', 'd.subscription_id')
-    .where({ 'd.status': 'queued', 's.status': 'active', 's.mode': 'push' }).min({ at: 'd.next_attempt_at' }).first();
+  const row = await db('deliveries').where({ status: 'queued', mode: 'push' }).min({ at: 'next_attempt_at' }).first();
   return row?.at ?? null;
 }
 

@@ -18,12 +18,12 @@ export interface OutboxEvent {
 export async function fanOut(trx: Db, eventId: string, accountId: string, type: string): Promise<number> {
   const result = await trx.raw(
     `WITH matched AS (
-       SELECT s.id AS subscription_id, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
+       SELECT s.id AS subscription_id, s.mode, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
        FROM subscriptions s
        WHERE s.account_id = ? AND s.status = 'active'
          AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = ? OR (right(p, 2) = '.*' AND ? LIKE left(p, -1) || '%')))
-     INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id)
-     SELECT delivery_id, ?, ?, subscription_id, delivery_id FROM matched
+     INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id, mode)
+     SELECT delivery_id, ?, ?, subscription_id, delivery_id, mode FROM matched
      ON CONFLICT DO NOTHING`,
     [accountId, type, type, accountId, eventId],
   );

@@ -15,7 +15,7 @@ export async function seedDeliveries(accountId: string, n: number): Promise<{ su
     const id = `dlv_seed_${eventId.slice(9)}_${String(i).padStart(4, '0')}`;
     ids.push(id);
     // Only the first row is a root (one root per event and subscription); the others hang off it as later attempts.
-    return { id, account_id: accountId, event_id: eventId, subscription_id: subscriptionId, root_id: id, parent_id: i === 0 ? null : ids[0], attempt: i === 0 ? 1 : 2 };
+    return { id, account_id: accountId, event_id: eventId, subscription_id: subscriptionId, root_id: id, mode: 'pull', parent_id: i === 0 ? null : ids[0], attempt: i === 0 ? 1 : 2 };
   });
   for (let i = 0; i < rows.length; i += 250) await db('deliveries').insert(rows.slice(i, i + 250));
   return { subscriptionId, eventId, ids };
