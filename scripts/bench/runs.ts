@@ -16,6 +16,7 @@ async function bareFlows(redisUrl: string, n: number, total: number) {
   const events = new QueueEvents('bare-root', { connection, prefix });
   await events.waitUntilReady();
   const flows = new FlowProducer({ connection, prefix });
+  flows.setMaxListeners(1000);
   let i = 0;
   const once = async () => {
     const id = `f${i++}`;

@@ -117,3 +117,25 @@ describe('webhooks end to end', () => {
     }
   });
 });
+
+describe('subscription auto-disable', () => {
+  it('a subscription failing continuously for 5 days is disabled on its next failure, with an event', async () => {
+    const { token, accountId } = await harness.account();
+    const secrets: string[] = [];
+    const rx = await startReceiver(() => secrets, () => ({ status: 500 }));
+    try {
+      const sub = await harness.call('POST', '/v1/event-subscriptions', { token, body: { endpoint: rx.url, events: ['a.b'] } });
+      secrets.push(sub.body.secret);
+      const id = sub.body.subscription.subscriptionId;
+      await harness.deps.db('subscriptions').where({ id }).update({ failing_since: harness.deps.db.raw(`now() - interval '5 days 1 hour'`) });
+      await harness.call('POST', '/v1/events', { token, body: { type: 'a.b', payload: {} } });
+      const s = await until(async () => (await harness.call('GET', `/v1/event-subscriptions/${id}`, { token })).body.subscription, (x) => x.status === 'disabled');
+      assert.match(s.disabledReason, /5 days/);
+      assert.equal((await harness.deps.db('events').where({ account_id: accountId, type: 'subscription.disabled', subject: id })).length, 1);
+      const deliveries = await harness.call('GET', `/v1/event-deliveries?subscriptionId=${id}`, { token });
+      assert.deepEqual(deliveries.body.deliveries.map((d: any) => d.status), ['failed'], 'no retry once disabled');
+    } finally {
+      await rx.stop();
+    }
+  });
+});
