@@ -1,6 +1,7 @@
 import { completeAttempt, failAttempt, wakeDispatcher } from '../../jobs/events/ledger.js';
 import { claimDeliveries, deliveryStats, deliveryView, FINISHED, insertChild, lockDelivery, lockLeased, sweepExpiredLeases, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { getSubscription } from '../../shared/db/subscriptions.js';
+import { page } from '../../shared/db/page.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { PageQuery } from '../../shared/schemas/common.js';
@@ -31,15 +32,12 @@ export const routes = [
   r.get('/v1/event-deliveries', 'List delivery attempts (filters: status, subscriptionId, eventId)', {
     query: DeliveryListQuery,
     handler: async ({ query, principal }, deps) => {
-      const limit = query.limit ?? 50;
-      const q = deps.db('deliveries').where({ account_id: principal!.accountId }).orderBy('id', 'desc').limit(limit + 1);
+      const q = deps.db('deliveries').where({ account_id: principal!.accountId });
       if (query.status) q.andWhere({ status: query.status });
       if (query.subscriptionId) q.andWhere({ subscription_id: query.subscriptionId });
       if (query.eventId) q.andWhere({ event_id: query.eventId });
-      if (query.cursor) q.andWhere('id', '<', query.cursor);
-      const rows = await q;
-      const page = rows.slice(0, limit);
-      return { ok: true, deliveries: page.map(deliveryView), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+      const { rows, nextCursor } = await page<DeliveryRow>(q, query.limit ?? 50, query.cursor);
+      return { ok: true, deliveries: rows.map(deliveryView), nextCursor };
     },
   }),
   r.get('/v1/event-deliveries/stats', 'Queue health: counts by status, oldest queued age, 24 h failure rate', {

@@ -1,6 +1,7 @@
 import { newWebhookSecret } from '../../jobs/events/logic.js';
 import type { Deps } from '../../shared/deps.js';
-import { getSubscription, subscriptionView } from '../../shared/db/subscriptions.js';
+import { getSubscription, subscriptionView, type SubscriptionRow } from '../../shared/db/subscriptions.js';
+import { page } from '../../shared/db/page.js';
 import { notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';
@@ -25,12 +26,8 @@ async function createSubscription({ body, principal }: { body: Static<typeof Sub
 }
 
 async function listSubscriptions({ query, principal }: { query: { limit?: number; cursor?: string }; principal: Principal | null }, deps: Deps) {
-  const limit = query.limit ?? 50;
-  const q = deps.db('subscriptions').where({ account_id: principal!.accountId }).orderBy('id', 'desc').limit(limit + 1);
-  if (query.cursor) q.andWhere('id', '<', query.cursor);
-  const rows = await q;
-  const page = rows.slice(0, limit);
-  return { ok: true, subscriptions: page.map(subscriptionView), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+  const { rows, nextCursor } = await page<SubscriptionRow>(deps.db('subscriptions').where({ account_id: principal!.accountId }), query.limit ?? 50, query.cursor);
+  return { ok: true, subscriptions: rows.map(subscriptionView), nextCursor };
 }
 
 const ROTATION_OVERLAP = "now() + interval '24 hours'";

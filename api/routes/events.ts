@@ -1,5 +1,6 @@
 import { wakeDispatcher } from '../../jobs/events/ledger.js';
 import { iso } from '../../shared/db/knex.js';
+import { page } from '../../shared/db/page.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { notFound } from '../../shared/errors.js';
 import { EventCreate, EventListQuery } from '../../shared/schemas/events.js';
@@ -29,16 +30,13 @@ export const routes = [
   r.get('/v1/events', 'List outbox records (filters: type, since, until, acknowledged; cursor pagination)', {
     query: EventListQuery,
     handler: async ({ query, principal }, deps) => {
-      const limit = query.limit ?? 50;
-      const q = deps.db('events').where({ account_id: principal!.accountId }).orderBy('id', 'desc').limit(limit + 1);
+      const q = deps.db('events').where({ account_id: principal!.accountId });
       if (query.type) q.andWhere({ type: query.type });
       if (query.since) q.andWhere('created_at', '>=', query.since);
       if (query.until) q.andWhere('created_at', '<', query.until);
       if (query.acknowledged !== undefined) q.andWhere((b) => (query.acknowledged ? b.whereNotNull('acked_at') : b.whereNull('acked_at')));
-      if (query.cursor) q.andWhere('id', '<', query.cursor);
-      const rows = await q;
-      const page = rows.slice(0, limit);
-      return { ok: true, events: page.map(eventView), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+      const { rows, nextCursor } = await page<{ id: string }>(q, query.limit ?? 50, query.cursor);
+      return { ok: true, events: rows.map(eventView), nextCursor };
     },
   }),
   r.get('/v1/events/{eventId}', 'Fetch an event with its delivery attempts', {

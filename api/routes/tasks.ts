@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { getTask, TASK_STATUSES, taskView, transitionTask } from '../../shared/db/tasks.js';
+import { getTask, TASK_STATUSES, taskView, transitionTask, type TaskRow } from '../../shared/db/tasks.js';
+import { page } from '../../shared/db/page.js';
 import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { AnyObject, PageQuery } from '../../shared/schemas/common.js';
@@ -42,14 +43,11 @@ export const routes = [
   r.get('/v1/tasks', 'List tasks', {
     query: TaskListQuery,
     handler: async ({ query, principal }, deps) => {
-      const limit = query.limit ?? 50;
-      const q = deps.db('tasks').where({ account_id: principal!.accountId }).orderBy('id', 'desc').limit(limit + 1);
+      const q = deps.db('tasks').where({ account_id: principal!.accountId });
       if (query.status) q.andWhere({ status: query.status });
       if (query.domain) q.andWhere({ domain: query.domain });
-      if (query.cursor) q.andWhere('id', '<', query.cursor);
-      const rows = await q;
-      const page = rows.slice(0, limit);
-      return { ok: true, tasks: await Promise.all(page.map((t) => taskView(deps.db, t))), nextCursor: rows.length > limit ? page[page.length - 1].id : null };
+      const { rows, nextCursor } = await page<TaskRow>(q, query.limit ?? 50, query.cursor);
+      return { ok: true, tasks: await Promise.all(rows.map((t) => taskView(deps.db, t))), nextCursor };
     },
   }),
   r.get('/v1/tasks/{taskId}', 'Fetch a task with its audit trail', {

@@ -59,3 +59,16 @@ export async function sustained(total: number, inFlight: number, task: (i: numbe
   }));
   return (performance.now() - started) / 1000;
 }
+
+/** Latency of `once` run one at a time (after a warm-up), then its sustained rate with `inFlight` at once. */
+export async function latencyAndRate(once: () => Promise<unknown>, n: number, total: number, inFlight = 32) {
+  for (let w = 0; w < 5; w++) await once();
+  const latency: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const t = performance.now();
+    await once();
+    latency.push(performance.now() - t);
+  }
+  const seconds = await sustained(total, inFlight, once);
+  return { latency: stats(latency), perSec: Math.round((total / seconds) * 10) / 10 };
+}

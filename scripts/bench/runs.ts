@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { insertListings } from '../../shared/db/catalog.js';
 import { issueToken } from '../../shared/auth/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
-import { stats, sustained, type benchEnv } from './env.js';
+import { latencyAndRate, type benchEnv } from './env.js';
 
 type Env = Awaited<ReturnType<typeof benchEnv>>;
 
@@ -23,19 +23,12 @@ async function bareFlows(redisUrl: string, n: number, total: number) {
     const tree = await flows.add({ name: 'root', queueName: 'bare-root', opts: { jobId: id }, children: [{ name: 'c', queueName: 'bare-c', children: [{ name: 'b', queueName: 'bare-b', children: [{ name: 'a', queueName: 'bare-a' }] }] }] });
     await tree.job.waitUntilFinished(events, 30_000);
   };
-  for (let w = 0; w < 5; w++) await once();
-  const latency: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const t = performance.now();
-    await once();
-    latency.push(performance.now() - t);
-  }
-  const seconds = await sustained(total, 32, once);
+  const result = await latencyAndRate(once, n, total);
   await flows.close();
   await events.close();
   await Promise.all(workers.map((w) => w.close()));
   (connection as unknown as Redis).disconnect();
-  return { latency: stats(latency), perSec: Math.round((total / seconds) * 10) / 10 };
+  return result;
 }
 
 /** The same shape through awp: POST /v1/orchestrator/run (hunt → resolve → resolve), answered when the run rests. */
@@ -49,15 +42,7 @@ async function awpRuns(env: Env, n: number, total: number) {
     const body = (await res.json()) as { status?: string };
     if (res.status !== 200 || body.status !== 'ready') throw new Error(`run did not finish: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
   };
-  for (let w = 0; w < 5; w++) await once();
-  const latency: number[] = [];
-  for (let k = 0; k < n; k++) {
-    const t = performance.now();
-    await once();
-    latency.push(performance.now() - t);
-  }
-  const seconds = await sustained(total, 32, once);
-  return { latency: stats(latency), perSec: Math.round((total / seconds) * 10) / 10 };
+  return latencyAndRate(once, n, total);
 }
 
 export async function benchRuns(env: Env, n = Number(process.env.BENCH_N ?? 100), total = Number(process.env.BENCH_TOTAL ?? 300)) {

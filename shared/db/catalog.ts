@@ -1,5 +1,6 @@
 import type { Db } from './knex.js';
 import { newId } from '../ids.js';
+import { page } from './page.js';
 import type { Listing, ListingRow } from '../schemas/hunt.js';
 
 const toMinor = (amount: number) => Math.round(amount * 100);
@@ -47,9 +48,7 @@ export async function searchListings(db: Db, accountId: string, terms: string, l
 }
 
 export async function listListings(db: Db, accountId: string, limit: number, cursor?: string) {
-  const q = db('catalog_listings').where({ account_id: accountId }).orderBy('id', 'desc').limit(limit + 1)
+  const q = db('catalog_listings').where({ account_id: accountId })
     .select('id', 'title', 'price_minor', 'fees_minor', 'currency', 'vendor', 'url', 'location', 'tags', 'created_at');
-  if (cursor) q.andWhere('id', '<', cursor);
-  const rows = await q;
-  return { rows: rows.slice(0, limit), nextCursor: rows.length > limit ? rows[limit - 1].id : null };
+  return page<{ id: string; title: string; price_minor: number; fees_minor: number; currency: string; vendor: string | null; url: string | null; location: string | null; tags: string[]; created_at: Date }>(q as never, limit, cursor);
 }

@@ -1,5 +1,6 @@
 import type { Db } from './knex.js';
 import { iso } from './knex.js';
+import { page } from './page.js';
 
 export interface RunRow {
   id: string;
@@ -99,13 +100,11 @@ export interface RunFilters {
 }
 
 export async function listRuns(db: Db, accountId: string, f: RunFilters): Promise<{ rows: RunRow[]; nextCursor: string | null }> {
-  const q = db('runs').where({ account_id: accountId }).orderBy('id', 'desc').limit(f.limit + 1);
+  const q = db('runs').where({ account_id: accountId });
   if (f.status) q.andWhere({ status: f.status });
   if (f.conversationId) q.andWhere({ conversation_id: f.conversationId });
   if (f.domain) q.andWhereRaw('? = ANY(route)', [f.domain]);
   if (f.createdAfter) q.andWhere('created_at', '>=', f.createdAfter);
   if (f.createdBefore) q.andWhere('created_at', '<', f.createdBefore);
-  if (f.cursor) q.andWhere('id', '<', f.cursor);
-  const rows = await q;
-  return { rows: rows.slice(0, f.limit), nextCursor: rows.length > f.limit ? rows[f.limit - 1].id : null };
+  return page<RunRow>(q, f.limit, f.cursor);
 }
