@@ -21,10 +21,9 @@ export const routes = [
   r.post('/v1/events', 'Record an integration event; it fans out to matching subscriptions in the same transaction', {
     body: EventCreate,
     handler: async ({ body, principal }, deps) => {
-      const id = await deps.db.transaction((trx) => recordEvent(trx, { accountId: principal!.accountId, type: body.type, payload: body.payload, subject: body.subject, source: 'api' }));
-      await wakeDispatcher(deps);
-      const deliveries = await deps.db('deliveries').where({ event_id: id }).count({ n: '*' }).first();
-      return new Reply(201, { ok: true, event: eventView(await loadEvent(deps.db, principal!.accountId, id)), deliveries: Number(deliveries?.n ?? 0) });
+      const { eventId, deliveries } = await deps.db.transaction((trx) => recordEvent(trx, { accountId: principal!.accountId, type: body.type, payload: body.payload, subject: body.subject, source: 'api' }));
+      if (deliveries > 0) await wakeDispatcher(deps);
+      return new Reply(201, { ok: true, event: eventView(await loadEvent(deps.db, principal!.accountId, eventId)), deliveries });
     },
   }),
   r.get('/v1/events', 'List outbox records (filters: type, since, until, acknowledged; cursor pagination)', {

@@ -65,7 +65,7 @@ export const routes = [
         if (!task) throw notFound(`Task ${params.taskId}`);
         return transitionTask(trx, principal!.accountId, task.id, body.status ?? task.status, { actor: `token:${principal!.tokenId}`, note: body.note, outData: body.outData, state: body.state });
       });
-      if (row.status === 'completed') await wakeDispatcher(deps);
+      if (row.deliveries > 0) await wakeDispatcher(deps);
       return { ok: true, task: await taskView(deps.db, row) };
     },
   }),

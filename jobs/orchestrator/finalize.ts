@@ -54,7 +54,7 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
   }
 
   const response = { ok: true, runId, status, ...body, proofCard, ...(run.error ? { error: run.error } : {}) };
-  await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
+  const fannedOut = await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
     await trx('runs').where({ id: runId }).update({
       status, results: JSON.stringify(response), proof_card_id: proofCard?.cardId ?? null, updated_at: trx.fn.now(),
       finished_at: ['ready', 'failed', 'canceled'].includes(status) ? trx.fn.now() : null,
@@ -63,12 +63,13 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
       await trx('conversations').where({ account_id: run.account_id, id: run.conversation_id })
         .update({ context: JSON.stringify({ route: run.route, status, waiting: waitpoint?.kind ?? null, lastRunId: runId }), updated_at: trx.fn.now() });
     }
-    if (run.task_id) await transitionTaskForRun(trx, run.account_id, run.task_id, status, { runId, results: body.results });
+    const taskDeliveries = run.task_id ? await transitionTaskForRun(trx, run.account_id, run.task_id, status, { runId, results: body.results }) : 0;
     const type = status === 'ready' ? 'run.completed' : status === 'failed' ? 'run.failed' : status === 'canceled' ? 'run.canceled' : 'run.waiting';
-    await recordEvent(trx, { accountId: run.account_id, type, subject: runId, payload: { runId, status, route: run.route, proofCardId: proofCard?.cardId ?? null, ...(run.error ? { error: run.error } : {}) } });
-    await emit('final', { segment, result: response });
+    const { deliveries } = await recordEvent(trx, { accountId: run.account_id, type, subject: runId, payload: { runId, status, route: run.route, proofCardId: proofCard?.cardId ?? null, ...(run.error ? { error: run.error } : {}) } });
+    emit('final', { segment, result: response });
+    return deliveries + taskDeliveries;
   });
-  await wakeDispatcher(deps);
+  if (fannedOut > 0) await wakeDispatcher(deps);
   return { status };
 }
 

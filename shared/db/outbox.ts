@@ -33,10 +33,10 @@ export async function fanOut(trx: Db, eventId: string, accountId: string, type: 
 /**
  * The one way domain code records an integration event. Pass the transaction
  * that makes the state change: the event and its delivery attempts commit
- * (or not) with it. The dispatcher is woken after commit by the caller, or
- * within a minute by the clock.
+ * (or not) with it. When `deliveries` > 0 the caller wakes the dispatcher
+ * after commit; the clock's pump covers a caller that does not.
  */
-export async function recordEvent(trx: Db, event: OutboxEvent): Promise<string> {
+export async function recordEvent(trx: Db, event: OutboxEvent): Promise<{ eventId: string; deliveries: number }> {
   const id = newId('evt');
   await trx('events').insert({
     id,
@@ -48,6 +48,5 @@ export async function recordEvent(trx: Db, event: OutboxEvent): Promise<string> 
     // Fanned out in this same transaction, so the outbox reconciler can skip it.
     fanned_out_at: trx.fn.now(),
   });
-  await fanOut(trx, id, event.accountId, event.type);
-  return id;
+  return { eventId: id, deliveries: await fanOut(trx, id, event.accountId, event.type) };
 }

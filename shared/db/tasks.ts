@@ -44,7 +44,7 @@ export async function getTask(db: Db, accountId: string, taskId: string, forUpda
  * Moves a task to `to` with an audit row, or throws 409 listing the allowed
  * moves. Completion writes the `task.completed` outbox event in the same transaction.
  */
-export async function transitionTask(trx: Db, accountId: string, taskId: string, to: string, opts: { actor: string; note?: string; outData?: Record<string, unknown>; state?: Record<string, unknown> }): Promise<TaskRow> {
+export async function transitionTask(trx: Db, accountId: string, taskId: string, to: string, opts: { actor: string; note?: string; outData?: Record<string, unknown>; state?: Record<string, unknown> }): Promise<TaskRow & { deliveries: number }> {
   const task = await getTask(trx, accountId, taskId, true);
   if (!task) throw notFound(`Task ${taskId}`);
   if (task.status !== to && !TASK_TRANSITIONS[task.status]!.includes(to)) {
@@ -54,21 +54,25 @@ export async function transitionTask(trx: Db, accountId: string, taskId: string,
   if (opts.outData) patch.out_data = JSON.stringify(opts.outData);
   if (opts.state) patch.state = JSON.stringify({ ...task.state, ...opts.state });
   const [row] = await trx('tasks').where({ id: taskId }).update(patch).returning('*');
+  let deliveries = 0;
   if (task.status !== to) {
     await trx('task_audit').insert({ task_id: taskId, account_id: accountId, actor: opts.actor, from_status: task.status, to_status: to, note: opts.note ?? null });
     if (to === 'completed') {
-      await recordEvent(trx, { accountId, type: 'task.completed', subject: taskId, payload: { taskId, domain: task.domain, outData: row.out_data ?? null } });
+      ({ deliveries } = await recordEvent(trx, { accountId, type: 'task.completed', subject: taskId, payload: { taskId, domain: task.domain, outData: row.out_data ?? null } }));
     }
   }
-  return row;
+  return { ...row, deliveries };
 }
 
-/** The task side of a run reaching a status; moves that do not apply are skipped, not errors. */
-export async function transitionTaskForRun(trx: Db, accountId: string, taskId: string, runStatus: string, outData: Record<string, unknown>): Promise<void> {
+/**
+ * The task side of a run reaching a status; moves that do not apply are
+ * skipped, not errors. Returns how many webhook deliveries it queued.
+ */
+export async function transitionTaskForRun(trx: Db, accountId: string, taskId: string, runStatus: string, outData: Record<string, unknown>): Promise<number> {
   const to = RUN_TO_TASK[runStatus];
   const task = await getTask(trx, accountId, taskId, true);
-  if (!to || !task || !(task.status === to || TASK_TRANSITIONS[task.status]!.includes(to))) return;
-  await transitionTask(trx, accountId, taskId, to, { actor: `run:${outData.runId ?? ''}`, note: `run is ${runStatus}`, ...(to === 'completed' ? { outData } : {}) });
+  if (!to || !task || !(task.status === to || TASK_TRANSITIONS[task.status]!.includes(to))) return 0;
+  return (await transitionTask(trx, accountId, taskId, to, { actor: `run:${outData.runId ?? ''}`, note: `run is ${runStatus}`, ...(to === 'completed' ? { outData } : {}) })).deliveries;
 }
 
 export async function taskView(db: Db, task: TaskRow) {

@@ -37,7 +37,7 @@ describe('a delivery worker killed mid-batch', function () {
       secrets.push(sub.body.secret);
       const eventIds = await harness.deps.db.transaction(async (trx) => {
         const ids: string[] = [];
-        for (let i = 0; i < 30; i++) ids.push(await recordEvent(trx, { accountId, type: 'batch.item', payload: { i } }));
+        for (let i = 0; i < 30; i++) ids.push((await recordEvent(trx, { accountId, type: 'batch.item', payload: { i } })).eventId);
         return ids;
       });
       await childDeps.queues.queue('webhooks').add('dispatch', {});
