@@ -18,7 +18,7 @@ export async function inRunTx<T>(deps: Pick<Deps, 'db' | 'bus'>, runId: string, 
     written = await appendEvents(trx, runId, accountId, pending);
     return value;
   });
-  for (const ev of written) await deps.bus.publish(`run:${runId}`, ev).catch(() => undefined);
+  await deps.bus.publishAll(`run:${runId}`, written).catch(() => undefined);
   return result;
 }
 
