@@ -10,8 +10,6 @@ import { CancelError, trackRun } from './cancel-registry.js';
 import { stepJobId, type StepJobData } from './flow.js';
 import { emitRunEvent, inRunTx } from './run-events.js';
 
-const QUIET_MS = 10_000;
-
 class StepTimeout extends Error {}
 
 function humanElapsed(ms: number): string {
@@ -70,12 +68,12 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
     await emitRunEvent(deps, runId, run.account_id, 'domainStream', { domain, message, data });
   };
   const quiet = setInterval(() => {
-    if (Date.now() - lastEmit < QUIET_MS) return;
+    if (Date.now() - lastEmit < deps.config.PROGRESS_QUIET_MS) return;
     lastEmit = Date.now();
     const elapsed = Date.now() - startedAt;
     void emitRunEvent(deps, runId, run.account_id, 'progress', { status: 'running', elapsedSec: Math.round(elapsed / 1000), message: `Still working on ${domain}: ${humanElapsed(elapsed)} so far` }).catch(() => undefined);
     void deps.db('run_steps').where({ id: stepId }).update({ heartbeat_at: deps.db.fn.now() }).catch(() => undefined);
-  }, 1000);
+  }, Math.min(1000, deps.config.PROGRESS_QUIET_MS / 2));
 
   try {
     const input = await stepInput(deps, job.data, run, controller.signal, emit);

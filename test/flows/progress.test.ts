@@ -1,0 +1,40 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { submitRun } from '../../jobs/orchestrator/submit.js';
+import { registerStepHandler } from '../../jobs/steps.js';
+import { createDeps } from '../../shared/deps.js';
+import { createLogger } from '../../shared/log.js';
+import { startWorkers } from '../../workers/domains.js';
+import { harness } from '../support/harness.js';
+import { until } from '../support/receiver.js';
+
+describe('progress on a quiet step', () => {
+  it('emits humanized progress events, before final, while a step says nothing', async () => {
+    // Workers of their own with a short quiet period (production: 10 s).
+    const deps = createDeps(harness.configWith({ QUEUE_PREFIX: `{awp-progress-${randomBytes(3).toString('hex')}}`, PROGRESS_QUIET_MS: '200' }), createLogger('silent'));
+    const workers = startWorkers(deps, ['resolve', 'orchestrator']);
+    const release = registerStepHandler('resolve', async () => {
+      await new Promise((r) => setTimeout(r, 900));
+      return { output: { quiet: true }, evidence: [], conversation: ['finally done'] };
+    });
+    try {
+      const { accountId, tokenId } = await harness.account();
+      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'audit', domainRoute: ['resolve'] });
+      await until(() => harness.deps.db('runs').where({ id: run.id }).first(), (r) => r.status === 'ready');
+      const events = await harness.deps.db('run_events').where({ run_id: run.id }).orderBy('seq');
+      const progress = events.filter((e) => e.type === 'progress');
+      assert.ok(progress.length >= 2, `progress events: ${progress.length}`);
+      for (const p of progress) {
+        assert.equal(p.data.status, 'running');
+        assert.equal(typeof p.data.elapsedSec, 'number');
+        assert.match(p.data.message, /^Still working on resolve: \d+ s so far$/);
+      }
+      const final = events.findIndex((e) => e.type === 'final');
+      assert.ok(events.findIndex((e) => e.type === 'progress') < final);
+    } finally {
+      release();
+      for (const w of workers) await w.stop();
+      await deps.close();
+    }
+  });
+});
