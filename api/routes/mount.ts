@@ -57,7 +57,8 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
       try {
         if (spec.countsAsWorkflow && principal) await admitWorkflowRequest(deps, principal);
         const controller = new AbortController();
-        ctx.req.once('close', () => { if (!ctx.res.writableFinished) controller.abort(); });
+        // The response's close (not the request's, which fires once its body is read) says the client went away.
+        ctx.res.once('close', () => { if (!ctx.res.writableFinished) controller.abort(); });
         const result = await spec.handler(
           { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, ip: ctx.ip, signal: controller.signal },
           deps,

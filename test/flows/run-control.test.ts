@@ -138,3 +138,30 @@ describe('run control: streams, cancel, failures', () => {
     }
   });
 });
+
+describe('a client that goes away', () => {
+  it('stops the server-side follower: the run channel loses its subscriber while the run goes on', async () => {
+    const { token } = await harness.account();
+    let finish!: () => void;
+    const release = registerStepHandler('resolve', () => new Promise((resolve) => { finish = () => resolve({ output: {}, evidence: [], conversation: ['ok'] }); }));
+    try {
+      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit', domainRoute: ['resolve'] }, headers: { prefer: 'respond-async' } });
+      const runId = res.body.runId;
+      const channel = harness.deps.bus.channel(`run:${runId}`);
+      const subscribers = async () => Number(((await harness.deps.redis.call('PUBSUB', 'NUMSUB', channel)) as [string, number])[1]);
+      const controller = new AbortController();
+      const stream = await fetch(`${harness.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+      const reader = stream.body!.getReader();
+      await reader.read();
+      assert.equal(await subscribers(), 1);
+      controller.abort();
+      for (let i = 0; i < 100 && (await subscribers()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(await subscribers(), 0);
+      assert.equal((await harness.deps.db('runs').where({ id: runId }).first()).status, 'running');
+      finish();
+      await pollUntilRest(token, runId);
+    } finally {
+      release();
+    }
+  });
+});
