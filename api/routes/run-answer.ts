@@ -10,7 +10,8 @@ import { Reply } from './route-spec.js';
  */
 export async function answerRun(deps: Deps, runId: string, prefer: string | undefined): Promise<unknown> {
   const async = /respond-async/i.test(prefer ?? '');
-  const result = async ? null : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS);
+  // Waiting needs Redis pub/sub; if it is unavailable the run still exists, so answer 202 rather than fail.
+  const result = async ? null : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS).catch(() => null);
   if (result) return result;
   const current = await getRunById(deps.db, runId);
   return new Reply(202, { ok: true, runId, status: current!.status, links: runLinks(runId) }, { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });

@@ -50,7 +50,7 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
     emit('trace', { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } });
     return row as RunRow;
   });
-  await enqueueSegment(deps, runId, 0, decision.route);
+  await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, 0, decision.route));
   return created;
 }
 
@@ -77,6 +77,20 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
     await emit('trace', { event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: answer.itemId ?? null, action: resolution.action ?? null });
     return { wp, segment };
   });
-  await enqueueSegment(deps, runId, result.segment, run.route, result.wp.step_index, result.wp.id);
+  await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, result.segment, run.route, result.wp.step_index, result.wp.id));
   return (await getRunById(deps.db, runId))!;
+}
+
+/**
+ * The run is committed in Postgres before its flow is enqueued. If Redis
+ * cannot take the flow now, the run stays `queued` and the clock's stuck-run
+ * sweep enqueues it (same deterministic job ids) within a minute: the client
+ * still gets its runId, and nothing is lost.
+ */
+async function enqueueOrLeaveToSweep(deps: Deps, runId: string, enqueue: () => Promise<void>): Promise<void> {
+  try {
+    await enqueue();
+  } catch (err) {
+    deps.log.warn({ runId, err: (err as Error).message }, 'flow not enqueued; the stuck-run sweep will enqueue it');
+  }
 }
