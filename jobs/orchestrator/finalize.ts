@@ -29,6 +29,7 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
   const body = assembleResult(run.route, steps);
 
   let proofCard: Record<string, unknown> | null = null;
+  let proofRow: Record<string, unknown> | null = null;
   const completed = steps.filter((s) => s.status === 'completed');
   if (!['failed', 'canceled'].includes(status)) {
     const latest = new Map(completed.map((s) => [s.domain, s]));
@@ -50,11 +51,15 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
       counts: assessment.counts,
     };
     proofCard.createdAt = new Date().toISOString();
-    await deps.db('proof_cards').insert({ id: cardId, account_id: run.account_id, run_id: runId, decision_id: decisionId, card: JSON.stringify(proofCard), decision: JSON.stringify(decision) });
+    proofRow = { id: cardId, account_id: run.account_id, run_id: runId, decision_id: decisionId, card: JSON.stringify(proofCard), decision: JSON.stringify(decision) };
   }
 
   const response = { ok: true, runId, status, ...body, proofCard, ...(run.error ? { error: run.error } : {}) };
   const fannedOut = await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
+    // Two finalizers of one segment (the flow's and a sweep's) serialise on the run row; the second finds the final and stops.
+    await trx('runs').where({ id: runId }).forUpdate().first('id');
+    if (await trx('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [segment]).first()) return 0;
+    if (proofRow) await trx('proof_cards').insert(proofRow);
     await trx('runs').where({ id: runId }).update({
       status, results: JSON.stringify(response), proof_card_id: proofCard?.cardId ?? null, updated_at: trx.fn.now(),
       finished_at: ['ready', 'failed', 'canceled'].includes(status) ? trx.fn.now() : null,
