@@ -23,7 +23,8 @@ export async function benchEnv(): Promise<{ deps: Deps; url: string; redisUrl: s
   }
   let databaseUrl = process.env.BENCH_DATABASE_URL;
   if (!databaseUrl) {
-    const p = await startPostgres(path.join(tmp, 'pg'), { database: 'awp_bench', fast: false });
+    // BENCH_PG_FAST=1 turns off fsync and synchronous commit, to see how much of a figure is disk flushes.
+    const p = await startPostgres(path.join(tmp, 'pg'), { database: 'awp_bench', fast: process.env.BENCH_PG_FAST === '1' });
     stops.push(p.stop);
     databaseUrl = p.url;
   }

@@ -37,4 +37,26 @@ describe('progress on a quiet step', () => {
       await deps.close();
     }
   });
+
+  it('a step over STEP_TIMEOUT_MS is aborted and fails the run with a readable reason', async () => {
+    const deps = createDeps(harness.configWith({ QUEUE_PREFIX: `{awp-timeout-${randomBytes(3).toString('hex')}}`, STEP_TIMEOUT_MS: '300' }), createLogger('silent'));
+    const workers = startWorkers(deps, ['resolve', 'orchestrator']);
+    let sawAbort = false;
+    const release = registerStepHandler('resolve', (input) => new Promise((_, reject) => {
+      input.signal.addEventListener('abort', () => { sawAbort = true; reject(input.signal.reason); });
+    }));
+    try {
+      const { accountId, tokenId } = await harness.account();
+      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'audit', domainRoute: ['resolve'] });
+      const done = await until(() => harness.deps.db('runs').where({ id: run.id }).first(), (r) => r.status === 'failed');
+      assert.match(done.error, /resolve step failed: resolve step timed out after 300 ms/);
+      assert.ok(sawAbort, 'the handler was told through its AbortSignal');
+      const steps = await harness.deps.db('run_steps').where({ run_id: run.id });
+      assert.deepEqual(steps.map((s) => [s.status, s.attempts]), [['failed', 1]], 'a timeout is not retried');
+    } finally {
+      release();
+      for (const w of workers) await w.stop();
+      await deps.close();
+    }
+  });
 });

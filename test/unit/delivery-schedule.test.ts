@@ -38,3 +38,22 @@ describe('delivery rules', () => {
     for (const ip of ['93.184.216.34', '2606:2800:220:1::1']) assert.ok(!isBlockedAddress(ip), ip);
   });
 });
+
+describe('guarded egress at connect time', () => {
+  it('refuses a hostname that resolves to loopback, after DNS, unless private egress is allowed', async () => {
+    const http = await import('node:http');
+    const server = http.createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as import('node:net').AddressInfo).port;
+    const { egressFetch } = await import('../../shared/http/egress.js');
+    try {
+      await assert.rejects(egressFetch(false, `http://localhost:${port}/`), /private or reserved/);
+      const ok = await egressFetch(true, `http://localhost:${port}/`);
+      assert.deepEqual([ok.status, ok.text], [200, 'hello']);
+      const small = await egressFetch(true, `http://localhost:${port}/`, { maxBytes: 2 });
+      assert.deepEqual([small.text, small.truncated], ['he', true]);
+    } finally {
+      server.close();
+    }
+  });
+});
