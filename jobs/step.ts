@@ -14,6 +14,8 @@ export interface StepInput {
   /** Position of the step in the run's route (0-based). */
   index: number;
   request: string;
+  /** The part of the request the router chose this domain for (the whole request when it was not split). */
+  clause: string;
   metadata: Record<string, unknown>;
   /** Outputs of the steps that ran before this one in the run, by domain. */
   prior: Partial<Record<DomainName, Record<string, unknown>>>;

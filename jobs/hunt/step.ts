@@ -22,10 +22,11 @@ export const huntStep: StepHandler = async (input, deps) => {
 
   const budgetUsd = typeof (input.extras.budget as { maxUsd?: number } | undefined)?.maxUsd === 'number'
     ? (input.extras.budget as { maxUsd: number }).maxUsd
-    : parseBudget(input.request);
+    : parseBudget(input.clause) ?? parseBudget(input.request);
+  // What to look for comes from hunt's own clause; what the user means to do with it, from the whole request.
   const intent = detectIntent(input.request);
   await input.emit('Searching the catalog', { budgetUsd, intent });
-  const search = await huntSearch(deps, input.accountId, input.request, { budgetUsd, cheapestFirst: /cheap/i.test(input.request) });
+  const search = await huntSearch(deps, input.accountId, input.clause, { budgetUsd, cheapestFirst: /cheap/i.test(input.clause) });
   const eligible = search.candidates.filter((c) => c.eligible);
   const evidence = search.candidates.slice(0, 10).map((c) => ({
     claim: `${c.title}: ${c.price} ${c.currency}${c.netUsd !== null ? ` (net $${c.netUsd})` : ''}`,

@@ -19,6 +19,8 @@ export interface RouteDecision {
   reason: string;
   source: 'forced' | 'deterministic' | 'llm';
   classification: Array<{ domain: string; score: number }>;
+  /** The part of the request each routed domain was chosen for (its step works on that part). */
+  clauses?: Partial<Record<DomainName, string>>;
 }
 
 const classifier = train(EXAMPLES);
@@ -81,19 +83,22 @@ export function routeRequest(input: RouteInput): RouteDecision {
   const clauses = text.split(CLAUSE_SPLIT).flatMap((c) => c.split(AND_SPLIT)).map((c) => c.trim()).filter(Boolean);
   const route: DomainName[] = [];
   const why: string[] = [];
+  const parts: Partial<Record<DomainName, string>> = {};
   for (const clause of clauses) {
     const { domain } = classifyClause(clause);
     if (domain === 'pay' && BUY_SOMETHING.test(clause) && !route.includes('hunt')) {
       route.push('hunt');
+      parts.hunt = clause;
       why.push(`"${clause.slice(0, 60)}" names something to buy → hunt first`);
     }
     if (domain && route[route.length - 1] !== domain) {
       route.push(domain);
+      parts[domain] = parts[domain] ? `${parts[domain]}, ${clause}` : clause;
       why.push(`"${clause.slice(0, 60)}" → ${domain}`);
     }
   }
   if (route.length === 0) {
     throw new AppError('invalidPayload', 'Could not route the request to any domain; rephrase it or pass domainRoute', { classification: whole.slice(0, 3) });
   }
-  return { route, followUp: false, reason: why.join('; '), source: 'deterministic', classification: whole };
+  return { route, followUp: false, reason: why.join('; '), source: 'deterministic', classification: whole, clauses: parts };
 }

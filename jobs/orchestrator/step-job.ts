@@ -117,7 +117,8 @@ async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: Abo
     if (wp) resume = { waitpointId: wp.id, kind: wp.kind, action: wp.resolution?.action, itemId: wp.resolution?.itemId, data: { ...wp.payload, ...(wp.resolution ?? {}) } };
   }
   const { metadata, ...extras } = run.input as { metadata?: Record<string, unknown> } & Record<string, unknown>;
-  return { runId: run.id, accountId: run.account_id, domain: data.domain as DomainName, index: data.index, request: run.request, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
+  const clause = (run.routing as { clauses?: Record<string, string> }).clauses?.[data.domain] ?? run.request;
+  return { runId: run.id, accountId: run.account_id, domain: data.domain as DomainName, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
 }
 
 async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {

@@ -36,6 +36,14 @@ describe('orchestrator runs end to end', () => {
     assert.equal(res.body.results.hunt.candidates[0].title, 'Espresso machine Compact');
   });
 
+  it('each step works on its own clause of a multi-domain request', async () => {
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine under $250 and check it for hidden fees' } });
+    assert.deepEqual(res.body.route, ['hunt', 'resolve']);
+    assert.equal(res.body.results.hunt.query, 'espresso machine');
+    assert.equal(res.body.results.hunt.sourceTelemetry.catalog.matchMode, 'all');
+    assert.equal(res.body.results.hunt.budgetUsd, 250);
+  });
+
   it('stream: true yields well-formed NDJSON with increasing ids, ending in final', async () => {
     const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'], stream: true } });
     assert.equal(res.status, 200);

@@ -34,6 +34,12 @@ describe('deterministic router', () => {
     });
   }
 
+  it('hands each domain the part of the request it was chosen for', () => {
+    const d = routeRequest({ request: 'find an espresso machine under $200 and check it for hidden fees' });
+    assert.deepEqual(d.route, ['hunt', 'resolve']);
+    assert.deepEqual(d.clauses, { hunt: 'find an espresso machine under $200', resolve: 'check it for hidden fees' });
+  });
+
   it('domainRoute forces the route; unknown names are 400', () => {
     assert.deepEqual(routeRequest({ request: 'anything', domainRoute: ['resolve', 'hunt'] }).route, ['resolve', 'hunt']);
     assert.throws(() => routeRequest({ request: 'x', domainRoute: ['teleport'] }), (e: any) => e.status === 400);
