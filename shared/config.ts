@@ -14,6 +14,7 @@ export const ConfigSchema = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ description: 'Base URL used in links (activation, shareUrl); defaults to http://localhost:PORT' })),
   DATABASE_URL: Type.Optional(Type.String({ description: 'Postgres URL; when unset `npm start` starts a local Postgres under .data/' })),
   REDIS_URL: Type.Optional(Type.String({ description: 'Redis URL; when unset `npm start` starts a local redis-server under .data/' })),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 10, description: 'Postgres connections per process (API and workers share a process under npm start)' }),
   QUEUE_PREFIX: Type.String({ default: '{awp}', description: 'BullMQ key prefix; the hash tag keeps a flow on one Redis Cluster slot' }),
   LOG_LEVEL: Type.String({ default: 'info', description: 'pino level (trace, debug, info, warn, error, silent)' }),
   MAX_BODY_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576, description: 'Largest accepted JSON body; larger answers 413' }),

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -31,7 +32,17 @@ export async function benchEnv(): Promise<{ deps: Deps; url: string; redisUrl: s
   const config = loadConfig({ ...process.env, REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000', QUEUE_PREFIX: '{awp-bench}', WORKER_CONCURRENCY: '16', AWP_ALLOW_PRIVATE_EGRESS: '1' });
   const deps = createDeps(config, createLogger('silent'));
   await migrateLatest(deps.db);
-  const parts: Stoppable[] = [...startDomainWorkers(deps)];
+  // BENCH_SPLIT=1 runs the workers in a process of their own (the production shape), the web here.
+  const parts: Stoppable[] = [];
+  if (process.env.BENCH_SPLIT === '1') {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.resolve('workers/domains.ts')], {
+      env: { ...process.env, REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', QUEUE_PREFIX: config.QUEUE_PREFIX, WORKER_CONCURRENCY: '16' },
+      stdio: 'ignore',
+    });
+    parts.push({ name: 'workers', stop: () => new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); }) });
+  } else {
+    parts.push(...startDomainWorkers(deps));
+  }
   const web = await startWeb(deps, 0, '127.0.0.1');
   parts.push(web);
   return {
