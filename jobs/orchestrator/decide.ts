@@ -1,4 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
+import { egressFetch } from '../../shared/http/egress.js';
 import { DOMAIN_QUEUES, isDomain } from '../../shared/queues.js';
 import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
 
@@ -10,10 +11,10 @@ import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
 export async function llmRoute(config: Deps['config'], input: RouteInput): Promise<string[] | null> {
   if (!config.LLM_BASE_URL || !config.LLM_MODEL) return null;
   try {
-    const res = await fetch(`${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
+    const res = await egressFetch(config.AWP_ALLOW_PRIVATE_EGRESS, `${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
       method: 'POST',
-      redirect: 'error',
-      signal: AbortSignal.timeout(config.LLM_TIMEOUT_MS),
+      timeoutMs: config.LLM_TIMEOUT_MS,
+      maxBytes: 256 * 1024,
       headers: { 'content-type': 'application/json', ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}) },
       body: JSON.stringify({
         model: config.LLM_MODEL,
@@ -24,8 +25,8 @@ export async function llmRoute(config: Deps['config'], input: RouteInput): Promi
         ],
       }),
     });
-    if (!res.ok) return null;
-    const body = (await res.json()) as { choices?: Array<{ message?: { content?: string } }> };
+    if (res.status !== 200 || res.truncated) return null;
+    const body = JSON.parse(res.text) as { choices?: Array<{ message?: { content?: string } }> };
     const text = body.choices?.[0]?.message?.content ?? '';
     const parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { route?: unknown };
     const route = Array.isArray(parsed.route) ? parsed.route : null;
