@@ -1,4 +1,5 @@
 import { publishCancel } from '../../jobs/orchestrator/cancel-registry.js';
+import { finalizeCanceled } from '../../jobs/orchestrator/finalize.js';
 import { followRun } from '../../jobs/orchestrator/follow.js';
 import { resumeRun } from '../../jobs/orchestrator/submit.js';
 import { inRunTx } from '../../jobs/orchestrator/run-events.js';
@@ -52,10 +53,7 @@ export const routes = [
       });
       await publishCancel(deps, run.id);
       // A run resting at a waitpoint has no flow left to finalize it: finalize now.
-      if (RESTING.includes(run.status)) {
-        const { finalizeCanceled } = await import('../../jobs/orchestrator/finalize.js');
-        await finalizeCanceled(deps, run.id);
-      }
+      if (RESTING.includes(run.status)) await finalizeCanceled(deps, run.id);
       return { ok: true, runId: run.id, status: 'canceled' };
     },
   }),

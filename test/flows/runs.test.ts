@@ -99,6 +99,19 @@ describe('orchestrator runs end to end', () => {
     assert.equal(viaRunApi.status, 409);
   });
 
+  it('canceling a run that waits for a choice closes its waitpoint and rests it canceled', async () => {
+    const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one' } });
+    assert.equal(first.body.status, 'NEEDS_INPUT');
+    const runId = first.body.runId;
+    assert.equal((await harness.call('POST', `/v1/runs/${runId}/cancel`, { token })).status, 200);
+    const run = (await harness.call('GET', `/v1/runs/${runId}`, { token })).body.run;
+    assert.deepEqual([run.status, run.waitpoint, run.result.status], ['canceled', null, 'canceled']);
+    const choice = first.body.results.hunt.choices[0].itemId;
+    assert.equal((await harness.call('POST', `/v1/runs/${runId}/resume`, { token, body: { itemId: choice } })).status, 409);
+    const finals = await harness.deps.db('run_events').where({ run_id: runId, type: 'final' });
+    assert.equal(finals.length, 2, 'one final for the rest at the choice, one for the cancel');
+  });
+
   it('a run through a domain that is not built yet is refused naming it', async () => {
     const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find a cheap espresso machine and pay for it' } });
     assert.equal(res.status, 422);
