@@ -31,10 +31,9 @@ import { routes as eventDeliveries } from './event-deliveries.js';
 /**
  * The route table: every route of the service, declared once in its group
  * file. Koa routing, OpenAPI, /v1/protocol-map, /v1/schemas and MCP tools
- * are all derived from this list. Order matters where paths overlap: a literal
- * path (/v1/events/subscriptions) must come before a parameter (/v1/events/{eventId}).
+ * are all derived from this list.
  */
 export const ALL_ROUTES: AnyRoute[] = [
   ...contract, ...profiles, ...tokens,
-  ...a2a, ...agents, ...bridge, ...bridgePortal, ...channels, ...proxy, ...pay, ...cases, ...security, ...developerDelivery, ...mcp, ...resolve, ...audit, ...tools, ...hunt, ...toolsNlp, ...tasks, ...workflows, ...sandbox, ...orchestrator, ...runs, ...proofCards, ...eventSubscriptions, ...events, ...eventDeliveries,
+  ...a2a, ...agents, ...bridge, ...bridgePortal, ...channels, ...proxy, ...pay, ...cases, ...security, ...developerDelivery, ...mcp, ...resolve, ...audit, ...tools, ...hunt, ...toolsNlp, ...tasks, ...workflows, ...sandbox, ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries,
 ];

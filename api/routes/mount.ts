@@ -21,12 +21,28 @@ export function koaPath(path: string): string {
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 /**
+ * Where two paths overlap (`/v1/events/subscriptions`, `/v1/events/{eventId}`)
+ * the literal segment must win, so routes are registered literal-first,
+ * segment by segment; the table's own order then does not matter.
+ */
+function literalFirst(a: AnyRoute, b: AnyRoute): number {
+  const sa = a.path.split('/');
+  const sb = b.path.split('/');
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const pa = sa[i]!.startsWith('{') ? 1 : 0;
+    const pb = sb[i]!.startsWith('{') ? 1 : 0;
+    if (pa !== pb) return pa - pb;
+  }
+  return 0;
+}
+
+/**
  * The one place a RouteSpec meets Koa: auth and scopes, validation, the
  * workflow allowance, idempotent replay, then the handler, then the reply.
  */
 export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
   const router = new Router();
-  for (const spec of routes) {
+  for (const spec of [...routes].sort(literalFirst)) {
     router.register(koaPath(spec.path), [spec.method], async (ctx: Context) => {
       const principal: Principal | null =
         spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes)

@@ -20,8 +20,6 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
   const { runId, segment } = job.data;
   const run = await getRunById(deps.db, runId);
   if (!run || run.segment !== segment) return { skipped: true };
-  const already = await deps.db('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [segment]).first();
-  if (already) return { skipped: 'already final' };
 
   const steps = await stepsOf(deps.db, runId);
   const waitpoint = await openWaitpoint(deps.db, runId);

@@ -8,7 +8,6 @@ import { newId } from '../../shared/ids.js';
 import { issueToken } from '../../shared/auth/issue-token.js';
 import { createLogger } from '../../shared/log.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
-import { startClock } from '../../workers/clock.js';
 import { startDelivery } from '../../workers/delivery.js';
 import { startDomainWorkers } from '../../workers/domains.js';
 import type { Stoppable } from '../../workers/lifecycle.js';
@@ -41,7 +40,8 @@ export class Harness {
     this.config = this.configWith({});
     this.deps = createDeps(this.config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'));
     await migrateLatest(this.deps.db);
-    this.parts.push(...startDomainWorkers(this.deps), ...startDelivery(this.deps), ...startClock(this.deps));
+    // No clock here: its minute ticks (sweeps, pump) would race with tests that drive those steps by hand.
+    this.parts.push(...startDomainWorkers(this.deps), ...startDelivery(this.deps));
     const web = await startWeb(this.deps, 0, '127.0.0.1');
     this.parts.push(web);
     this.url = web.url;
