@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../shared/deps.js';
-import { appendEvents, type RunEvent } from '../../shared/db/runs.js';
+import { appendEvents, type EventGuard, type RunEvent } from '../../shared/db/runs.js';
 
 export type Emit = (type: string, data: Record<string, unknown>) => void;
 
@@ -22,7 +22,13 @@ export async function inRunTx<T>(deps: Pick<Deps, 'db' | 'bus'>, runId: string, 
   return result;
 }
 
-/** One event outside any other work (progress, domainStream). */
+/** Events that go with no other change (progress, domainStream): one statement, no transaction. */
+export async function emitRunEvents(deps: Pick<Deps, 'db' | 'bus'>, runId: string, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>, guard?: EventGuard): Promise<RunEvent[]> {
+  const written = await appendEvents(deps.db, runId, accountId, events, guard);
+  await deps.bus.publishAll(`run:${runId}`, written).catch(() => undefined);
+  return written;
+}
+
 export async function emitRunEvent(deps: Pick<Deps, 'db' | 'bus'>, runId: string, accountId: string, type: string, data: Record<string, unknown>): Promise<void> {
-  await inRunTx(deps, runId, accountId, async (_trx, emit) => emit(type, data));
+  await emitRunEvents(deps, runId, accountId, [{ type, data }]);
 }

@@ -8,7 +8,7 @@ import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
 import { stepJobId, type StepJobData } from './flow.js';
-import { emitRunEvent, inRunTx } from './run-events.js';
+import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
 
 class StepTimeout extends Error {}
 
@@ -122,25 +122,34 @@ async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: Abo
 }
 
 async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {
-  return inRunTx(deps, data.runId, accountId, async (trx, emit) => {
-    const updated = await trx('run_steps').where({ id: stepId }).whereNot({ status: 'completed' }).update({
-      status: 'completed',
-      output: JSON.stringify(outcome.output),
-      evidence: JSON.stringify(outcome.evidence),
-      conversation: JSON.stringify(outcome.conversation),
-      extra: JSON.stringify({ openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [] }),
-      error: null,
-      finished_at: trx.fn.now(),
+  const events = [
+    ...outcome.conversation.map((line) => ({ type: 'conversation', data: { domain: data.domain, line: `[${data.domain}] ${line}` } })),
+    { type: 'handoff', data: { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId } },
+  ];
+  const fields = {
+    output: JSON.stringify(outcome.output),
+    evidence: JSON.stringify(outcome.evidence),
+    conversation: JSON.stringify(outcome.conversation),
+    extra: JSON.stringify({ openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [] }),
+  };
+  if (!outcome.suspend) {
+    // The common case in one statement: the step row and its events commit together, and only once.
+    const written = await emitRunEvents(deps, data.runId, accountId, events, {
+      name: 'step',
+      cte: `step AS (UPDATE run_steps SET status = 'completed', output = ?::jsonb, evidence = ?::jsonb, conversation = ?::jsonb, extra = ?::jsonb, error = NULL, finished_at = now()
+             WHERE id = ? AND status <> 'completed' RETURNING id)`,
+      bindings: [fields.output, fields.evidence, fields.conversation, fields.extra, stepId],
     });
+    return { domain: data.domain, status: 'completed', ...(written.length === 0 ? { replayed: true } : { suspended: null }) };
+  }
+  return inRunTx(deps, data.runId, accountId, async (trx, emit) => {
+    const updated = await trx('run_steps').where({ id: stepId }).whereNot({ status: 'completed' }).update({ status: 'completed', ...fields, error: null, finished_at: trx.fn.now() });
     if (updated === 0) return { domain: data.domain, status: 'completed', replayed: true };
-    for (const line of outcome.conversation) await emit('conversation', { domain: data.domain, line: `[${data.domain}] ${line}` });
-    await emit('handoff', { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId });
-    if (outcome.suspend) {
-      const id = newId('wait');
-      await trx('waitpoints').insert({ id, run_id: data.runId, account_id: accountId, kind: outcome.suspend.kind, segment: data.segment, step_index: data.index, domain: data.domain, payload: JSON.stringify(outcome.suspend.payload) });
-      await emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend.kind, domain: data.domain });
-    }
-    return { domain: data.domain, status: 'completed', suspended: outcome.suspend?.kind ?? null };
+    for (const e of events) emit(e.type, e.data);
+    const id = newId('wait');
+    await trx('waitpoints').insert({ id, run_id: data.runId, account_id: accountId, kind: outcome.suspend!.kind, segment: data.segment, step_index: data.index, domain: data.domain, payload: JSON.stringify(outcome.suspend!.payload) });
+    emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
+    return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };
   });
 }
 

@@ -61,19 +61,34 @@ export async function getRunById(db: Db, runId: string): Promise<RunRow | null> 
 }
 
 /**
- * Appends events with the run's next sequence numbers: one bump of the
- * counter on the run row (so ids are gap-free per run and concurrent writers
- * serialise on that row) and one multi-row insert.
+ * Appends events with the run's next sequence numbers in one statement: the
+ * counter on the run row is bumped (so ids are gap-free per run and
+ * concurrent writers serialise on that row) and the rows inserted.
  */
-export async function appendEvents(trx: Db, runId: string, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>): Promise<RunEvent[]> {
+export async function appendEvents(db: Db, runId: string, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>, guard?: EventGuard): Promise<RunEvent[]> {
   if (events.length === 0) return [];
-  const [{ event_seq: last }] = await trx('runs').where({ id: runId }).increment('event_seq', events.length).returning('event_seq');
-  const first = last - events.length + 1;
-  const rows = await trx('run_events')
-    .insert(events.map((e, i) => ({ run_id: runId, seq: first + i, account_id: accountId, type: e.type, data: JSON.stringify(e.data) })))
-    .returning(['seq', 'created_at']);
-  const at = new Map(rows.map((r: { seq: number; created_at: Date }) => [r.seq, iso(r.created_at)!]));
-  return events.map((e, i) => ({ id: first + i, runId, type: e.type, at: at.get(first + i)!, ...e.data }));
+  const result = await db.raw(
+    `WITH ${guard ? `${guard.cte}, ` : ''}bump AS (
+       UPDATE runs SET event_seq = event_seq + ? WHERE id = ? ${guard ? `AND EXISTS (SELECT 1 FROM ${guard.name})` : ''} RETURNING event_seq)
+     INSERT INTO run_events (run_id, seq, account_id, type, data)
+     SELECT ?, bump.event_seq - ? + e.o, ?, e.type, e.data
+     FROM bump, jsonb_to_recordset(?::jsonb) AS e(o int, type text, data jsonb)
+     RETURNING seq, created_at`,
+    [...(guard?.bindings ?? []), events.length, runId, runId, events.length, accountId, JSON.stringify(events.map((e, i) => ({ o: i + 1, type: e.type, data: e.data })))],
+  );
+  const rows = (result.rows as Array<{ seq: number; created_at: Date }>).sort((a, b) => a.seq - b.seq);
+  return rows.map((r, i) => ({ id: r.seq, runId, type: events[i]!.type, at: iso(r.created_at)!, ...events[i]!.data }));
+}
+
+/**
+ * A data-modifying CTE that must change a row for the events to be written
+ * (for example "mark this step completed unless it already is"): the change
+ * and its events then commit as one statement, or neither happens.
+ */
+export interface EventGuard {
+  name: string;
+  cte: string;
+  bindings: Array<string | number | boolean | null>;
 }
 
 export async function eventsAfter(db: Db, runId: string, after: number, limit = 1000): Promise<RunEvent[]> {
