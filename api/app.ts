@@ -9,7 +9,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { ALL_ROUTES } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
-import type { AnyRoute } from './routes/route-spec.js';
+import type { AnyRoute } from '../shared/http/route-spec.js';
 
 /**
  * The middleware order is the architecture: envelope errors, tag the request,

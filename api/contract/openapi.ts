@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import { ErrorEnvelope } from '../../shared/schemas/common.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
-import type { AnyRoute } from '../routes/route-spec.js';
+import type { AnyRoute } from '../../shared/http/route-spec.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('a2a', { read: ['agents:read'], write: ['agents:write'] });
 

@@ -1,5 +1,5 @@
 import { ConnectorCreate, PreflightRequest, PreflightResult } from '../../shared/schemas/bridge.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('bridge', { read: ['bridge:read'], write: ['bridge:write'], domain: 'bridge' });
 

@@ -1,4 +1,4 @@
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('cases', { read: ['cases:read'], write: ['cases:write'], domain: 'resolve' });
 

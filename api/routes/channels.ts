@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PageQuery } from '../../shared/schemas/common.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('channels', { read: ['channels:read'], write: ['channels:write'] });
 const TouchpointQuery = Type.Composite([

@@ -7,7 +7,7 @@ import { Id, Ok } from '../../shared/schemas/common.js';
 import { buildOpenApi, collect } from '../contract/openapi.js';
 import { ALL_ROUTES } from './index.js';
 import { TEMPLATES } from '../../jobs/workflows/templates.js';
-import { defineRoute } from './route-spec.js';
+import { defineRoute } from '../../shared/http/route-spec.js';
 
 export const TRANSPORTS = ['http', 'mcp', 'a2a'] as const;
 const startedAt = Date.now();

@@ -1,6 +1,6 @@
 import { AutonomousRequest } from '../../shared/schemas/orchestrator.js';
 import { CicdPlan, DeliveryResume, DeliveryRun, EnvironmentConfigure, IncidentRespond, KubernetesRepair, MigrationValidate } from '../../shared/schemas/dev-delivery.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('workflows', { read: ['tools:use'], write: ['tools:use'] });
 const work = { countsAsWorkflow: true };

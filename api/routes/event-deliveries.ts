@@ -6,8 +6,8 @@ import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { PageQuery } from '../../shared/schemas/common.js';
 import { ClaimBatchRequest, ClaimRequest, CompleteRequest, DeliveryCreate, DeliveryListQuery, DeliveryUpdate, FailRequest, LeaseRenew, LeaseToken } from '../../shared/schemas/events.js';
-import { routeGroup } from './group.js';
-import { Reply } from './route-spec.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('events', { read: ['events:read'], write: ['events:write'] });
 const one = (d: DeliveryRow) => ({ ok: true, delivery: deliveryView(d) });

@@ -9,8 +9,8 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import { PageQuery } from '../../shared/schemas/common.js';
 import { SubscriptionCreate, SubscriptionUpdate } from '../../shared/schemas/events.js';
 import type { Static } from '@sinclair/typebox';
-import { routeGroup } from './group.js';
-import { Reply } from './route-spec.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('events', { read: ['events:read'], write: ['events:write'] });
 

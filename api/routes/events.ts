@@ -4,8 +4,8 @@ import { page } from '../../shared/db/page.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { notFound } from '../../shared/errors.js';
 import { EventCreate, EventListQuery } from '../../shared/schemas/events.js';
-import { routeGroup } from './group.js';
-import { Reply } from './route-spec.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('events', { read: ['events:read'], write: ['events:write'] });
 

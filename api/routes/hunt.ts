@@ -7,8 +7,8 @@ import { iso } from '../../shared/db/knex.js';
 import { BudgetUsd } from '../../shared/schemas/orchestrator.js';
 import { CatalogImport, HuntSearchResult, Listing } from '../../shared/schemas/hunt.js';
 import { check } from '../../shared/validation.js';
-import { routeGroup } from './group.js';
-import { Reply } from './route-spec.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('hunt', { read: ['tools:use'], write: ['tools:use'], domain: 'hunt' });
 

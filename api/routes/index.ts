@@ -1,4 +1,4 @@
-import type { AnyRoute } from './route-spec.js';
+import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { routes as contract } from './contract.js';
 import { routes as profiles } from './profiles.js';
 import { routes as tokens } from './tokens.js';

@@ -1,4 +1,4 @@
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('mcp', { read: ['tools:use'], write: ['tools:use'] });
 

@@ -11,7 +11,7 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';
 import { requireAuth } from '../middleware/auth.js';
 import { isSandboxBody, sandboxPrincipal } from '../../shared/auth/sandbox.js';
-import { RawReply, Reply, type AnyRoute } from './route-spec.js';
+import { RawReply, Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 
 /** `/v1/runs/{runId}` → `/v1/runs/:runId` */
 export function koaPath(path: string): string {

@@ -1,8 +1,8 @@
 import { followRun } from '../../jobs/orchestrator/follow.js';
 import { submitRun } from '../../jobs/orchestrator/submit.js';
 import { OrchestratorRequest, OrchestratorResult, RunAccepted } from '../../shared/schemas/orchestrator.js';
-import { routeGroup } from './group.js';
-import { Reply } from './route-spec.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
 import { answerRun } from './run-answer.js';
 
 const r = routeGroup('orchestrator', { read: ['runs:read'], write: ['runs:write'] });

@@ -1,5 +1,5 @@
 import { MandateCreate, Receipt, SettleRequest } from '../../shared/schemas/proxy-pay.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('pay', { read: ['pay:read'], write: ['pay:write'], domain: 'pay' });
 

@@ -6,7 +6,7 @@ import { issueToken } from '../../shared/auth/issue-token.js';
 import type { Deps } from '../../shared/deps.js';
 import { sendMail } from '../../shared/mail.js';
 import { DEFAULT_SCOPES, ProfileActivate, ProfileActivated, ProfileCreate, ProfileCreated } from '../../shared/schemas/auth.js';
-import { defineRoute, Reply } from './route-spec.js';
+import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 
 function activationText(name: string, activationToken: string, baseUrl: string): string {
   return [

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { redactFor } from '../../jobs/orchestrator/proof.js';
 import { notFound } from '../../shared/errors.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
 

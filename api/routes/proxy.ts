@@ -1,5 +1,5 @@
 import { ProxyMissionCreate, ProxyOutcome } from '../../shared/schemas/proxy-pay.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('proxy', { read: ['proxy:read'], write: ['proxy:write'], domain: 'proxy' });
 

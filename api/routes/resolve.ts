@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('resolve', { read: ['tools:use'], write: ['tools:use'], domain: 'resolve' });
 

@@ -2,7 +2,7 @@ import { waitForRest } from '../../jobs/orchestrator/follow.js';
 import { runLinks } from '../../jobs/orchestrator/views.js';
 import type { Deps } from '../../shared/deps.js';
 import { getRunById } from '../../shared/db/runs.js';
-import { Reply } from './route-spec.js';
+import { Reply } from '../../shared/http/route-spec.js';
 
 /**
  * How a submitted run is answered: the result once it rests (within

@@ -8,8 +8,8 @@ import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { getRun, listRuns, RESTING } from '../../shared/db/runs.js';
 import type { Deps } from '../../shared/deps.js';
 import { RunEventsQuery, RunListQuery, RunResume } from '../../shared/schemas/runs.js';
-import { routeGroup } from './group.js';
-import { Reply } from './route-spec.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('orchestrator', { read: ['runs:read'], write: ['runs:write'] });
 

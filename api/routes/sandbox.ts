@@ -2,7 +2,7 @@ import { runArbitrage } from '../../jobs/sandbox/logic.js';
 import { routeRequest } from '../../jobs/orchestrator/route.js';
 import { SandboxRequest, OrchestratorRequest } from '../../shared/schemas/orchestrator.js';
 import { assertValid } from '../../shared/validation.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('sandbox', { read: [], write: [], auth: 'public' });
 

@@ -1,5 +1,5 @@
 import { PolicyEvaluate, SecurityValidateRequest } from '../../shared/schemas/bridge.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('security', { read: ['tools:use'], write: ['tools:use'] });
 

@@ -6,8 +6,8 @@ import { newId } from '../../shared/ids.js';
 import { AnyObject, PageQuery } from '../../shared/schemas/common.js';
 import { Channel } from '../../shared/schemas/orchestrator.js';
 import { wakeDispatcher } from '../../jobs/events/ledger.js';
-import { routeGroup } from './group.js';
-import { Reply } from './route-spec.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('tasks', { read: ['tasks:read'], write: ['tasks:write'] });
 const TaskDomain = Type.Union(['hunt', 'resolve', 'bridge', 'proxy', 'pay'].map((d) => Type.Literal(d)));

@@ -4,7 +4,7 @@ import { forbidden, notFound } from '../../shared/errors.js';
 import { issueToken } from '../../shared/auth/issue-token.js';
 import { DEFAULT_SCOPES, TokenCreate, TokenIssued, TokenView } from '../../shared/schemas/auth.js';
 import { IdParams, Ok } from '../../shared/schemas/common.js';
-import { defineRoute, Reply } from './route-spec.js';
+import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 
 const MANAGE = ['tokens:manage'];
 const TokenParams = IdParams('tokenId');

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { decideRoute } from '../../jobs/orchestrator/decide.js';
 import { availableDomains } from '../../jobs/steps.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
 

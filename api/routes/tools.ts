@@ -1,5 +1,5 @@
 import { ToolsMapRequest } from '../../shared/schemas/bridge.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
 

@@ -5,7 +5,7 @@ import { invalidPayload, notFound } from '../../shared/errors.js';
 import { AnyObject } from '../../shared/schemas/common.js';
 import { OrchestratorResult, RunAccepted } from '../../shared/schemas/orchestrator.js';
 import { assertValid } from '../../shared/validation.js';
-import { routeGroup } from './group.js';
+import { routeGroup } from '../../shared/http/route-group.js';
 import { answerRun } from './run-answer.js';
 
 const r = routeGroup('workflows', { read: ['runs:read'], write: ['runs:write'] });

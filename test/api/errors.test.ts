@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
-import { defineRoute } from '../../api/routes/route-spec.js';
+import { defineRoute } from '../../shared/http/route-spec.js';
 import { AppError, ERROR_STATUS, type ErrorCode } from '../../shared/errors.js';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../api/app.js';
 import { ALL_ROUTES } from '../../api/routes/index.js';
-import type { AnyRoute } from '../../api/routes/route-spec.js';
+import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { harness } from './harness.js';

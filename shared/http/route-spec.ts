@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Readable } from 'node:stream';
-import type { Deps } from '../../shared/deps.js';
-import type { Principal } from '../../shared/schemas/auth.js';
+import type { Deps } from '../deps.js';
+import type { Principal } from '../schemas/auth.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `sandboxOrBearer`: a bearer token, or none when the body's conversationId starts with `sandbox_`. */

@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import type { Deps } from '../../shared/deps.js';
-import { Id, PageQuery } from '../../shared/schemas/common.js';
+import type { Deps } from '../deps.js';
+import { Id, PageQuery } from '../schemas/common.js';
 import { defineRoute, type AnyRoute, type AuthMode, type RouteInput, type RouteSpec } from './route-spec.js';
 
 /** Path parameters schema derived from `{name}` segments: each is an identifier string. */
