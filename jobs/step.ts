@@ -1,5 +1,4 @@
 import type { Deps } from '../shared/deps.js';
-import type { DomainName } from '../shared/queues.js';
 
 /**
  * The contract between the orchestrator's generic step job and each domain.
@@ -10,7 +9,7 @@ import type { DomainName } from '../shared/queues.js';
 export interface StepInput {
   runId: string;
   accountId: string;
-  domain: DomainName;
+  domain: string;
   /** Position of the step in the run's route (0-based). */
   index: number;
   request: string;
@@ -18,7 +17,7 @@ export interface StepInput {
   clause: string;
   metadata: Record<string, unknown>;
   /** Outputs of the steps that ran before this one in the run, by domain. */
-  prior: Partial<Record<DomainName, Record<string, unknown>>>;
+  prior: Record<string, Record<string, unknown>>;
   /** Set when the run resumes after a waitpoint aimed at this step. */
   resume?: { waitpointId: string; kind: WaitKind; action?: string; itemId?: string; data?: Record<string, unknown> };
   /** Optional request fields forwarded from the orchestrator body (country, urls, budget, ...). */

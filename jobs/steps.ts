@@ -1,34 +1,20 @@
-import type { DomainName } from '../shared/queues.js';
-import { huntStep } from './hunt/step.js';
-import { resolveStep } from './resolve/step.js';
+import { DOMAINS, domainModule } from './domains.js';
 import type { StepHandler } from './step.js';
 
-/**
- * Domain → step handler. A domain missing here is not available yet: the
- * orchestrator refuses routes through it with an error naming it.
- */
-const HANDLERS: Partial<Record<DomainName, StepHandler>> = {
-  hunt: huntStep,
-  resolve: resolveStep,
-};
+/** Handlers put in place by tests (slow or cancellable steps that exercise the engine); production uses the modules' own. */
+const overrides = new Map<string, StepHandler>();
 
+/** The step of a domain, or undefined when its module is not built yet (the orchestrator refuses routes through it). */
 export function stepHandler(domain: string): StepHandler | undefined {
-  return HANDLERS[domain as DomainName];
+  return overrides.get(domain) ?? domainModule(domain)?.step;
 }
 
-export function availableDomains(): DomainName[] {
-  return Object.keys(HANDLERS) as DomainName[];
+export function availableDomains(): string[] {
+  return DOMAINS.filter((d) => stepHandler(d.name)).map((d) => d.name);
 }
 
-/**
- * Registers a handler at run time. Tests use it for instrumented steps (slow,
- * cancellable) that exercise the engine; production code registers statically above.
- */
-export function registerStepHandler(domain: DomainName, handler: StepHandler): () => void {
-  const previous = HANDLERS[domain];
-  HANDLERS[domain] = handler;
-  return () => {
-    if (previous) HANDLERS[domain] = previous;
-    else delete HANDLERS[domain];
-  };
+/** Replaces a domain's step until the returned function is called. */
+export function registerStepHandler(domain: string, handler: StepHandler): () => void {
+  overrides.set(domain, handler);
+  return () => void overrides.delete(domain);
 }

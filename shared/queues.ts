@@ -2,27 +2,16 @@ import { FlowProducer, Queue, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 /**
- * The one registry of queue names. Each domain step runs on its domain's
- * queue so `WORKER_QUEUES=hunt,pay` can scale one domain on its own; the
- * service queues carry orchestration, webhook delivery and clock ticks.
+ * The service's own queues: orchestration (finalize), outbox fan-out, webhook
+ * delivery and clock ticks. Domain queues are named by the domain modules
+ * (one queue per domain, named after it), listed in `jobs/registry.ts`.
  */
-export const DOMAIN_QUEUES = [
-  'hunt', 'resolve', 'bridge', 'proxy', 'pay',
-  'environment', 'cicd', 'kubernetes', 'incident', 'migration', 'security', 'delivery',
-] as const;
 export const SERVICE_QUEUES = ['orchestrator', 'events', 'webhooks', 'clock'] as const;
-export const QUEUE_NAMES = [...DOMAIN_QUEUES, ...SERVICE_QUEUES] as const;
-
-export type DomainName = (typeof DOMAIN_QUEUES)[number];
-export type QueueName = (typeof QUEUE_NAMES)[number];
-
-export function isDomain(name: string): name is DomainName {
-  return (DOMAIN_QUEUES as readonly string[]).includes(name);
-}
+export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 
 /** Lazily created Queue handles plus one FlowProducer, all on one prefix and connection. */
 export class QueueHub {
-  private readonly queues = new Map<QueueName, Queue>();
+  private readonly queues = new Map<string, Queue>();
   private flowProducer?: FlowProducer;
 
   constructor(
@@ -31,7 +20,7 @@ export class QueueHub {
     private readonly onError: (err: Error) => void = () => undefined,
   ) {}
 
-  queue(name: QueueName): Queue {
+  queue(name: string): Queue {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.connection as unknown as ConnectionOptions, prefix: this.prefix });
@@ -41,8 +30,9 @@ export class QueueHub {
     return q;
   }
 
-  all(): Queue[] {
-    return QUEUE_NAMES.map((n) => this.queue(n));
+  /** Handles for the given queue names (Bull Board shows every queue of the registry). */
+  all(names: readonly string[]): Queue[] {
+    return names.map((n) => this.queue(n));
   }
 
   flows(): FlowProducer {

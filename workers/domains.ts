@@ -1,20 +1,20 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
-import { PROCESSORS } from '../jobs/registry.js';
+import { DOMAIN_NAMES } from '../jobs/domains.js';
+import { PROCESSORS, QUEUE_NAMES } from '../jobs/registry.js';
 import type { Deps } from '../shared/deps.js';
-import { DOMAIN_QUEUES, QUEUE_NAMES, type QueueName } from '../shared/queues.js';
 import { isMain, runProcess, type Stoppable } from './lifecycle.js';
 
 /** Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration. */
-export function selectedQueues(deps: Deps): QueueName[] {
+export function selectedQueues(deps: Deps): string[] {
   const wanted = deps.config.WORKER_QUEUES?.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!wanted) return [...DOMAIN_QUEUES, 'orchestrator'];
-  const unknown = wanted.filter((w) => !(QUEUE_NAMES as readonly string[]).includes(w));
+  if (!wanted) return [...DOMAIN_NAMES, 'orchestrator'];
+  const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')}`);
-  return wanted as QueueName[];
+  return wanted;
 }
 
-/** Starts one BullMQ worker per queue that has a processor. */
-export function startWorkers(deps: Deps, queues: QueueName[]): Stoppable[] {
+/** Starts one BullMQ worker per queue that has a processor; a domain whose module is not built yet gets none. */
+export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   const started: Stoppable[] = [];
   for (const name of queues) {
     const processor = PROCESSORS[name];

@@ -2,6 +2,7 @@ import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { KoaAdapter } from '@bull-board/koa';
 import type { Context, Middleware, Next } from 'koa';
+import { QUEUE_NAMES } from '../../jobs/registry.js';
 import type { Deps } from '../../shared/deps.js';
 import { requireAuth } from './auth.js';
 
@@ -11,7 +12,7 @@ export const BOARD_PATH = '/admin/queues';
 export function adminBoard(deps: Deps): Middleware {
   const adapter = new KoaAdapter();
   adapter.setBasePath(BOARD_PATH);
-  createBullBoard({ queues: deps.queues.all().map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
+  createBullBoard({ queues: deps.queues.all(QUEUE_NAMES).map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
   const board = adapter.registerPlugin() as unknown as Middleware;
   return async (ctx: Context, next: Next) => {
     if (ctx.path !== BOARD_PATH && !ctx.path.startsWith(`${BOARD_PATH}/`)) return next();

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { AppError, notFound } from '../../shared/errors.js';
 import { checkHealth } from '../../shared/health.js';
-import { DOMAIN_QUEUES } from '../../shared/queues.js';
+import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { Id, Ok } from '../../shared/schemas/common.js';
 import { buildOpenApi, collect } from '../contract/openapi.js';
 import { ALL_ROUTES } from './index.js';
-import { TEMPLATES } from '../../jobs/workflows/templates.js';
+import { TEMPLATES } from '../../jobs/domains.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
 
 export const TRANSPORTS = ['http', 'mcp', 'a2a'] as const;
@@ -104,7 +104,7 @@ export const routes = [
   defineRoute({
     method: 'GET', path: '/v1/manifest', tag: 'contract', auth: 'public', summary: 'Domains, transports and version',
     response: { 200: Manifest },
-    handler: () => ({ ok: true, name: 'awp', version: SERVICE_VERSION, domains: [...DOMAIN_QUEUES], transports: [...TRANSPORTS] }),
+    handler: () => ({ ok: true, name: 'awp', version: SERVICE_VERSION, domains: [...DOMAIN_NAMES], transports: [...TRANSPORTS] }),
   }),
   defineRoute({
     method: 'GET', path: '/v1/protocol-map', tag: 'contract', auth: 'public', summary: 'Every endpoint with its domain, method, auth and schema refs',
@@ -130,7 +130,7 @@ export const routes = [
     method: 'POST', path: '/v1/handshake', tag: 'contract', auth: 'bearer', summary: 'Check domain and transport compatibility',
     body: Handshake, response: { 200: HandshakeResult },
     handler: ({ body }) => {
-      const known = new Set<string>(DOMAIN_QUEUES);
+      const known = new Set<string>(DOMAIN_NAMES);
       const supported = body.domains.filter((d) => known.has(d));
       const unsupported = body.domains.filter((d) => !known.has(d));
       return { ok: true, compatible: unsupported.length === 0, domains: supported, unsupportedDomains: unsupported, transport: body.transport, version: SERVICE_VERSION, contractRef: `awp:contract:${SERVICE_VERSION}#v1` };

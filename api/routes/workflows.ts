@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { TEMPLATES } from '../../jobs/workflows/templates.js';
+import { TEMPLATES } from '../../jobs/domains.js';
 import { submitRun } from '../../jobs/orchestrator/submit.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { AnyObject } from '../../shared/schemas/common.js';

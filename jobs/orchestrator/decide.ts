@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { egressFetch } from '../../shared/http/egress.js';
-import { DOMAIN_QUEUES, isDomain } from '../../shared/queues.js';
+import { DOMAIN_NAMES, isDomain } from '../domains.js';
 import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
 
 /**
@@ -20,7 +20,7 @@ export async function llmRoute(config: Deps['config'], input: RouteInput): Promi
         model: config.LLM_MODEL,
         temperature: 0,
         messages: [
-          { role: 'system', content: `Route the user's request to an ordered list of domains from: ${DOMAIN_QUEUES.join(', ')}. Answer with JSON only: {"route": ["domain", ...]}.` },
+          { role: 'system', content: `Route the user's request to an ordered list of domains from: ${DOMAIN_NAMES.join(', ')}. Answer with JSON only: {"route": ["domain", ...]}.` },
           { role: 'user', content: input.request },
         ],
       }),

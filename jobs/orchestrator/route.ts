@@ -1,7 +1,6 @@
 import { AppError, invalidPayload } from '../../shared/errors.js';
-import { DOMAIN_QUEUES, isDomain, type DomainName } from '../../shared/queues.js';
+import { DOMAIN_NAMES, DOMAINS, isDomain, type DomainName } from '../domains.js';
 import { train } from './classifier.js';
-import { EXAMPLES } from './examples.js';
 
 /**
  * The deterministic router: request text (+ the previous turn of the same
@@ -23,24 +22,14 @@ export interface RouteDecision {
   clauses?: Partial<Record<DomainName, string>>;
 }
 
+/** Every domain's shipped examples, by domain: what the classifier is trained on. */
+export const EXAMPLES: Record<string, string[]> = Object.fromEntries(DOMAINS.map((d) => [d.name, d.vocabulary.examples]));
 const classifier = train(EXAMPLES);
 
-/** Words that name a domain outright; a hit outweighs the classifier for its clause. */
-const LEXICON: Array<[RegExp, DomainName]> = [
-  // Developer-delivery words are the most specific, so they are tried first.
-  [/\b(pods?|kubernetes|k8s|crashloop\w*|oomkilled|namespace)\b/i, 'kubernetes'],
-  [/\b(outage|incident|alerts?|on.?call|error rate|site is down)\b/i, 'incident'],
-  [/\b(migrations?|alter table|schema change|drop column)\b/i, 'migration'],
-  [/\b(secrets? scan|leaked|hardcoded|api key committed|exposed tokens?)\b/i, 'security'],
-  [/\b(rollout|release plan|canary|blue.?green|rollback|pipeline|gates?)\b/i, 'cicd'],
-  [/\b(deploy|deliver|ship|push .* live)\b/i, 'delivery'],
-  [/\b(dev(elopment)? environment|runtimes?|setup steps|docker compose)\b/i, 'environment'],
-  [/\b(scam|fraud|contradict\w*|audit|verify|fact.?check|dispute|legit\w*|misleading)\b/i, 'resolve'],
-  [/\b(pay|payment|purchase|buy|checkout|settle|mandate|refund me)\b/i, 'pay'],
-  [/\b(call|phone|ring|human|person|courier|pick ?up)\b/i, 'proxy'],
-  [/\b(connector|webhook|integration|oauth|credential|portal)\b/i, 'bridge'],
-  [/\b(find|search|look for|discover|shortlist|compare prices|cheapest|best deal|source)\b/i, 'hunt'],
-];
+/** Words that name a domain outright, most specific vocabularies first; a hit outweighs the classifier for its clause. */
+const LEXICON: Array<[RegExp, DomainName]> = [...DOMAINS]
+  .sort((a, b) => a.vocabulary.precedence - b.vocabulary.precedence)
+  .map((d) => [d.vocabulary.lexicon, d.name]);
 
 const FOLLOW_UP = /^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|that one|the (first|second|third|last|cheap\w*) (one|option)|buy it|book it|call them|pay (for )?it|option \d+|#?\d+)\b/i;
 const CLAUSE_SPLIT = /\s*(?:,?\s*\b(?:and then|then|after that|afterwards|and also|finally)\b|;|\.\s+)\s*/i;
@@ -60,7 +49,7 @@ function classifyClause(clause: string): { domain: DomainName | null; scores: Ar
 /** Validates a forced route: known domains only, at most 12 steps. */
 export function forcedRoute(names: string[]): DomainName[] {
   const unknown = names.filter((n) => !isDomain(n));
-  if (unknown.length > 0) throw invalidPayload(`domainRoute names unknown domains: ${unknown.join(', ')}`, { known: DOMAIN_QUEUES });
+  if (unknown.length > 0) throw invalidPayload(`domainRoute names unknown domains: ${unknown.join(', ')}`, { known: DOMAIN_NAMES });
   return names as DomainName[];
 }
 

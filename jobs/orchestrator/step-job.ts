@@ -3,7 +3,6 @@ import type { Deps } from '../../shared/deps.js';
 import { AppError, isPermanent } from '../../shared/errors.js';
 import { stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { newId } from '../../shared/ids.js';
-import type { DomainName } from '../../shared/queues.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
@@ -109,7 +108,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
 async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: AbortSignal, emit: StepInput['emit']): Promise<StepInput> {
   const prior: StepInput['prior'] = {};
   for (const s of await stepsOf(deps.db, run.id)) {
-    if (s.status === 'completed' && s.output && !(s.segment === data.segment && s.idx >= data.index)) prior[s.domain as DomainName] = s.output;
+    if (s.status === 'completed' && s.output && !(s.segment === data.segment && s.idx >= data.index)) prior[s.domain] = s.output;
   }
   let resume: StepInput['resume'];
   if (data.resumeWaitpointId) {
@@ -118,7 +117,7 @@ async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: Abo
   }
   const { metadata, ...extras } = run.input as { metadata?: Record<string, unknown> } & Record<string, unknown>;
   const clause = (run.routing as { clauses?: Record<string, string> }).clauses?.[data.domain] ?? run.request;
-  return { runId: run.id, accountId: run.account_id, domain: data.domain as DomainName, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
+  return { runId: run.id, accountId: run.account_id, domain: data.domain, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
 }
 
 async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {

@@ -7,12 +7,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `sandboxOrBearer`: a bearer token, or none when the body's conversationId starts with `sandbox_`. */
 export type AuthMode = 'public' | 'bearer' | 'sandboxOrBearer';
 
+/** Bearer routes always have a caller; public routes may have one (a valid token sent anyway). */
+export type PrincipalFor<A extends AuthMode> = A extends 'public' ? Principal | null : Principal;
+
+/** `/v1/runs/{runId}/events` → `{ runId: string }`: path parameters typed from the path itself. */
+type ParamNames<S extends string> = S extends `${string}{${infer P}}${infer Rest}` ? P | ParamNames<Rest> : never;
+export type PathParams<S extends string> = { [K in ParamNames<S>]: string };
+
 /** What a handler receives: validated input and the caller, never the Koa context. */
-export interface RouteInput<B, P, Q> {
+export interface RouteInput<B, P, Q, A extends AuthMode = AuthMode> {
   body: B;
   params: P;
   query: Q;
-  principal: Principal | null;
+  principal: PrincipalFor<A>;
   headers: Readonly<Record<string, string | undefined>>;
   requestId: string;
   ip: string;
@@ -35,12 +42,12 @@ export class Reply {
 type Infer<S> = S extends TSchema ? Static<S> : Record<string, never>;
 
 /** A route is data. The same table feeds Koa, OpenAPI, protocol-map, schemas and MCP tools. */
-export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined> {
+export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, A extends AuthMode = AuthMode> {
   method: HttpMethod;
   /** OpenAPI path syntax: `/v1/runs/{runId}`. */
   path: string;
   tag: string;
-  auth: AuthMode;
+  auth: A;
   /** Scopes the token must hold (all of them). */
   scopes?: string[];
   summary: string;
@@ -60,14 +67,14 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
   pendingIssue?: number;
   /** Produces a non-JSON body (streams); idempotent replay does not apply. */
   streams?: boolean;
-  handler?: (input: RouteInput<Infer<B>, Infer<P>, Infer<Q>>, deps: Deps) => Promise<unknown> | unknown;
+  handler?: (input: RouteInput<Infer<B>, Infer<P>, Infer<Q>, A>, deps: Deps) => Promise<unknown> | unknown;
 }
 
-export type AnyRoute = RouteSpec<any, any, any>;
+export type AnyRoute = RouteSpec<any, any, any, any>;
 
 /** Identity helper that keeps the handler's input typed from the schemas. */
-export function defineRoute<B extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined>(
-  spec: RouteSpec<B, P, Q>,
+export function defineRoute<B extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, const A extends AuthMode = AuthMode>(
+  spec: RouteSpec<B, P, Q, A>,
 ): AnyRoute {
   return spec as AnyRoute;
 }

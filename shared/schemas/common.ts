@@ -1,4 +1,4 @@
-import { Type, type TSchema, type TProperties } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type TSchema, type TProperties } from '@sinclair/typebox';
 
 /** Error envelope of every failure. */
 export const ErrorEnvelope = Type.Object(
@@ -49,3 +49,12 @@ export const Money = Type.Object({
   amount: Type.Number({ minimum: 0 }),
   currency: Type.String({ minLength: 3, maxLength: 3, default: 'USD' }),
 });
+
+/**
+ * A closed vocabulary as `{ type: 'string', enum: [...] }`: one schema that
+ * validates, types the value as the union of its members, and shows clients
+ * and code generators the values (a union of literals renders as anyOf/const).
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
+  return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+}

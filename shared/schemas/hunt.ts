@@ -24,6 +24,7 @@ export const CatalogImport = Type.Object(
   },
   { $id: 'CatalogImportRequest' },
 );
+export type CatalogImport = Static<typeof CatalogImport>;
 
 export const Candidate = Type.Object(
   {

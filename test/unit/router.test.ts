@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { routeRequest } from '../../jobs/orchestrator/route.js';
-import { EXAMPLES } from '../../jobs/orchestrator/examples.js';
+import { EXAMPLES } from '../../jobs/orchestrator/route.js';
 
 /** Requests that are not among the training examples, with the route a person would pick. */
 const TABLE: Array<[string, string[]]> = [

@@ -1,0 +1,63 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { AnyRoute } from '../shared/http/route-spec.js';
+import type { StepHandler } from './step.js';
+import type { WorkflowTemplate } from './workflows/template.js';
+
+/** What the deterministic router learns about a domain. */
+export interface DomainVocabulary {
+  /** Words that name the domain outright; a hit outweighs the classifier for its clause. */
+  lexicon: RegExp;
+  /** Lexicons are tried in ascending precedence, so the most specific vocabularies (k8s, incidents) win over broad ones (find, buy). */
+  precedence: number;
+  /** Labelled requests the classifier trains on; add one when a real request is routed wrong. */
+  examples: string[];
+}
+
+/** An answer a waitpoint of this domain accepts (`action` of a follow-up or of POST /v1/runs/{runId}/resume). */
+export interface ResumeAction {
+  description: string;
+  /** Domain the run continues into after the waiting step when its route does not go there already (`buy` → pay). */
+  continueInto?: string;
+}
+
+/** An event type the domain writes to the outbox, with the schema of its payload. */
+export interface DomainEvent {
+  description: string;
+  payload: TSchema;
+}
+
+/**
+ * Everything the engine, the router and the API know about one domain. Each
+ * domain folder exports one of these, and `jobs/domains.ts` lists them: the
+ * queue and step registries, the router, the manifest, the route table, the
+ * run statuses, the event registry and proof redaction are derived from that list.
+ */
+export interface DomainModule<N extends string = string> {
+  /** Also the name of its BullMQ queue. */
+  name: N;
+  summary: string;
+  /** Set while the domain is not built: its routes answer 501 naming the issue, and the router refuses routes through it. */
+  pendingIssue?: number;
+  /** Default read and write scopes of its routes. */
+  scopes: { read: string[]; write: string[] };
+  routes: AnyRoute[];
+  /** Runs the domain's step of an orchestrator run; absent while pending. */
+  step?: StepHandler;
+  vocabulary: DomainVocabulary;
+  resumeActions?: Record<string, ResumeAction>;
+  /**
+   * Run statuses of its own: `resting` ones a step may suspend with (besides
+   * NEEDS_INPUT, awaitingProxy, awaitingApproval), `final` ones a step may end
+   * the run with, each counted as a success or a failure for tasks and `run.*` events.
+   */
+  statuses?: { resting?: string[]; final?: Record<string, 'succeeded' | 'failed'> };
+  events?: Record<string, DomainEvent>;
+  /** Output keys hidden from the `board` audience of a proof export. */
+  redact?: string[];
+  templates?: WorkflowTemplate[];
+}
+
+/** Identity helper that keeps the module's name a literal type. */
+export function defineDomain<const N extends string>(module: DomainModule<N>): DomainModule<N> {
+  return module;
+}

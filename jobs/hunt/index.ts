@@ -1,0 +1,21 @@
+import { defineDomain } from '../domain.js';
+import { routes } from './routes.js';
+import { huntStep } from './step.js';
+import { templates } from './templates.js';
+import { vocabulary } from './vocabulary.js';
+
+/** Source-bound discovery: candidates from the sources it can read, each bound to where it came from. */
+export const hunt = defineDomain({
+  name: 'hunt',
+  summary: 'Source-bound discovery of candidates (catalog today; web pages and places with issue 11)',
+  scopes: { read: ['tools:use'], write: ['tools:use'] },
+  routes,
+  step: huntStep,
+  vocabulary,
+  resumeActions: {
+    buy: { description: 'Buy the chosen candidate; the run continues into pay', continueInto: 'pay' },
+    contact: { description: 'Contact the chosen candidate; the run continues into proxy', continueInto: 'proxy' },
+  },
+  redact: ['url', 'source', 'vendor', 'price', 'netUsd', 'itemId', 'candidateId'],
+  templates,
+});
