@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { DomainModule } from '../domain.js';
+import { DOMAINS } from '../domains.js';
+
+/** What a run's final status means for its task and its `run.*` event. */
+export type RunOutcome = 'succeeded' | 'failed' | 'canceled';
+
+/** Waitpoint kinds every domain may rest at; modules add their own (`statuses.resting`). */
+export const CORE_WAIT_KINDS = ['NEEDS_INPUT', 'awaitingProxy', 'awaitingApproval'] as const;
+export const ACTIVE_STATUSES = ['queued', 'running'] as const;
+
+const modules: readonly DomainModule[] = DOMAINS;
+
+/** Statuses a run rests at until a waitpoint is resolved. */
+export const WAIT_STATUSES: string[] = [...new Set([...CORE_WAIT_KINDS, ...modules.flatMap((d) => d.statuses?.resting ?? [])])];
+
+/** Final statuses and what each means: the core three, then each module's own (`delivered`, `blocked`). */
+export const FINAL_OUTCOMES: Record<string, RunOutcome> = {
+  ready: 'succeeded', failed: 'failed', canceled: 'canceled',
+  ...Object.fromEntries(modules.flatMap((d) => Object.entries(d.statuses?.final ?? {}))),
+};
+export const TERMINAL_STATUSES: string[] = Object.keys(FINAL_OUTCOMES);
+/** A resting run is not moving: it is final, or waits for an answer. */
+export const RESTING_STATUSES: string[] = [...TERMINAL_STATUSES, ...WAIT_STATUSES];
+export const RUN_STATUSES: string[] = [...ACTIVE_STATUSES, ...RESTING_STATUSES];
+
+/**
+ * The run state machine. A run is queued, runs its segment's steps, then
+ * rests: final, or at a waitpoint until an answer queues the next segment.
+ * Cancel and failure are reachable from anything that is not final.
+ */
+const MOVES: Record<string, string[]> = {
+  queued: ['running', ...RESTING_STATUSES],
+  running: RESTING_STATUSES,
+  ...Object.fromEntries(WAIT_STATUSES.map((w) => [w, ['queued', 'canceled', 'failed']])),
+  ...Object.fromEntries(TERMINAL_STATUSES.map((t) => [t, []])),
+};
+
+export function canMove(from: string, to: string): boolean {
+  return MOVES[from]?.includes(to) ?? false;
+}
+
+/** Statuses a run may be in to move to `to` (the guard of the UPDATE). */
+export function movesInto(to: string): string[] {
+  return Object.keys(MOVES).filter((from) => MOVES[from]!.includes(to));
+}
+
+export function isTerminal(status: string): boolean {
+  return status in FINAL_OUTCOMES;
+}
+
+/** The outbox event type of a run that came to rest at `status`. */
+export function runEventType(status: string): 'run.completed' | 'run.failed' | 'run.canceled' | 'run.waiting' {
+  const outcome = FINAL_OUTCOMES[status];
+  return outcome === 'succeeded' ? 'run.completed' : outcome === 'failed' ? 'run.failed' : outcome === 'canceled' ? 'run.canceled' : 'run.waiting';
+}
+
+/** A final status a domain may end the run with, else null (the step asked for a status its module does not declare). */
+export function domainFinalStatus(module: DomainModule | undefined, status: string | undefined): string | null {
+  return status && module?.statuses?.final?.[status] ? status : null;
+}
+
+/**
+ * Moves a run to `to` if the table allows it from its current status; the
+ * only writer of runs.status besides the insert and the hot step-start
+ * statement. Returns false when the move did not apply (the run moved on).
+ */
+export async function moveRun(trx: Knex | Knex.Transaction, runId: string, to: string, fields: Record<string, unknown> = {}): Promise<boolean> {
+  const n = await trx('runs').where({ id: runId }).whereIn('status', movesInto(to)).update({
+    status: to, updated_at: trx.fn.now(), ...(isTerminal(to) ? { finished_at: trx.fn.now() } : { finished_at: null }), ...fields,
+  });
+  return n > 0;
+}
