@@ -46,6 +46,8 @@ export interface StepOutcome {
   openQuestions?: string[];
   /** Options considered and not chosen (proof card export `rejectedPaths`). */
   rejected?: Array<{ option: string; reason: string }>;
+  /** A final run status the step's module declares (`statuses.final`); the run ends with it instead of `ready`. */
+  finalStatus?: string;
   /** When set, the run rests at a waitpoint after this step. */
   suspend?: { kind: WaitKind; payload: Record<string, unknown> };
 }

@@ -1,11 +1,9 @@
-import { publishCancel } from '../../jobs/orchestrator/cancel-registry.js';
-import { finalizeCanceled } from '../../jobs/orchestrator/finalize.js';
 import { followRun } from '../../jobs/orchestrator/follow.js';
 import { resumeRun } from '../../jobs/orchestrator/submit.js';
-import { inRunTx } from '../../jobs/orchestrator/run-events.js';
+import { cancelRun } from '../../jobs/orchestrator/run-control.js';
 import { runDetail, runSummary } from '../../jobs/orchestrator/views.js';
-import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
-import { getRun, listRuns, RESTING } from '../../shared/db/runs.js';
+import { invalidPayload, notFound } from '../../shared/errors.js';
+import { getRun, listRuns } from '../../shared/db/runs.js';
 import type { Deps } from '../../shared/deps.js';
 import { RunEventsQuery, RunListQuery, RunResume } from '../../shared/schemas/runs.js';
 import { routeGroup } from '../../shared/http/route-group.js';
@@ -23,17 +21,17 @@ export const routes = [
   r.get('/v1/runs', 'List runs (filters: status, domain, conversationId, time range; cursor pagination)', {
     query: RunListQuery,
     handler: async ({ query, principal }, deps) => {
-      const { rows, nextCursor } = await listRuns(deps.db, principal!.accountId, { ...query, limit: query.limit ?? 50 });
+      const { rows, nextCursor } = await listRuns(deps.db, principal.accountId, { ...query, limit: query.limit ?? 50 });
       return { ok: true, runs: rows.map(runSummary), nextCursor };
     },
   }),
   r.get('/v1/runs/{runId}', 'A run: status, route, steps with timings, result, proof card ref, waitpoint, error', {
-    handler: async ({ params, principal }, deps) => ({ ok: true, run: await runDetail(deps, await mustGetRun(deps, principal!.accountId, params.runId)) }),
+    handler: async ({ params, principal }, deps) => ({ ok: true, run: await runDetail(deps, await mustGetRun(deps, principal.accountId, params.runId)) }),
   }),
   r.get('/v1/runs/{runId}/events', 'Run events as NDJSON, or SSE with Accept: text/event-stream; resumable with Last-Event-ID or ?after=', {
     query: RunEventsQuery, streams: true,
     handler: async ({ params, query, principal, headers, signal }, deps) => {
-      await mustGetRun(deps, principal!.accountId, params.runId);
+      await mustGetRun(deps, principal.accountId, params.runId);
       const lastEventId = headers['last-event-id'];
       if (lastEventId !== undefined && !/^\d+$/.test(lastEventId)) throw invalidPayload('Last-Event-ID must be an event id (integer)');
       const after = Math.max(query.after ?? 0, lastEventId ? Number(lastEventId) : 0);
@@ -42,25 +40,12 @@ export const routes = [
     },
   }),
   r.post('/v1/runs/{runId}/cancel', 'Cancel a run; the running step is aborted wherever it runs', {
-    handler: async ({ params, principal }, deps) => {
-      const run = await mustGetRun(deps, principal!.accountId, params.runId);
-      if (['ready', 'failed', 'canceled'].includes(run.status)) throw conflict(`Run ${run.id} is already ${run.status}`);
-      await inRunTx(deps, run.id, run.account_id, async (trx, emit) => {
-        // A resting run gets a new segment so its canceled state is finalized once, apart from the rest it had.
-        await trx('runs').where({ id: run.id }).update({ status: 'canceled', error: 'canceled by the client', segment: RESTING.includes(run.status) ? run.segment + 1 : run.segment, updated_at: trx.fn.now() });
-        await trx('waitpoints').where({ run_id: run.id }).whereNull('resolved_at').update({ resolved_at: trx.fn.now(), resolution: JSON.stringify({ canceled: true }) });
-        await emit('trace', { event: 'run.canceled' });
-      });
-      await publishCancel(deps, run.id);
-      // A run resting at a waitpoint has no flow left to finalize it: finalize now.
-      if (RESTING.includes(run.status)) await finalizeCanceled(deps, run.id);
-      return { ok: true, runId: run.id, status: 'canceled' };
-    },
+    handler: ({ params, principal }, deps) => cancelRun(deps, principal.accountId, params.runId),
   }),
   r.post('/v1/runs/{runId}/resume', 'Resume a run at its waitpoint (choice, proxy outcome, approval)', {
     body: RunResume,
     handler: async ({ params, body, principal }, deps) => {
-      const run = await resumeRun(deps, principal!, params.runId, body);
+      const run = await resumeRun(deps, principal, params.runId, body);
       return new Reply(202, { ok: true, runId: run.id, status: run.status, segment: run.segment, links: { self: `/v1/runs/${run.id}`, events: `/v1/runs/${run.id}/events` } });
     },
   }),

@@ -10,6 +10,8 @@ import { assessProof, cite } from './proof.js';
 import { assembleResult } from './result.js';
 import { inRunTx } from './run-events.js';
 import { wakeDispatcher } from '../events/ledger.js';
+import { domainModule } from '../domains.js';
+import { domainFinalStatus, FINAL_OUTCOMES, moveRun, runEventType } from './run-state.js';
 
 /**
  * Root of every segment's flow: decides where the run rests, builds the
@@ -23,13 +25,16 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
 
   const steps = await stepsOf(deps.db, runId);
   const waitpoint = await openWaitpoint(deps.db, runId);
-  const status = ['failed', 'canceled'].includes(run.status) ? run.status : waitpoint ? waitpoint.kind : 'ready';
+  const completed = steps.filter((s) => s.status === 'completed');
+  let over = run.status === 'failed' || run.status === 'canceled';
+  // A domain may end the run with a final status of its own (delivery: delivered | blocked); the last step that asked for one wins.
+  const declared = completed.map((s) => domainFinalStatus(domainModule(s.domain), s.extra?.finalStatus)).filter(Boolean).pop();
+  let status = over ? run.status : waitpoint ? waitpoint.kind : declared ?? 'ready';
   const body = assembleResult(run.route, steps);
 
   let proofCard: Record<string, unknown> | null = null;
   let proofRow: Record<string, unknown> | null = null;
-  const completed = steps.filter((s) => s.status === 'completed');
-  if (!['failed', 'canceled'].includes(status)) {
+  if (!over) {
     const latest = new Map(completed.map((s) => [s.domain, s]));
     const assessment = assessProof(
       [...latest.values()].map((s) => ({ domain: s.domain, evidence: (s.evidence ?? []) as EvidenceItem[], openQuestions: s.extra?.openQuestions ?? [], rejected: s.extra?.rejected ?? [] })),
@@ -52,23 +57,32 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
     proofRow = { id: cardId, account_id: run.account_id, run_id: runId, decision_id: decisionId, card: JSON.stringify(proofCard), decision: JSON.stringify(decision) };
   }
 
-  const response = { ok: true, runId, status, ...body, proofCard, ...(run.error ? { error: run.error } : {}) };
+  const response: Record<string, unknown> = { ok: true, runId, status, ...body, proofCard, ...(run.error ? { error: run.error } : {}) };
   const fannedOut = await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
     // Two finalizers of one segment (the flow's and a sweep's) serialise on the run row; the second finds the final and stops.
-    await trx('runs').where({ id: runId }).forUpdate().first('id');
+    const locked = await trx('runs').where({ id: runId }).forUpdate().first('status');
     if (await trx('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [segment]).first()) return 0;
+    // Canceled or failed while this finalizer was reading: that is how the segment ends.
+    if (!over && (locked.status === 'failed' || locked.status === 'canceled')) {
+      over = true;
+      status = locked.status;
+      Object.assign(response, { status, proofCard: null });
+      proofRow = null;
+    }
     if (proofRow) await trx('proof_cards').insert(proofRow);
-    await trx('runs').where({ id: runId }).update({
-      status, results: JSON.stringify(response), proof_card_id: proofCard?.cardId ?? null, updated_at: trx.fn.now(),
-      finished_at: ['ready', 'failed', 'canceled'].includes(status) ? trx.fn.now() : null,
-    });
+    // failed/canceled were set by the move that ended the run; here only the result is added.
+    if (over) await trx('runs').where({ id: runId }).update({ results: JSON.stringify(response), proof_card_id: null, updated_at: trx.fn.now(), finished_at: trx.fn.now() });
+    else if (!(await moveRun(trx, runId, status, { results: JSON.stringify(response), proof_card_id: proofCard?.cardId ?? null }))) return 0;
     if (run.conversation_id) {
       await trx('conversations').where({ account_id: run.account_id, id: run.conversation_id })
         .update({ context: JSON.stringify({ route: run.route, status, waiting: waitpoint?.kind ?? null, lastRunId: runId }), updated_at: trx.fn.now() });
     }
-    const taskDeliveries = run.task_id ? await transitionTaskForRun(trx, run.account_id, run.task_id, status, { runId, results: body.results }) : 0;
-    const type = status === 'ready' ? 'run.completed' : status === 'failed' ? 'run.failed' : status === 'canceled' ? 'run.canceled' : 'run.waiting';
-    const { deliveries } = await recordEvent(trx, { accountId: run.account_id, type, subject: runId, payload: { runId, status, route: run.route, proofCardId: proofCard?.cardId ?? null, ...(run.error ? { error: run.error } : {}) } });
+    // Tasks know the core statuses; a domain's final status counts as the success or failure it declares.
+    const outcome = FINAL_OUTCOMES[status];
+    const taskStatus = outcome === 'succeeded' ? 'ready' : outcome === 'failed' ? 'failed' : status;
+    const taskDeliveries = run.task_id ? await transitionTaskForRun(trx, run.account_id, run.task_id, taskStatus, { runId, results: body.results }) : 0;
+    const type = runEventType(status);
+    const { deliveries } = await recordEvent(trx, { accountId: run.account_id, type, subject: runId, payload: { runId, status, route: run.route, proofCardId: proofRow ? (proofCard?.cardId ?? null) : null, ...(run.error ? { error: run.error } : {}) } });
     emit('final', { segment, result: response });
     return deliveries + taskDeliveries;
   });

@@ -1,6 +1,7 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { Deps } from '../../shared/deps.js';
-import { eventsAfter, getRunById, RESTING, type RunEvent } from '../../shared/db/runs.js';
+import { eventsAfter, getRunById, type RunEvent } from '../../shared/db/runs.js';
+import { RESTING_STATUSES } from './run-state.js';
 
 export type StreamFormat = 'ndjson' | 'sse';
 
@@ -56,7 +57,7 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
     if (closed) return;
     const run = await getRunById(deps.db, runId);
     // A resting run whose final event is already behind `after` has nothing more to say.
-    if (run && RESTING.includes(run.status) && !(await deps.db('run_events').where({ run_id: runId }).andWhere('seq', '>', last).first())) {
+    if (run && RESTING_STATUSES.includes(run.status) && !(await deps.db('run_events').where({ run_id: runId }).andWhere('seq', '>', last).first())) {
       const final = await deps.db('run_events').where({ run_id: runId, type: 'final' }).orderBy('seq', 'desc').first();
       if (final && final.seq <= last) close();
     }

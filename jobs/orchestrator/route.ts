@@ -32,6 +32,25 @@ const LEXICON: Array<[RegExp, DomainName]> = [...DOMAINS]
   .map((d) => [d.vocabulary.lexicon, d.name]);
 
 const FOLLOW_UP = /^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|that one|the (first|second|third|last|cheap\w*) (one|option)|buy it|book it|call them|pay (for )?it|option \d+|#?\d+)\b/i;
+/** Words that lean on the previous turn: "and what about the cheaper one?", "same for the other one". */
+const CONTINUATION = /^(and|but|or|also|so|then|what about|how about|same|instead)\b|\b(cheaper|pricier|bigger|smaller|other one|another one|that one|this one|the (first|second|third|last|other|next) one|it|them|those|these)\b/i;
+const SHORT_WORDS = 8;
+
+/**
+ * A turn continues the conversation's previous one when it says so outright
+ * ("go ahead", "option 2"), when it is short and leans on that turn ("what
+ * about the cheaper one?"), or when it is short and names no domain of its
+ * own, whether or not the previous run has finished.
+ */
+function isFollowUp(text: string, prev: NonNullable<RouteInput['previous']>, whole: Array<{ domain: string; score: number }>): boolean {
+  if (FOLLOW_UP.test(text)) return true;
+  const words = text.split(/\s+/).length;
+  if (words > SHORT_WORDS) return false;
+  if (prev.waiting && words <= 6) return true;
+  if (CONTINUATION.test(text)) return !LEXICON.some(([re, d]) => re.test(text) && !prev.route.includes(d));
+  return !LEXICON.some(([re]) => re.test(text)) && (whole[0]?.score ?? 0) < MIN_SCORE * 2;
+}
+
 const CLAUSE_SPLIT = /\s*(?:,?\s*\b(?:and then|then|after that|afterwards|and also|finally)\b|;|\.\s+)\s*/i;
 const AND_SPLIT = /\s+\band\b\s+(?=(?:pay|buy|call|phone|verify|audit|check|book|purchase|contact|settle|deploy|ship)\b)/i;
 const MIN_SCORE = 0.2;
@@ -60,7 +79,7 @@ export function routeRequest(input: RouteInput): RouteDecision {
   }
   const whole = classifier.classify(text).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
   const prev = input.previous;
-  if (prev && prev.route.length > 0 && (FOLLOW_UP.test(text) || (prev.waiting && text.split(/\s+/).length <= 6))) {
+  if (prev && prev.route.length > 0 && isFollowUp(text, prev, whole)) {
     return {
       route: prev.route.filter(isDomain),
       followUp: true,

@@ -1,4 +1,5 @@
-import type { Knex } from 'knex';
+import type { Db } from '../../shared/db/knex.js';
+import { moveRunStatus } from '../../shared/db/run-writes.js';
 import type { DomainModule } from '../domain.js';
 import { DOMAINS } from '../domains.js';
 
@@ -61,13 +62,10 @@ export function domainFinalStatus(module: DomainModule | undefined, status: stri
 }
 
 /**
- * Moves a run to `to` if the table allows it from its current status; the
- * only writer of runs.status besides the insert and the hot step-start
- * statement. Returns false when the move did not apply (the run moved on).
+ * Moves a run to `to` if the table allows it from its current status: the
+ * one writer of runs.status besides the insert and the hot step-start
+ * statement. False when the move did not apply (the run had moved on).
  */
-export async function moveRun(trx: Knex | Knex.Transaction, runId: string, to: string, fields: Record<string, unknown> = {}): Promise<boolean> {
-  const n = await trx('runs').where({ id: runId }).whereIn('status', movesInto(to)).update({
-    status: to, updated_at: trx.fn.now(), ...(isTerminal(to) ? { finished_at: trx.fn.now() } : { finished_at: null }), ...fields,
-  });
-  return n > 0;
+export function moveRun(db: Db, runId: string, to: string, fields: Record<string, unknown> = {}): Promise<boolean> {
+  return moveRunStatus(db, runId, movesInto(to), to, isTerminal(to), fields);
 }

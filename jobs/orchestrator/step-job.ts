@@ -8,6 +8,9 @@ import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
 import { stepJobId, type StepJobData } from './flow.js';
 import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
+import { failRun } from './run-control.js';
+import { isTerminal } from './run-state.js';
+import { finishStep } from '../../shared/db/run-writes.js';
 
 class StepTimeout extends Error {}
 
@@ -33,12 +36,12 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
   );
   const run = state.rows[0] as (RunRow & { waiting: boolean; step_status: string | null }) | undefined;
   if (!run) return { skipped: 'run not found' };
-  if (run.segment !== segment || ['failed', 'canceled'].includes(run.status)) return { skipped: run.status };
+  if (run.segment !== segment || isTerminal(run.status)) return { skipped: run.status };
   if (run.waiting) return { skipped: 'run is waiting' };
   if (run.step_status === 'completed') return { domain, status: 'completed', replayed: true };
 
   const handler = stepHandler(domain);
-  if (!handler) return failRun(deps, run.id, run.account_id, stepId, `domain ${domain} is not available`);
+  if (!handler) return failRun(deps, run.id, run.account_id, `domain ${domain} is not available`, { stepId });
 
   // Mark the step running, the run running, and announce it: one statement, so one round trip on the hot path.
   const started = await deps.db.raw(
@@ -86,7 +89,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
     return await completeStep(deps, job.data, run.account_id, stepId, outcome);
   } catch (err) {
     if (err instanceof CancelError) {
-      await deps.db('run_steps').where({ id: stepId }).update({ status: 'canceled', finished_at: deps.db.fn.now() });
+      await finishStep(deps.db, stepId, 'canceled');
       return { domain, status: 'canceled' };
     }
     const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
@@ -94,7 +97,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
       // Clients read this reason: it names client-facing errors, never internals (those go to the log).
       const known = err instanceof StepTimeout || err instanceof AppError || err instanceof UnrecoverableError;
       if (!known) deps.log.error({ err, runId, stepId }, 'step failed');
-      return failRun(deps, runId, run.account_id, stepId, `${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`);
+      return failRun(deps, runId, run.account_id, `${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`, { stepId });
     }
     await deps.db('run_steps').where({ id: stepId }).update({ error: (err as Error).message.slice(0, 1000) });
     throw err; // transient: BullMQ retries with backoff
@@ -129,7 +132,7 @@ async function completeStep(deps: Deps, data: StepJobData, accountId: string, st
     output: JSON.stringify(outcome.output),
     evidence: JSON.stringify(outcome.evidence),
     conversation: JSON.stringify(outcome.conversation),
-    extra: JSON.stringify({ openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [] }),
+    extra: JSON.stringify({ openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [], ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}) }),
   };
   if (!outcome.suspend) {
     // The common case in one statement: the step row and its events commit together, and only once.
@@ -150,13 +153,4 @@ async function completeStep(deps: Deps, data: StepJobData, accountId: string, st
     emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
     return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };
   });
-}
-
-async function failRun(deps: Deps, runId: string, accountId: string, stepId: string, reason: string) {
-  await inRunTx(deps, runId, accountId, async (trx, emit) => {
-    await trx('run_steps').where({ id: stepId }).update({ status: 'failed', error: reason.slice(0, 2000), finished_at: trx.fn.now() });
-    const n = await trx('runs').where({ id: runId }).whereNotIn('status', ['failed', 'canceled']).update({ status: 'failed', error: reason.slice(0, 2000), updated_at: trx.fn.now() });
-    if (n > 0) await emit('trace', { event: 'run.failed', reason });
-  });
-  return { status: 'failed', reason };
 }

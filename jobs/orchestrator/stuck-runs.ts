@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { enqueueSegment, finalizeJobId } from './flow.js';
-import { inRunTx } from './run-events.js';
+import { failRun } from './run-control.js';
 
 /**
  * Runs nobody is moving any more. A running step whose heartbeat is older
@@ -19,11 +19,7 @@ export async function sweepStuckRuns(deps: Deps): Promise<{ failed: number; requ
     .select('r.id', 'r.account_id', 'r.segment', 's.domain', 's.id as step_id');
   for (const run of stale) {
     const reason = `the ${run.domain} step stopped reporting (no heartbeat for over ${Math.round(marginMs / 1000)} s); its worker is gone`;
-    await inRunTx(deps, run.id, run.account_id, async (trx, emit) => {
-      await trx('run_steps').where({ id: run.step_id }).update({ status: 'failed', error: reason, finished_at: trx.fn.now() });
-      await trx('runs').where({ id: run.id, status: 'running' }).update({ status: 'failed', error: reason, stuck_reason: reason, updated_at: trx.fn.now() });
-      await emit('trace', { event: 'run.stuck', reason });
-    });
+    await failRun(deps, run.id, run.account_id, reason, { stepId: run.step_id, stuck: true });
     await deps.queues.queue('orchestrator').add('finalize', { runId: run.id, segment: run.segment }, { jobId: `${finalizeJobId(run.id, run.segment)}.sweep` });
   }
   const lost = await deps.db('runs').where({ status: 'queued' }).andWhereRaw(`updated_at < now() - interval '1 minute'`).limit(100).select('id', 'segment', 'route');

@@ -6,6 +6,10 @@ import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { OrchestratorRequest } from '../../shared/schemas/orchestrator.js';
 import { availableDomains, stepHandler } from '../steps.js';
+import { domainModule } from '../domains.js';
+import { extendRoute } from './extend-route.js';
+import { movesInto } from './run-state.js';
+import { lockOpenWaitpoint, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
 import { decideRoute } from './decide.js';
 import { enqueueSegment } from './flow.js';
 import { inRunTx } from './run-events.js';
@@ -56,28 +60,37 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
 
 /**
  * Resolves the run's open waitpoint exactly once (a second resolve is 409)
- * and enqueues the next segment from the waiting step onwards.
+ * and enqueues the next segment from the waiting step onwards. The answer's
+ * action must be one the waiting domain accepts; an action that continues
+ * into another domain (`buy` → pay) extends the route after the waiting
+ * step, and the routing decision records it.
  */
 export async function resumeRun(deps: Deps, principal: Principal, runId: string, answer: { itemId?: string; action?: string; approved?: boolean; data?: Record<string, unknown> }): Promise<RunRow> {
   const run = await getRun(deps.db, principal.accountId, runId);
   if (!run) throw notFound(`Run ${runId}`);
   const result = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
-    const wp = await trx('waitpoints').where({ run_id: runId }).whereNull('resolved_at').forUpdate().first();
+    const wp = await lockOpenWaitpoint(trx, runId);
     if (!wp) throw conflict(`Run ${runId} is not waiting for input (status ${run.status}); a waitpoint resolves once`);
+    const accepted = Object.keys(domainModule(wp.domain)?.resumeActions ?? {});
+    if (answer.action && !accepted.includes(answer.action)) {
+      throw invalidPayload(`action ${answer.action} is not accepted by this ${wp.domain} waitpoint${accepted.length ? `; use ${accepted.join(' or ')}` : ''}`, { accepted });
+    }
     if (wp.kind === 'NEEDS_INPUT') {
       const choices = (wp.payload.choices ?? []) as Array<{ itemId: string }>;
       if (!answer.itemId) throw invalidPayload('itemId is required to answer a choice', { choices: choices.map((c) => c.itemId) });
       if (!choices.some((c) => c.itemId === answer.itemId)) throw invalidPayload(`itemId ${answer.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
-      if (answer.action && !['buy', 'contact'].includes(answer.action)) throw invalidPayload('action must be buy or contact for a choice');
     }
-    const resolution = { itemId: answer.itemId, action: answer.action ?? (wp.kind === 'NEEDS_INPUT' ? 'buy' : undefined), approved: answer.approved, ...(answer.data ?? {}) };
-    await trx('waitpoints').where({ id: wp.id }).update({ resolved_at: trx.fn.now(), resolution: JSON.stringify(resolution) });
+    const action = answer.action ?? (wp.kind === 'NEEDS_INPUT' ? accepted[0] : undefined);
+    const resolution = { itemId: answer.itemId, action, approved: answer.approved, ...(answer.data ?? {}) };
+    await resolveWaitpoint(trx, wp.id, resolution);
     const segment = run.segment + 1;
-    await trx('runs').where({ id: runId }).update({ status: 'queued', segment, updated_at: trx.fn.now(), finished_at: null });
-    await emit('trace', { event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: answer.itemId ?? null, action: resolution.action ?? null });
-    return { wp, segment };
+    const plan = extendRoute(run.route, wp.step_index, wp.domain, action, availableDomains());
+    const routing = plan.extension ? { ...run.routing, extensions: [...((run.routing.extensions as unknown[]) ?? []), { segment, ...plan.extension }] } : run.routing;
+    if (!(await queueNextSegment(trx, runId, movesInto('queued'), segment, plan.route, routing))) throw conflict(`Run ${runId} is ${run.status}; it cannot resume`);
+    emit('trace', { event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: answer.itemId ?? null, action: action ?? null, ...(plan.extension ? { extension: plan.extension } : {}) });
+    return { wp, segment, route: plan.route };
   });
-  await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, result.segment, run.route, result.wp.step_index, result.wp.id));
+  await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, result.segment, result.route, result.wp.step_index, result.wp.id));
   return (await getRunById(deps.db, runId))!;
 }
 

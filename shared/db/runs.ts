@@ -33,7 +33,7 @@ export interface StepRow {
   output: Record<string, unknown> | null;
   evidence: unknown[] | null;
   conversation: string[] | null;
-  extra: { openQuestions?: string[]; rejected?: Array<{ option: string; reason: string }> } | null;
+  extra: { openQuestions?: string[]; rejected?: Array<{ option: string; reason: string }>; finalStatus?: string } | null;
   error: string | null;
   attempts: number;
   started_at: Date | null;
@@ -47,10 +47,6 @@ export interface RunEvent {
   at: string;
   [key: string]: unknown;
 }
-
-/** States where a run waits for nothing but a client (or is over). */
-export const RESTING = ['ready', 'NEEDS_INPUT', 'awaitingProxy', 'awaitingApproval', 'failed', 'canceled'];
-export const TERMINAL = ['ready', 'failed', 'canceled'];
 
 export async function getRun(db: Db, accountId: string, runId: string): Promise<RunRow | null> {
   return (await db('runs').where({ id: runId, account_id: accountId }).first()) ?? null;

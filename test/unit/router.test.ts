@@ -55,6 +55,19 @@ describe('deterministic router', () => {
     assert.equal(routeRequest({ request: 'now scan the repo for leaked secrets please', previous }).followUp, false);
   });
 
+  it('keeps the route of a finished conversation for a short follow-up, and marks it', () => {
+    const previous = { route: ['hunt', 'resolve'], status: 'ready', waiting: null };
+    for (const text of ['and what about the cheaper one?', 'what about the other one', 'same for the second one']) {
+      const d = routeRequest({ request: text, previous });
+      assert.equal(d.followUp, true, text);
+      assert.deepEqual(d.route, ['hunt', 'resolve'], text);
+    }
+    assert.throws(() => routeRequest({ request: 'and what about the cheaper one?' }), (e: any) => e.status === 400, 'without a conversation it is unroutable');
+    const fresh = routeRequest({ request: 'scan the repo for leaked secrets', previous });
+    assert.equal(fresh.followUp, false);
+    assert.deepEqual(fresh.route, ['security']);
+  });
+
   it('refuses text it cannot route with 400, giving the classification', () => {
     assert.throws(() => routeRequest({ request: 'qwerty zxcv' }), (e: any) => e.status === 400 && Array.isArray(e.details.classification));
   });
