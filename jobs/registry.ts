@@ -2,7 +2,8 @@ import type { Job } from 'bullmq';
 import type { Deps } from '../shared/deps.js';
 import { SERVICE_QUEUES } from '../shared/queues.js';
 import { processClockJob } from './clock/job.js';
-import { DOMAINS } from './domains.js';
+import { DOMAINS, isDomain } from './domains.js';
+import { stepHandler } from './steps.js';
 import { dispatchDue } from './events/deliver.js';
 import { reconcileOutbox } from './events/fanout.js';
 import { processFinalize } from './orchestrator/finalize.js';
@@ -15,13 +16,19 @@ export type Processor = (job: Job, deps: Deps) => Promise<unknown>;
 export const QUEUE_NAMES: string[] = [...DOMAINS.map((d) => d.name), ...SERVICE_QUEUES];
 
 /**
- * Which processor serves which queue. A domain queue has one once its module
- * has a step; until then no worker starts for it.
+ * Which processor serves which queue: every domain queue runs the generic
+ * step job (which calls the domain's step); worker processes start a worker
+ * only for domains that have a step (see `hasProcessor`).
  */
 export const PROCESSORS: Record<string, Processor> = {
-  ...Object.fromEntries(DOMAINS.filter((d) => d.step).map((d) => [d.name, processStep as Processor])),
+  ...Object.fromEntries(DOMAINS.map((d) => [d.name, processStep as Processor])),
   orchestrator: processFinalize as Processor,
   events: (_job, deps) => reconcileOutbox(deps),
   webhooks: dispatchDue,
   clock: processClockJob,
 };
+
+/** A service queue always has its processor; a domain queue once its module (or a test) provides a step. */
+export function hasProcessor(queue: string): boolean {
+  return Boolean(PROCESSORS[queue]) && (!isDomain(queue) || Boolean(stepHandler(queue)));
+}

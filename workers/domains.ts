@@ -1,6 +1,6 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { DOMAIN_NAMES } from '../jobs/domains.js';
-import { PROCESSORS, QUEUE_NAMES } from '../jobs/registry.js';
+import { hasProcessor, PROCESSORS, QUEUE_NAMES } from '../jobs/registry.js';
 import type { Deps } from '../shared/deps.js';
 import { isMain, runProcess, type Stoppable } from './lifecycle.js';
 
@@ -18,7 +18,7 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   const started: Stoppable[] = [];
   for (const name of queues) {
     const processor = PROCESSORS[name];
-    if (!processor) continue;
+    if (!processor || !hasProcessor(name)) continue;
     const worker = new Worker(name, (job) => processor(job, deps), {
       connection: deps.redis as unknown as ConnectionOptions,
       prefix: deps.config.QUEUE_PREFIX,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { RESTING_STATUSES } from '../../jobs/orchestrator/run-state.js';
 import { insertListings } from '../../shared/db/catalog.js';
 import { harness } from './harness.js';
 
@@ -17,7 +18,7 @@ export async function pollUntilRest(token: string, runId: string, timeoutMs = 20
   for (;;) {
     const res = await harness.call('GET', `/v1/runs/${runId}`, { token });
     assert.equal(res.status, 200, res.text);
-    if (['ready', 'NEEDS_INPUT', 'awaitingProxy', 'awaitingApproval', 'failed', 'canceled'].includes(res.body.run.status) && res.body.run.result) return res.body.run;
+    if (RESTING_STATUSES.includes(res.body.run.status) && res.body.run.result) return res.body.run;
     if (Date.now() > deadline) throw new Error(`run ${runId} did not rest: ${res.text}`);
     await new Promise((r) => setTimeout(r, 50));
   }

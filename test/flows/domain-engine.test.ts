@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { registerStepHandler } from '../../jobs/steps.js';
+import type { StepHandler } from '../../jobs/step.js';
+import { startWorkers } from '../../workers/domains.js';
+import { harness } from '../support/harness.js';
+import { pollUntilRest, seedCatalog } from '../support/runs.js';
+
+/** Puts a step in place for a domain whose module has none yet, with a worker for its queue, for one test. */
+async function withStep<T>(domain: string, step: StepHandler, fn: () => Promise<T>): Promise<T> {
+  const release = registerStepHandler(domain, step);
+  const workers = startWorkers(harness.deps, [domain]);
+  try {
+    return await fn();
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    release();
+  }
+}
+
+describe('engine capabilities for domains: route extension, domain statuses, follow-ups', () => {
+  let token: string;
+  before(async () => {
+    let accountId: string;
+    ({ token, accountId } = await harness.account());
+    await seedCatalog(accountId);
+  });
+
+  async function choose(conversationId: string) {
+    const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId } });
+    assert.equal(first.body.status, 'NEEDS_INPUT', first.text);
+    return first.body;
+  }
+
+  it('a buy after a choice continues into pay, and the routing decision records the extension', async () => {
+    const first = await choose(`conv-ext-${Date.now()}`);
+    const chosen = first.results.hunt.choices[0];
+    await withStep('pay', async (input) => ({ output: { paidFor: (input.prior.hunt?.selected as { itemId?: string })?.itemId ?? null }, evidence: [], conversation: ['paid'] }), async () => {
+      const resumed = await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token, body: { itemId: chosen.itemId, action: 'buy' } });
+      assert.equal(resumed.status, 202, resumed.text);
+      const run = await pollUntilRest(token, first.runId);
+      assert.equal(run.status, 'ready');
+      assert.deepEqual(run.route, ['hunt', 'pay']);
+      assert.deepEqual(run.routing.extensions.map((e: any) => [e.action, e.added]), [['buy', 'pay']]);
+      assert.equal(run.result.results.pay.paidFor, chosen.itemId);
+    });
+  });
+
+  it('without a pay step, the buy is recorded as not extended and the run ends with the selection', async () => {
+    const first = await choose(`conv-noext-${Date.now()}`);
+    const resumed = await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token, body: { itemId: first.results.hunt.choices[0].itemId, action: 'buy' } });
+    assert.equal(resumed.status, 202);
+    const run = await pollUntilRest(token, first.runId);
+    assert.deepEqual(run.route, ['hunt']);
+    assert.equal(run.routing.extensions[0].added, null);
+    assert.match(run.routing.extensions[0].reason, /pay.*not available/);
+  });
+
+  it('an action the waiting domain does not accept is 400 and leaves the waitpoint open', async () => {
+    const first = await choose(`conv-bad-${Date.now()}`);
+    const res = await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token, body: { itemId: first.results.hunt.choices[0].itemId, action: 'proxyOutcome' } });
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body.details.accepted, ['buy', 'contact']);
+    assert.equal((await harness.call('GET', `/v1/runs/${first.runId}`, { token })).body.run.status, 'NEEDS_INPUT');
+  });
+
+  it('a domain ends a run with a final status of its own; an undeclared one is ignored', async () => {
+    let status = 'blocked';
+    await withStep('delivery', async () => ({ output: { gate: 'refused' }, evidence: [], conversation: ['gate refused'], finalStatus: status }), async () => {
+      const blocked = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'ship it', domainRoute: ['delivery'] } });
+      assert.equal(blocked.status, 200, blocked.text);
+      assert.equal(blocked.body.status, 'blocked');
+      const run = (await harness.call('GET', `/v1/runs/${blocked.body.runId}`, { token })).body.run;
+      assert.equal(run.status, 'blocked');
+      assert.ok(run.finishedAt, 'a final status finishes the run');
+      const events = await harness.call('GET', `/v1/events?type=run.failed`, { token });
+      assert.ok(events.body.events.some((e: any) => e.payload.runId === blocked.body.runId && e.payload.status === 'blocked'), 'blocked counts as a failure');
+      status = 'madeUp';
+      const plain = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'ship it', domainRoute: ['delivery'] } });
+      assert.equal(plain.body.status, 'ready');
+    });
+  });
+
+  it('a short follow-up in a conversation whose run finished keeps its route (orchestrator and nlp)', async () => {
+    const conversationId = `conv-follow-${Date.now()}`;
+    const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine under $1000', conversationId } });
+    assert.equal(first.body.status, 'ready', first.text);
+    const nlp = await harness.call('POST', '/v1/tools/nlp', { token, body: { query: 'and what about the cheaper one?', conversationId } });
+    assert.equal(nlp.status, 200, nlp.text);
+    assert.equal(nlp.body.followUp.detected, true);
+    assert.deepEqual(nlp.body.route, ['hunt']);
+    const next = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'and what about the cheaper one?', conversationId } });
+    assert.equal(next.status, 200, next.text);
+    const run = (await harness.call('GET', `/v1/runs/${next.body.runId}`, { token })).body.run;
+    assert.equal(run.routing.followUp, true);
+    assert.deepEqual(run.route, ['hunt']);
+  });
+});
