@@ -16,6 +16,6 @@ export const hunt = defineDomain({
     buy: { description: 'Buy the chosen candidate; the run continues into pay', continueInto: 'pay' },
     contact: { description: 'Contact the chosen candidate; the run continues into proxy', continueInto: 'proxy' },
   },
-  redact: ['url', 'source', 'vendor', 'price', 'netUsd', 'itemId', 'candidateId'],
+  redact: ['url', 'vendor', 'price', 'netUsd', 'itemId', 'candidateId'],
   templates,
 });

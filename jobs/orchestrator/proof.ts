@@ -1,3 +1,5 @@
+import type { DomainModule } from '../domain.js';
+import { DOMAINS } from '../domains.js';
 import type { EvidenceItem } from '../step.js';
 
 /** What the proof card is computed from: each completed step's evidence and doubts. */
@@ -51,6 +53,8 @@ export const cite = {
 export type Audience = 'board' | 'regulator' | 'legal';
 
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.-]+/g;
+/** Keys the board audience never sees: evidence sources, and what each domain module lists as identifying (vendors, prices, links). */
+const BOARD_HIDDEN = new Set(['source', ...DOMAINS.flatMap((d: DomainModule) => d.redact ?? [])]);
 const PHONE = /\+?\d[\d\s().-]{7,}\d/g;
 
 /**
@@ -65,7 +69,7 @@ export function redactFor<T>(value: T, audience: Audience | undefined): T {
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
       for (const [k, x] of Object.entries(v)) {
-        if (audience === 'board' && ['url', 'source', 'vendor', 'price', 'netUsd', 'itemId', 'candidateId'].includes(k)) continue;
+        if (audience === 'board' && BOARD_HIDDEN.has(k)) continue;
         out[k] = walk(x, k);
       }
       return out;
