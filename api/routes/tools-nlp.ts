@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { decideRoute } from '../../jobs/orchestrator/decide.js';
+import { decideRoute, previousTurn } from '../../jobs/orchestrator/decide.js';
 import { availableDomains } from '../../jobs/steps.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 
@@ -18,10 +18,7 @@ export const routes = [
   r.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', {
     body: NlpRequest, mcpTool: 'tools.nlp',
     handler: async ({ body, principal }, deps) => {
-      const conversation = body.conversationId
-        ? await deps.db('conversations').where({ account_id: principal!.accountId, id: body.conversationId }).first()
-        : null;
-      const context = conversation?.context?.route ? { route: conversation.context.route, status: conversation.context.status, waiting: conversation.context.waiting ?? null } : null;
+      const { previous: context } = await previousTurn(deps, principal.accountId, body.conversationId);
       const decision = await decideRoute(deps, { request: body.query, domainRoute: body.domainRoute, previous: context });
       const available = new Set<string>(availableDomains());
       return {

@@ -1,4 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
+import { getConversation } from '../../shared/db/conversations.js';
 import { egressFetch } from '../../shared/http/egress.js';
 import { DOMAIN_NAMES, isDomain } from '../domains.js';
 import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
@@ -54,4 +55,12 @@ export async function decideRoute(deps: Pick<Deps, 'config' | 'log'>, input: Rou
     return { ...deterministic, reason: `${deterministic.reason} (LLM router fell back)` };
   }
   return { route: llm as RouteDecision['route'], followUp: false, source: 'llm', reason: 'routed by the configured LLM', classification: deterministic?.classification ?? [] };
+}
+
+/** The conversation (when one is named and known) and what the router should know of its previous turn. */
+export async function previousTurn(deps: Pick<Deps, 'db'>, accountId: string, conversationId: string | undefined) {
+  const conversation = conversationId ? await getConversation(deps.db, accountId, conversationId) : null;
+  const ctx = conversation?.context;
+  const previous = ctx?.route ? { route: ctx.route, status: ctx.status ?? 'ready', waiting: ctx.waiting ?? null } : null;
+  return { conversation, previous };
 }

@@ -1,6 +1,8 @@
 import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { getRunById, openWaitpoint, stepsOf } from '../../shared/db/runs.js';
+import { insertProofCard, lockForFinalize, storeEndedRunResult } from '../../shared/db/run-writes.js';
+import { setConversationContext } from '../../shared/db/conversations.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { transitionTaskForRun } from '../../shared/db/tasks.js';
 import { newId } from '../../shared/ids.js';
@@ -60,8 +62,8 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
   const response: Record<string, unknown> = { ok: true, runId, status, ...body, proofCard, ...(run.error ? { error: run.error } : {}) };
   const fannedOut = await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
     // Two finalizers of one segment (the flow's and a sweep's) serialise on the run row; the second finds the final and stops.
-    const locked = await trx('runs').where({ id: runId }).forUpdate().first('status');
-    if (await trx('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [segment]).first()) return 0;
+    const locked = await lockForFinalize(trx, runId, segment);
+    if (locked.finalized) return 0;
     // Canceled or failed while this finalizer was reading: that is how the segment ends.
     if (!over && (locked.status === 'failed' || locked.status === 'canceled')) {
       over = true;
@@ -69,13 +71,12 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
       Object.assign(response, { status, proofCard: null });
       proofRow = null;
     }
-    if (proofRow) await trx('proof_cards').insert(proofRow);
+    if (proofRow) await insertProofCard(trx, proofRow);
     // failed/canceled were set by the move that ended the run; here only the result is added.
-    if (over) await trx('runs').where({ id: runId }).update({ results: JSON.stringify(response), proof_card_id: null, updated_at: trx.fn.now(), finished_at: trx.fn.now() });
+    if (over) await storeEndedRunResult(trx, runId, response);
     else if (!(await moveRun(trx, runId, status, { results: JSON.stringify(response), proof_card_id: proofCard?.cardId ?? null }))) return 0;
     if (run.conversation_id) {
-      await trx('conversations').where({ account_id: run.account_id, id: run.conversation_id })
-        .update({ context: JSON.stringify({ route: run.route, status, waiting: waitpoint?.kind ?? null, lastRunId: runId }), updated_at: trx.fn.now() });
+      await setConversationContext(trx, run.account_id, run.conversation_id, { route: run.route, status, waiting: waitpoint?.kind ?? null, lastRunId: runId });
     }
     // Tasks know the core statuses; a domain's final status counts as the success or failure it declares.
     const outcome = FINAL_OUTCOMES[status];

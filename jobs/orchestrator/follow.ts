@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { Deps } from '../../shared/deps.js';
-import { eventsAfter, getRunById, type RunEvent } from '../../shared/db/runs.js';
+import { currentSegmentFinal, eventsAfter, eventTail, getRunById, type RunEvent } from '../../shared/db/runs.js';
 import { RESTING_STATUSES } from './run-state.js';
 
 export type StreamFormat = 'ndjson' | 'sse';
@@ -57,9 +57,9 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
     if (closed) return;
     const run = await getRunById(deps.db, runId);
     // A resting run whose final event is already behind `after` has nothing more to say.
-    if (run && RESTING_STATUSES.includes(run.status) && !(await deps.db('run_events').where({ run_id: runId }).andWhere('seq', '>', last).first())) {
-      const final = await deps.db('run_events').where({ run_id: runId, type: 'final' }).orderBy('seq', 'desc').first();
-      if (final && final.seq <= last) close();
+    if (run && RESTING_STATUSES.includes(run.status)) {
+      const tail = await eventTail(deps.db, runId);
+      if (tail.lastSeq <= last && tail.lastFinalSeq !== null && tail.lastFinalSeq <= last) close();
     }
   })().catch((err) => {
     deps.log.warn({ err: (err as Error).message, runId }, 'run stream failed');
@@ -82,9 +82,8 @@ export async function waitForRest(deps: Deps, runId: string, timeoutMs: number):
   const timer = setTimeout(() => resolveFn(null), timeoutMs);
   try {
     // The run may have rested before the subscription was in place.
-    const final = await deps.db('run_events as e').join('runs as r', 'r.id', 'e.run_id')
-      .where({ 'e.run_id': runId, 'e.type': 'final' }).whereRaw(`(e.data->>'segment')::int = r.segment`).first('e.data');
-    if (final) return final.data.result;
+    const final = await currentSegmentFinal(deps.db, runId);
+    if (final) return final.result;
     return await done;
   } finally {
     clearTimeout(timer);

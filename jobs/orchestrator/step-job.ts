@@ -2,6 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, isPermanent } from '../../shared/errors.js';
 import { stepsOf, type RunRow } from '../../shared/db/runs.js';
+import { completeStepGuard, completeStepRow, getWaitpoint, heartbeatStep, insertWaitpoint, loadStepState, noteStepError, startStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
@@ -27,14 +28,7 @@ function humanElapsed(ms: number): string {
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
   const { runId, segment, index, domain } = job.data;
   const stepId = stepJobId(job.data);
-  // One round trip for everything that decides whether this step runs at all.
-  const state = await deps.db.raw(
-    `SELECT r.*, EXISTS (SELECT 1 FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL) AS waiting,
-            (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status
-     FROM runs r WHERE r.id = ?`,
-    [stepId, runId],
-  );
-  const run = state.rows[0] as (RunRow & { waiting: boolean; step_status: string | null }) | undefined;
+  const run = await loadStepState(deps.db, runId, stepId);
   if (!run) return { skipped: 'run not found' };
   if (run.segment !== segment || isTerminal(run.status)) return { skipped: run.status };
   if (run.waiting) return { skipped: 'run is waiting' };
@@ -43,22 +37,9 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
   const handler = stepHandler(domain);
   if (!handler) return failRun(deps, run.id, run.account_id, `domain ${domain} is not available`, { stepId });
 
-  // Mark the step running, the run running, and announce it: one statement, so one round trip on the hot path.
-  const started = await deps.db.raw(
-    `WITH step AS (
-       INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, attempts, started_at, heartbeat_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'running', 1, now(), now())
-       ON CONFLICT (id) DO UPDATE SET status = 'running', attempts = run_steps.attempts + 1, started_at = now(), heartbeat_at = now()
-       RETURNING id),
-     run AS (UPDATE runs SET status = 'running', updated_at = now(), event_seq = event_seq + 1 WHERE id = ? AND EXISTS (SELECT 1 FROM step) RETURNING event_seq)
-     INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT ?, event_seq, ?, 'handoff', ?::jsonb FROM run RETURNING seq, created_at`,
-    [stepId, runId, run.account_id, segment, index, domain, runId, runId, run.account_id,
-      JSON.stringify({ phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId })],
-  );
-  const ev = started.rows[0];
-  if (ev) {
-    await deps.bus.publish(`run:${runId}`, { id: ev.seq, runId, type: 'handoff', at: new Date(ev.created_at).toISOString(), phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId }).catch(() => undefined);
-  }
+  const start = { phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId };
+  const ev = await startStep(deps.db, { stepId, runId, accountId: run.account_id, segment, index, domain, event: start });
+  if (ev) await deps.bus.publish(`run:${runId}`, { id: ev.seq, runId, type: 'handoff', at: new Date(ev.created_at).toISOString(), ...start }).catch(() => undefined);
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);
@@ -74,7 +55,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
     lastEmit = Date.now();
     const elapsed = Date.now() - startedAt;
     void emitRunEvent(deps, runId, run.account_id, 'progress', { status: 'running', elapsedSec: Math.round(elapsed / 1000), message: `Still working on ${domain}: ${humanElapsed(elapsed)} so far` }).catch(() => undefined);
-    void deps.db('run_steps').where({ id: stepId }).update({ heartbeat_at: deps.db.fn.now() }).catch(() => undefined);
+    void heartbeatStep(deps.db, stepId).catch(() => undefined);
   }, Math.min(1000, deps.config.PROGRESS_QUIET_MS / 2));
 
   try {
@@ -99,7 +80,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
       if (!known) deps.log.error({ err, runId, stepId }, 'step failed');
       return failRun(deps, runId, run.account_id, `${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`, { stepId });
     }
-    await deps.db('run_steps').where({ id: stepId }).update({ error: (err as Error).message.slice(0, 1000) });
+    await noteStepError(deps.db, stepId, (err as Error).message);
     throw err; // transient: BullMQ retries with backoff
   } finally {
     clearTimeout(timeout);
@@ -115,7 +96,7 @@ async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: Abo
   }
   let resume: StepInput['resume'];
   if (data.resumeWaitpointId) {
-    const wp = await deps.db('waitpoints').where({ id: data.resumeWaitpointId }).first();
+    const wp = await getWaitpoint(deps.db, data.resumeWaitpointId);
     if (wp) resume = { waitpointId: wp.id, kind: wp.kind, action: wp.resolution?.action, itemId: wp.resolution?.itemId, data: { ...wp.payload, ...(wp.resolution ?? {}) } };
   }
   const { metadata, ...extras } = run.input as { metadata?: Record<string, unknown> } & Record<string, unknown>;
@@ -128,7 +109,7 @@ async function completeStep(deps: Deps, data: StepJobData, accountId: string, st
     ...outcome.conversation.map((line) => ({ type: 'conversation', data: { domain: data.domain, line: `[${data.domain}] ${line}` } })),
     { type: 'handoff', data: { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId } },
   ];
-  const fields = {
+  const fields: StepFields = {
     output: JSON.stringify(outcome.output),
     evidence: JSON.stringify(outcome.evidence),
     conversation: JSON.stringify(outcome.conversation),
@@ -136,20 +117,14 @@ async function completeStep(deps: Deps, data: StepJobData, accountId: string, st
   };
   if (!outcome.suspend) {
     // The common case in one statement: the step row and its events commit together, and only once.
-    const written = await emitRunEvents(deps, data.runId, accountId, events, {
-      name: 'step',
-      cte: `step AS (UPDATE run_steps SET status = 'completed', output = ?::jsonb, evidence = ?::jsonb, conversation = ?::jsonb, extra = ?::jsonb, error = NULL, finished_at = now()
-             WHERE id = ? AND status <> 'completed' RETURNING id)`,
-      bindings: [fields.output, fields.evidence, fields.conversation, fields.extra, stepId],
-    });
+    const written = await emitRunEvents(deps, data.runId, accountId, events, completeStepGuard(stepId, fields));
     return { domain: data.domain, status: 'completed', ...(written.length === 0 ? { replayed: true } : { suspended: null }) };
   }
   return inRunTx(deps, data.runId, accountId, async (trx, emit) => {
-    const updated = await trx('run_steps').where({ id: stepId }).whereNot({ status: 'completed' }).update({ status: 'completed', ...fields, error: null, finished_at: trx.fn.now() });
-    if (updated === 0) return { domain: data.domain, status: 'completed', replayed: true };
+    if (!(await completeStepRow(trx, stepId, fields))) return { domain: data.domain, status: 'completed', replayed: true };
     for (const e of events) emit(e.type, e.data);
     const id = newId('wait');
-    await trx('waitpoints').insert({ id, run_id: data.runId, account_id: accountId, kind: outcome.suspend!.kind, segment: data.segment, step_index: data.index, domain: data.domain, payload: JSON.stringify(outcome.suspend!.payload) });
+    await insertWaitpoint(trx, { id, runId: data.runId, accountId, kind: outcome.suspend!.kind, segment: data.segment, index: data.index, domain: data.domain, payload: outcome.suspend!.payload });
     emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
     return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };
   });

@@ -1,6 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { enqueueSegment, finalizeJobId } from './flow.js';
 import { failRun } from './run-control.js';
+import { lastResolvedWaitpoint, lostQueuedRuns, staleRunningSteps } from '../../shared/db/run-writes.js';
 
 /**
  * Runs nobody is moving any more. A running step whose heartbeat is older
@@ -12,19 +13,15 @@ import { failRun } from './run-control.js';
  */
 export async function sweepStuckRuns(deps: Deps): Promise<{ failed: number; requeued: number }> {
   const marginMs = deps.config.STEP_TIMEOUT_MS + 60_000;
-  const stale = await deps.db('runs as r')
-    .join('run_steps as s', 's.run_id', 'r.id')
-    .where('r.status', 'running').andWhere('s.status', 'running')
-    .andWhereRaw(`s.heartbeat_at < now() - make_interval(secs => ?)`, [marginMs / 1000])
-    .select('r.id', 'r.account_id', 'r.segment', 's.domain', 's.id as step_id');
+  const stale = await staleRunningSteps(deps.db, marginMs / 1000);
   for (const run of stale) {
     const reason = `the ${run.domain} step stopped reporting (no heartbeat for over ${Math.round(marginMs / 1000)} s); its worker is gone`;
     await failRun(deps, run.id, run.account_id, reason, { stepId: run.step_id, stuck: true });
     await deps.queues.queue('orchestrator').add('finalize', { runId: run.id, segment: run.segment }, { jobId: `${finalizeJobId(run.id, run.segment)}.sweep` });
   }
-  const lost = await deps.db('runs').where({ status: 'queued' }).andWhereRaw(`updated_at < now() - interval '1 minute'`).limit(100).select('id', 'segment', 'route');
+  const lost = await lostQueuedRuns(deps.db);
   for (const run of lost) {
-    const first = await deps.db('waitpoints').where({ run_id: run.id }).whereNotNull('resolved_at').orderBy('resolved_at', 'desc').first();
+    const first = await lastResolvedWaitpoint(deps.db, run.id);
     const resumed = first && first.segment === run.segment - 1;
     await enqueueSegment(deps, run.id, run.segment, run.route, resumed ? first.step_index : 0, resumed ? first.id : undefined);
   }

@@ -9,8 +9,9 @@ import { availableDomains, stepHandler } from '../steps.js';
 import { domainModule } from '../domains.js';
 import { extendRoute } from './extend-route.js';
 import { movesInto } from './run-state.js';
-import { lockOpenWaitpoint, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
-import { decideRoute } from './decide.js';
+import { insertRun, lockOpenWaitpoint, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
+import { recordTurn } from '../../shared/db/conversations.js';
+import { decideRoute, previousTurn } from './decide.js';
 import { enqueueSegment } from './flow.js';
 import { inRunTx } from './run-events.js';
 
@@ -20,15 +21,12 @@ import { inRunTx } from './run-events.js';
  * events in one transaction, then enqueues the flow; returns the run row.
  */
 export async function submitRun(deps: Deps, principal: Principal, body: OrchestratorRequest): Promise<RunRow> {
-  const conversation = body.conversationId
-    ? await deps.db('conversations').where({ account_id: principal.accountId, id: body.conversationId }).first()
-    : null;
+  const { conversation, previous } = await previousTurn(deps, principal.accountId, body.conversationId);
   if ((body.itemId || body.action) && body.conversationId) {
     const lastRunId = conversation?.context?.lastRunId ?? conversation?.last_run_id;
     if (!lastRunId) throw conflict(`Conversation ${body.conversationId} has no run waiting for input`);
     return resumeRun(deps, principal, lastRunId, { itemId: body.itemId, action: body.action, data: body.metadata ?? {} });
   }
-  const previous = conversation?.context?.route ? { route: conversation.context.route, status: conversation.context.status, waiting: conversation.context.waiting } : null;
   const decision = await decideRoute(deps, { request: body.request, domainRoute: body.domainRoute, previous });
   const missing = decision.route.filter((d) => !stepHandler(d));
   if (missing.length > 0) {
@@ -39,20 +37,17 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
   const runId = newId('run');
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
   const created = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
-    const [row] = await trx('runs').insert({
-      id: runId, account_id: principal.accountId, conversation_id: conversationId ?? null, task_id: taskId ?? null, status: 'queued', request,
-      input: JSON.stringify(rest), route: decision.route, routing: JSON.stringify(decision), channel: channel ?? 'api',
-    }).returning('*');
-    if (conversationId) {
-      await trx('conversations').insert({ account_id: principal.accountId, id: conversationId, last_run_id: runId, turns: 1, context: JSON.stringify({ lastRunId: runId }) })
-        .onConflict(['account_id', 'id']).merge({ last_run_id: runId, turns: trx.raw('conversations.turns + 1'), updated_at: trx.fn.now() });
-    }
+    const row = await insertRun(trx, {
+      id: runId, accountId: principal.accountId, conversationId: conversationId ?? null, taskId: taskId ?? null, request,
+      input: rest, route: decision.route, routing: decision as unknown as Record<string, unknown>, channel: channel ?? 'api',
+    });
+    if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
     if (taskId) {
       const task = await getTask(trx, principal.accountId, taskId, true);
       if (task?.status === 'open' || task?.status?.startsWith('awaiting')) await transitionTask(trx, principal.accountId, taskId, 'running', { actor: `run:${runId}`, note: 'run started' });
     }
     emit('trace', { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } });
-    return row as RunRow;
+    return row;
   });
   await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, 0, decision.route));
   return created;

@@ -92,6 +92,20 @@ export async function eventsAfter(db: Db, runId: string, after: number, limit = 
   return rows.map((r) => ({ id: r.seq, runId, type: r.type, at: iso(r.created_at)!, ...r.data }));
 }
 
+/** The run's last event sequence and its last `final` event's sequence (null when it never rested). */
+export async function eventTail(db: Db, runId: string): Promise<{ lastSeq: number; lastFinalSeq: number | null }> {
+  const row = await db('run_events').where({ run_id: runId })
+    .first(db.raw('max(seq) AS last_seq'), db.raw(`max(seq) FILTER (WHERE type = 'final') AS last_final_seq`));
+  return { lastSeq: Number(row?.last_seq ?? 0), lastFinalSeq: row?.last_final_seq == null ? null : Number(row.last_final_seq) };
+}
+
+/** The `final` event data of the run's current segment, if that segment has rested. */
+export async function currentSegmentFinal(db: Db, runId: string): Promise<{ result: unknown } | null> {
+  const final = await db('run_events as e').join('runs as r', 'r.id', 'e.run_id')
+    .where({ 'e.run_id': runId, 'e.type': 'final' }).whereRaw(`(e.data->>'segment')::int = r.segment`).first('e.data');
+  return final ? final.data : null;
+}
+
 export async function stepsOf(db: Db, runId: string): Promise<StepRow[]> {
   return db('run_steps').where({ run_id: runId }).orderBy([{ column: 'segment' }, { column: 'idx' }]);
 }
