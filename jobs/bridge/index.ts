@@ -4,7 +4,9 @@ import { ConnectorCreate, PolicyEvaluate, PreflightRequest, PreflightResult } fr
 import { defineDomain } from '../domain.js';
 import { vocabulary } from './vocabulary.js';
 
-const r = routeGroup('bridge', { read: ['bridge:read'], write: ['bridge:write'] });
+/** Default scopes of the domain's routes. */
+const scopes = { read: ['bridge:read'], write: ['bridge:write'] };
+const r = routeGroup('bridge', scopes);
 const security = routeGroup('security', { read: ['tools:use'], write: ['tools:use'] });
 const tools = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
 const pending = (issue: number, routes: AnyRoute[]) => routes.map((route) => ({ ...route, pendingIssue: issue }));
@@ -14,7 +16,7 @@ export const bridge = defineDomain({
   name: 'bridge',
   summary: 'Connectors, scoped credentials, provider actions and portals',
   pendingIssue: 14,
-  scopes: { read: ['bridge:read'], write: ['bridge:write'] },
+  scopes,
   vocabulary,
   routes: [
     r.get('/v1/bridge/connectors', 'Connectors of the current client with capability flags, status and preflight readiness', { list: true }),

@@ -4,14 +4,16 @@ import { DeliveryResume, DeliveryRun } from '../../shared/schemas/dev-delivery.j
 import { defineDomain } from '../domain.js';
 import { vocabulary } from './vocabulary.js';
 
-const r = routeGroup('workflows', { read: ['delivery:write'], write: ['delivery:write'] });
+/** Default scopes of the domain's routes. */
+const scopes = { read: ['delivery:write'], write: ['delivery:write'] };
+const r = routeGroup('workflows', scopes);
 
 /** Gated delivery runs: configure, validate, deploy, monitor, repair; prod pauses at the deploy gate. */
 export const delivery = defineDomain({
   name: 'delivery',
   summary: 'Gated delivery runs and bounded autonomy',
   pendingIssue: 16,
-  scopes: { read: ['delivery:write'], write: ['delivery:write'] },
+  scopes,
   vocabulary,
   statuses: { resting: ['awaitingApproval'], final: { delivered: 'succeeded', blocked: 'failed' } },
   routes: [

@@ -1,5 +1,5 @@
 import { defineDomain } from '../domain.js';
-import { routes } from './routes.js';
+import { routes, scopes } from './routes.js';
 import { huntStep } from './step.js';
 import { templates } from './templates.js';
 import { vocabulary } from './vocabulary.js';
@@ -8,7 +8,7 @@ import { vocabulary } from './vocabulary.js';
 export const hunt = defineDomain({
   name: 'hunt',
   summary: 'Source-bound discovery of candidates (catalog today; web pages and places with issue 11)',
-  scopes: { read: ['tools:use'], write: ['tools:use'] },
+  scopes,
   routes,
   step: huntStep,
   vocabulary,

@@ -7,7 +7,9 @@ import { BudgetUsd } from '../../shared/schemas/orchestrator.js';
 import { catalogPage, importCatalog } from './catalog.js';
 import { huntSearch } from './search.js';
 
-const r = routeGroup('hunt', { read: ['tools:use'], write: ['tools:use'] });
+/** Default scopes of the domain's routes. */
+export const scopes = { read: ['tools:use'], write: ['tools:use'] };
+const r = routeGroup('hunt', scopes);
 const tools = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
 
 export const HuntSearchRequest = Type.Object(

@@ -3,7 +3,9 @@ import { MandateCreate, Receipt, SettleRequest } from '../../shared/schemas/prox
 import { defineDomain } from '../domain.js';
 import { vocabulary } from './vocabulary.js';
 
-const r = routeGroup('pay', { read: ['pay:read'], write: ['pay:write'] });
+/** Default scopes of the domain's routes. */
+const scopes = { read: ['pay:read'], write: ['pay:write'] };
+const r = routeGroup('pay', scopes);
 const audit = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
 
 /** Payments under mandates: settlement never exceeds what was granted; receipts and sealed proof packs. */
@@ -11,7 +13,7 @@ export const pay = defineDomain({
   name: 'pay',
   summary: 'Mandates, settlement and receipts',
   pendingIssue: 13,
-  scopes: { read: ['pay:read'], write: ['pay:write'] },
+  scopes,
   vocabulary,
   routes: [
     r.post('/v1/pay/mandates', 'Create a payment mandate; pay does not execute without one', { body: MandateCreate, tag: 'mandates' }),

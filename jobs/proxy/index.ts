@@ -5,14 +5,16 @@ import { defineDomain } from '../domain.js';
 import { metadataOf, textOr } from '../workflows/template.js';
 import { vocabulary } from './vocabulary.js';
 
-const r = routeGroup('proxy', { read: ['proxy:read'], write: ['proxy:write'] });
+/** Default scopes of the domain's routes. */
+const scopes = { read: ['proxy:read'], write: ['proxy:write'] };
+const r = routeGroup('proxy', scopes);
 
 /** Human-in-the-loop missions: a run hands work to a person and continues with their outcome. */
 export const proxy = defineDomain({
   name: 'proxy',
   summary: 'Human-in-the-loop missions',
   pendingIssue: 12,
-  scopes: { read: ['proxy:read'], write: ['proxy:write'] },
+  scopes,
   vocabulary,
   resumeActions: { proxyOutcome: { description: 'The mission\'s outcome; the run continues from the step that waited' } },
   routes: [

@@ -1,5 +1,5 @@
 import { defineDomain } from '../domain.js';
-import { routes } from './routes.js';
+import { routes, scopes } from './routes.js';
 import { resolveStep } from './step.js';
 import { templates } from './templates.js';
 import { vocabulary } from './vocabulary.js';
@@ -8,7 +8,7 @@ import { vocabulary } from './vocabulary.js';
 export const resolve = defineDomain({
   name: 'resolve',
   summary: 'Audit, contradictions, evidence and cases',
-  scopes: { read: ['tools:use'], write: ['tools:use'] },
+  scopes,
   routes,
   step: resolveStep,
   vocabulary,

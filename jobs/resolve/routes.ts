@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { routeGroup } from '../../shared/http/route-group.js';
 
-const r = routeGroup('resolve', { read: ['tools:use'], write: ['tools:use'] });
+/** Default scopes of the domain's routes. */
+export const scopes = { read: ['tools:use'], write: ['tools:use'] };
+const r = routeGroup('resolve', scopes);
 const tools = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
 const cases = routeGroup('cases', { read: ['cases:read'], write: ['cases:write'] });
 
