@@ -56,10 +56,13 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
         throw notImplemented(`${spec.method} ${spec.path} is declared in the contract but not implemented yet${spec.pendingIssue ? ` (issue ${spec.pendingIssue})` : ''}`);
       }
 
-      const key = ctx.method === 'POST' && principal && !spec.streams ? ctx.get('idempotency-key') : '';
-      if (key) {
+      // Replay is per account, so only an authenticated POST can carry a key.
+      const owner = ctx.method === 'POST' && principal && !spec.streams ? principal.accountId : null;
+      const key = owner ? ctx.get('idempotency-key') : '';
+      const idem = owner && key ? { owner, key } : null;
+      if (idem) {
         if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('invalidPayload', 'Idempotency-Key must be 1-255 printable ASCII characters');
-        const started = await startIdempotent(deps.db, principal!.accountId, key, sha256(`${ctx.method} ${ctx.path}\n${ctx.state.rawBody ?? ''}`), deps.config.IDEMPOTENCY_TTL_HOURS);
+        const started = await startIdempotent(deps.db, idem.owner, key, sha256(`${ctx.method} ${ctx.path}\n${ctx.state.rawBody ?? ''}`), deps.config.IDEMPOTENCY_TTL_HOURS);
         if (started.kind === 'mismatch') throw conflict('Idempotency-Key was already used with a different request');
         if (started.kind === 'inProgress') throw conflict('A request with this Idempotency-Key is still in progress');
         if (started.kind === 'replay') {
@@ -92,10 +95,10 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
           ctx.body = reply.body;
         } else {
           ctx.body = reply.body;
-          if (key) await finishIdempotent(deps.db, principal!.accountId, key, reply.status, reply.body, reply.headers);
+          if (idem) await finishIdempotent(deps.db, idem.owner, key, reply.status, reply.body, reply.headers);
         }
       } catch (err) {
-        if (key) await abandonIdempotent(deps.db, principal!.accountId, key);
+        if (idem) await abandonIdempotent(deps.db, idem.owner, key);
         throw err;
       }
     });

@@ -13,7 +13,7 @@ export const routes = [
     auth: 'sandboxOrBearer',
     body: OrchestratorRequest, response: { 200: OrchestratorResult, 202: RunAccepted }, countsAsWorkflow: true, mcpTool: 'orchestrator.run',
     handler: async ({ body, principal, headers, signal }, deps) => {
-      const run = await submitRun(deps, principal!, body);
+      const run = await submitRun(deps, principal, body);
       if (body.stream) return Reply.stream(followRun(deps, run.id, 0, 'ndjson', signal), 'application/x-ndjson', { 'X-Run-Id': run.id });
       return answerRun(deps, run.id, headers.prefer);
     },

@@ -22,12 +22,12 @@ async function loadCard(db: import('knex').Knex, accountId: string, cardId: stri
 
 export const routes = [
   r.get('/v1/audit/proofCards/{cardId}', 'Fetch a proof card', {
-    handler: async ({ params, principal }, deps) => ({ ok: true, proofCard: (await loadCard(deps.db, principal!.accountId, params.cardId!)).card }),
+    handler: async ({ params, principal }, deps) => ({ ok: true, proofCard: (await loadCard(deps.db, principal.accountId, params.cardId)).card }),
   }),
   r.post('/v1/audit/proofCards/{cardId}/export', 'Export a proof card as a ledger entry (service/v1 or ledger/v1), redacted for an audience', {
     body: ProofCardExport,
     handler: async ({ params, body, principal }, deps) => {
-      const row = await loadCard(deps.db, principal!.accountId, params.cardId!);
+      const row = await loadCard(deps.db, principal.accountId, params.cardId);
       const card = row.card;
       const decision = row.decision;
       const rejectedPaths = body.includeRejectedPaths ? decision.rejectedPaths : [];

@@ -32,7 +32,7 @@ export const routes = [
       if (!template) throw notFound(`Workflow template ${params.templateId}`);
       if (body.templateId !== params.templateId) throw invalidPayload(`templateId ${body.templateId} in the body differs from ${params.templateId} in the path`);
       const input = assertValid<Record<string, unknown>>(template.input, body);
-      const run = await submitRun(deps, principal!, { ...template.toRequest(input), ...(body.conversationId ? { conversationId: body.conversationId } : {}) });
+      const run = await submitRun(deps, principal, { ...template.toRequest(input), ...(body.conversationId ? { conversationId: body.conversationId } : {}) });
       return answerRun(deps, run.id, headers.prefer);
     },
   }),
