@@ -3,6 +3,7 @@ import type { Deps } from '../../shared/deps.js';
 import { AppError, isPermanent } from '../../shared/errors.js';
 import { stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { newId } from '../../shared/ids.js';
+import { redactSecrets } from '../../shared/secrets.js';
 import type { DomainName } from '../../shared/queues.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
@@ -95,9 +96,10 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
       // Clients read this reason: it names client-facing errors, never internals (those go to the log).
       const known = err instanceof StepTimeout || err instanceof AppError || err instanceof UnrecoverableError;
       if (!known) deps.log.error({ err, runId, stepId }, 'step failed');
-      return failRun(deps, runId, run.account_id, stepId, `${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`);
+      // The reason is stored and shown to clients: mask any resolved secret an upstream error may have quoted.
+      return failRun(deps, runId, run.account_id, stepId, redactSecrets(`${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`));
     }
-    await deps.db('run_steps').where({ id: stepId }).update({ error: (err as Error).message.slice(0, 1000) });
+    await deps.db('run_steps').where({ id: stepId }).update({ error: redactSecrets((err as Error).message).slice(0, 1000) });
     throw err; // transient: BullMQ retries with backoff
   } finally {
     clearTimeout(timeout);
