@@ -27,6 +27,7 @@ import { routes as proofCards } from './proof-cards.js';
 import { routes as events } from './events.js';
 import { routes as eventSubscriptions } from './event-subscriptions.js';
 import { routes as eventDeliveries } from './event-deliveries.js';
+import { routes as wellKnown } from './well-known.js';
 
 /**
  * The route table: every route of the service, declared once in its group
@@ -35,5 +36,5 @@ import { routes as eventDeliveries } from './event-deliveries.js';
  */
 export const ALL_ROUTES: AnyRoute[] = [
   ...contract, ...profiles, ...tokens,
-  ...a2a, ...agents, ...bridge, ...bridgePortal, ...channels, ...proxy, ...pay, ...cases, ...security, ...developerDelivery, ...mcp, ...resolve, ...audit, ...tools, ...hunt, ...toolsNlp, ...tasks, ...workflows, ...sandbox, ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries,
+  ...a2a, ...agents, ...bridge, ...bridgePortal, ...channels, ...proxy, ...pay, ...cases, ...security, ...developerDelivery, ...mcp, ...resolve, ...audit, ...tools, ...hunt, ...toolsNlp, ...tasks, ...workflows, ...sandbox, ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
 ];
