@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { redactSecrets } from './secrets.js';
 
 /**
  * Paths pino blanks before a line is written. Secrets must never reach logs,
@@ -27,6 +28,8 @@ export function createLogger(level = 'info', base: Record<string, unknown> = {},
     base: { service: 'awp', ...base },
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // Paths cannot know where a resolved secret ends up (an upstream error message, say): mask its value in the finished line.
+    hooks: { streamWrite: (line: string) => redactSecrets(line) },
   };
   return destination ? pino(options, destination) : pino(options);
 }

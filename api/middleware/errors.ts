@@ -1,5 +1,6 @@
 import type { Context, Next } from 'koa';
 import { AppError, type ErrorCode } from '../../shared/errors.js';
+import { redactSecrets, redactSecretsDeep } from '../../shared/secrets.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalidPayload', 401: 'unauthorized', 403: 'forbidden', 404: 'notFound', 405: 'methodNotAllowed',
@@ -38,6 +39,7 @@ export async function errorEnvelope(ctx: Context, next: Next): Promise<void> {
     else ctx.state.log?.debug({ code, message }, 'request refused');
     ctx.status = status;
     ctx.set(headers);
-    ctx.body = { ok: false, error: code, message, ...(details !== undefined ? { details } : {}), requestId };
+    // A client error's message may quote an upstream answer; a resolved secret value must not travel with it.
+    ctx.body = { ok: false, error: code, message: redactSecrets(message), ...(details !== undefined ? { details: redactSecretsDeep(details) } : {}), requestId };
   }
 }

@@ -17,6 +17,7 @@ import { routes as tasks } from './tasks.js';
 import { routes as tokens } from './tokens.js';
 import { routes as toolsNlp } from './tools-nlp.js';
 import { routes as workflows } from './workflows.js';
+import { routes as wellKnown } from './well-known.js';
 
 /**
  * The route table: the service's own route groups, then every domain
@@ -26,6 +27,6 @@ import { routes as workflows } from './workflows.js';
  */
 export const ALL_ROUTES: AnyRoute[] = [
   ...contract, ...profiles, ...tokens, ...a2a, ...agents, ...channels, ...mcp, ...toolsNlp, ...tasks, ...workflows, ...sandbox,
-  ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries,
+  ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
   ...DOMAIN_ROUTES,
 ];

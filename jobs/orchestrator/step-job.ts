@@ -4,6 +4,7 @@ import { AppError, isPermanent } from '../../shared/errors.js';
 import { stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { completeStepGuard, completeStepRow, getWaitpoint, heartbeatStep, insertWaitpoint, loadStepState, noteStepError, startStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
+import { redactSecrets } from '../../shared/secrets.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
@@ -78,7 +79,8 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
       // Clients read this reason: it names client-facing errors, never internals (those go to the log).
       const known = err instanceof StepTimeout || err instanceof AppError || err instanceof UnrecoverableError;
       if (!known) deps.log.error({ err, runId, stepId }, 'step failed');
-      return failRun(deps, runId, run.account_id, `${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`, { stepId });
+      // The reason is stored and shown to clients: mask any resolved secret an upstream error may have quoted.
+      return failRun(deps, runId, run.account_id, redactSecrets(`${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`), { stepId });
     }
     await noteStepError(deps.db, stepId, (err as Error).message);
     throw err; // transient: BullMQ retries with backoff

@@ -55,19 +55,56 @@ function agent(allowPrivate: boolean): Agent {
   return a;
 }
 
+/**
+ * Why a call failed when the caller may want to tell it apart: its own time
+ * limit ran out (`timeout`, code `unavailable`: a retry may succeed) or the
+ * body was over `maxBytes` with `oversize: 'refuse'` (`tooLarge`, code
+ * `policyViolation`: permanent). Messages name the host only, never the full
+ * URL, whose query string may carry credentials.
+ */
+export class EgressError extends AppError {
+  constructor(readonly reason: 'timeout' | 'tooLarge', message: string) {
+    super(reason === 'timeout' ? 'unavailable' : 'policyViolation', message);
+    this.name = 'EgressError';
+  }
+}
+
 export interface EgressOptions {
   method?: 'GET' | 'POST' | 'PUT';
   headers?: Record<string, string>;
   body?: string;
+  /**
+   * The caller's signal (a step's `input.signal`). Aborting it cancels the
+   * request wherever it is (connecting, waiting for headers, reading the
+   * body; the connection is closed) and the call rejects with the signal's
+   * own `reason`, so a step's cancel or timeout error surfaces unchanged.
+   * An already aborted signal rejects before anything is sent.
+   */
+  signal?: AbortSignal;
+  /**
+   * Time limit of the whole call in ms (connect, headers and the full body),
+   * default 10 000. On expiry: `EgressError` with reason `timeout`. Runs
+   * alongside `signal`: whichever fires first ends the call.
+   */
   timeoutMs?: number;
+  /** Largest body accepted, in bytes (default 64 KiB). The rest is never read: the connection is closed. */
   maxBytes?: number;
+  /**
+   * A body over `maxBytes`: `truncate` (default) resolves with its first
+   * `maxBytes` bytes and `truncated: true` (webhook excerpts want this);
+   * `refuse` rejects with `EgressError` reason `tooLarge` (callers that need
+   * the whole document). A declared Content-Length over the limit is refused
+   * before any of the body is read.
+   */
+  oversize?: 'truncate' | 'refuse';
 }
 
 export interface EgressResponse {
   status: number;
   headers: Record<string, string>;
-  /** At most `maxBytes` of the body, as text. */
+  /** At most `maxBytes` of the body, as UTF-8 text. */
   text: string;
+  /** True when the body was longer than `maxBytes` and `text` holds only its start. */
   truncated: boolean;
 }
 
@@ -89,33 +126,72 @@ export function checkEgressUrl(raw: string, opts: { allowPrivate: boolean; requi
   return url;
 }
 
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'endpoint';
+  }
+}
+
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * One outbound HTTP call through the guarded agent. Never follows redirects
+ * (a 3xx is returned as is). `signal`, `timeoutMs` and `maxBytes` all apply
+ * to the same call; see EgressOptions for what each one does when it trips.
+ */
 export async function egressFetch(allowPrivate: boolean, url: string, opts: EgressOptions = {}): Promise<EgressResponse> {
   const maxBytes = opts.maxBytes ?? 64 * 1024;
-  const timeout = opts.timeoutMs ?? 10_000;
-  const res = await request(url, {
-    method: opts.method ?? 'GET',
-    headers: opts.headers,
-    body: opts.body,
-    dispatcher: agent(allowPrivate),
-    headersTimeout: timeout,
-    bodyTimeout: timeout,
-    signal: AbortSignal.timeout(timeout),
-  });
-  const chunks: Buffer[] = [];
-  let size = 0;
-  let truncated = false;
-  for await (const chunk of res.body) {
-    const buf = chunk as Buffer;
-    if (size + buf.length > maxBytes) {
-      chunks.push(buf.subarray(0, maxBytes - size));
-      truncated = true;
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const host = hostOf(url);
+  const tooLarge = () => new EgressError('tooLarge', `${host} answered with a body over the ${maxBytes}-byte limit`);
+  opts.signal?.throwIfAborted();
+  // One controller carries both the caller's abort and our own deadline, so undici tears down the request either way.
+  const controller = new AbortController();
+  const onCallerAbort = () => controller.abort(opts.signal!.reason);
+  opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const timer = setTimeout(() => controller.abort(new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`)), timeoutMs);
+  try {
+    const res = await request(url, {
+      method: opts.method ?? 'GET',
+      headers: opts.headers,
+      body: opts.body,
+      dispatcher: agent(allowPrivate),
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: controller.signal,
+    });
+    const declared = Number(res.headers['content-length']);
+    if (opts.oversize === 'refuse' && declared > maxBytes) {
       res.body.destroy();
-      break;
+      throw tooLarge();
     }
-    chunks.push(buf);
-    size += buf.length;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let truncated = false;
+    for await (const chunk of res.body) {
+      const buf = chunk as Buffer;
+      if (size + buf.length > maxBytes) {
+        res.body.destroy();
+        if (opts.oversize === 'refuse') throw tooLarge();
+        chunks.push(buf.subarray(0, maxBytes - size));
+        truncated = true;
+        break;
+      }
+      chunks.push(buf);
+      size += buf.length;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    return { status: res.statusCode, headers, text: Buffer.concat(chunks).toString('utf8'), truncated };
+  } catch (err) {
+    // undici rejects with its own wrapper or the reason; the reason we aborted with is the one that explains it.
+    if (controller.signal.aborted) throw controller.signal.reason;
+    if (UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? '')) throw new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`);
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    opts.signal?.removeEventListener('abort', onCallerAbort);
   }
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-  return { status: res.statusCode, headers, text: Buffer.concat(chunks).toString('utf8'), truncated };
 }

@@ -12,7 +12,7 @@ export interface TestServices {
 }
 
 /** A fresh database on the server at `url` (TEST_DATABASE_URL), named for this run. */
-async function freshDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `awp_test_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();

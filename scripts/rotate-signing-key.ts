@@ -1,0 +1,27 @@
+/**
+ * Operator CLI: makes a newly generated Ed25519 key the service's signing key.
+ * The old key stays published at /.well-known/jwks.json, so what it signed
+ * keeps verifying; every process signs with the new key from its next
+ * signature on (they read the current key from Postgres). Prints the new
+ * public JWK only. Refused when SIGNING_KEY is set: change that instead.
+ *   npm run signing-key:rotate
+ */
+import { loadConfig } from '../shared/config.js';
+import { createDb } from '../shared/db/knex.js';
+import { rotateSigningKey } from '../shared/signing.js';
+
+const config = loadConfig();
+if (!config.DATABASE_URL) {
+  console.error('DATABASE_URL is not set (npm start prints the local one)');
+  process.exit(1);
+}
+const db = createDb(config.DATABASE_URL);
+try {
+  const jwk = await rotateSigningKey({ db, config });
+  console.log(JSON.stringify({ kid: jwk.kid, jwk }));
+} catch (err) {
+  console.error((err as Error).message);
+  process.exitCode = 1;
+} finally {
+  await db.destroy();
+}
