@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { redactFor } from '../../jobs/orchestrator/proof.js';
-import { notFound } from '../../shared/errors.js';
+import { exportProofCard, loadProofCard } from '../../jobs/orchestrator/proof-export.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
@@ -14,29 +13,12 @@ export const ProofCardExport = Type.Object(
   { $id: 'ProofCardExportRequest' },
 );
 
-async function loadCard(db: import('knex').Knex, accountId: string, cardId: string) {
-  const row = await db('proof_cards').where({ id: cardId, account_id: accountId }).first();
-  if (!row) throw notFound(`Proof card ${cardId}`);
-  return row;
-}
-
 export const routes = [
   r.get('/v1/audit/proofCards/{cardId}', 'Fetch a proof card', {
-    handler: async ({ params, principal }, deps) => ({ ok: true, proofCard: (await loadCard(deps.db, principal.accountId, params.cardId)).card }),
+    handler: async ({ params, principal }, deps) => ({ ok: true, proofCard: (await loadProofCard(deps, principal.accountId, params.cardId)).card }),
   }),
   r.post('/v1/audit/proofCards/{cardId}/export', 'Export a proof card as a ledger entry (service/v1 or ledger/v1), redacted for an audience', {
     body: ProofCardExport,
-    handler: async ({ params, body, principal }, deps) => {
-      const row = await loadCard(deps.db, principal.accountId, params.cardId);
-      const card = row.card;
-      const decision = row.decision;
-      const rejectedPaths = body.includeRejectedPaths ? decision.rejectedPaths : [];
-      const exportedAt = new Date().toISOString();
-      const entry = body.format === 'ledger/v1'
-        ? { format: 'ledger/v1', citeRef: card.citeRef, evidenceStatus: card.evidenceStatus, confidence: card.confidence, selectedOption: decision.selectedOption, rejectedPaths, exportedAt }
-        : { format: 'service/v1', cite: card.cite, citeRef: card.citeRef, proofCard: card, decision: { route: decision.route, status: decision.status, selectedOption: decision.selectedOption, rejectedPaths, evidence: decision.evidence, counts: decision.counts }, exportedAt };
-      const ledgerEntry = { ...redactFor(entry, body.audience), ...(body.audience ? { audience: body.audience, redaction: body.audience === 'legal' ? 'none (privileged)' : body.audience === 'board' ? 'summary: sources, vendors and prices removed' : 'personal data masked' } : {}), ...(body.audience === 'legal' ? { privileged: true } : {}) };
-      return { ok: true, ledgerEntry };
-    },
+    handler: async ({ params, body, principal }, deps) => ({ ok: true, ledgerEntry: await exportProofCard(deps, principal.accountId, params.cardId, body) }),
   }),
 ];

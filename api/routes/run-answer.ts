@@ -1,7 +1,7 @@
 import { waitForRest } from '../../jobs/orchestrator/follow.js';
 import { runLinks } from '../../jobs/orchestrator/views.js';
 import type { Deps } from '../../shared/deps.js';
-import { getRunById } from '../../shared/db/runs.js';
+import { currentStatus } from '../../jobs/orchestrator/run-queries.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
 /**
@@ -13,6 +13,5 @@ export async function answerRun(deps: Deps, runId: string, prefer: string | unde
   // Waiting needs Redis pub/sub; if it is unavailable the run still exists, so answer 202 rather than fail.
   const result = async ? null : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS).catch(() => null);
   if (result) return result;
-  const current = await getRunById(deps.db, runId);
-  return new Reply(202, { ok: true, runId, status: current!.status, links: runLinks(runId) }, { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });
+  return new Reply(202, { ok: true, runId, status: await currentStatus(deps, runId), links: runLinks(runId) }, { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });
 }

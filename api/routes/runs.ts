@@ -1,37 +1,28 @@
 import { followRun } from '../../jobs/orchestrator/follow.js';
 import { resumeRun } from '../../jobs/orchestrator/submit.js';
 import { cancelRun } from '../../jobs/orchestrator/run-control.js';
-import { runDetail, runSummary } from '../../jobs/orchestrator/views.js';
-import { invalidPayload, notFound } from '../../shared/errors.js';
-import { getRun, listRuns } from '../../shared/db/runs.js';
-import type { Deps } from '../../shared/deps.js';
+import { findRun, runDetailFor, runPage } from '../../jobs/orchestrator/run-queries.js';
+import { invalidPayload } from '../../shared/errors.js';
 import { RunEventsQuery, RunListQuery, RunResume } from '../../shared/schemas/runs.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('orchestrator', { read: ['runs:read'], write: ['runs:write'] });
 
-async function mustGetRun(deps: Pick<Deps, 'db'>, accountId: string, runId: string) {
-  const run = await getRun(deps.db, accountId, runId);
-  if (!run) throw notFound(`Run ${runId}`);
-  return run;
-}
-
 export const routes = [
   r.get('/v1/runs', 'List runs (filters: status, domain, conversationId, time range; cursor pagination)', {
     query: RunListQuery,
     handler: async ({ query, principal }, deps) => {
-      const { rows, nextCursor } = await listRuns(deps.db, principal.accountId, { ...query, limit: query.limit ?? 50 });
-      return { ok: true, runs: rows.map(runSummary), nextCursor };
+      return { ok: true, ...(await runPage(deps, principal.accountId, { ...query, limit: query.limit ?? 50 })) };
     },
   }),
   r.get('/v1/runs/{runId}', 'A run: status, route, steps with timings, result, proof card ref, waitpoint, error', {
-    handler: async ({ params, principal }, deps) => ({ ok: true, run: await runDetail(deps, await mustGetRun(deps, principal.accountId, params.runId)) }),
+    handler: async ({ params, principal }, deps) => ({ ok: true, run: await runDetailFor(deps, principal.accountId, params.runId) }),
   }),
   r.get('/v1/runs/{runId}/events', 'Run events as NDJSON, or SSE with Accept: text/event-stream; resumable with Last-Event-ID or ?after=', {
     query: RunEventsQuery, streams: true,
     handler: async ({ params, query, principal, headers, signal }, deps) => {
-      await mustGetRun(deps, principal.accountId, params.runId);
+      await findRun(deps, principal.accountId, params.runId);
       const lastEventId = headers['last-event-id'];
       if (lastEventId !== undefined && !/^\d+$/.test(lastEventId)) throw invalidPayload('Last-Event-ID must be an event id (integer)');
       const after = Math.max(query.after ?? 0, lastEventId ? Number(lastEventId) : 0);

@@ -18,3 +18,8 @@ export function iso(value: Date | string | null | undefined): string | null {
   if (value == null) return null;
   return (value instanceof Date ? value : new Date(value)).toISOString();
 }
+
+/** The smallest round trip to Postgres (health checks, the local benchmark). */
+export async function pingDb(db: Db): Promise<void> {
+  await db.raw('select 1');
+}

@@ -1,0 +1,14 @@
+import type { Db } from './knex.js';
+
+export interface ProofCardRow {
+  id: string;
+  account_id: string;
+  run_id: string;
+  decision_id: string;
+  card: Record<string, any>;
+  decision: Record<string, any>;
+}
+
+export async function getProofCard(db: Db, accountId: string, cardId: string): Promise<ProofCardRow | null> {
+  return (await db('proof_cards').where({ id: cardId, account_id: accountId }).first()) ?? null;
+}
