@@ -41,6 +41,13 @@ function directionViolations(edges: ImportEdge[]): string[] {
     .map((e) => `${describeEdge(e)}: ${layerOf(e.from)}/ must not import from ${layerOf(e.to!)}/`);
 }
 
+/** Repositories return rows, counts or null; the service that calls one decides which HTTP error that is. */
+function repositoryViolations(edges: ImportEdge[]): string[] {
+  return edges
+    .filter((e) => e.from.startsWith('shared/db/') && e.to === 'shared/errors.ts')
+    .map((e) => `${describeEdge(e)}: repositories in shared/db/ throw no HTTP errors; return null or a result and let the service decide`);
+}
+
 function logicViolations(edges: ImportEdge[]): string[] {
   return edges
     .filter((e) => path.basename(e.from) === 'logic.ts' && !e.to && isIoPackage(e.spec))
@@ -80,6 +87,10 @@ describe('import directions', function () {
     assert.deepEqual(logicViolations(edges), []);
   });
 
+  it('repositories (shared/db) do not import the HTTP error factories', () => {
+    assert.deepEqual(repositoryViolations(withoutExceptions(edges)), []);
+  });
+
   it('has no import cycles among project files', () => {
     assert.deepEqual(cycleViolations(withoutExceptions(edges)), []);
   });
@@ -102,6 +113,11 @@ describe('import directions', function () {
         "jobs/a/b.ts:1 imports '../../workers/clock.js' (workers/clock.ts): jobs/ must not import from workers/",
         "workers/w.ts:1 imports '../api/app.js' (api/app.ts): workers/ must not import from api/",
       ]);
+    });
+
+    it('catch a repository that reaches for shared/errors', () => {
+      const found = repositoryViolations([edge('shared/db/runs.ts', '../errors.js', 'shared/errors.ts'), edge('jobs/x/service.ts', '../../shared/errors.js', 'shared/errors.ts')]);
+      assert.deepEqual(found.map((m) => m.split(':')[0]), ['shared/db/runs.ts']);
     });
 
     it('catch an I/O package in logic.ts, subpaths and @koa/* included', () => {
