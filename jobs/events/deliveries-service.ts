@@ -11,7 +11,7 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import { completeAttempt, failAttempt, lockLeased, transitionDelivery, wakeDispatcher } from './ledger.js';
 import { DELIVERIES } from './machines.js';
 
-/** The ledger as a client's workers drive it for `pull` subscriptions (and inspect it for both modes). */
+// The ledger as a client's workers drive it for `pull` subscriptions, and inspect it for both modes.
 
 /** A finished attempt that did not succeed can be retried; a completed one has nothing to retry. */
 const RETRYABLE: readonly string[] = DELIVERIES.terminal.filter((s) => s !== 'completed');

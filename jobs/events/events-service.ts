@@ -5,7 +5,7 @@ import { notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { wakeDispatcher } from './ledger.js';
 
-/** The outbox as clients see it: events they record and the ones the service wrote for them. */
+// The outbox as clients see it: events they record and the ones the service wrote for them.
 
 async function fetchEvent(deps: Deps, principal: Principal, eventId: string): Promise<EventRow> {
   const event = await getEvent(deps.db, principal.accountId, eventId);
