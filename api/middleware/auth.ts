@@ -1,12 +1,10 @@
 import type { Context, Next } from 'koa';
-import { findActiveToken } from '../../shared/db/accounts.js';
+import { tokenAuthenticator } from '../../jobs/accounts/service.js';
 import type { Deps } from '../../shared/deps.js';
 import { forbidden, unauthorized } from '../../shared/errors.js';
-import { hashToken } from '../../shared/auth/issue-token.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
-const TOUCH_EVERY_MS = 60_000;
 
 /**
  * Resolves the bearer token, when one is sent, into `ctx.state.principal`.
@@ -14,31 +12,14 @@ const TOUCH_EVERY_MS = 60_000;
  * `requireAuth` refuses on protected ones.
  */
 export function authenticate(deps: Deps) {
-  const touched = new Map<string, number>();
+  const resolve = tokenAuthenticator(deps);
   return async (ctx: Context, next: Next) => {
     const header = ctx.get('authorization');
     if (header) {
       const match = BEARER.exec(header);
-      const row = match ? await findActiveToken(deps.db, hashToken(match[1]!)) : null;
-      if (row) {
-        const principal: Principal = {
-          accountId: row.account_id,
-          tokenId: row.token_id,
-          scopes: row.scopes,
-          plan: row.plan,
-          activated: row.account_status === 'active',
-        };
-        ctx.state.principal = principal;
-        // last_used_at is informational; writing it at most once a minute keeps auth read-only on the hot path.
-        const now = Date.now();
-        if ((touched.get(row.token_id) ?? 0) < now - TOUCH_EVERY_MS) {
-          touched.set(row.token_id, now);
-          deps.db('api_tokens').where({ id: row.token_id }).update({ last_used_at: deps.db.fn.now() })
-            .catch((err: Error) => deps.log.warn({ err: err.message }, 'token touch failed'));
-        }
-      } else {
-        ctx.state.authFailure = match ? 'unknown or revoked token' : 'malformed Authorization header';
-      }
+      const principal = match ? await resolve(match[1]!) : null;
+      if (principal) ctx.state.principal = principal;
+      else ctx.state.authFailure = match ? 'unknown or revoked token' : 'malformed Authorization header';
     }
     await next();
   };

@@ -2,7 +2,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import { sha256 } from '../../shared/crypto.js';
-import { abandonIdempotent, finishIdempotent, startIdempotent } from '../../shared/db/idempotency.js';
+import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentResponse } from '../../jobs/accounts/idempotency.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, conflict, notImplemented } from '../../shared/errors.js';
 import { admitWorkflowRequest } from '../../shared/auth/workflow-allowance.js';
@@ -62,7 +62,7 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
       const idem = owner && key ? { owner, key } : null;
       if (idem) {
         if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('invalidPayload', 'Idempotency-Key must be 1-255 printable ASCII characters');
-        const started = await startIdempotent(deps.db, idem.owner, key, sha256(`${ctx.method} ${ctx.path}\n${ctx.state.rawBody ?? ''}`), deps.config.IDEMPOTENCY_TTL_HOURS);
+        const started = await claimIdempotencyKey(deps, idem.owner, key, sha256(`${ctx.method} ${ctx.path}\n${ctx.state.rawBody ?? ''}`));
         if (started.kind === 'mismatch') throw conflict('Idempotency-Key was already used with a different request');
         if (started.kind === 'inProgress') throw conflict('A request with this Idempotency-Key is still in progress');
         if (started.kind === 'replay') {
@@ -95,10 +95,10 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
           ctx.body = reply.body;
         } else {
           ctx.body = reply.body;
-          if (idem) await finishIdempotent(deps.db, idem.owner, key, reply.status, reply.body, reply.headers);
+          if (idem) await storeIdempotentResponse(deps, idem.owner, key, reply.status, reply.body, reply.headers);
         }
       } catch (err) {
-        if (idem) await abandonIdempotent(deps.db, idem.owner, key);
+        if (idem) await releaseIdempotencyKey(deps, idem.owner, key);
         throw err;
       }
     });

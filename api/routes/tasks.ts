@@ -1,11 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { getTask, TASK_STATUSES, taskView, transitionTask, type TaskRow } from '../../shared/db/tasks.js';
-import { page } from '../../shared/db/page.js';
-import { notFound } from '../../shared/errors.js';
-import { newId } from '../../shared/ids.js';
 import { AnyObject, PageQuery } from '../../shared/schemas/common.js';
 import { Channel } from '../../shared/schemas/orchestrator.js';
-import { wakeDispatcher } from '../../jobs/events/ledger.js';
+import { TASKS } from '../../jobs/tasks/machine.js';
+import { createTask, fetchTask, findTasks, updateTaskByClient } from '../../jobs/tasks/service.js';
+import { taskView } from '../../jobs/tasks/view.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
@@ -18,7 +16,7 @@ export const TaskCreate = Type.Object(
 );
 export const TaskUpdate = Type.Object(
   {
-    status: Type.Optional(Type.Union(TASK_STATUSES.map((s) => Type.Literal(s)))),
+    status: Type.Optional(Type.Union(TASKS.statuses.map((s) => Type.Literal(s)))),
     outData: Type.Optional(AnyObject),
     state: Type.Optional(AnyObject),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
@@ -30,43 +28,20 @@ const TaskListQuery = Type.Composite([PageQuery, Type.Object({ status: Type.Opti
 export const routes = [
   r.post('/v1/tasks', 'Create a task (status open)', {
     body: TaskCreate,
-    handler: async ({ body, principal }, deps) => {
-      const id = newId('task');
-      const [row] = await deps.db.transaction(async (trx) => {
-        const created = await trx('tasks').insert({ id, account_id: principal!.accountId, domain: body.domain, in_data: JSON.stringify(body.inData), user_id: body.userId ?? null, channel: body.channel ?? 'api' }).returning('*');
-        await trx('task_audit').insert({ task_id: id, account_id: principal!.accountId, actor: `token:${principal!.tokenId}`, from_status: null, to_status: 'open', note: 'created' });
-        return created;
-      });
-      return new Reply(201, { ok: true, task: await taskView(deps.db, row) });
-    },
+    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, task: taskView(await createTask(deps, principal!, body)) }),
   }),
   r.get('/v1/tasks', 'List tasks', {
     query: TaskListQuery,
     handler: async ({ query, principal }, deps) => {
-      const q = deps.db('tasks').where({ account_id: principal!.accountId });
-      if (query.status) q.andWhere({ status: query.status });
-      if (query.domain) q.andWhere({ domain: query.domain });
-      const { rows, nextCursor } = await page<TaskRow>(q, query.limit ?? 50, query.cursor);
-      return { ok: true, tasks: await Promise.all(rows.map((t) => taskView(deps.db, t))), nextCursor };
+      const { tasks, nextCursor } = await findTasks(deps, principal!, query);
+      return { ok: true, tasks: tasks.map(taskView), nextCursor };
     },
   }),
   r.get('/v1/tasks/{taskId}', 'Fetch a task with its audit trail', {
-    handler: async ({ params, principal }, deps) => {
-      const task = await getTask(deps.db, principal!.accountId, params.taskId!);
-      if (!task) throw notFound(`Task ${params.taskId}`);
-      return { ok: true, task: await taskView(deps.db, task) };
-    },
+    handler: async ({ params, principal }, deps) => ({ ok: true, task: taskView(await fetchTask(deps, principal!, params.taskId!)) }),
   }),
   r.post('/v1/tasks/{taskId}/update', 'Update a task: status (checked against the transition table), outData, state', {
     body: TaskUpdate,
-    handler: async ({ params, body, principal }, deps) => {
-      const row = await deps.db.transaction(async (trx) => {
-        const task = await getTask(trx, principal!.accountId, params.taskId!, true);
-        if (!task) throw notFound(`Task ${params.taskId}`);
-        return transitionTask(trx, principal!.accountId, task.id, body.status ?? task.status, { actor: `token:${principal!.tokenId}`, note: body.note, outData: body.outData, state: body.state });
-      });
-      if (row.deliveries > 0) await wakeDispatcher(deps);
-      return { ok: true, task: await taskView(deps.db, row) };
-    },
+    handler: async ({ params, body, principal }, deps) => ({ ok: true, task: taskView(await updateTaskByClient(deps, principal!, params.taskId!, body)) }),
   }),
 ];

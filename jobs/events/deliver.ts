@@ -2,14 +2,16 @@ import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { claimDeliveries, nextPushDue, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { iso } from '../../shared/db/knex.js';
-import { signingSecrets, type SubscriptionRow } from '../../shared/db/subscriptions.js';
+import { eventsByIds } from '../../shared/db/outbox.js';
+import { subscriptionsByIds, type SubscriptionRow } from '../../shared/db/subscriptions.js';
 import { egressFetch } from '../../shared/http/egress.js';
-import { completeAttempt, failAttempt, wakeDispatcher } from './ledger.js';
-import { retryAfterMs, verdictFor, webhookHeaders } from './logic.js';
+import { completeAttempt, failAttempt, postponeAttempt, wakeDispatcher } from './ledger.js';
+import { retryAfterMs, signingSecrets, verdictFor, webhookHeaders } from './logic.js';
 
 const BATCH = 20;
 const EXCERPT = 1000;
 const NEAR_MS = 1500;
+const PAUSED_RECHECK_MS = 60_000;
 
 /** The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id and subject. */
 export function webhookBody(event: { id: string; type: string; subject: string | null; payload: unknown; created_at: Date }): string {
@@ -26,7 +28,7 @@ async function deliverOne(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | und
   }
   if (sub.status === 'paused') {
     // Paused: hand the attempt back, due again in a minute, without counting a failure.
-    await deps.db('deliveries').where({ id: d.id, lease_token: d.lease_token }).update({ status: 'queued', lease_token: null, lease_expires_at: null, next_attempt_at: deps.db.raw(`now() + interval '60 seconds'`) });
+    await postponeAttempt(deps, d.id, d.lease_token!, PAUSED_RECHECK_MS);
     return 'paused';
   }
   const body = webhookBody(event);
@@ -77,8 +79,8 @@ export async function dispatchDue(_job: Job | null, deps: Deps): Promise<{ deliv
     }
     // One query each for the batch's subscriptions and events, not two per delivery.
     const [subs, events] = await Promise.all([
-      deps.db('subscriptions').whereIn('id', [...new Set(batch.map((d) => d.subscription_id))]),
-      deps.db('events').whereIn('id', [...new Set(batch.map((d) => d.event_id))]).select('id', 'type', 'subject', 'payload', 'created_at'),
+      subscriptionsByIds(deps.db, [...new Set(batch.map((d) => d.subscription_id))]),
+      eventsByIds(deps.db, [...new Set(batch.map((d) => d.event_id))]),
     ]);
     const subById = new Map<string, SubscriptionRow>(subs.map((s: SubscriptionRow) => [s.id, s]));
     const eventById = new Map<string, EventRow>(events.map((e: EventRow) => [e.id, e]));

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { fanOut } from '../../shared/db/outbox.js';
+import { eventsNotFannedOut, fanOut, markFannedOut } from '../../shared/db/outbox.js';
 import { sweepExpiredLeases } from '../../shared/db/deliveries.js';
 import { wakeDispatcher } from './ledger.js';
 
@@ -9,12 +9,12 @@ import { wakeDispatcher } from './ledger.js';
  * Fan-out is idempotent, so running this twice changes nothing.
  */
 export async function reconcileOutbox(deps: Deps): Promise<{ events: number; deliveries: number }> {
-  const pending = await deps.db('events').whereNull('fanned_out_at').orderBy('created_at').limit(500).select('id', 'account_id', 'type');
+  const pending = await eventsNotFannedOut(deps.db, 500);
   let deliveries = 0;
   for (const e of pending) {
     deliveries += await deps.db.transaction(async (trx) => {
       const n = await fanOut(trx, e.id, e.account_id, e.type);
-      await trx('events').where({ id: e.id }).update({ fanned_out_at: trx.fn.now() });
+      await markFannedOut(trx, e.id);
       return n;
     });
   }

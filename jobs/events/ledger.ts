@@ -1,8 +1,10 @@
-import type { Knex } from 'knex';
 import type { Deps } from '../../shared/deps.js';
-import { finishAttempt, insertChild, lockLeased, type DeliveryRow } from '../../shared/db/deliveries.js';
-import { recordEvent } from '../../shared/db/outbox.js';
-import { DISABLE_AFTER_FAILING_MS, nextDelayMs } from './logic.js';
+import type { Db } from '../../shared/db/knex.js';
+import { completeLeased, insertChild, lockDelivery, updateDelivery, type DeliveryChange, type DeliveryRow } from '../../shared/db/deliveries.js';
+import { conflict, notFound } from '../../shared/errors.js';
+import { nextDelayMs } from './logic.js';
+import { DELIVERIES, type DeliveryStatus } from './machines.js';
+import { recordDeliveryFailure } from './subscriptions-service.js';
 
 export function retrySchedule(deps: Pick<Deps, 'config'>): number[] {
   return deps.config.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
@@ -21,29 +23,41 @@ export async function wakeDispatcher(deps: Pick<Deps, 'queues' | 'log'>, delayMs
     .catch((err: Error) => deps.log.warn({ err: err.message }, 'dispatcher wake-up not enqueued; the clock will pump'));
 }
 
-async function disableSubscription(trx: Knex.Transaction, accountId: string, subscriptionId: string, reason: string) {
-  const n = await trx('subscriptions').where({ id: subscriptionId }).whereNot({ status: 'disabled' }).update({ status: 'disabled', disabled_reason: reason, updated_at: trx.fn.now() });
-  if (n > 0) await recordEvent(trx, { accountId, type: 'subscription.disabled', subject: subscriptionId, payload: { subscriptionId, reason } });
+/** Locks an attempt for a lease-holder's action: 404 unknown, 409 when it is not claimed, the token is stale or the lease expired. */
+export async function lockLeased(trx: Db, accountId: string | null, id: string, token: string): Promise<DeliveryRow> {
+  const row = await lockDelivery(trx, accountId, id);
+  if (!row) throw notFound(`Delivery ${id}`);
+  if (row.status !== 'claimed') throw conflict(`Delivery ${id} is ${row.status}, not claimed`, { status: row.status });
+  if (row.lease_token !== token) throw conflict('Stale lease token: the lease was released, swept or claimed again');
+  if (row.lease_expires_at && new Date(row.lease_expires_at).getTime() < Date.now()) throw conflict('The lease has expired; claim the attempt again');
+  return row;
 }
 
 /**
- * Completes a leased attempt in one statement (the hot path of every
- * delivery): the lease checks are in its WHERE clause, and a success clears
- * the subscription's failing streak. When no row qualifies, `lockLeased`
- * says precisely why (404, finished, stale token, expired lease).
+ * The one way a single attempt changes status: checks the move against the
+ * table (409 otherwise) and writes what the move implies: a finished time on
+ * a terminal status, the lease dropped when it leaves `claimed`, the claimer
+ * forgotten when it goes back to `queued`. `row` must be locked in `trx`.
+ * Claiming and sweeping move many rows in one set-based statement each,
+ * and completing has a one-statement fast path; those repository queries
+ * select on the same from-status.
+ */
+export async function transitionDelivery(trx: Db, row: DeliveryRow, to: DeliveryStatus, fields: Omit<DeliveryChange, 'status' | 'finished' | 'clearLease' | 'clearClaimer'> = {}): Promise<DeliveryRow> {
+  if (!DELIVERIES.canMove(row.status, to)) {
+    const message = DELIVERIES.isTerminal(row.status) ? `Delivery ${row.id} is already ${row.status}` : `Delivery ${row.id} is ${row.status}; it cannot become ${to}`;
+    throw conflict(message, { from: row.status, to, allowed: DELIVERIES.allowed(row.status) });
+  }
+  return updateDelivery(trx, row.id, { ...fields, status: to, finished: DELIVERIES.isTerminal(to), clearLease: row.status === 'claimed', clearClaimer: to === 'queued' });
+}
+
+/**
+ * Completes a leased attempt. The hot path is one statement whose WHERE
+ * clause holds the lease checks; when no row qualifies, `lockLeased` says
+ * precisely why (404, finished, stale token, expired lease).
  */
 export async function completeAttempt(deps: Deps, accountId: string | null, id: string, token: string, fields: { responseStatus?: number | null; responseExcerpt?: string | null } = {}): Promise<DeliveryRow> {
-  const result = await deps.db.raw(
-    `WITH done AS (
-       UPDATE deliveries SET status = 'completed', finished_at = now(), updated_at = now(), lease_token = NULL, lease_expires_at = NULL,
-         response_status = ?, response_excerpt = ?, error = NULL
-       WHERE id = ? AND status = 'claimed' AND lease_token = ? AND lease_expires_at > now() ${accountId ? 'AND account_id = ?' : ''}
-       RETURNING *),
-     streak AS (UPDATE subscriptions SET failing_since = NULL WHERE id = (SELECT subscription_id FROM done) AND failing_since IS NOT NULL)
-     SELECT * FROM done`,
-    [fields.responseStatus ?? null, fields.responseExcerpt ?? null, id, token, ...(accountId ? [accountId] : [])],
-  );
-  if (result.rows.length === 1) return result.rows[0];
+  const done = await completeLeased(deps.db, accountId, id, token, { responseStatus: fields.responseStatus ?? null, responseExcerpt: fields.responseExcerpt ?? null });
+  if (done) return done;
   return deps.db.transaction(async (trx) => {
     await lockLeased(trx, accountId, id, token);
     throw new Error(`delivery ${id} could not be completed`); // unreachable: lockLeased throws the precise 404/409
@@ -52,9 +66,9 @@ export async function completeAttempt(deps: Deps, accountId: string | null, id: 
 
 /**
  * Fails a leased attempt and, unless told not to, schedules the next one on
- * the retry schedule (or after `retryAfterMs`). A subscription failing
- * without a success for 5 days, or answered 410 Gone, is disabled with a
- * `subscription.disabled` event.
+ * the retry schedule (or after `retryAfterMs`) while the subscription stays
+ * active; the subscription side (failing streak, disabling) is in the same
+ * transaction.
  */
 export async function failAttempt(
   deps: Deps, accountId: string | null, id: string, token: string,
@@ -62,17 +76,17 @@ export async function failAttempt(
 ): Promise<{ delivery: DeliveryRow; next: DeliveryRow | null }> {
   const result = await deps.db.transaction(async (trx) => {
     const row = await lockLeased(trx, accountId, id, token);
-    const delivery = await finishAttempt(trx, row.id, 'failed', { error: opts.error ?? null, responseStatus: opts.responseStatus ?? null, responseExcerpt: opts.responseExcerpt ?? null });
-    const [sub] = await trx('subscriptions').where({ id: row.subscription_id }).update({ failing_since: trx.raw('coalesce(failing_since, now())') }).returning(['status', 'failing_since']);
-    if (opts.gone) await disableSubscription(trx, row.account_id, row.subscription_id, 'the endpoint answered 410 Gone');
-    else if (sub && Date.now() - new Date(sub.failing_since).getTime() > DISABLE_AFTER_FAILING_MS) {
-      await disableSubscription(trx, row.account_id, row.subscription_id, 'deliveries failed continuously for 5 days');
-    }
-    const active = (await trx('subscriptions').where({ id: row.subscription_id }).first('status'))?.status === 'active';
+    const delivery = await transitionDelivery(trx, row, 'failed', { error: opts.error ?? null, responseStatus: opts.responseStatus ?? null, responseExcerpt: opts.responseExcerpt ?? null });
+    const { active } = await recordDeliveryFailure(trx, row.subscription_id, { gone: opts.gone });
     const delay = opts.retryAfterMs ?? nextDelayMs(row.attempt, retrySchedule(deps));
     const next = opts.retry && active && !opts.gone && delay !== null ? await insertChild(trx, row, delay) : null;
     return { delivery, next, delay };
   });
   if (result.next) await wakeDispatcher(deps, result.delay ?? 0);
   return { delivery: result.delivery, next: result.next };
+}
+
+/** Hands a leased attempt back to the queue, due again after `delayMs`, without counting a failure. */
+export async function postponeAttempt(deps: Deps, id: string, token: string, delayMs: number): Promise<DeliveryRow> {
+  return deps.db.transaction(async (trx) => transitionDelivery(trx, await lockLeased(trx, null, id, token), 'queued', { nextAttemptInMs: delayMs }));
 }

@@ -61,3 +61,9 @@ export function webhookHeaders(secrets: string[], msgId: string, timestampSec: n
 export function matchesType(patterns: string[], type: string): boolean {
   return patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
 }
+
+/** Secrets that sign a delivery now: the current one, plus the previous one during its rotation overlap. */
+export function signingSecrets(sub: { secret: string; previous_secret: string | null; previous_secret_expires_at: Date | string | null }, now = Date.now()): string[] {
+  const prev = sub.previous_secret && sub.previous_secret_expires_at && new Date(sub.previous_secret_expires_at).getTime() > now ? [sub.previous_secret] : [];
+  return [sub.secret, ...prev];
+}

@@ -4,7 +4,7 @@ import { getRunById, openWaitpoint, stepsOf } from '../../shared/db/runs.js';
 import { insertProofCard, lockForFinalize, storeEndedRunResult } from '../../shared/db/run-writes.js';
 import { setConversationContext } from '../../shared/db/conversations.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { transitionTaskForRun } from '../../shared/db/tasks.js';
+import { transitionTaskForRun } from '../tasks/service.js';
 import { newId } from '../../shared/ids.js';
 import type { EvidenceItem } from '../step.js';
 import type { FinalizeJobData } from './flow.js';

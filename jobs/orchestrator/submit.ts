@@ -1,7 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { getRun, getRunById, type RunRow } from '../../shared/db/runs.js';
-import { getTask, transitionTask } from '../../shared/db/tasks.js';
+import { getTask } from '../../shared/db/tasks.js';
+import { transitionTask } from '../tasks/service.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { OrchestratorRequest } from '../../shared/schemas/orchestrator.js';

@@ -1,6 +1,4 @@
 import type { Db } from './knex.js';
-import { iso } from './knex.js';
-import type { TokenView } from '../schemas/auth.js';
 
 export interface AccountRow {
   id: string;
@@ -85,17 +83,9 @@ export async function revokeToken(db: Db, accountId: string, tokenId: string): P
   return row ?? null;
 }
 
-export function tokenView(row: TokenRow): TokenView {
-  return {
-    tokenId: row.id,
-    name: row.name,
-    prefix: row.prefix,
-    scopes: row.scopes,
-    status: row.status,
-    createdAt: iso(row.created_at)!,
-    lastUsedAt: iso(row.last_used_at),
-    revokedAt: iso(row.revoked_at),
-  };
+/** Records that a token was used; informational, so callers do it at most now and then. */
+export async function touchToken(db: Db, tokenId: string): Promise<void> {
+  await db('api_tokens').where({ id: tokenId }).update({ last_used_at: db.fn.now() });
 }
 
 /**

@@ -1,6 +1,6 @@
+import type { Knex } from 'knex';
 import type { Db } from './knex.js';
-import { iso } from './knex.js';
-import { conflict, notFound } from '../errors.js';
+import { page } from './page.js';
 import { newId } from '../ids.js';
 
 export interface DeliveryRow {
@@ -26,7 +26,23 @@ export interface DeliveryRow {
   finished_at: Date | null;
 }
 
-export const FINISHED = ['completed', 'failed', 'canceled'];
+/** Fields a delivery update may write; the status rules that choose them live in the ledger service. */
+export interface DeliveryChange {
+  status?: DeliveryRow['status'];
+  /** Sets `finished_at` to now. */
+  finished?: boolean;
+  /** Drops the lease token and its expiry. */
+  clearLease?: boolean;
+  clearClaimer?: boolean;
+  /** A lease of this many seconds from now. */
+  leaseSeconds?: number;
+  nextAttemptAt?: string;
+  nextAttemptInMs?: number;
+  responseStatus?: number | null;
+  responseExcerpt?: string | null;
+  error?: string | null;
+  metadata?: Record<string, unknown>;
+}
 
 /**
  * Claims up to `limit` due attempts with FOR UPDATE SKIP LOCKED, so
@@ -50,32 +66,47 @@ export async function claimDeliveries(db: Db, opts: { accountId: string | null; 
   return result.rows;
 }
 
-/** Locks an attempt for a lease-holder's action: 404 unknown, 409 finished, not claimed, stale token or expired lease. */
-export async function lockLeased(trx: Db, accountId: string | null, id: string, token: string): Promise<DeliveryRow> {
+/** Locks an attempt (of `accountId`'s, unless null: the dispatcher acts across accounts). */
+export async function lockDelivery(trx: Db, accountId: string | null, id: string): Promise<DeliveryRow | null> {
   const q = trx('deliveries').where({ id }).forUpdate().first();
   if (accountId) q.andWhere({ account_id: accountId });
-  const row: DeliveryRow | undefined = await q;
-  if (!row) throw notFound(`Delivery ${id}`);
-  if (row.status !== 'claimed') throw conflict(`Delivery ${id} is ${row.status}, not claimed`, { status: row.status });
-  if (row.lease_token !== token) throw conflict('Stale lease token: the lease was released, swept or claimed again');
-  if (row.lease_expires_at && new Date(row.lease_expires_at).getTime() < Date.now()) throw conflict('The lease has expired; claim the attempt again');
+  return (await q) ?? null;
+}
+
+export async function updateDelivery(db: Db, id: string, change: DeliveryChange): Promise<DeliveryRow> {
+  const patch: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (change.status) patch.status = change.status;
+  if (change.finished) patch.finished_at = db.fn.now();
+  if (change.clearLease) Object.assign(patch, { lease_token: null, lease_expires_at: null });
+  if (change.clearClaimer) patch.claimed_by = null;
+  if (change.leaseSeconds !== undefined) patch.lease_expires_at = db.raw('now() + make_interval(secs => ?)', [change.leaseSeconds]);
+  if (change.nextAttemptAt !== undefined) patch.next_attempt_at = change.nextAttemptAt;
+  if (change.nextAttemptInMs !== undefined) patch.next_attempt_at = db.raw('now() + make_interval(secs => ?)', [change.nextAttemptInMs / 1000]);
+  if (change.responseStatus !== undefined) patch.response_status = change.responseStatus;
+  if (change.responseExcerpt !== undefined) patch.response_excerpt = change.responseExcerpt;
+  if (change.error !== undefined) patch.error = change.error;
+  if (change.metadata) patch.metadata = JSON.stringify(change.metadata);
+  const [row] = await db('deliveries').where({ id }).update(patch).returning('*');
   return row;
 }
 
-export async function lockDelivery(trx: Db, accountId: string, id: string): Promise<DeliveryRow> {
-  const row: DeliveryRow | undefined = await trx('deliveries').where({ id, account_id: accountId }).forUpdate().first();
-  if (!row) throw notFound(`Delivery ${id}`);
-  return row;
-}
-
-export async function finishAttempt(trx: Db, id: string, status: 'completed' | 'failed' | 'canceled', fields: { responseStatus?: number | null; responseExcerpt?: string | null; error?: string | null } = {}): Promise<DeliveryRow> {
-  const [row] = await trx('deliveries').where({ id }).update({
-    status, finished_at: trx.fn.now(), updated_at: trx.fn.now(), lease_token: null, lease_expires_at: null,
-    ...(fields.responseStatus !== undefined ? { response_status: fields.responseStatus } : {}),
-    ...(fields.responseExcerpt !== undefined ? { response_excerpt: fields.responseExcerpt } : {}),
-    ...(fields.error !== undefined ? { error: fields.error } : {}),
-  }).returning('*');
-  return row;
+/**
+ * Completes a leased attempt in one statement (the hot path of every
+ * delivery): the lease checks are in its WHERE clause, and a success clears
+ * the subscription's failing streak. Null when no row qualifies.
+ */
+export async function completeLeased(db: Db, accountId: string | null, id: string, token: string, fields: { responseStatus: number | null; responseExcerpt: string | null }): Promise<DeliveryRow | null> {
+  const result = await db.raw(
+    `WITH done AS (
+       UPDATE deliveries SET status = 'completed', finished_at = now(), updated_at = now(), lease_token = NULL, lease_expires_at = NULL,
+         response_status = ?, response_excerpt = ?, error = NULL
+       WHERE id = ? AND status = 'claimed' AND lease_token = ? AND lease_expires_at > now() ${accountId ? 'AND account_id = ?' : ''}
+       RETURNING *),
+     streak AS (UPDATE subscriptions SET failing_since = NULL WHERE id = (SELECT subscription_id FROM done) AND failing_since IS NOT NULL)
+     SELECT * FROM done`,
+    [fields.responseStatus, fields.responseExcerpt, id, token, ...(accountId ? [accountId] : [])],
+  );
+  return result.rows[0] ?? null;
 }
 
 /** The next attempt in a chain: a new queued child row, due after `delayMs`. */
@@ -101,25 +132,53 @@ export async function sweepExpiredLeases(db: Db, accountId: string | null): Prom
   return (await q).map((r: { id: string }) => r.id);
 }
 
-export async function deliveryStats(db: Db, accountId: string) {
+/** Raw figures of an account's ledger: attempts by status, the oldest queued due time, and last-24 h finishes by status. */
+export async function deliveryCounts(db: Db, accountId: string): Promise<{ byStatus: Record<string, number>; oldestQueuedAt: Date | null; finished24h: Record<string, number> }> {
   const counts: Array<{ status: string; n: string }> = await db('deliveries').where({ account_id: accountId }).groupBy('status').select('status').count({ n: '*' }) as never;
   const oldest = await db('deliveries').where({ account_id: accountId, status: 'queued' }).min({ at: 'next_attempt_at' }).first();
   const day: Array<{ status: string; n: string }> = await db('deliveries').where({ account_id: accountId }).andWhereRaw(`finished_at > now() - interval '24 hours'`).whereIn('status', ['completed', 'failed']).groupBy('status').select('status').count({ n: '*' }) as never;
-  const byStatus = Object.fromEntries(['queued', 'claimed', 'completed', 'failed', 'canceled'].map((s) => [s, Number(counts.find((c) => c.status === s)?.n ?? 0)]));
-  const done24 = Object.fromEntries(day.map((d) => [d.status, Number(d.n)]));
-  const finished = (done24.completed ?? 0) + (done24.failed ?? 0);
   return {
-    byStatus,
-    oldestQueuedAgeSec: oldest?.at ? Math.max(0, Math.round((Date.now() - new Date(oldest.at).getTime()) / 1000)) : null,
-    last24h: { completed: done24.completed ?? 0, failed: done24.failed ?? 0, failureRate: finished ? Math.round(((done24.failed ?? 0) / finished) * 1000) / 1000 : 0 },
+    byStatus: Object.fromEntries(counts.map((c) => [c.status, Number(c.n)])),
+    oldestQueuedAt: oldest?.at ?? null,
+    finished24h: Object.fromEntries(day.map((d) => [d.status, Number(d.n)])),
   };
 }
 
-export function deliveryView(d: DeliveryRow) {
-  return {
-    deliveryId: d.id, eventId: d.event_id, subscriptionId: d.subscription_id, rootId: d.root_id, parentId: d.parent_id, attempt: d.attempt,
-    status: d.status, nextAttemptAt: iso(d.next_attempt_at), leaseExpiresAt: iso(d.lease_expires_at), claimedBy: d.claimed_by,
-    responseStatus: d.response_status, responseExcerpt: d.response_excerpt, error: d.error, metadata: d.metadata,
-    createdAt: iso(d.created_at), updatedAt: iso(d.updated_at), finishedAt: iso(d.finished_at),
-  };
+export async function getDelivery(db: Db, accountId: string, id: string): Promise<DeliveryRow | null> {
+  return (await db('deliveries').where({ id, account_id: accountId }).first()) ?? null;
 }
+
+export async function listDeliveries(db: Knex, accountId: string, filter: { status?: string; subscriptionId?: string; eventId?: string }, limit: number, cursor?: string): Promise<{ rows: DeliveryRow[]; nextCursor: string | null }> {
+  const q = db('deliveries').where({ account_id: accountId });
+  if (filter.status) q.andWhere({ status: filter.status });
+  if (filter.subscriptionId) q.andWhere({ subscription_id: filter.subscriptionId });
+  if (filter.eventId) q.andWhere({ event_id: filter.eventId });
+  return page<DeliveryRow>(q, limit, cursor);
+}
+
+/** Queued attempts that are due, soonest first, without claiming them. */
+export async function readyDeliveries(db: Db, accountId: string, limit: number): Promise<DeliveryRow[]> {
+  return db('deliveries').where({ account_id: accountId, status: 'queued' }).andWhere('next_attempt_at', '<=', db.fn.now()).orderBy('next_attempt_at').limit(limit);
+}
+
+/** Every attempt of a retry chain, oldest first. */
+export async function chainOf(db: Db, rootId: string): Promise<DeliveryRow[]> {
+  return db('deliveries').where({ root_id: rootId }).orderBy('attempt');
+}
+
+/** An event's attempts, chain by chain. */
+export async function deliveriesOfEvent(db: Db, eventId: string): Promise<DeliveryRow[]> {
+  return db('deliveries').where({ event_id: eventId }).orderBy([{ column: 'root_id' }, { column: 'attempt' }]);
+}
+
+export async function hasChild(db: Db, id: string): Promise<boolean> {
+  return Boolean(await db('deliveries').where({ parent_id: id }).first('id'));
+}
+
+/** The first attempt of an event for a subscription; null when that chain exists already. */
+export async function insertRootDelivery(db: Db, row: { account_id: string; event_id: string; subscription_id: string; mode: DeliveryRow['mode'] }): Promise<DeliveryRow | null> {
+  const id = newId('dlv');
+  const [created] = await db('deliveries').insert({ id, root_id: id, ...row }).onConflict().ignore().returning('*');
+  return created ?? null;
+}
+

@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import type { Db } from './knex.js';
+import { page } from './page.js';
 import { newId } from '../ids.js';
 
 export interface OutboxEvent {
@@ -49,4 +51,51 @@ export async function recordEvent(trx: Db, event: OutboxEvent): Promise<{ eventI
     fanned_out_at: trx.fn.now(),
   });
   return { eventId: id, deliveries: await fanOut(trx, id, event.accountId, event.type) };
+}
+
+export interface EventRow {
+  id: string;
+  account_id: string;
+  type: string;
+  source: string;
+  subject: string | null;
+  payload: Record<string, unknown>;
+  created_at: Date;
+  acked_at: Date | null;
+  fanned_out_at: Date | null;
+}
+
+export async function getEvent(db: Db, accountId: string, eventId: string): Promise<EventRow | null> {
+  return (await db('events').where({ id: eventId, account_id: accountId }).first()) ?? null;
+}
+
+export async function listEvents(
+  db: Knex, accountId: string, filter: { type?: string; since?: string; until?: string; acknowledged?: boolean }, limit: number, cursor?: string,
+): Promise<{ rows: EventRow[]; nextCursor: string | null }> {
+  const q = db('events').where({ account_id: accountId });
+  if (filter.type) q.andWhere({ type: filter.type });
+  if (filter.since) q.andWhere('created_at', '>=', filter.since);
+  if (filter.until) q.andWhere('created_at', '<', filter.until);
+  if (filter.acknowledged !== undefined) q.andWhere((b) => (filter.acknowledged ? b.whereNotNull('acked_at') : b.whereNull('acked_at')));
+  return page<EventRow>(q, limit, cursor);
+}
+
+/** Sets `acked_at` unless it is set already (the first ack time is kept); returns how many rows changed. */
+export async function ackEvent(db: Db, accountId: string, eventId: string): Promise<number> {
+  return db('events').where({ id: eventId, account_id: accountId }).whereNull('acked_at').update({ acked_at: db.fn.now() });
+}
+
+/** Events by id across accounts (the dispatcher's batch lookup). */
+export async function eventsByIds(db: Db, ids: string[]): Promise<Array<Pick<EventRow, 'id' | 'type' | 'subject' | 'payload' | 'created_at'>>> {
+  if (ids.length === 0) return [];
+  return db('events').whereIn('id', ids).select('id', 'type', 'subject', 'payload', 'created_at');
+}
+
+/** Oldest events whose fan-out has not happened, for the reconciler. */
+export async function eventsNotFannedOut(db: Db, limit: number): Promise<Array<Pick<EventRow, 'id' | 'account_id' | 'type'>>> {
+  return db('events').whereNull('fanned_out_at').orderBy('created_at').limit(limit).select('id', 'account_id', 'type');
+}
+
+export async function markFannedOut(db: Db, eventId: string): Promise<void> {
+  await db('events').where({ id: eventId }).update({ fanned_out_at: db.fn.now() });
 }

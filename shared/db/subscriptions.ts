@@ -1,5 +1,6 @@
+import type { Knex } from 'knex';
 import type { Db } from './knex.js';
-import { iso } from './knex.js';
+import { page } from './page.js';
 
 export interface SubscriptionRow {
   id: string;
@@ -18,31 +19,64 @@ export interface SubscriptionRow {
   updated_at: Date;
 }
 
+/** Fields a subscription update may write; absent ones stay as they are. */
+export interface SubscriptionChange {
+  status?: SubscriptionRow['status'];
+  disabledReason?: string | null;
+  clearFailing?: boolean;
+  events?: string[];
+  endpoint?: string;
+  description?: string | null;
+  /** A new secret; the current one keeps signing for `previousValidHours`. */
+  rotate?: { secret: string; previousSecret: string; previousValidHours: number };
+}
+
 export async function getSubscription(db: Db, accountId: string, id: string, forUpdate = false): Promise<SubscriptionRow | null> {
   const q = db('subscriptions').where({ id, account_id: accountId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
 }
 
-/** Secrets that sign a delivery now: the current one, plus the previous one during its 24 h overlap. */
-export function signingSecrets(sub: SubscriptionRow, now = Date.now()): string[] {
-  const prev = sub.previous_secret && sub.previous_secret_expires_at && new Date(sub.previous_secret_expires_at).getTime() > now ? [sub.previous_secret] : [];
-  return [sub.secret, ...prev];
+/** Locks a subscription by id alone (the ledger acts across accounts). */
+export async function lockSubscription(trx: Db, id: string): Promise<SubscriptionRow | null> {
+  return (await trx('subscriptions').where({ id }).forUpdate().first()) ?? null;
 }
 
-/** The subscription as clients see it: never its secrets. */
-export function subscriptionView(s: SubscriptionRow) {
-  return {
-    subscriptionId: s.id,
-    endpoint: s.endpoint,
-    events: s.events,
-    status: s.status,
-    mode: s.mode,
-    description: s.description,
-    secretRotation: s.previous_secret_expires_at && new Date(s.previous_secret_expires_at).getTime() > Date.now() ? { previousSecretValidUntil: iso(s.previous_secret_expires_at) } : null,
-    failingSince: iso(s.failing_since),
-    disabledReason: s.disabled_reason,
-    createdAt: iso(s.created_at),
-    updatedAt: iso(s.updated_at),
-  };
+export async function insertSubscription(db: Db, row: { id: string; account_id: string; endpoint: string; events: string[]; secret: string; description: string | null; mode: SubscriptionRow['mode'] }): Promise<SubscriptionRow> {
+  const [created] = await db('subscriptions').insert(row).returning('*');
+  return created;
+}
+
+export async function listSubscriptions(db: Knex, accountId: string, limit: number, cursor?: string): Promise<{ rows: SubscriptionRow[]; nextCursor: string | null }> {
+  return page<SubscriptionRow>(db('subscriptions').where({ account_id: accountId }), limit, cursor);
+}
+
+export async function subscriptionsByIds(db: Db, ids: string[]): Promise<SubscriptionRow[]> {
+  if (ids.length === 0) return [];
+  return db('subscriptions').whereIn('id', ids);
+}
+
+export async function updateSubscription(db: Db, id: string, change: SubscriptionChange): Promise<SubscriptionRow> {
+  const patch: Record<string, unknown> = { updated_at: db.fn.now() };
+  if (change.status) patch.status = change.status;
+  if (change.disabledReason !== undefined) patch.disabled_reason = change.disabledReason;
+  if (change.clearFailing) patch.failing_since = null;
+  if (change.events) patch.events = change.events;
+  if (change.endpoint) patch.endpoint = change.endpoint;
+  if (change.description !== undefined) patch.description = change.description;
+  if (change.rotate) {
+    Object.assign(patch, {
+      secret: change.rotate.secret,
+      previous_secret: change.rotate.previousSecret,
+      previous_secret_expires_at: db.raw('now() + make_interval(hours => ?)', [change.rotate.previousValidHours]),
+    });
+  }
+  const [row] = await db('subscriptions').where({ id }).update(patch).returning('*');
+  return row;
+}
+
+/** Starts the failing streak unless one is running; returns the subscription as it is now. */
+export async function markFailing(db: Db, id: string): Promise<SubscriptionRow | null> {
+  const [row] = await db('subscriptions').where({ id }).update({ failing_since: db.raw('coalesce(failing_since, now())') }).returning('*');
+  return row ?? null;
 }

@@ -1,0 +1,103 @@
+import { activateAccount, findActiveToken, getToken, insertAccount, listTokens, revokeToken, touchToken, type TokenRow } from '../../shared/db/accounts.js';
+import { issueToken, hashToken } from '../../shared/auth/issue-token.js';
+import { hashPassword, sha256 } from '../../shared/crypto.js';
+import type { Deps } from '../../shared/deps.js';
+import { conflict, forbidden, notFound } from '../../shared/errors.js';
+import { newId, randomSecret } from '../../shared/ids.js';
+import { sendMail } from '../../shared/mail.js';
+import { DEFAULT_SCOPES, type Principal } from '../../shared/schemas/auth.js';
+
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * Resolves bearer secrets into principals. `last_used_at` is informational;
+ * writing it at most once a minute per token keeps authentication read-only
+ * on the hot path, so each authenticator remembers when it last wrote.
+ */
+export function tokenAuthenticator(deps: Pick<Deps, 'db' | 'log'>): (secret: string) => Promise<Principal | null> {
+  const touched = new Map<string, number>();
+  return async (secret) => {
+    const row = await findActiveToken(deps.db, hashToken(secret));
+    if (!row) return null;
+    const now = Date.now();
+    if ((touched.get(row.token_id) ?? 0) < now - TOUCH_EVERY_MS) {
+      touched.set(row.token_id, now);
+      touchToken(deps.db, row.token_id).catch((err: Error) => deps.log.warn({ err: err.message }, 'token touch failed'));
+    }
+    return { accountId: row.account_id, tokenId: row.token_id, scopes: row.scopes, plan: row.plan, activated: row.account_status === 'active' };
+  };
+}
+
+function activationText(name: string, activationToken: string, baseUrl: string): string {
+  return [
+    `Hello ${name},`,
+    '',
+    'Activate your awp account to lift the starter limit. Your activation token:',
+    '',
+    activationToken,
+    '',
+    `Open ${baseUrl}/v1/profiles/activate?activationToken=${activationToken}`,
+    `or POST ${baseUrl}/v1/profiles/activate with {"activationToken": "<the token above>"}.`,
+    '',
+  ].join('\n');
+}
+
+/**
+ * A pending builder account with its starter token (409 when the email is
+ * taken), then the activation mail. The mail goes out after commit: the
+ * account exists whether or not it could be sent.
+ */
+export async function createProfile(deps: Deps, input: { email: string; name: string; password: string }) {
+  const accountId = newId('acct');
+  const activationToken = `act_${randomSecret(24)}`;
+  const passwordHash = await hashPassword(input.password);
+  const issued = await deps.db.transaction(async (trx) => {
+    const created = await insertAccount(trx, { id: accountId, email: input.email.trim(), name: input.name, password_hash: passwordHash, plan: 'builder', activation_hash: sha256(activationToken) });
+    if (!created) throw conflict('A profile with this email already exists');
+    return issueToken(trx, accountId, { name: 'starter', scopes: DEFAULT_SCOPES });
+  });
+  const baseUrl = deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
+  const delivery = await sendMail(deps, { accountId, to: input.email, subject: 'Activate your awp account', text: activationText(input.name, activationToken, baseUrl) });
+  return { accountId, token: issued.token, tokenId: issued.row.id, activationSentTo: input.email, delivery };
+}
+
+/** Activates the account of an activation token; an unknown or used one is 404. */
+export async function activateProfile(deps: Deps, activationToken: string): Promise<void> {
+  const account = await activateAccount(deps.db, sha256(activationToken));
+  if (!account) throw notFound('Activation token (unknown or already used)');
+}
+
+const holds = (principal: Principal, scope: string) => principal.scopes.includes(scope) || principal.scopes.includes('admin');
+
+export async function listAccountTokens(deps: Deps, principal: Principal): Promise<TokenRow[]> {
+  return listTokens(deps.db, principal.accountId);
+}
+
+/** A new token; it can only grant scopes its creator holds (403 otherwise), and defaults to those of the non-admin ones. */
+export async function createToken(deps: Deps, principal: Principal, input: { name?: string; scopes?: string[] }): Promise<{ token: string; row: TokenRow }> {
+  const scopes = input.scopes ?? DEFAULT_SCOPES.filter((s) => holds(principal, s));
+  const escalation = scopes.filter((s) => !holds(principal, s));
+  if (escalation.length > 0) throw forbidden(`A token cannot grant scopes its creator lacks: ${escalation.join(', ')}`);
+  return issueToken(deps.db, principal.accountId, { name: input.name ?? 'api', scopes });
+}
+
+export async function fetchToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {
+  const row = await getToken(deps.db, principal.accountId, tokenId);
+  if (!row) throw notFound(`Token ${tokenId}`);
+  return row;
+}
+
+/** A new secret with the same name and scopes; the old token is revoked in the same transaction. */
+export async function rotateToken(deps: Deps, principal: Principal, tokenId: string): Promise<{ token: string; row: TokenRow }> {
+  return deps.db.transaction(async (trx) => {
+    const old = await revokeToken(trx, principal.accountId, tokenId);
+    if (!old) throw notFound(`Active token ${tokenId}`);
+    return issueToken(trx, principal.accountId, { name: old.name, scopes: old.scopes, rotatedFrom: old.id });
+  });
+}
+
+export async function revokeAccountToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {
+  const row = await revokeToken(deps.db, principal.accountId, tokenId);
+  if (!row) throw notFound(`Active token ${tokenId}`);
+  return row;
+}

@@ -1,0 +1,38 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** What running SQL or a transaction from a handler looks like: the database handle, a transaction, or a query on one. */
+const SQL_USE = [/\bdeps\.db\b/, /\.transaction\(/, /\btrx\b/, /from 'knex'/, /from 'pg'/];
+
+function apiFiles(dir = 'api'): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = `${dir}/${e.name}`;
+    if (e.isDirectory()) return apiFiles(rel);
+    return rel.endsWith('.ts') ? [rel] : [];
+  });
+}
+
+/** Every file that declares routes: api/ and each domain module's routes.ts and index.ts. */
+function routeFiles(): string[] {
+  const domains = readdirSync(path.join(ROOT, 'jobs'), { withFileTypes: true }).filter((e) => e.isDirectory())
+    .flatMap((e) => ['routes.ts', 'index.ts'].map((f) => `jobs/${e.name}/${f}`))
+    .filter((f) => { try { readFileSync(path.join(ROOT, f)); return true; } catch { return false; } });
+  return [...apiFiles(), ...domains];
+}
+
+function sqlUses(file: string): string[] {
+  return readFileSync(path.join(ROOT, file), 'utf8').split('\n').flatMap((line, i) => {
+    const hit = SQL_USE.find((re) => re.test(line));
+    return hit ? [`${file}:${i + 1} ${line.trim().slice(0, 120)}`] : [];
+  });
+}
+
+describe('routes map, services act, repositories hold SQL', () => {
+  it('no file that declares routes (api/, jobs/<domain>/routes.ts and index.ts) runs SQL or opens a transaction', () => {
+    assert.deepEqual(routeFiles().flatMap(sqlUses), []);
+  });
+});

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { DELIVERIES, SUBSCRIPTIONS } from '../../jobs/events/machines.js';
+import { defineMachine, type Machine } from '../../jobs/state-machine.js';
+import { RUN_TO_TASK, TASKS } from '../../jobs/tasks/machine.js';
+
+function reachable(machine: Machine<string>, from: string): Set<string> {
+  const seen = new Set([from]);
+  const queue = [from];
+  while (queue.length > 0) {
+    for (const to of machine.allowed(queue.shift()!)) {
+      if (!seen.has(to)) {
+        seen.add(to);
+        queue.push(to);
+      }
+    }
+  }
+  return seen;
+}
+
+describe('state machines', () => {
+  it('derive terminal statuses from the table: the ones with no moves', () => {
+    assert.deepEqual(TASKS.terminal, ['completed', 'failed', 'canceled']);
+    assert.deepEqual(DELIVERIES.terminal, ['completed', 'failed', 'canceled']);
+    assert.deepEqual(SUBSCRIPTIONS.terminal, []);
+    const m = defineMachine({ a: ['b'], b: [] });
+    assert.deepEqual([m.isTerminal('b'), m.isTerminal('a'), m.canMove('a', 'b'), m.canMove('b', 'a'), m.canMove('a', 'a')], [true, false, true, false, false]);
+  });
+
+  it('know nothing of statuses outside the table', () => {
+    assert.deepEqual([TASKS.allowed('toString'), TASKS.canMove('toString', 'open'), TASKS.isTerminal('nope')], [[], false, false]);
+  });
+
+  it('reach every status from the first one, and every terminal status from every live one', () => {
+    for (const [machine, first] of [[TASKS, 'open'], [DELIVERIES, 'queued'], [SUBSCRIPTIONS, 'active']] as const) {
+      assert.deepEqual([...reachable(machine, first)].sort(), [...machine.statuses].sort());
+      for (const s of machine.statuses) for (const t of machine.terminal) assert.ok(reachable(machine, s).has(t) || machine.isTerminal(s), `${s} cannot reach ${t}`);
+    }
+  });
+
+  it('hold the moves the ledger makes in set-based SQL (claim, sweep, fast complete)', () => {
+    assert.ok(DELIVERIES.canMove('queued', 'claimed'));
+    assert.ok(DELIVERIES.canMove('claimed', 'queued'));
+    assert.ok(DELIVERIES.canMove('claimed', 'completed'));
+  });
+
+  it('map every run status a task follows onto a task status', () => {
+    for (const to of Object.values(RUN_TO_TASK)) assert.ok(TASKS.statuses.includes(to), to);
+  });
+});
