@@ -3,7 +3,8 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { checkHealth } from '../../shared/health.js';
 import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
-import { Id, Ok } from '../../shared/schemas/common.js';
+import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
+import { EXPORT_FORMATS } from '../../shared/schemas/proof.js';
 import { buildOpenApi, collect } from '../contract/openapi.js';
 import { ALL_ROUTES } from './index.js';
 import { TEMPLATES } from '../../jobs/domains.js';
@@ -18,7 +19,7 @@ const Handshake = Type.Object(
   {
     domains: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 50 }),
     clientId: Type.Optional(Type.String({ maxLength: 200 })),
-    transport: Type.Union(TRANSPORTS.map((t) => Type.Literal(t)), { default: 'http' }),
+    transport: StringEnum(TRANSPORTS, { default: 'http' }),
   },
   { $id: 'HandshakeRequest' },
 );
@@ -27,7 +28,7 @@ const HandshakeResult = Ok(
     compatible: Type.Boolean(),
     domains: Type.Array(Type.String(), { description: 'Requested domains this service serves' }),
     unsupportedDomains: Type.Array(Type.String()),
-    transport: Type.String(),
+    transport: StringEnum(TRANSPORTS),
     version: Type.String(),
     contractRef: Type.String(),
   },
@@ -97,8 +98,8 @@ export const routes = [
       implementedCount: ALL_ROUTES.filter((r) => r.handler).length,
       tags: [...new Set(ALL_ROUTES.map((r) => r.tag))],
       transports: TRANSPORTS,
-      errorCodes: ['invalidPayload', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'conflict', 'payloadTooLarge', 'policyViolation', 'rateLimitExceeded', 'quotaExceeded', 'internalError', 'notImplemented', 'unavailable'],
-      exportFormats: ['service/v1', 'ledger/v1'],
+      errorCodes: ERROR_CODES,
+      exportFormats: EXPORT_FORMATS,
     }),
   }),
   defineRoute({

@@ -1,24 +1,12 @@
-import { Type } from '@sinclair/typebox';
 import { TEMPLATES } from '../../jobs/domains.js';
 import { submitRun } from '../../jobs/orchestrator/submit.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
-import { AnyObject } from '../../shared/schemas/common.js';
-import { OrchestratorResult, RunAccepted } from '../../shared/schemas/orchestrator.js';
+import { OrchestratorResult, RunAccepted, TemplateRunRequest } from '../../shared/schemas/orchestrator.js';
 import { assertValid } from '../../shared/validation.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { answerRun } from './run-answer.js';
 
 const r = routeGroup('workflows', { read: ['runs:read'], write: ['runs:write'] });
-
-export const TemplateRunRequest = Type.Object(
-  {
-    templateId: Type.String({ minLength: 1, maxLength: 100 }),
-    request: Type.Optional(Type.String({ maxLength: 8000 })),
-    conversationId: Type.Optional(Type.String({ maxLength: 200 })),
-    metadata: Type.Optional(AnyObject),
-  },
-  { $id: 'TemplateRunRequest', additionalProperties: true, description: 'Plus the template-specific fields of its input schema' },
-);
 
 export const routes = [
   r.get('/v1/workflows/templates', 'Workflow templates with ids, domains, descriptions, schema refs', {

@@ -1,8 +1,20 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AnyObject, Money, Ok } from './common.js';
+import { AnyObject, Money, Ok, StringEnum } from './common.js';
+import { ProofCard } from './proof.js';
 
 const Str = (max = 4000) => Type.String({ maxLength: max });
-export const Channel = Type.Union([Type.Literal('api'), Type.Literal('mcp'), Type.Literal('sdk'), Type.Literal('sandbox')]);
+export const CHANNELS = ['api', 'mcp', 'sdk', 'sandbox'] as const;
+export const Channel = StringEnum(CHANNELS);
+export type Channel = Static<typeof Channel>;
+
+/**
+ * Answers a waitpoint accepts. The domain modules declare them
+ * (`resumeActions`, collected as RESUME_ACTIONS in jobs/domains.ts); shared/
+ * cannot import jobs/, so this list repeats their names and a test keeps the two equal.
+ */
+export const RESUME_ACTION_NAMES = ['buy', 'contact', 'proxyOutcome'] as const;
+export const ResumeAction = StringEnum(RESUME_ACTION_NAMES);
+export type ResumeAction = Static<typeof ResumeAction>;
 
 export const OrchestratorRequest = Type.Object(
   {
@@ -12,7 +24,7 @@ export const OrchestratorRequest = Type.Object(
     clientId: Type.Optional(Str(200)),
     metadata: Type.Optional(AnyObject),
     stream: Type.Optional(Type.Boolean({ description: 'true streams progress events as application/x-ndjson' })),
-    action: Type.Optional(Type.Union([Type.Literal('buy'), Type.Literal('contact'), Type.Literal('proxyOutcome')])),
+    action: Type.Optional(ResumeAction),
     itemId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Candidate chosen in a NEEDS_INPUT choice response' })),
     channel: Type.Optional(Channel),
     taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Task the run belongs to' })),
@@ -26,31 +38,9 @@ export const OrchestratorRequest = Type.Object(
 );
 export type OrchestratorRequest = Static<typeof OrchestratorRequest>;
 
-export const EvidenceStatus = Type.Union(
-  [Type.Literal('sourceBound'), Type.Literal('partiallySourced'), Type.Literal('unverified'), Type.Literal('contradicted')],
-  { description: 'sourceBound: every claim has a named source; partiallySourced: some do; unverified: none do; contradicted: sources disagree' },
-);
-
-export const ProofCard = Type.Object(
-  {
-    cardId: Type.String(),
-    kind: Type.Literal('proofCard'),
-    evidenceStatus: EvidenceStatus,
-    confidence: Type.Number({ minimum: 0, maximum: 1 }),
-    openQuestions: Type.Array(Type.String()),
-    recommendedRestraint: Type.Union([Type.Literal('proceedSafely'), Type.Literal('escalateBeforeActing')]),
-    cite: Type.String({ description: 'awp:proofCard:<cardId>#v1' }),
-    citeRef: Type.String({ description: 'awp:decisionLog:<decisionId>#v1' }),
-    runId: Type.Optional(Type.String()),
-    createdAt: Type.Optional(Type.String({ format: 'date-time' })),
-  },
-  { $id: 'ProofCard' },
-);
-
-export const RunStatus = Type.Union([
-  Type.Literal('queued'), Type.Literal('running'), Type.Literal('ready'), Type.Literal('NEEDS_INPUT'),
-  Type.Literal('awaitingProxy'), Type.Literal('awaitingApproval'), Type.Literal('failed'), Type.Literal('canceled'),
-]);
+/** The engine's own run statuses; domain modules may add final and resting ones (jobs/orchestrator/run-state.ts). */
+export const CORE_RUN_STATUSES = ['queued', 'running', 'ready', 'NEEDS_INPUT', 'awaitingProxy', 'awaitingApproval', 'failed', 'canceled'] as const;
+export const RunStatus = StringEnum(CORE_RUN_STATUSES);
 
 export const OrchestratorResult = Ok(
   {
@@ -84,8 +74,9 @@ export const AutonomyGrant = Type.Object(
   { $id: 'AutonomyGrant', additionalProperties: true },
 );
 
+export const AUTONOMOUS_MODES = ['delivery', 'environment'] as const;
 export const AutonomousRequest = Type.Object(
-  { mode: Type.Optional(Type.Union([Type.Literal('delivery'), Type.Literal('environment')])), autonomy: AutonomyGrant },
+  { mode: Type.Optional(StringEnum(AUTONOMOUS_MODES)), autonomy: AutonomyGrant },
   { $id: 'AutonomousRequest', additionalProperties: true },
 );
 
@@ -96,18 +87,20 @@ export const TemplateRunRequest = Type.Object(
     conversationId: Type.Optional(Str(200)),
     metadata: Type.Optional(AnyObject),
   },
-  { $id: 'TemplateRunRequest', additionalProperties: true },
+  { $id: 'TemplateRunRequest', additionalProperties: true, description: 'Plus the template-specific fields of its input schema' },
 );
+
+/** Failure the midnight-arbitrage sandbox simulates; '' is none. */
+export const CHAOS_MODES = ['', 'latency', 'modelError', 'unauthorizedSpend', 'freeze'] as const;
+export const ChaosMode = StringEnum(CHAOS_MODES, { default: '' });
+export type ChaosMode = Static<typeof ChaosMode>;
 
 export const SandboxRequest = Type.Object(
   {
-    chaos: Type.Union(
-      [Type.Literal(''), Type.Literal('latency'), Type.Literal('modelError'), Type.Literal('unauthorizedSpend'), Type.Literal('freeze')],
-      { default: '' },
-    ),
+    chaos: ChaosMode,
   },
   { $id: 'SandboxRequest' },
 );
 
 export const BudgetUsd = Type.Object({ maxUsd: Type.Number({ minimum: 0 }) });
-export { Money };
+export { Money, ProofCard };

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PageQuery } from './common.js';
+import { ResumeAction } from './orchestrator.js';
 
 export const RunListQuery = Type.Composite([
   PageQuery,
@@ -17,7 +18,7 @@ export const RunEventsQuery = Type.Object({ after: Type.Optional(Type.Integer({ 
 export const RunResume = Type.Object(
   {
     itemId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    action: Type.Optional(Type.Union([Type.Literal('buy'), Type.Literal('contact'), Type.Literal('proxyOutcome')])),
+    action: Type.Optional(ResumeAction),
     approved: Type.Optional(Type.Boolean()),
     data: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
