@@ -5,7 +5,8 @@ import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
 import { EXPORT_FORMATS } from '../../shared/schemas/proof.js';
-import { buildOpenApi, collect } from '../contract/openapi.js';
+import { EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_RESPONSES, webhookEnvelope } from '../../jobs/events/registry.js';
+import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js';
 import { ALL_ROUTES } from './index.js';
 import { TEMPLATES } from '../../jobs/domains.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
@@ -42,7 +43,16 @@ export function schemaCatalog(): Record<string, unknown> {
     for (const s of [r.body, r.params, r.query, ...Object.values(r.response ?? {})]) if (s) collect(s, components);
   }
   for (const t of TEMPLATES) collect(t.input, components);
+  for (const e of Object.values(EVENT_TYPES)) collect(e.payload, components);
   return components;
+}
+
+/** One webhook per registered event type: the delivered body with the type's payload inside. */
+export function webhookSpecs(): WebhookSpec[] {
+  return Object.values(EVENT_TYPES).map((e) => ({
+    name: e.type, summary: e.description, description: `Delivered to subscriptions whose events match ${e.type} (exactly, by prefix such as ${e.type.split('.')[0]}.*, or *).`,
+    body: webhookEnvelope(e.type), headers: WEBHOOK_HEADERS, responses: WEBHOOK_RESPONSES,
+  }));
 }
 
 let openApiCache: Record<string, unknown> | undefined;
@@ -85,7 +95,7 @@ export const routes = [
   }),
   defineRoute({
     method: 'GET', path: '/openapi.json', tag: 'contract', auth: 'public', summary: 'The OpenAPI 3.1 document',
-    handler: (_input, deps) => (openApiCache ??= buildOpenApi(ALL_ROUTES, deps.config.PUBLIC_BASE_URL)),
+    handler: (_input, deps) => (openApiCache ??= buildOpenApi(ALL_ROUTES, deps.config.PUBLIC_BASE_URL, webhookSpecs())),
   }),
   defineRoute({
     method: 'GET', path: '/v1/contract', tag: 'contract', auth: 'public', summary: 'Compact contract summary',
