@@ -2,9 +2,10 @@ import { Type, type Static } from '@sinclair/typebox';
 import { StringEnum } from './common.js';
 
 /**
- * Proof cards and their export: the vocabularies are schemas here, and
- * jobs/orchestrator/proof.ts and api/routes/proof-cards.ts take their types
- * from them, so the API, the OpenAPI document and the code cannot drift.
+ * Proof cards and their export. The vocabularies are schemas here, the one
+ * source for the card builder (jobs/orchestrator/proof.ts) and the export
+ * route (api/routes/proof-cards.ts), so the API, the OpenAPI document and
+ * the code cannot drift apart.
  */
 
 export const EVIDENCE_STATUSES = ['sourceBound', 'partiallySourced', 'unverified', 'contradicted'] as const;

@@ -67,6 +67,8 @@ describe('closed vocabularies are enums, written once', () => {
     const bad = await harness.call('GET', '/v1/event-deliveries?status=lost', { token });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].path, 'query:/status');
+    const nlp = await harness.call('POST', '/v1/tools/nlp', { token, body: { query: 'find a bike', domainRoute: ['hunt', 'teleport'] } });
+    assert.deepEqual([nlp.status, nlp.body.details[0].path], [400, '/domainRoute/1']);
     const chaos = await harness.call('POST', '/v1/sandbox/midnight-arbitrage', { body: { chaos: 'meteor' } });
     assert.equal(chaos.status, 400);
     const fine = await harness.call('POST', '/v1/sandbox/midnight-arbitrage', { body: {} });
