@@ -20,8 +20,14 @@ export interface ResumeAction {
   continueInto?: string;
 }
 
-/** An event type the domain writes to the outbox, with the schema of its payload. */
+/**
+ * An event type the domain writes to the outbox, with the schema of its
+ * payload. jobs/events/registry.ts lists it with the engine's own types: it
+ * becomes a webhook in the OpenAPI document and its payload a schema in
+ * /v1/schemas (under the payload's `$id`, derived from the type when absent).
+ */
 export interface DomainEvent {
+  /** What happened, for subscribers (the webhook's description). */
   description: string;
   payload: TSchema;
 }

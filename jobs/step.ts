@@ -1,3 +1,6 @@
+import type { EvidenceItem } from '../shared/schemas/run-data.js';
+
+export type { EvidenceItem };
 import type { Deps } from '../shared/deps.js';
 
 /**
@@ -28,14 +31,6 @@ export interface StepInput {
 }
 
 export type WaitKind = 'NEEDS_INPUT' | 'awaitingProxy' | 'awaitingApproval';
-
-export interface EvidenceItem {
-  claim: string;
-  source: string | null;
-  /** True when the claim is backed by a named, retrievable source. */
-  sourceBound: boolean;
-  contradicts?: string[];
-}
 
 export interface StepOutcome {
   /** Becomes `results[domain]` in the run's response. */

@@ -2,21 +2,9 @@
  * The one error type the service throws on purpose. The error middleware turns
  * it (and anything else) into the envelope `{ ok: false, error, message, details?, requestId }`.
  */
-export type ErrorCode =
-  | 'invalidPayload'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'notFound'
-  | 'methodNotAllowed'
-  | 'conflict'
-  | 'payloadTooLarge'
-  | 'unsupportedMediaType'
-  | 'policyViolation'
-  | 'rateLimitExceeded'
-  | 'quotaExceeded'
-  | 'internalError'
-  | 'notImplemented'
-  | 'unavailable';
+import type { ErrorCode } from './schemas/common.js';
+
+export type { ErrorCode };
 
 /** HTTP status for each error code; the spec's table plus the few the backbone adds. */
 export const ERROR_STATUS: Record<ErrorCode, number> = {

@@ -61,13 +61,48 @@ function parameters(route: AnyRoute, components: Record<string, Json>): Json[] {
   return list;
 }
 
+/**
+ * A request the service sends (OpenAPI 3.1 `webhooks`): one per event type.
+ * Headers are shared by name, so each is declared once under components.
+ */
+export interface WebhookSpec {
+  name: string;
+  summary: string;
+  description?: string;
+  body: TSchema;
+  headers: Record<string, { description: string; schema: TSchema }>;
+  /** Response status (or range, or `default`) → what the service does with it. */
+  responses: Record<string, string>;
+}
+
+function webhookOperations(webhooks: WebhookSpec[], components: Record<string, Json>, parameters: Record<string, Json>): Json {
+  const out: Json = {};
+  for (const w of webhooks) {
+    for (const [name, header] of Object.entries(w.headers)) {
+      parameters[name] ??= { name, in: 'header', required: true, description: header.description, schema: collect(header.schema, components) };
+    }
+    out[w.name] = {
+      post: {
+        operationId: `webhook ${w.name}`.split(/[^A-Za-z0-9]+/).map((x, i) => (i === 0 ? x : x[0]!.toUpperCase() + x.slice(1))).join(''),
+        tags: ['webhooks'],
+        summary: w.summary,
+        ...(w.description ? { description: w.description } : {}),
+        parameters: Object.keys(w.headers).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+        requestBody: { required: true, content: { 'application/json': { schema: collect(w.body, components) } } },
+        responses: Object.fromEntries(Object.entries(w.responses).map(([status, description]) => [status, { description }])),
+      },
+    };
+  }
+  return out;
+}
+
 export function operationId(route: AnyRoute): string {
   const words = `${route.method.toLowerCase()} ${route.path}`.replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
-/** Builds the OpenAPI 3.1.0 document from the route table alone. */
-export function buildOpenApi(routes: AnyRoute[], baseUrl?: string): Json {
+/** Builds the OpenAPI 3.1.0 document from the route table and the webhooks (the event registry) alone. */
+export function buildOpenApi(routes: AnyRoute[], baseUrl?: string, webhooks: WebhookSpec[] = []): Json {
   const components: Record<string, Json> = {};
   const errorRef = collect(ErrorEnvelope, components);
   const paths: Record<string, Json> = {};
@@ -101,7 +136,10 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string): Json {
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = op;
   }
+  const headerParams: Record<string, Json> = {};
+  const hooks = webhookOperations(webhooks, components, headerParams);
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
+  if (webhooks.length > 0) tags.push({ name: 'webhooks', description: 'Requests the service sends to subscribed endpoints (POST /v1/event-subscriptions), signed per Standard Webhooks' } as { name: string });
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
@@ -109,6 +147,7 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string): Json {
     servers: [{ url: baseUrl ?? '/' }],
     tags,
     paths,
-    components: { schemas: components, securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (awp_...)' } } },
+    ...(webhooks.length > 0 ? { webhooks: hooks } : {}),
+    components: { schemas: components, ...(webhooks.length > 0 ? { parameters: headerParams } : {}), securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (awp_...)' } } },
   };
 }

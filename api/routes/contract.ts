@@ -3,8 +3,10 @@ import { AppError, notFound } from '../../shared/errors.js';
 import { checkHealth } from '../../shared/health.js';
 import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
-import { Id, Ok } from '../../shared/schemas/common.js';
-import { buildOpenApi, collect } from '../contract/openapi.js';
+import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
+import { EXPORT_FORMATS } from '../../shared/schemas/proof.js';
+import { EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_RESPONSES, webhookEnvelope } from '../../jobs/events/registry.js';
+import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js';
 import { ALL_ROUTES } from './index.js';
 import { TEMPLATES } from '../../jobs/domains.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
@@ -18,7 +20,7 @@ const Handshake = Type.Object(
   {
     domains: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 50 }),
     clientId: Type.Optional(Type.String({ maxLength: 200 })),
-    transport: Type.Union(TRANSPORTS.map((t) => Type.Literal(t)), { default: 'http' }),
+    transport: StringEnum(TRANSPORTS, { default: 'http' }),
   },
   { $id: 'HandshakeRequest' },
 );
@@ -27,7 +29,7 @@ const HandshakeResult = Ok(
     compatible: Type.Boolean(),
     domains: Type.Array(Type.String(), { description: 'Requested domains this service serves' }),
     unsupportedDomains: Type.Array(Type.String()),
-    transport: Type.String(),
+    transport: StringEnum(TRANSPORTS),
     version: Type.String(),
     contractRef: Type.String(),
   },
@@ -41,7 +43,16 @@ export function schemaCatalog(): Record<string, unknown> {
     for (const s of [r.body, r.params, r.query, ...Object.values(r.response ?? {})]) if (s) collect(s, components);
   }
   for (const t of TEMPLATES) collect(t.input, components);
+  for (const e of Object.values(EVENT_TYPES)) collect(e.payload, components);
   return components;
+}
+
+/** One webhook per registered event type: the delivered body with the type's payload inside. */
+export function webhookSpecs(): WebhookSpec[] {
+  return Object.values(EVENT_TYPES).map((e) => ({
+    name: e.type, summary: e.description, description: `Delivered to subscriptions whose events match ${e.type} (exactly, by prefix such as ${e.type.split('.')[0]}.*, or *).`,
+    body: webhookEnvelope(e.type), headers: WEBHOOK_HEADERS, responses: WEBHOOK_RESPONSES,
+  }));
 }
 
 let openApiCache: Record<string, unknown> | undefined;
@@ -84,7 +95,7 @@ export const routes = [
   }),
   defineRoute({
     method: 'GET', path: '/openapi.json', tag: 'contract', auth: 'public', summary: 'The OpenAPI 3.1 document',
-    handler: (_input, deps) => (openApiCache ??= buildOpenApi(ALL_ROUTES, deps.config.PUBLIC_BASE_URL)),
+    handler: (_input, deps) => (openApiCache ??= buildOpenApi(ALL_ROUTES, deps.config.PUBLIC_BASE_URL, webhookSpecs())),
   }),
   defineRoute({
     method: 'GET', path: '/v1/contract', tag: 'contract', auth: 'public', summary: 'Compact contract summary',
@@ -97,8 +108,8 @@ export const routes = [
       implementedCount: ALL_ROUTES.filter((r) => r.handler).length,
       tags: [...new Set(ALL_ROUTES.map((r) => r.tag))],
       transports: TRANSPORTS,
-      errorCodes: ['invalidPayload', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'conflict', 'payloadTooLarge', 'policyViolation', 'rateLimitExceeded', 'quotaExceeded', 'internalError', 'notImplemented', 'unavailable'],
-      exportFormats: ['service/v1', 'ledger/v1'],
+      errorCodes: ERROR_CODES,
+      exportFormats: EXPORT_FORMATS,
     }),
   }),
   defineRoute({

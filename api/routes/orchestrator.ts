@@ -1,6 +1,6 @@
 import { followRun } from '../../jobs/orchestrator/follow.js';
 import { submitRun } from '../../jobs/orchestrator/submit.js';
-import { OrchestratorRequest, OrchestratorResult, RunAccepted } from '../../shared/schemas/orchestrator.js';
+import { OrchestratorRequest, OrchestratorResult, RunAccepted } from '../../jobs/orchestrator/schemas.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 import { answerRun } from './run-answer.js';

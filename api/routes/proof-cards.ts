@@ -1,17 +1,8 @@
-import { Type } from '@sinclair/typebox';
+import { ProofCardExport } from '../../shared/schemas/proof.js';
 import { exportProofCard, loadProofCard } from '../../jobs/orchestrator/proof-export.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
-
-export const ProofCardExport = Type.Object(
-  {
-    format: Type.Union([Type.Literal('service/v1'), Type.Literal('ledger/v1')], { default: 'service/v1' }),
-    includeRejectedPaths: Type.Boolean({ default: true }),
-    audience: Type.Optional(Type.Union([Type.Literal('board'), Type.Literal('regulator'), Type.Literal('legal')])),
-  },
-  { $id: 'ProofCardExportRequest' },
-);
 
 export const routes = [
   r.get('/v1/audit/proofCards/{cardId}', 'Fetch a proof card', {

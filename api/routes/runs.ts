@@ -3,7 +3,8 @@ import { resumeRun } from '../../jobs/orchestrator/submit.js';
 import { cancelRun } from '../../jobs/orchestrator/run-control.js';
 import { findRun, runDetailFor, runPage } from '../../jobs/orchestrator/run-queries.js';
 import { invalidPayload } from '../../shared/errors.js';
-import { RunEventsQuery, RunListQuery, RunResume } from '../../shared/schemas/runs.js';
+import { RunListQuery, RunResume } from '../../jobs/orchestrator/schemas.js';
+import { RunEventsQuery } from '../../shared/schemas/runs.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { AnyObject, PageQuery } from '../../shared/schemas/common.js';
+import { AnyObject, PageQuery, StringEnum } from '../../shared/schemas/common.js';
+import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { Channel } from '../../shared/schemas/orchestrator.js';
 import { TASKS } from '../../jobs/tasks/machine.js';
 import { createTask, fetchTask, findTasks, updateTaskByClient } from '../../jobs/tasks/service.js';
@@ -8,7 +9,9 @@ import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
 const r = routeGroup('tasks', { read: ['tasks:read'], write: ['tasks:write'] });
-const TaskDomain = Type.Union(['hunt', 'resolve', 'bridge', 'proxy', 'pay'].map((d) => Type.Literal(d)));
+/** Any domain of the one list: a task may belong to a developer-delivery domain too. */
+const TaskDomain = StringEnum(DOMAIN_NAMES);
+const TaskStatus = StringEnum(TASKS.statuses);
 
 export const TaskCreate = Type.Object(
   { domain: TaskDomain, inData: AnyObject, userId: Type.Optional(Type.String({ maxLength: 200 })), channel: Type.Optional(Channel) },
@@ -16,14 +19,14 @@ export const TaskCreate = Type.Object(
 );
 export const TaskUpdate = Type.Object(
   {
-    status: Type.Optional(Type.Union(TASKS.statuses.map((s) => Type.Literal(s)))),
+    status: Type.Optional(TaskStatus),
     outData: Type.Optional(AnyObject),
     state: Type.Optional(AnyObject),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
   },
   { $id: 'TaskUpdate' },
 );
-const TaskListQuery = Type.Composite([PageQuery, Type.Object({ status: Type.Optional(Type.String()), domain: Type.Optional(Type.String()) })]);
+const TaskListQuery = Type.Composite([PageQuery, Type.Object({ status: Type.Optional(TaskStatus), domain: Type.Optional(TaskDomain) })]);
 
 export const routes = [
   r.post('/v1/tasks', 'Create a task (status open)', {

@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { decideRoute, previousTurn } from '../../jobs/orchestrator/decide.js';
+import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { availableDomains } from '../../jobs/steps.js';
+import { StringEnum } from '../../shared/schemas/common.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 
 const r = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
@@ -9,7 +11,7 @@ const NlpRequest = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 8000 }),
     conversationId: Type.Optional(Type.String({ maxLength: 200, description: 'Uses that conversation\'s previous turn for follow-up detection' })),
-    domainRoute: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 12 })),
+    domainRoute: Type.Optional(Type.Array(StringEnum(DOMAIN_NAMES), { maxItems: 12, description: 'Forces a domain sequence and skips NLP routing' })),
   },
   { $id: 'NlpRequest' },
 );

@@ -1,24 +1,11 @@
-import { Type } from '@sinclair/typebox';
 import { TEMPLATES } from '../../jobs/domains.js';
-import { submitRun } from '../../jobs/orchestrator/submit.js';
-import { invalidPayload, notFound } from '../../shared/errors.js';
-import { AnyObject } from '../../shared/schemas/common.js';
-import { OrchestratorResult, RunAccepted } from '../../shared/schemas/orchestrator.js';
-import { assertValid } from '../../shared/validation.js';
+import { runTemplate } from '../../jobs/workflows/run-template.js';
+import { OrchestratorResult, RunAccepted } from '../../jobs/orchestrator/schemas.js';
+import { TemplateRunRequest } from '../../shared/schemas/orchestrator.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { answerRun } from './run-answer.js';
 
 const r = routeGroup('workflows', { read: ['runs:read'], write: ['runs:write'] });
-
-export const TemplateRunRequest = Type.Object(
-  {
-    templateId: Type.String({ minLength: 1, maxLength: 100 }),
-    request: Type.Optional(Type.String({ maxLength: 8000 })),
-    conversationId: Type.Optional(Type.String({ maxLength: 200 })),
-    metadata: Type.Optional(AnyObject),
-  },
-  { $id: 'TemplateRunRequest', additionalProperties: true, description: 'Plus the template-specific fields of its input schema' },
-);
 
 export const routes = [
   r.get('/v1/workflows/templates', 'Workflow templates with ids, domains, descriptions, schema refs', {
@@ -28,11 +15,7 @@ export const routes = [
   r.post('/v1/workflows/templates/{templateId}/run', 'Run a workflow template; answers in the orchestrator shape', {
     body: TemplateRunRequest, response: { 200: OrchestratorResult, 202: RunAccepted }, countsAsWorkflow: true,
     handler: async ({ params, body, principal, headers }, deps) => {
-      const template = TEMPLATES.find((t) => t.templateId === params.templateId);
-      if (!template) throw notFound(`Workflow template ${params.templateId}`);
-      if (body.templateId !== params.templateId) throw invalidPayload(`templateId ${body.templateId} in the body differs from ${params.templateId} in the path`);
-      const input = assertValid<Record<string, unknown>>(template.input, body);
-      const run = await submitRun(deps, principal, { ...template.toRequest(input), ...(body.conversationId ? { conversationId: body.conversationId } : {}) });
+      const run = await runTemplate(deps, principal, params.templateId, body);
       return answerRun(deps, run.id, headers.prefer);
     },
   }),

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { pingDb } from '../../shared/db/knex.js';
-import { OrchestratorRequest } from '../../shared/schemas/orchestrator.js';
+import { OrchestratorRequest } from '../orchestrator/schemas.js';
 import { assertValid } from '../../shared/validation.js';
 import { routeRequest } from '../orchestrator/route.js';
 import { runArbitrage } from '../sandbox/logic.js';

@@ -1,4 +1,6 @@
-import type { Candidate, ListingRow } from '../../shared/schemas/hunt.js';
+import type { Candidate, Choice, ListingRow } from '../../shared/schemas/hunt.js';
+
+export type { Choice };
 
 export type Intent = 'buy' | 'contact' | 'choose' | 'browse';
 
@@ -57,15 +59,6 @@ export function rankCandidates(rows: ListingRow[], budgetUsd: number | null, che
     if (cheapestFirst) return (a.netUsd ?? Infinity) - (b.netUsd ?? Infinity);
     return b.rank - a.rank || (a.netUsd ?? Infinity) - (b.netUsd ?? Infinity);
   });
-}
-
-export interface Choice {
-  itemId: string;
-  title: string;
-  price: number;
-  currency: string;
-  netUsd: number | null;
-  vendor: string | null;
 }
 
 export function toChoices(candidates: Candidate[], max = 5): Choice[] {

@@ -7,7 +7,8 @@ import { recordEvent } from '../../shared/db/outbox.js';
 import { transitionTaskForRun } from '../tasks/service.js';
 import { newId } from '../../shared/ids.js';
 import type { EvidenceItem } from '../step.js';
-import type { FinalizeJobData } from './flow.js';
+import { FinalizeJobData } from '../../shared/schemas/run-data.js';
+import { readJob } from './read-job.js';
 import { assessProof, cite } from './proof.js';
 import { assembleResult } from './result.js';
 import { inRunTx } from './run-events.js';
@@ -21,7 +22,7 @@ import { domainFinalStatus, FINAL_OUTCOMES, moveRun, runEventType } from './run-
  * event and the `final` event in one transaction.
  */
 export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Promise<unknown> {
-  const { runId, segment } = job.data;
+  const { runId, segment } = readJob(FinalizeJobData, job.data, 'finalize job data');
   const run = await getRunById(deps.db, runId);
   if (!run || run.segment !== segment) return { skipped: true };
 

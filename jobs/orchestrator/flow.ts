@@ -1,18 +1,8 @@
 import type { FlowJob, JobsOptions } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
+import type { FinalizeJobData, StepJobData } from '../../shared/schemas/run-data.js';
 
-export interface StepJobData {
-  runId: string;
-  segment: number;
-  index: number;
-  domain: string;
-  resumeWaitpointId?: string;
-}
-
-export interface FinalizeJobData {
-  runId: string;
-  segment: number;
-}
+export type { FinalizeJobData, StepJobData };
 
 /** Job ids are deterministic, so enqueueing the same segment twice is a no-op (colons are not allowed in ids). */
 export const stepJobId = (d: StepJobData) => `${d.runId}.${d.segment}.${d.index}.${d.domain}`;

@@ -1,4 +1,7 @@
+import type { Audience, EvidenceStatus, Restraint } from '../../shared/schemas/proof.js';
 import type { DomainModule } from '../domain.js';
+
+export type { Audience, EvidenceStatus };
 import { DOMAINS } from '../domains.js';
 import type { EvidenceItem } from '../step.js';
 
@@ -10,13 +13,12 @@ export interface StepEvidence {
   rejected: Array<{ option: string; reason: string }>;
 }
 
-export type EvidenceStatus = 'sourceBound' | 'partiallySourced' | 'unverified' | 'contradicted';
 
 export interface ProofAssessment {
   evidenceStatus: EvidenceStatus;
   confidence: number;
   openQuestions: string[];
-  recommendedRestraint: 'proceedSafely' | 'escalateBeforeActing';
+  recommendedRestraint: Restraint;
   counts: { evidence: number; sourceBound: number; contradictions: number };
 }
 
@@ -50,7 +52,6 @@ export const cite = {
   decisionLog: (id: string) => `awp:decisionLog:${id}#v1`,
 };
 
-export type Audience = 'board' | 'regulator' | 'legal';
 
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.-]+/g;
 /** Keys the board audience never sees: evidence sources, and what each domain module lists as identifying (vendors, prices, links). */

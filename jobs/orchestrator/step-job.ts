@@ -5,10 +5,14 @@ import { stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { completeStepGuard, completeStepRow, getWaitpoint, heartbeatStep, insertWaitpoint, loadStepState, noteStepError, startStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
 import { redactSecrets } from '../../shared/secrets.js';
+import { StepConversation, StepEvidence, StepExtra, StepJobData, StepOutput } from '../../shared/schemas/run-data.js';
+import { readAs } from '../../shared/validation.js';
+import { RunInput, WaitpointResolution } from './schemas.js';
+import { readJob } from './read-job.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
-import { stepJobId, type StepJobData } from './flow.js';
+import { stepJobId } from './flow.js';
 import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
 import { failRun } from './run-control.js';
 import { isTerminal } from './run-state.js';
@@ -27,7 +31,7 @@ function humanElapsed(ms: number): string {
  * returns its handoff without running the domain again.
  */
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
-  const { runId, segment, index, domain } = job.data;
+  const { runId, segment, index, domain } = readJob(StepJobData, job.data, 'step job data');
   const stepId = stepJobId(job.data);
   const run = await loadStepState(deps.db, runId, stepId);
   if (!run) return { skipped: 'run not found' };
@@ -99,24 +103,29 @@ async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: Abo
   let resume: StepInput['resume'];
   if (data.resumeWaitpointId) {
     const wp = await getWaitpoint(deps.db, data.resumeWaitpointId);
-    if (wp) resume = { waitpointId: wp.id, kind: wp.kind, action: wp.resolution?.action, itemId: wp.resolution?.itemId, data: { ...wp.payload, ...(wp.resolution ?? {}) } };
+    if (wp) {
+      const resolution = readAs(WaitpointResolution, wp.resolution ?? {}, `resolution of waitpoint ${wp.id}`);
+      resume = { waitpointId: wp.id, kind: wp.kind, action: resolution.action, itemId: resolution.itemId, data: { ...wp.payload, ...resolution } };
+    }
   }
-  const { metadata, ...extras } = run.input as { metadata?: Record<string, unknown> } & Record<string, unknown>;
+  const { metadata, ...extras } = readAs(RunInput, run.input, `input of run ${run.id}`);
   const clause = (run.routing as { clauses?: Record<string, string> }).clauses?.[data.domain] ?? run.request;
   return { runId: run.id, accountId: run.account_id, domain: data.domain, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
 }
 
 async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {
+  // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas say.
+  const what = `${data.domain} step outcome`;
+  const fields: StepFields = {
+    output: JSON.stringify(readAs(StepOutput, outcome.output, `${what} (output)`)),
+    evidence: JSON.stringify(readAs(StepEvidence, outcome.evidence, `${what} (evidence)`)),
+    conversation: JSON.stringify(readAs(StepConversation, outcome.conversation, `${what} (conversation)`)),
+    extra: JSON.stringify(readAs(StepExtra, { openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [], ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}) }, `${what} (doubts)`)),
+  };
   const events = [
     ...outcome.conversation.map((line) => ({ type: 'conversation', data: { domain: data.domain, line: `[${data.domain}] ${line}` } })),
     { type: 'handoff', data: { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId } },
   ];
-  const fields: StepFields = {
-    output: JSON.stringify(outcome.output),
-    evidence: JSON.stringify(outcome.evidence),
-    conversation: JSON.stringify(outcome.conversation),
-    extra: JSON.stringify({ openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [], ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}) }),
-  };
   if (!outcome.suspend) {
     // The common case in one statement: the step row and its events commit together, and only once.
     const written = await emitRunEvents(deps, data.runId, accountId, events, completeStepGuard(stepId, fields));

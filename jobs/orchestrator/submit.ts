@@ -5,7 +5,7 @@ import { getTask } from '../../shared/db/tasks.js';
 import { transitionTask } from '../tasks/service.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { OrchestratorRequest } from '../../shared/schemas/orchestrator.js';
+import type { OrchestratorRequest } from './schemas.js';
 import { availableDomains, stepHandler } from '../steps.js';
 import { domainModule } from '../domains.js';
 import { extendRoute } from './extend-route.js';

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
+import type { ChaosMode } from '../../shared/schemas/orchestrator.js';
 
 /**
  * The midnight-arbitrage sandbox: buy a lot from one of three vendors and
  * resell it at the market price, under a mandate. Fully deterministic (no
  * clock, no randomness, no I/O), so every chaos mode is reproducible.
  */
-export type Chaos = '' | 'latency' | 'modelError' | 'unauthorizedSpend' | 'freeze';
+export type Chaos = ChaosMode;
 
 const VENDORS = [
   { vendorId: 'vendor_nightowl', name: 'NightOwl Wholesale', unitPrice: 41.5, fees: 12, latencyMs: 180 },

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Ok, Timestamp } from './common.js';
+import { Ok, StringEnum, Timestamp } from './common.js';
 
 /**
  * Token scopes, by resource family. A new token gets every scope except
@@ -25,14 +25,21 @@ export const SCOPES = [
 export type Scope = (typeof SCOPES)[number];
 export const DEFAULT_SCOPES: Scope[] = SCOPES.filter((s) => s !== 'admin');
 
-export const ScopeName = Type.Union(SCOPES.map((s) => Type.Literal(s)));
+export const ScopeName = StringEnum(SCOPES);
+
+export const PLANS = ['builder', 'team'] as const;
+export type Plan = (typeof PLANS)[number];
+/** What happened to the activation mail (shared/mail.ts sendMail's answer). */
+export const MAIL_DELIVERIES = ['smtp', 'stored', 'failed'] as const;
+export type MailDelivery = (typeof MAIL_DELIVERIES)[number];
+export const TOKEN_STATUSES = ['active', 'revoked'] as const;
 
 /** The authenticated caller, derived from the bearer token. */
 export interface Principal {
   accountId: string;
   tokenId: string;
   scopes: string[];
-  plan: 'builder' | 'team';
+  plan: Plan;
   activated: boolean;
 }
 
@@ -50,9 +57,9 @@ export const ProfileCreated = Ok(
     accountId: Type.String(),
     token: Type.String({ description: 'Starter token; shown once' }),
     tokenId: Type.String(),
-    tokenStatus: Type.Union([Type.Literal('limited'), Type.Literal('unlimited')]),
+    tokenStatus: StringEnum(['limited', 'unlimited']),
     unverifiedRequestLimit: Type.Integer(),
-    activation: Type.Object({ required: Type.Boolean(), sentTo: Type.String(), delivery: Type.String() }),
+    activation: Type.Object({ required: Type.Boolean(), sentTo: Type.String(), delivery: StringEnum(MAIL_DELIVERIES) }),
   },
   'ProfileCreated',
 );
@@ -66,7 +73,7 @@ export const TokenView = Type.Object(
     name: Type.String(),
     prefix: Type.String({ description: 'First characters of the token, for recognising it' }),
     scopes: Type.Array(Type.String()),
-    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    status: StringEnum(TOKEN_STATUSES),
     createdAt: Timestamp,
     lastUsedAt: Type.Union([Timestamp, Type.Null()]),
     revokedAt: Type.Union([Timestamp, Type.Null()]),

@@ -1,5 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { AnyObject } from './common.js';
+import { AnyObject, StringEnum } from './common.js';
+
+export const CONNECTOR_KINDS = ['custom', 'webhook', 'oauth', 'basicRef'] as const;
+/** Domains whose actions the policy evaluator judges. */
+export const POLICY_DOMAINS = ['bridge', 'proxy', 'pay'] as const;
+export const PREFLIGHT_STATUSES = ['ready', 'blocked'] as const;
 
 const Str = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 
@@ -16,7 +21,7 @@ export const ConnectorScope = Type.Object(
 export const ConnectorCreate = Type.Object(
   {
     connectorId: Type.String({ pattern: '^[A-Za-z0-9._-]{1,100}$' }),
-    kind: Type.Union([Type.Literal('custom'), Type.Literal('webhook'), Type.Literal('oauth'), Type.Literal('basicRef')]),
+    kind: StringEnum(CONNECTOR_KINDS),
     caps: Type.Array(Type.String({ pattern: '^[a-z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9]*$', description: '<area>.<verb>' }), { minItems: 1, maxItems: 100 }),
     endpoint: Str(2000),
     credential: Type.Optional(CredentialRef),
@@ -28,13 +33,13 @@ export const ConnectorCreate = Type.Object(
 export const PreflightRequest = Type.Object({ action: Str(200), resource: Type.Optional(Str(2000)) }, { $id: 'PreflightRequest', additionalProperties: true });
 
 export const PreflightResult = Type.Object(
-  { ok: Type.Boolean(), status: Type.String({ description: 'ready | blocked' }), connectorId: Type.String(), errors: Type.Array(Type.Unknown()) },
+  { ok: Type.Boolean(), status: StringEnum(PREFLIGHT_STATUSES), connectorId: Type.String(), errors: Type.Array(Type.Unknown()) },
   { $id: 'PreflightResult', additionalProperties: true },
 );
 
 export const PolicyEvaluate = Type.Object(
   {
-    domain: Type.Union([Type.Literal('bridge'), Type.Literal('proxy'), Type.Literal('pay')]),
+    domain: StringEnum(POLICY_DOMAINS),
     action: Str(200),
     connectorId: Type.Optional(Str(100)),
   },

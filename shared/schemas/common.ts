@@ -1,10 +1,22 @@
-import { Type, type SchemaOptions, type TSchema, type TProperties } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TSchema, type TProperties } from '@sinclair/typebox';
+
+/**
+ * The stable error codes clients branch on. The one list: the envelope's
+ * enum, `ErrorCode` in shared/errors.ts (whose ERROR_STATUS maps each to its
+ * HTTP status) and the `errorCodes` of GET /v1/contract derive from it.
+ */
+export const ERROR_CODES = [
+  'invalidPayload', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'conflict', 'payloadTooLarge',
+  'unsupportedMediaType', 'policyViolation', 'rateLimitExceeded', 'quotaExceeded', 'internalError', 'notImplemented', 'unavailable',
+] as const;
+export const ErrorCode = StringEnum(ERROR_CODES, { description: 'Stable error code' });
+export type ErrorCode = Static<typeof ErrorCode>;
 
 /** Error envelope of every failure. */
 export const ErrorEnvelope = Type.Object(
   {
     ok: Type.Literal(false),
-    error: Type.String({ description: 'Stable error code (invalidPayload, unauthorized, ...)' }),
+    error: ErrorCode,
     message: Type.String(),
     details: Type.Optional(Type.Unknown()),
     requestId: Type.String(),

@@ -1,9 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { AnyObject } from './common.js';
+import { AnyObject, StringEnum } from './common.js';
 
 const Str = (max = 200) => Type.String({ minLength: 1, maxLength: max });
 const Files = Type.Record(Type.String(), Type.String(), { description: 'path → file contents' });
-export const Strategy = Type.Union([Type.Literal('rolling'), Type.Literal('blue-green'), Type.Literal('canary'), Type.Literal('recreate')]);
+export const STRATEGIES = ['rolling', 'blue-green', 'canary', 'recreate'] as const;
+export const Strategy = StringEnum(STRATEGIES);
+export const DELIVERY_ENVIRONMENTS = ['staging', 'prod'] as const;
 const GateStatus = Type.Optional(Type.String({ maxLength: 50 }));
 export const Artifacts = Type.Object({ build: GateStatus, tests: GateStatus, security: GateStatus, approval: GateStatus, health: GateStatus }, { additionalProperties: true });
 
@@ -25,7 +27,7 @@ export const MigrationValidate = Type.Object(
 export const DeliveryRun = Type.Object(
   {
     service: Str(),
-    environment: Type.Union([Type.Literal('staging'), Type.Literal('prod')]),
+    environment: StringEnum(DELIVERY_ENVIRONMENTS),
     version: Str(),
     strategy: Type.Optional(Strategy),
     artifacts: Type.Optional(Artifacts),

@@ -1,5 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { AnyObject, PageQuery } from './common.js';
+import { AnyObject, PageQuery, StringEnum } from './common.js';
+
+/** push: the service POSTs signed webhooks; pull: the client's workers claim attempts through /v1/event-deliveries. */
+export const SUBSCRIPTION_MODES = ['push', 'pull'] as const;
+export type SubscriptionMode = (typeof SUBSCRIPTION_MODES)[number];
+/** `disabled` is set by the service only (410 Gone, or 5 days failing); clients move between the other two. */
+export const SUBSCRIPTION_STATUSES = ['active', 'paused', 'disabled'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+const CLIENT_SUBSCRIPTION_STATUSES = ['active', 'paused'] as const satisfies readonly SubscriptionStatus[];
+/** States of one delivery attempt in the ledger. */
+export const DELIVERY_STATUSES = ['queued', 'claimed', 'completed', 'failed', 'canceled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 export const EventType = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', maxLength: 100, description: 'dotted name, e.g. task.completed' });
 const EventPattern = Type.String({ pattern: '^(\\*|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*(\\.\\*)?)$', maxLength: 100, description: 'an event type, a prefix wildcard like task.*, or *' });
@@ -24,13 +35,13 @@ export const SubscriptionCreate = Type.Object(
     events: Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true }),
     secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$', description: 'whsec_ + base64 key; generated when omitted' })),
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    mode: Type.Union([Type.Literal('push'), Type.Literal('pull')], { default: 'push', description: 'push: the service POSTs signed webhooks; pull: your workers claim attempts through /v1/event-deliveries' }),
+    mode: StringEnum(SUBSCRIPTION_MODES, { default: 'push', description: 'push: the service POSTs signed webhooks; pull: your workers claim attempts through /v1/event-deliveries' }),
   },
   { $id: 'SubscriptionCreate' },
 );
 export const SubscriptionUpdate = Type.Object(
   {
-    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+    status: Type.Optional(StringEnum(CLIENT_SUBSCRIPTION_STATUSES)),
     events: Type.Optional(Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true })),
     endpoint: Type.Optional(Type.String({ minLength: 8, maxLength: 2000 })),
     rotateSecret: Type.Optional(Type.Boolean({ description: 'true issues a new secret; the old one keeps signing for 24 h' })),
@@ -43,7 +54,7 @@ export const SubscriptionUpdate = Type.Object(
 export const DeliveryCreate = Type.Object({ eventId: Type.String({ minLength: 1 }), subscriptionId: Type.String({ minLength: 1 }) }, { $id: 'DeliveryCreate' });
 export const DeliveryListQuery = Type.Composite([
   PageQuery,
-  Type.Object({ status: Type.Optional(Type.String()), subscriptionId: Type.Optional(Type.String()), eventId: Type.Optional(Type.String()) }),
+  Type.Object({ status: Type.Optional(StringEnum(DELIVERY_STATUSES)), subscriptionId: Type.Optional(Type.String()), eventId: Type.Optional(Type.String()) }),
 ]);
 const LeaseSeconds = Type.Integer({ minimum: 1, maximum: 3600, default: 60 });
 export const ClaimRequest = Type.Object({ leaseSeconds: LeaseSeconds, workerId: Type.Optional(Type.String({ maxLength: 200 })) }, { $id: 'DeliveryClaim' });

@@ -44,6 +44,20 @@ export const Candidate = Type.Object(
 );
 export type Candidate = Static<typeof Candidate>;
 
+/** One option of a NEEDS_INPUT choice (the waitpoint's `choices`); the client answers with its itemId. */
+export const Choice = Type.Object(
+  {
+    itemId: Type.String(),
+    title: Type.String(),
+    price: Type.Number(),
+    currency: Type.String(),
+    netUsd: Type.Union([Type.Number(), Type.Null()]),
+    vendor: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'HuntChoice' },
+);
+export type Choice = Static<typeof Choice>;
+
 export const HuntSearchResult = Ok(
   { candidates: Type.Array(Candidate), sourceTelemetry: Type.Record(Type.String(), Type.Unknown()) },
   'HuntSearchResult',

@@ -1,13 +1,17 @@
 import { Type } from '@sinclair/typebox';
-import { AnyObject, Money } from './common.js';
+import { AnyObject, Money, StringEnum } from './common.js';
+
+export const MISSION_KINDS = ['call', 'message', 'review', 'logistics'] as const;
+export const MISSION_REASONS = ['localServiceAvailability', 'identityVerificationAndConsent', 'humanReviewerNeeded'] as const;
+export const PROXY_OUTCOME_STATUSES = ['confirmedSuccess', 'providerUnavailable', 'failed'] as const;
 
 const Str = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 
 export const ProxyMissionCreate = Type.Object(
   {
     taskId: Str(200),
-    kind: Type.Union([Type.Literal('call'), Type.Literal('message'), Type.Literal('review'), Type.Literal('logistics')]),
-    reason: Type.Union([Type.Literal('localServiceAvailability'), Type.Literal('identityVerificationAndConsent'), Type.Literal('humanReviewerNeeded')]),
+    kind: StringEnum(MISSION_KINDS),
+    reason: StringEnum(MISSION_REASONS),
     task: Str(4000),
     context: Type.Optional(AnyObject),
     voiceCall: Type.Optional(Type.Object({ phone: Type.Optional(Str(50)), prompt: Type.Optional(Str(4000)), connectorId: Type.Optional(Str(100)) }, { additionalProperties: true })),
@@ -20,7 +24,7 @@ export const ProxyMissionCreate = Type.Object(
 
 export const ProxyOutcome = Type.Object(
   {
-    status: Type.Union([Type.Literal('confirmedSuccess'), Type.Literal('providerUnavailable'), Type.Literal('failed')]),
+    status: StringEnum(PROXY_OUTCOME_STATUSES),
     note: Type.Optional(Str(4000)),
     availability: Type.Optional(Type.Object({ status: Type.Optional(Str(100)), availableAt: Type.Optional(Str(100)), providerName: Type.Optional(Str(300)) }, { additionalProperties: true })),
     proof: Type.Optional(AnyObject),

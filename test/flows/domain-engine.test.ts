@@ -94,4 +94,26 @@ describe('engine capabilities for domains: route extension, domain statuses, fol
     assert.equal(run.routing.followUp, true);
     assert.deepEqual(run.route, ['hunt']);
   });
+
+  it('a step that hands back malformed evidence fails its run naming the field, and nothing malformed is stored', async () => {
+    const release = registerStepHandler('resolve', async () => ({ output: {}, evidence: [{ claim: 42, source: null, sourceBound: 'yes' }] as never, conversation: ['done'] }));
+    try {
+      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit this', domainRoute: ['resolve'] } });
+      assert.equal(res.body.status, 'failed', res.text);
+      assert.match(res.body.error, /resolve step outcome \(evidence\) does not match StepEvidence: \/0\/claim/);
+      const run = (await harness.call('GET', `/v1/runs/${res.body.runId}`, { token })).body.run;
+      assert.equal(run.steps[0].status, 'failed');
+    } finally {
+      release();
+    }
+  });
+
+  it('a step job whose data does not match its schema fails at once instead of retrying', async () => {
+    const job = await harness.deps.queues.queue('resolve').add('step', { runId: 'run_x', segment: 'zero' }, { attempts: 3 });
+    for (let i = 0; i < 100 && !(await job.isFailed()); i++) await new Promise((r) => setTimeout(r, 50));
+    const failed = await harness.deps.queues.queue('resolve').getJob(job.id!);
+    assert.equal(await failed!.isFailed(), true);
+    assert.equal(failed!.attemptsMade, 1, 'no retries');
+    assert.match(failed!.failedReason, /step job data does not match StepJobData/);
+  });
 });

@@ -1,0 +1,112 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { AnyObject, Ok, PageQuery, StringEnum } from '../../shared/schemas/common.js';
+import { BudgetUsd, Channel } from '../../shared/schemas/orchestrator.js';
+import { ProofCard } from '../../shared/schemas/proof.js';
+import { DOMAIN_NAMES, RESUME_ACTIONS } from '../domains.js';
+import { RUN_STATUSES } from './run-state.js';
+
+/**
+ * The run API's schemas whose vocabularies come from the domain modules: the
+ * domain names, the actions their waitpoints accept, and the run statuses
+ * (core plus the ones domains declare). They live here, beside the list they
+ * are derived from, since shared/ cannot read it.
+ */
+export const DomainName = StringEnum(DOMAIN_NAMES, { description: 'A domain of the manifest' });
+export const ResumeAction = StringEnum(RESUME_ACTIONS, { description: 'An answer a waitpoint accepts (each domain declares its own)' });
+export const RunStatus = StringEnum(RUN_STATUSES, { description: 'queued, running, then a resting status: final or waiting' });
+
+const Str = (max = 4000) => Type.String({ maxLength: max });
+
+export const OrchestratorRequest = Type.Object(
+  {
+    request: Type.String({ minLength: 1, maxLength: 8000, description: 'Natural-language request or goal' }),
+    conversationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Groups follow-up turns; sandbox runs use a sandbox_ prefix' })),
+    domainRoute: Type.Optional(Type.Array(DomainName, { minItems: 1, maxItems: 12, description: 'Forces a domain sequence and skips NLP routing' })),
+    clientId: Type.Optional(Str(200)),
+    metadata: Type.Optional(AnyObject),
+    stream: Type.Optional(Type.Boolean({ description: 'true streams progress events as application/x-ndjson' })),
+    action: Type.Optional(ResumeAction),
+    itemId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Candidate chosen in a NEEDS_INPUT choice response' })),
+    channel: Type.Optional(Channel),
+    taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Task the run belongs to' })),
+    country: Type.Optional(Str(64)),
+    urls: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })),
+    attachments: Type.Optional(Type.Array(Type.Object({ name: Str(300), mime: Str(200) }, { additionalProperties: true }), { maxItems: 20 })),
+    marketplaces: Type.Optional(Type.Array(Str(200), { maxItems: 20 })),
+    consentToCall: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'OrchestratorRequest' },
+);
+export type OrchestratorRequest = Static<typeof OrchestratorRequest>;
+
+export const OrchestratorResult = Ok(
+  {
+    runId: Type.String(),
+    status: RunStatus,
+    route: Type.Array(Type.String()),
+    results: Type.Record(Type.String(), Type.Unknown()),
+    proofCard: Type.Union([ProofCard, Type.Null()]),
+    agentConversation: Type.Array(Type.String()),
+    trace: Type.Array(Type.Unknown()),
+    error: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  'OrchestratorResult',
+);
+
+export const RunAccepted = Ok(
+  { runId: Type.String(), status: RunStatus, links: Type.Object({ self: Type.String(), events: Type.String(), cancel: Type.String() }) },
+  'RunAccepted',
+);
+
+export const RunListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({
+    status: Type.Optional(RunStatus),
+    domain: Type.Optional(DomainName),
+    conversationId: Type.Optional(Type.String({ maxLength: 200 })),
+    createdAfter: Type.Optional(Type.String({ format: 'date-time' })),
+    createdBefore: Type.Optional(Type.String({ format: 'date-time' })),
+  }),
+], { $id: 'RunListQuery' });
+
+export const RunResume = Type.Object(
+  {
+    itemId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    action: Type.Optional(ResumeAction),
+    approved: Type.Optional(Type.Boolean()),
+    data: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  },
+  { $id: 'RunResumeRequest' },
+);
+
+/**
+ * `runs.input`: the orchestrator body without the fields that have columns of
+ * their own (request, conversation_id, task_id, channel) or matter only to the
+ * HTTP answer (stream). Steps get `metadata` and the rest as `extras`; a
+ * template adds its own fields (findBestFit's `budget`), and unknown body
+ * fields are kept, so extra properties are allowed.
+ */
+export const RunInput = Type.Composite(
+  [
+    Type.Omit(OrchestratorRequest, ['request', 'conversationId', 'taskId', 'channel', 'stream']),
+    Type.Object({ budget: Type.Optional(BudgetUsd) }),
+  ],
+  { $id: 'RunInput' },
+);
+export type RunInput = Static<typeof RunInput>;
+
+/**
+ * `waitpoints.resolution`: the answer that resolved a waitpoint. The answer's
+ * `data` (or the orchestrator body's metadata) is spread into it, so any other
+ * field may be present; the resumed step reads it merged over the payload.
+ */
+export const WaitpointResolution = Type.Object(
+  {
+    itemId: Type.Optional(Type.String({ minLength: 1 })),
+    action: Type.Optional(ResumeAction),
+    approved: Type.Optional(Type.Boolean()),
+  },
+  { $id: 'WaitpointResolution', additionalProperties: true },
+);
+export type WaitpointResolution = Static<typeof WaitpointResolution>;
+

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { Type } from '@sinclair/typebox';
+import type { DomainModule } from '../../jobs/domain.js';
+import { checkEventPayload, collectEventTypes, EVENT_TYPES, isRegisteredEvent } from '../../jobs/events/registry.js';
+
+const module = (name: string, events: DomainModule['events']): DomainModule => ({
+  name, summary: name, scopes: { read: [], write: [] }, routes: [], vocabulary: { lexicon: /^$/, precedence: 0, examples: [] }, events,
+});
+
+describe('event type registry', () => {
+  it('lists every type the service records: run.*, task.completed, subscription.disabled', () => {
+    assert.deepEqual(Object.keys(EVENT_TYPES).sort(), ['run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed']);
+    for (const spec of Object.values(EVENT_TYPES)) assert.ok((spec.payload as { $id?: string }).$id && spec.description, spec.type);
+  });
+
+  it('adds each domain module\'s events, naming a payload schema that has no $id after its type', () => {
+    const types = collectEventTypes([module('pay', { 'pay.settled': { description: 'A payment settled', payload: Type.Object({ receiptId: Type.String() }) } })]);
+    assert.equal(types['pay.settled']!.origin, 'pay');
+    assert.equal((types['pay.settled']!.payload as { $id?: string }).$id, 'PaySettledPayload');
+    assert.ok(types['run.completed']);
+  });
+
+  it('refuses a type declared twice', () => {
+    const clash = module('proxy', { 'run.completed': { description: 'again', payload: Type.Object({}) } });
+    assert.throws(() => collectEventTypes([clash]), /run\.completed is declared by core and by proxy/);
+  });
+
+  it('checkEventPayload: [] for a conforming payload, the failing paths otherwise, an error for an unregistered type', () => {
+    assert.deepEqual(checkEventPayload('subscription.disabled', { subscriptionId: 'sub_1', reason: 'gone' }), []);
+    assert.deepEqual(checkEventPayload('run.waiting', { runId: 'run_1', status: 'ready', route: ['hunt'], proofCardId: null }).map((e) => e.path), ['/status']);
+    assert.deepEqual(checkEventPayload('task.completed', { taskId: 't', domain: 'hunt' }).map((e) => e.path), ['/outData']);
+    assert.equal(isRegisteredEvent('order.shipped'), false);
+    assert.deepEqual(checkEventPayload('order.shipped', {}).map((e) => e.keyword), ['eventType']);
+  });
+});
