@@ -7,7 +7,7 @@ import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js'
 import { EXPORT_FORMATS } from '../../shared/schemas/proof.js';
 import { EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_RESPONSES, webhookEnvelope } from '../../jobs/events/registry.js';
 import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js';
-import { ALL_ROUTES } from './index.js';
+import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { TEMPLATES } from '../../jobs/domains.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
 
@@ -37,9 +37,9 @@ const HandshakeResult = Ok(
 );
 
 /** Every named schema in the route table, keyed by `$id`. */
-export function schemaCatalog(): Record<string, unknown> {
+export function schemaCatalog(routes: AnyRoute[]): Record<string, unknown> {
   const components: Record<string, Record<string, unknown>> = {};
-  for (const r of ALL_ROUTES) {
+  for (const r of routes) {
     for (const s of [r.body, r.params, r.query, ...Object.values(r.response ?? {})]) if (s) collect(s, components);
   }
   for (const t of TEMPLATES) collect(t.input, components);
@@ -55,9 +55,14 @@ export function webhookSpecs(): WebhookSpec[] {
   }));
 }
 
-let openApiCache: Record<string, unknown> | undefined;
-
-export const routes = [
+/**
+ * The contract's own routes describe the whole route table, which includes
+ * them: the table is handed in as a function (read when a request comes) so
+ * this file does not import the table that imports it.
+ */
+export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
+  let openApiCache: Record<string, unknown> | undefined;
+  return [
   defineRoute({
     method: 'GET', path: '/healthz', tag: 'runtime', auth: 'public', summary: 'Liveness with dependency checks',
     description: 'Answers 503 unavailable naming the dependency that is down.',
@@ -66,7 +71,7 @@ export const routes = [
       const checks = await checkHealth(deps);
       const down = Object.entries(checks).filter(([, v]) => v === 'down').map(([k]) => k);
       if (down.length > 0) throw new AppError('unavailable', `Dependency down: ${down.join(', ')}`, { checks });
-      return { ok: true, version: SERVICE_VERSION, contractCount: ALL_ROUTES.length, checks };
+      return { ok: true, version: SERVICE_VERSION, contractCount: table().length, checks };
     },
   }),
   defineRoute({
@@ -95,7 +100,7 @@ export const routes = [
   }),
   defineRoute({
     method: 'GET', path: '/openapi.json', tag: 'contract', auth: 'public', summary: 'The OpenAPI 3.1 document',
-    handler: (_input, deps) => (openApiCache ??= buildOpenApi(ALL_ROUTES, deps.config.PUBLIC_BASE_URL, webhookSpecs())),
+    handler: (_input, deps) => (openApiCache ??= buildOpenApi(table(), deps.config.PUBLIC_BASE_URL, webhookSpecs())),
   }),
   defineRoute({
     method: 'GET', path: '/v1/contract', tag: 'contract', auth: 'public', summary: 'Compact contract summary',
@@ -104,9 +109,9 @@ export const routes = [
       version: SERVICE_VERSION,
       openapi: '3.1.0',
       openapiUrl: '/openapi.json',
-      routeCount: ALL_ROUTES.length,
-      implementedCount: ALL_ROUTES.filter((r) => r.handler).length,
-      tags: [...new Set(ALL_ROUTES.map((r) => r.tag))],
+      routeCount: table().length,
+      implementedCount: table().filter((r) => r.handler).length,
+      tags: [...new Set(table().map((r) => r.tag))],
       transports: TRANSPORTS,
       errorCodes: ERROR_CODES,
       exportFormats: EXPORT_FORMATS,
@@ -122,7 +127,7 @@ export const routes = [
     handler: () => ({
       ok: true,
       version: SERVICE_VERSION,
-      routes: ALL_ROUTES.map((r) => ({
+      routes: table().map((r) => ({
         method: r.method,
         path: r.path,
         tag: r.tag,
@@ -150,7 +155,7 @@ export const routes = [
   defineRoute({
     method: 'GET', path: '/v1/schemas', tag: 'contract', auth: 'public', summary: 'Catalog of JSON Schemas keyed by schema id',
     handler: () => {
-      const schemas = schemaCatalog();
+      const schemas = schemaCatalog(table());
       return { ok: true, count: Object.keys(schemas).length, schemas };
     },
   }),
@@ -158,10 +163,10 @@ export const routes = [
     method: 'GET', path: '/v1/schemas/{schemaId}', tag: 'contract', auth: 'public', summary: 'One JSON Schema',
     params: Type.Object({ schemaId: Id('Schema id as listed by /v1/schemas') }),
     handler: ({ params }) => {
-      const schema = schemaCatalog()[params.schemaId];
+      const schema = schemaCatalog(table())[params.schemaId];
       if (!schema) throw notFound(`Schema ${params.schemaId}`);
       return { ok: true, schemaId: params.schemaId, schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: params.schemaId, ...schema } };
     },
   }),
 ];
-
+}

@@ -3,7 +3,7 @@ import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { routes as a2a } from './a2a.js';
 import { routes as agents } from './agents.js';
 import { routes as channels } from './channels.js';
-import { routes as contract } from './contract.js';
+import { contractRoutes } from './contract.js';
 import { routes as eventDeliveries } from './event-deliveries.js';
 import { routes as eventSubscriptions } from './event-subscriptions.js';
 import { routes as events } from './events.js';
@@ -25,8 +25,9 @@ import { routes as wellKnown } from './well-known.js';
  * MCP tools are all derived from this list (order does not matter: literal
  * segments are registered before parameters).
  */
-export const ALL_ROUTES: AnyRoute[] = [
-  ...contract, ...profiles, ...tokens, ...a2a, ...agents, ...channels, ...mcp, ...toolsNlp, ...tasks, ...workflows, ...sandbox,
+export const ALL_ROUTES: AnyRoute[] = [];
+ALL_ROUTES.push(
+  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2a, ...agents, ...channels, ...mcp, ...toolsNlp, ...tasks, ...workflows, ...sandbox,
   ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
   ...DOMAIN_ROUTES,
-];
+);

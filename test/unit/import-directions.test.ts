@@ -27,8 +27,6 @@ const isIoPackage = (spec: string) => spec.startsWith('@koa/') || IO_PACKAGES.so
 const KNOWN_EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
   // TODO(issue 7): api/server.ts imports workers/lifecycle.ts for its shutdown helper; that helper is moving to shared/. Remove this entry then.
   { from: 'api/server.ts', to: 'workers/lifecycle.ts', why: 'shutdown helper still in workers/' },
-  // TODO(issue 7): api/routes/contract.ts reads ALL_ROUTES from api/routes/index.ts, which lists contract's routes: a cycle. Remove when the route table no longer includes the file that reads it.
-  { from: 'api/routes/contract.ts', to: 'api/routes/index.ts', why: 'contract routes read the route table that contains them' },
 ];
 
 const layerOf = (file: string) => file.split('/')[0]!;
