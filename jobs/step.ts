@@ -1,4 +1,4 @@
-import type { EvidenceItem } from '../shared/schemas/run-data.js';
+import type { CoreWaitKind, EvidenceItem } from '../shared/schemas/run-data.js';
 
 export type { EvidenceItem };
 import type { Deps } from '../shared/deps.js';
@@ -30,7 +30,8 @@ export interface StepInput {
   emit(message: string, data?: Record<string, unknown>): Promise<void>;
 }
 
-export type WaitKind = 'NEEDS_INPUT' | 'awaitingProxy' | 'awaitingApproval';
+/** A core wait kind, or a resting status the step's module declares (`statuses.resting`). */
+export type WaitKind = CoreWaitKind | (string & {});
 
 export interface StepOutcome {
   /** Becomes `results[domain]` in the run's response. */

@@ -1,13 +1,12 @@
 import type { Db } from '../../shared/db/knex.js';
 import { moveRunStatus } from '../../shared/db/run-writes.js';
+import { CORE_WAIT_KINDS } from '../../shared/schemas/run-data.js';
 import type { DomainModule } from '../domain.js';
-import { DOMAINS } from '../domains.js';
+import { DOMAINS, domainModule } from '../domains.js';
 
 /** What a run's final status means for its task and its `run.*` event. */
 export type RunOutcome = 'succeeded' | 'failed' | 'canceled';
 
-/** Waitpoint kinds every domain may rest at; modules add their own (`statuses.resting`). */
-export const CORE_WAIT_KINDS = ['NEEDS_INPUT', 'awaitingProxy', 'awaitingApproval'] as const;
 export const ACTIVE_STATUSES = ['queued', 'running'] as const;
 
 const modules: readonly DomainModule[] = DOMAINS;
@@ -44,6 +43,11 @@ export function canMove(from: string, to: string): boolean {
 /** Statuses a run may be in to move to `to` (the guard of the UPDATE). */
 export function movesInto(to: string): string[] {
   return Object.keys(MOVES).filter((from) => MOVES[from]!.includes(to));
+}
+
+/** Whether a step of `domain` may suspend its run at `kind`: a core wait kind, or a resting status its module declares. */
+export function canRestAt(domain: string, kind: string): boolean {
+  return (CORE_WAIT_KINDS as readonly string[]).includes(kind) || (domainModule(domain)?.statuses?.resting ?? []).includes(kind);
 }
 
 export function isTerminal(status: string): boolean {

@@ -1,6 +1,6 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
-import { AppError, isPermanent } from '../../shared/errors.js';
+import { AppError, invalidPayload, isPermanent } from '../../shared/errors.js';
 import { stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { completeStepGuard, completeStepRow, getWaitpoint, heartbeatStep, insertWaitpoint, loadStepState, noteStepError, startStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
@@ -15,7 +15,7 @@ import { CancelError, trackRun } from './cancel-registry.js';
 import { stepJobId } from './flow.js';
 import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
 import { failRun } from './run-control.js';
-import { isTerminal } from './run-state.js';
+import { canRestAt, isTerminal } from './run-state.js';
 import { finishStep } from '../../shared/db/run-writes.js';
 
 class StepTimeout extends Error {}
@@ -116,6 +116,7 @@ async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: Abo
 async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {
   // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas say.
   const what = `${data.domain} step outcome`;
+  if (outcome.suspend && !canRestAt(data.domain, outcome.suspend.kind)) throw invalidPayload(`${what} asks to rest at ${outcome.suspend.kind}, which is neither a core wait kind nor one its module declares`);
   const fields: StepFields = {
     output: JSON.stringify(readAs(StepOutput, outcome.output, `${what} (output)`)),
     evidence: JSON.stringify(readAs(StepEvidence, outcome.evidence, `${what} (evidence)`)),

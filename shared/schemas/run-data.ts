@@ -66,6 +66,10 @@ export const DecisionLog = Type.Object(
 );
 export type DecisionLog = Static<typeof DecisionLog>;
 
+/** Waitpoint kinds every domain may rest at (a choice, a human, an approval); domain modules may declare more. */
+export const CORE_WAIT_KINDS = ['NEEDS_INPUT', 'awaitingProxy', 'awaitingApproval'] as const;
+export type CoreWaitKind = (typeof CORE_WAIT_KINDS)[number];
+
 const Index = Type.Integer({ minimum: 0 });
 
 /** BullMQ data of a domain step job (jobs/orchestrator/flow.ts); the job id is derived from it. */

@@ -116,4 +116,15 @@ describe('engine capabilities for domains: route extension, domain statuses, fol
     assert.equal(failed!.attemptsMade, 1, 'no retries');
     assert.match(failed!.failedReason, /step job data does not match StepJobData/);
   });
+
+  it('a step that asks to rest at a status its module does not declare fails its run instead of stranding it', async () => {
+    const release = registerStepHandler('resolve', async () => ({ output: {}, evidence: [], conversation: ['wait'], suspend: { kind: 'awaitingGodot', payload: {} } }));
+    try {
+      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit this', domainRoute: ['resolve'] } });
+      assert.equal(res.body.status, 'failed', res.text);
+      assert.match(res.body.error, /rest at awaitingGodot/);
+    } finally {
+      release();
+    }
+  });
 });
