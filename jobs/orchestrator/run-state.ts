@@ -3,6 +3,7 @@ import { moveRunStatus } from '../../shared/db/run-writes.js';
 import { CORE_WAIT_KINDS } from '../../shared/schemas/run-data.js';
 import type { DomainModule } from '../domain.js';
 import { DOMAINS, domainModule } from '../domains.js';
+import { defineMachine } from '../state-machine.js';
 
 /** What a run's final status means for its task and its `run.*` event. */
 export type RunOutcome = 'succeeded' | 'failed' | 'canceled';
@@ -29,29 +30,24 @@ export const RUN_STATUSES: string[] = [...ACTIVE_STATUSES, ...RESTING_STATUSES];
  * rests: final, or at a waitpoint until an answer queues the next segment.
  * Cancel and failure are reachable from anything that is not final.
  */
-const MOVES: Record<string, string[]> = {
+export const RUNS = defineMachine<Record<string, string[]>>({
   queued: ['running', ...RESTING_STATUSES],
   running: RESTING_STATUSES,
   ...Object.fromEntries(WAIT_STATUSES.map((w) => [w, ['queued', 'canceled', 'failed']])),
   ...Object.fromEntries(TERMINAL_STATUSES.map((t) => [t, []])),
-};
+});
 
-export function canMove(from: string, to: string): boolean {
-  return MOVES[from]?.includes(to) ?? false;
-}
+export const canMove = RUNS.canMove;
+export const isTerminal = RUNS.isTerminal;
 
 /** Statuses a run may be in to move to `to` (the guard of the UPDATE). */
 export function movesInto(to: string): string[] {
-  return Object.keys(MOVES).filter((from) => MOVES[from]!.includes(to));
+  return RUNS.statuses.filter((from) => RUNS.canMove(from, to));
 }
 
 /** Whether a step of `domain` may suspend its run at `kind`: a core wait kind, or a resting status its module declares. */
 export function canRestAt(domain: string, kind: string): boolean {
   return (CORE_WAIT_KINDS as readonly string[]).includes(kind) || (domainModule(domain)?.statuses?.resting ?? []).includes(kind);
-}
-
-export function isTerminal(status: string): boolean {
-  return status in FINAL_OUTCOMES;
 }
 
 /** The outbox event type of a run that came to rest at `status`. */
