@@ -14,7 +14,8 @@ import { assembleResult } from './result.js';
 import { inRunTx } from './run-events.js';
 import { wakeDispatcher } from '../events/ledger.js';
 import { domainModule } from '../domains.js';
-import { domainFinalStatus, FINAL_OUTCOMES, moveRun, runEventType } from './run-state.js';
+import { domainFinalStatus, FINAL_OUTCOMES, isTerminal, moveRun, runEventType } from './run-state.js';
+import { failRun } from './run-fail.js';
 
 /**
  * Root of every segment's flow: decides where the run rests, builds the
@@ -28,6 +29,13 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
 
   const steps = await stepsOf(deps.db, runId);
   const waitpoint = await openWaitpoint(deps.db, runId);
+  // A step that gave up for good (an outage outlasted its retries) does not hold finalize: the run fails here, naming it, and ends.
+  const unfinished = !isTerminal(run.status) && !waitpoint && steps.find((s) => s.segment === segment && s.idx === run.route.length - 1)?.status !== 'completed';
+  if (unfinished) {
+    const stuck = steps.filter((s) => s.segment === segment && s.status !== 'completed').sort((a, b) => a.idx - b.idx)[0]?.domain ?? run.route[run.route.length - 1];
+    await failRun(deps, runId, run.account_id, `the ${stuck} step did not complete`);
+    return processFinalize(job, deps);
+  }
   const completed = steps.filter((s) => s.status === 'completed');
   let over = run.status === 'failed' || run.status === 'canceled';
   // A domain may end the run with a final status of its own (delivery: delivered | blocked); the last step that asked for one wins.
@@ -64,7 +72,8 @@ export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Pr
   const fannedOut = await inRunTx(deps, runId, run.account_id, async (trx, emit) => {
     // Two finalizers of one segment (the flow's and a sweep's) serialise on the run row; the second finds the final and stops.
     const locked = await lockForFinalize(trx, runId, segment);
-    if (locked.finalized) return 0;
+    // A resume moved the run to a newer segment, or this segment already ended: nothing of this finalizer may land.
+    if (locked.finalized || locked.segment !== segment) return 0;
     // Canceled or failed while this finalizer was reading: that is how the segment ends.
     if (!over && (locked.status === 'failed' || locked.status === 'canceled')) {
       over = true;

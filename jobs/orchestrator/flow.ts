@@ -4,15 +4,26 @@ import type { FinalizeJobData, StepJobData } from '../../shared/schemas/run-data
 
 export type { FinalizeJobData, StepJobData };
 
-/** Job ids are deterministic, so enqueueing the same segment twice is a no-op (colons are not allowed in ids). */
-export const stepJobId = (d: StepJobData) => `${d.runId}.${d.segment}.${d.index}.${d.domain}`;
-export const finalizeJobId = (runId: string, segment: number) => `${runId}.${segment}.finalize`;
+/** The step's row id: one per run, segment, position and domain, whichever job (or drive) runs it, so its completion is written once. */
+export const stepRowId = (d: StepJobData) => `${d.runId}.${d.segment}.${d.index}.${d.domain}`;
+/** Job ids are deterministic (re-adding a segment is a no-op); a clock re-drive adds `.d<n>` so BullMQ takes the jobs anew. Colons are not allowed in ids. */
+export const stepJobId = (d: StepJobData) => `${stepRowId(d)}${d.drive ? `.d${d.drive}` : ''}`;
+export const finalizeJobId = (runId: string, segment: number, drive?: number) => `${runId}.${segment}.finalize${drive ? `.d${drive}` : ''}`;
 
+/**
+ * Retries ride out a restart of Postgres or Redis of tens of seconds
+ * (0.5 s doubling: about two minutes over ten attempts); a domain's own
+ * unexpected errors are retried only STEP_ERROR_ATTEMPTS times (step-job.ts).
+ * A step that fails for good does not hold its parent: the parent runs, sees
+ * the missing step and fails the run, so finalize always writes the run's end.
+ */
+export const JOB_ATTEMPTS = 10;
 const STEP_OPTS: JobsOptions = {
-  attempts: 3,
+  attempts: JOB_ATTEMPTS,
   backoff: { type: 'exponential', delay: 500 },
   removeOnComplete: { age: 3600, count: 5000 },
   removeOnFail: { age: 7 * 86400 },
+  ignoreDependencyOnFailure: true,
 };
 
 /**
@@ -20,21 +31,31 @@ const STEP_OPTS: JobsOptions = {
  * deepest child and `orchestrator.finalize` as the root, so BullMQ runs the
  * steps in route order, each on its own domain's queue, then finalizes.
  */
-export function buildSegmentFlow(runId: string, segment: number, route: string[], fromIndex: number, resumeWaitpointId?: string): FlowJob {
+export function buildSegmentFlow(runId: string, segment: number, route: string[], fromIndex: number, resumeWaitpointId?: string, drive?: number): FlowJob {
   let child: FlowJob | undefined;
   for (let index = fromIndex; index < route.length; index++) {
-    const data: StepJobData = { runId, segment, index, domain: route[index]!, ...(index === fromIndex && resumeWaitpointId ? { resumeWaitpointId } : {}) };
+    const data: StepJobData = {
+      runId, segment, index, domain: route[index]!,
+      ...(index === fromIndex ? { first: true, ...(resumeWaitpointId ? { resumeWaitpointId } : {}) } : {}),
+      ...(drive ? { drive } : {}),
+    };
     child = { name: 'step', queueName: route[index]!, data, opts: { ...STEP_OPTS, jobId: stepJobId(data) }, ...(child ? { children: [child] } : {}) };
   }
   return {
     name: 'finalize',
     queueName: 'orchestrator',
-    data: { runId, segment } satisfies FinalizeJobData,
-    opts: { ...STEP_OPTS, jobId: finalizeJobId(runId, segment) },
+    data: { runId, segment, ...(drive ? { drive } : {}) } satisfies FinalizeJobData,
+    opts: { ...STEP_OPTS, jobId: finalizeJobId(runId, segment, drive) },
     ...(child ? { children: [child] } : {}),
   };
 }
 
-export async function enqueueSegment(deps: Pick<Deps, 'queues'>, runId: string, segment: number, route: string[], fromIndex = 0, resumeWaitpointId?: string): Promise<void> {
-  await deps.queues.flows().add(buildSegmentFlow(runId, segment, route, fromIndex, resumeWaitpointId));
+export async function enqueueSegment(deps: Pick<Deps, 'queues'>, runId: string, segment: number, route: string[], fromIndex = 0, resumeWaitpointId?: string, drive?: number): Promise<void> {
+  await deps.queues.flows().add(buildSegmentFlow(runId, segment, route, fromIndex, resumeWaitpointId, drive));
+}
+
+/** A finalize of its own (no steps before it), for a run the sweep ended. */
+export async function enqueueFinalize(deps: Pick<Deps, 'queues'>, runId: string, segment: number, drive: number): Promise<void> {
+  const data: FinalizeJobData = { runId, segment, drive };
+  await deps.queues.queue('orchestrator').add('finalize', data, { ...STEP_OPTS, jobId: finalizeJobId(runId, segment, drive) });
 }

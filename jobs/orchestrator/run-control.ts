@@ -1,26 +1,11 @@
 import type { Deps } from '../../shared/deps.js';
 import { getRun } from '../../shared/db/runs.js';
-import { closeOpenWaitpoint, finishStep } from '../../shared/db/run-writes.js';
+import { closeOpenWaitpoint } from '../../shared/db/run-writes.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { publishCancel } from './cancel-registry.js';
 import { finalizeCanceled } from './finalize.js';
 import { inRunTx } from './run-events.js';
 import { isTerminal, moveRun, WAIT_STATUSES } from './run-state.js';
-
-/**
- * Fails a run, and the step that failed it: the one way a run fails. Writes
- * the reason (clients read it: it names client-facing errors only) and a
- * `run.failed` trace in one transaction; a run already over is left alone.
- */
-export async function failRun(deps: Pick<Deps, 'db' | 'bus'>, runId: string, accountId: string, reason: string, opts: { stepId?: string; stuck?: boolean } = {}) {
-  const error = reason.slice(0, 2000);
-  await inRunTx(deps, runId, accountId, async (trx, emit) => {
-    if (opts.stepId) await finishStep(trx, opts.stepId, 'failed', error);
-    const moved = await moveRun(trx, runId, 'failed', { error, ...(opts.stuck ? { stuck_reason: error } : {}) });
-    if (moved) emit('trace', { event: opts.stuck ? 'run.stuck' : 'run.failed', reason });
-  });
-  return { status: 'failed', reason };
-}
 
 /**
  * Cancels a run for its owner: aborts the running step wherever it runs

@@ -5,6 +5,7 @@ import { stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { completeStepGuard, completeStepRow, getWaitpoint, heartbeatStep, insertWaitpoint, loadStepState, noteStepError, startStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
 import { redactSecrets } from '../../shared/secrets.js';
+import { isTransientInfraError } from '../../shared/transient.js';
 import { StepConversation, StepEvidence, StepExtra, StepJobData, StepOutput } from '../../shared/schemas/run-data.js';
 import { readAs } from '../../shared/validation.js';
 import { RunInput, WaitpointResolution } from './schemas.js';
@@ -12,13 +13,16 @@ import { readJob } from './read-job.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
-import { stepJobId } from './flow.js';
+import { stepRowId } from './flow.js';
 import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
-import { failRun } from './run-control.js';
+import { failRun } from './run-fail.js';
 import { canRestAt, isTerminal } from './run-state.js';
 import { finishStep } from '../../shared/db/run-writes.js';
 
 class StepTimeout extends Error {}
+
+/** Attempts a step gets for its domain's own unexpected errors (an infrastructure outage is retried longer: see flow.ts). */
+const STEP_ERROR_ATTEMPTS = 3;
 
 function humanElapsed(ms: number): string {
   const s = Math.round(ms / 1000);
@@ -31,20 +35,26 @@ function humanElapsed(ms: number): string {
  * returns its handoff without running the domain again.
  */
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
-  const { runId, segment, index, domain } = readJob(StepJobData, job.data, 'step job data');
-  const stepId = stepJobId(job.data);
-  const run = await loadStepState(deps.db, runId, stepId);
+  const data = readJob(StepJobData, job.data, 'step job data');
+  const { runId, segment, index, domain } = data;
+  const stepId = stepRowId(data);
+  const run = await loadStepState(deps.db, runId, stepId, segment, index - 1);
   if (!run) return { skipped: 'run not found' };
   if (run.segment !== segment || isTerminal(run.status)) return { skipped: run.status };
   if (run.waiting) return { skipped: 'run is waiting' };
   if (run.step_status === 'completed') return { domain, status: 'completed', replayed: true };
+  // The step before this one failed for good (its job gave up without holding this one): the run ends here, through finalize.
+  const first = data.first || index === 0 || Boolean(data.resumeWaitpointId);
+  if (!first && run.prev_status !== 'completed') return failRun(deps, run.id, run.account_id, `the ${run.route[index - 1] ?? 'previous'} step did not complete`);
 
   const handler = stepHandler(domain);
   if (!handler) return failRun(deps, run.id, run.account_id, `domain ${domain} is not available`, { stepId });
 
   const start = { phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId };
   const ev = await startStep(deps.db, { stepId, runId, accountId: run.account_id, segment, index, domain, event: start });
-  if (ev) await deps.bus.publish(`run:${runId}`, { id: ev.seq, runId, type: 'handoff', at: new Date(ev.created_at).toISOString(), ...start }).catch(() => undefined);
+  // Only a run still queued or running in this segment starts a step: a cancel or a newer segment is never undone.
+  if (!ev) return { skipped: 'run moved on' };
+  await deps.bus.publish(`run:${runId}`, { id: ev.seq, runId, type: 'handoff', at: new Date(ev.created_at).toISOString(), ...start }).catch(() => undefined);
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);
@@ -78,7 +88,9 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
       await finishStep(deps.db, stepId, 'canceled');
       return { domain, status: 'canceled' };
     }
-    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    // An outage (Postgres or Redis away) is waited out over every attempt the job has; the domain's own errors get STEP_ERROR_ATTEMPTS.
+    const infra = isTransientInfraError(err);
+    const lastAttempt = job.attemptsMade + 1 >= (infra ? job.opts.attempts ?? 1 : STEP_ERROR_ATTEMPTS);
     if (err instanceof StepTimeout || isPermanent(err) || err instanceof UnrecoverableError || lastAttempt) {
       // Clients read this reason: it names client-facing errors, never internals (those go to the log).
       const known = err instanceof StepTimeout || err instanceof AppError || err instanceof UnrecoverableError;
@@ -86,7 +98,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
       // The reason is stored and shown to clients: mask any resolved secret an upstream error may have quoted.
       return failRun(deps, runId, run.account_id, redactSecrets(`${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`), { stepId });
     }
-    await noteStepError(deps.db, stepId, (err as Error).message);
+    if (!infra) await noteStepError(deps.db, stepId, (err as Error).message);
     throw err; // transient: BullMQ retries with backoff
   } finally {
     clearTimeout(timeout);

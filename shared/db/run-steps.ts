@@ -1,13 +1,18 @@
 import type { EventGuard, RunRow } from './runs.js';
 import type { Db } from './knex.js';
 
-/** Everything that decides whether a step runs at all, in one round trip: the run, whether it waits, and the step's own status. */
-export async function loadStepState(db: Db, runId: string, stepId: string): Promise<(RunRow & { waiting: boolean; step_status: string | null }) | null> {
+/**
+ * Everything that decides whether a step runs at all, in one round trip: the
+ * run, whether it waits, the step's own status and that of the step before it
+ * in the same segment.
+ */
+export async function loadStepState(db: Db, runId: string, stepId: string, segment: number, prevIndex: number): Promise<(RunRow & { waiting: boolean; step_status: string | null; prev_status: string | null }) | null> {
   const state = await db.raw(
     `SELECT r.*, EXISTS (SELECT 1 FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL) AS waiting,
-            (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status
+            (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status,
+            (SELECT s.status FROM run_steps s WHERE s.run_id = r.id AND s.segment = ? AND s.idx = ?) AS prev_status
      FROM runs r WHERE r.id = ?`,
-    [stepId, runId],
+    [stepId, segment, prevIndex, runId],
   );
   return state.rows[0] ?? null;
 }
@@ -19,20 +24,24 @@ export interface StepStart {
 }
 
 /**
- * Marks the step running (a retry counts an attempt), the run running, and
+ * Marks the run running, the step running (a retry counts an attempt) and
  * appends the start event: one statement, so one round trip on the hot path.
- * Returns the event's sequence and time, or null when nothing was written.
+ * Only a run that is queued or running in this very segment moves: a cancel,
+ * a failure or a newer segment is never undone by a late step. Returns the
+ * event's sequence and time, or null when the run had moved on (nothing written).
  */
 export async function startStep(db: Db, s: StepStart): Promise<{ seq: number; created_at: Date } | null> {
   const started = await db.raw(
-    `WITH step AS (
+    `WITH run AS (
+       UPDATE runs SET status = 'running', updated_at = now(), event_seq = event_seq + 1
+       WHERE id = ? AND segment = ? AND status IN ('queued', 'running') RETURNING event_seq),
+     step AS (
        INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, attempts, started_at, heartbeat_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'running', 1, now(), now())
+       SELECT ?, ?, ?, ?, ?, ?, 'running', 1, now(), now() WHERE EXISTS (SELECT 1 FROM run)
        ON CONFLICT (id) DO UPDATE SET status = 'running', attempts = run_steps.attempts + 1, started_at = now(), heartbeat_at = now()
-       RETURNING id),
-     run AS (UPDATE runs SET status = 'running', updated_at = now(), event_seq = event_seq + 1 WHERE id = ? AND EXISTS (SELECT 1 FROM step) RETURNING event_seq)
+       RETURNING id)
      INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT ?, event_seq, ?, 'handoff', ?::jsonb FROM run RETURNING seq, created_at`,
-    [s.stepId, s.runId, s.accountId, s.segment, s.index, s.domain, s.runId, s.runId, s.accountId, JSON.stringify(s.event)],
+    [s.runId, s.segment, s.stepId, s.runId, s.accountId, s.segment, s.index, s.domain, s.runId, s.accountId, JSON.stringify(s.event)],
   );
   return started.rows[0] ?? null;
 }

@@ -48,10 +48,10 @@ export async function insertRun(trx: Db, r: RunInsert): Promise<RunRow> {
 }
 
 /** Locks the run row for the finalizer (two finalizers of a segment serialise here) and says whether the segment already has its `final` event. */
-export async function lockForFinalize(trx: Db, runId: string, segment: number): Promise<{ status: string; finalized: boolean }> {
-  const locked = await trx('runs').where({ id: runId }).forUpdate().first('status');
+export async function lockForFinalize(trx: Db, runId: string, segment: number): Promise<{ status: string; segment: number; finalized: boolean }> {
+  const locked = await trx('runs').where({ id: runId }).forUpdate().first('status', 'segment');
   const final = await trx('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [segment]).first('seq');
-  return { status: locked.status, finalized: Boolean(final) };
+  return { status: locked.status, segment: locked.segment, finalized: Boolean(final) };
 }
 
 /** Adds the result to a run that a failure or a cancel already ended. */
@@ -63,17 +63,34 @@ export async function insertProofCard(trx: Db, row: Record<string, unknown>): Pr
   await trx('proof_cards').insert(row);
 }
 
-/** Runs whose running step stopped heartbeating for longer than `marginSec`. */
-export async function staleRunningSteps(db: Db, marginSec: number): Promise<Array<{ id: string; account_id: string; segment: number; domain: string; step_id: string }>> {
-  return db('runs as r').join('run_steps as s', 's.run_id', 'r.id')
-    .where('r.status', 'running').andWhere('s.status', 'running')
-    .andWhereRaw(`s.heartbeat_at < now() - make_interval(secs => ?)`, [marginSec])
-    .select('r.id', 'r.account_id', 'r.segment', 's.domain', 's.id as step_id');
+export interface StalledRun { id: string; account_id: string; status: string; segment: number; route: string[]; drives: number; running_step: string | null; running_domain: string | null }
+
+/**
+ * Runs that are not resting and have made no progress: queued for longer than
+ * `queuedSec`, or running with no step started, heartbeating or finishing for
+ * longer than `runningSec`. Their flow was lost or gave up (an outage
+ * outlasted its retries, a worker died past BullMQ's stall handling).
+ */
+export async function stalledRuns(db: Db, queuedSec: number, runningSec: number, limit = 100): Promise<StalledRun[]> {
+  const result = await db.raw(
+    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives,
+            (SELECT s.id FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running' ORDER BY s.segment DESC, s.idx DESC LIMIT 1) AS running_step,
+            (SELECT s.domain FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running' ORDER BY s.segment DESC, s.idx DESC LIMIT 1) AS running_domain
+     FROM runs r
+     WHERE r.status IN ('queued', 'running')
+       AND r.updated_at < now() - make_interval(secs => CASE WHEN r.status = 'queued' THEN ?::float8 ELSE ?::float8 END)
+       AND NOT EXISTS (SELECT 1 FROM run_steps s WHERE s.run_id = r.id
+                       AND greatest(s.started_at, s.heartbeat_at, s.finished_at) > now() - make_interval(secs => ?::float8))
+     ORDER BY r.updated_at LIMIT ?`,
+    [queuedSec, runningSec, runningSec, limit],
+  );
+  return result.rows;
 }
 
-/** Runs still queued a minute after their last change: their flow was never enqueued (or Redis lost it). */
-export async function lostQueuedRuns(db: Db, limit = 100): Promise<Array<{ id: string; segment: number; route: string[] }>> {
-  return db('runs').where({ status: 'queued' }).andWhereRaw(`updated_at < now() - interval '1 minute'`).limit(limit).select('id', 'segment', 'route');
+/** Counts a re-drive of a run that is still not resting; false when it came to rest meanwhile. */
+export async function markRedriven(db: Db, runId: string, drives: number): Promise<boolean> {
+  const n = await db('runs').where({ id: runId, drives: drives - 1 }).whereIn('status', ['queued', 'running']).update({ drives, updated_at: db.fn.now() });
+  return n > 0;
 }
 
 export async function lastResolvedWaitpoint(db: Db, runId: string) {

@@ -80,13 +80,18 @@ export const StepJobData = Type.Object(
     index: Type.Integer({ minimum: 0, description: 'Position of the step in the run\'s route' }),
     domain: Type.String({ minLength: 1 }),
     resumeWaitpointId: Type.Optional(Type.String({ minLength: 1, description: 'Set on the first step of a segment that resumes a waitpoint' })),
+    first: Type.Optional(Type.Boolean({ description: 'The segment starts with this step (no earlier step of the segment must have completed)' })),
+    drive: Type.Optional(Type.Integer({ minimum: 1, description: 'Set when the clock re-drove the segment; part of the job id only' })),
   },
   { $id: 'StepJobData' },
 );
 export type StepJobData = Static<typeof StepJobData>;
 
 /** BullMQ data of the `orchestrator.finalize` job, the root of each segment's flow. */
-export const FinalizeJobData = Type.Object({ runId: Type.String({ minLength: 1 }), segment: Index }, { $id: 'FinalizeJobData' });
+export const FinalizeJobData = Type.Object(
+  { runId: Type.String({ minLength: 1 }), segment: Index, drive: Type.Optional(Type.Integer({ minimum: 1 })) },
+  { $id: 'FinalizeJobData' },
+);
 export type FinalizeJobData = Static<typeof FinalizeJobData>;
 
 /** `waitpoints.payload` of a NEEDS_INPUT choice: the options offered, answered with one's itemId. */

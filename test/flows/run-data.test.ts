@@ -79,7 +79,7 @@ describe('stored run data reads back through its schemas', () => {
     for (let job: FlowJob | undefined = flow.children?.[0]; job; job = job.children?.[0]) steps.push(readAs(StepJobData, job.data, `${job.queueName} job data`));
     assert.deepEqual(steps, [
       { runId: 'run_x', segment: 2, index: 1, domain: 'resolve' },
-      { runId: 'run_x', segment: 2, index: 0, domain: 'hunt', resumeWaitpointId: 'wait_1' },
+      { runId: 'run_x', segment: 2, index: 0, domain: 'hunt', first: true, resumeWaitpointId: 'wait_1' },
     ]);
   });
 });
