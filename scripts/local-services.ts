@@ -124,7 +124,7 @@ function readRunningPort(dir: string): number | null {
  * Starts (initialising when new) a Postgres cluster in `dir` on loopback and
  * creates `database`. `fast` turns off durability settings for throwaway test clusters.
  */
-export async function startPostgres(dir: string, opts: { database: string; fast: boolean; pgBin?: string }): Promise<LocalService & { port: number }> {
+export async function startPostgres(dir: string, opts: { database: string; fast: boolean; pgBin?: string; port?: number }): Promise<LocalService & { port: number }> {
   const pgBin = opts.pgBin ?? ensureBinaries().pgBin;
   const user = isRoot ? 'postgres' : os.userInfo().username;
   fs.mkdirSync(dir, { recursive: true });
@@ -135,7 +135,7 @@ export async function startPostgres(dir: string, opts: { database: string; fast:
   }
   let port = readRunningPort(dir);
   if (!port) {
-    port = await freePort();
+    port = opts.port ?? (await freePort());
     const settings = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", '-c max_connections=200'];
     if (opts.fast) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
     asPg(pgBin, 'pg_ctl', ['-D', dir, '-l', path.join(dir, 'server.log'), '-o', settings.join(' '), '-w', '-t', '60', 'start']);

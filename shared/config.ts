@@ -24,6 +24,7 @@ export const ConfigSchema = Type.Object({
   IDEMPOTENCY_TTL_HOURS: Type.Integer({ minimum: 1, default: 24, description: 'How long an Idempotency-Key replays its first response' }),
   RUN_SYNC_WAIT_MS: Type.Integer({ minimum: 0, default: 25_000, description: 'How long POST /v1/orchestrator/run waits for a run to rest before answering 202' }),
   STEP_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'Upper bound on one domain step' }),
+  JOB_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 500, description: 'First retry delay of step and finalize jobs; it doubles over 10 attempts (500: about 4 min), riding out a Postgres or Redis restart' }),
   PROGRESS_QUIET_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'A step quiet this long gets a humanized progress event' }),
   WORKER_QUEUES: Type.Optional(Type.String({ description: 'Comma-separated domain queues this worker runs (default: all)' })),
   WORKER_LOCK_MS: Type.Integer({ minimum: 500, default: 30_000, description: 'BullMQ job lock; a crashed worker\'s job is retried after about this long' }),

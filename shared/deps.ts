@@ -27,7 +27,11 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
   if (!config.DATABASE_URL || !config.REDIS_URL) {
     throw new Error('DATABASE_URL and REDIS_URL must be set (npm start sets them for local services)');
   }
-  const db = createDb(config.DATABASE_URL, { min: 0, max: config.DB_POOL_MAX });
+  // knex reports pool errors (Postgres restarting) itself: into the service log, not the console.
+  const db = createDb(config.DATABASE_URL, { min: 0, max: config.DB_POOL_MAX }, {
+    warn: (message) => log.warn({ db: String(message).slice(0, 300) }, 'postgres pool'),
+    error: (message) => log.error({ db: String(message).slice(0, 300) }, 'postgres pool'),
+  });
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   const queues = new QueueHub(redis, config.QUEUE_PREFIX, (err) => log.warn({ err: err.message }, 'queue connection error'));

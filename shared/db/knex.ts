@@ -5,9 +5,18 @@ import pg from 'pg';
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
 // numeric stays exact as a string unless a repository converts it.
 
+/** Where knex's own warnings go (connection errors while Postgres restarts); the console by default. */
+export interface DbLog {
+  warn(message: string): void;
+  error(message: string): void;
+}
+
 /** A knex instance on the pg driver. The pool is small: Postgres, not Node, is the bottleneck. */
-export function createDb(url: string, pool = { min: 0, max: 10 }): Knex {
-  return knexFactory({ client: 'pg', connection: url, pool, acquireConnectionTimeout: 10_000 });
+export function createDb(url: string, pool = { min: 0, max: 10 }, log?: DbLog): Knex {
+  return knexFactory({
+    client: 'pg', connection: url, pool, acquireConnectionTimeout: 10_000,
+    ...(log ? { log: { warn: log.warn, error: log.error, debug: () => undefined, deprecate: log.warn } } : {}),
+  });
 }
 
 export type { Knex };
