@@ -10,7 +10,7 @@ import { AnyObject } from '../../shared/schemas/common.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';
 import { requireAuth } from '../middleware/auth.js';
-import { isSandboxBody, sandboxPrincipal } from '../../shared/auth/sandbox.js';
+import { isSandboxBody, sandboxSession } from '../../shared/auth/sandbox.js';
 import { RawReply, Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 
 /** `/v1/runs/{runId}` → `/v1/runs/:runId` */
@@ -36,6 +36,13 @@ function literalFirst(a: AnyRoute, b: AnyRoute): number {
   return 0;
 }
 
+/** A sandbox caller's own session (continued from X-Sandbox-Session, or new), echoed so the caller can continue it. */
+async function sandboxCaller(ctx: Context, deps: Deps): Promise<Principal> {
+  const { principal, session } = await sandboxSession(deps, ctx.get('x-sandbox-session') || undefined);
+  ctx.set('X-Sandbox-Session', session);
+  return principal;
+}
+
 /**
  * The one place a RouteSpec meets Koa: auth and scopes, validation, the
  * workflow allowance, idempotent replay, then the handler, then the reply.
@@ -46,7 +53,7 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
     router.register(koaPath(spec.path), [spec.method], async (ctx: Context) => {
       const principal: Principal | null =
         spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes)
-        : spec.auth === 'sandboxOrBearer' ? (!ctx.state.principal && isSandboxBody(ctx.state.body) ? await sandboxPrincipal(deps) : requireAuth(ctx, spec.scopes))
+        : spec.auth === 'sandboxOrBearer' ? (!ctx.state.principal && isSandboxBody(ctx.state.body) ? await sandboxCaller(ctx, deps) : requireAuth(ctx, spec.scopes))
         : (ctx.state.principal ?? null);
       const params = spec.params ? assertValid(spec.params, { ...ctx.params }, 'params') : { ...ctx.params };
       const query = spec.query ? assertValid(spec.query, { ...ctx.query }, 'query') : {};

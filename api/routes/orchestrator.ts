@@ -15,7 +15,7 @@ export const routes = [
     handler: async ({ body, principal, headers, signal }, deps) => {
       const run = await submitRun(deps, principal, body);
       if (body.stream) return Reply.stream(followRun(deps, run.id, 0, 'ndjson', signal), 'application/x-ndjson', { 'X-Run-Id': run.id });
-      return answerRun(deps, run.id, headers.prefer);
+      return answerRun(deps, run, headers.prefer);
     },
   }),
 ];

@@ -16,7 +16,7 @@ export const routes = [
     body: TemplateRunRequest, response: { 200: OrchestratorResult, 202: RunAccepted }, countsAsWorkflow: true,
     handler: async ({ params, body, principal, headers }, deps) => {
       const run = await runTemplate(deps, principal, params.templateId, body);
-      return answerRun(deps, run.id, headers.prefer);
+      return answerRun(deps, run, headers.prefer);
     },
   }),
 ];

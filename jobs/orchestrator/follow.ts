@@ -5,88 +5,118 @@ import { RESTING_STATUSES } from './run-state.js';
 
 export type StreamFormat = 'ndjson' | 'sse';
 
+/** How often a follower reads Postgres besides the live channel: a missed publish costs at most this long. */
+const POLL_MS = 1000;
+const KEEP_ALIVE_MS = 15_000;
+
 function frame(ev: RunEvent, format: StreamFormat): string {
   const { runId: _r, ...rest } = ev;
   return format === 'sse' ? `id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(rest)}\n\n` : `${JSON.stringify(rest)}\n`;
 }
 
 /**
- * Follows a run's events: subscribes to the live channel first, then replays
- * the backlog after `after` from Postgres, then forwards live events,
- * dropping any seq already sent, so nothing is lost or repeated. Ends after
- * the run rests (a `final` event, or a resting status when nothing is live).
+ * Follows a run's events in sequence order, with none lost or repeated.
+ * Postgres is the record: live events from Redis are a shortcut, sent only
+ * when they are the next in sequence; a gap (publishers reordered, a publish
+ * lost, a reconnect) is filled from Postgres at once, and Postgres is read
+ * every second anyway. Ends after the run rests (its `final` event, or a
+ * resting run with nothing after `after`).
  */
 export function followRun(deps: Deps, runId: string, after: number, format: StreamFormat, signal: AbortSignal): Readable {
   const out = new PassThrough();
   let last = after;
   let closed = false;
   let unsubscribe: (() => Promise<void>) | undefined;
-  const queue: RunEvent[] = [];
-  let replaying = true;
+  let reading: Promise<void> | null = null;
   const close = () => {
     if (closed) return;
     closed = true;
-    void unsubscribe?.();
+    clearInterval(poll);
     clearInterval(keepAlive);
+    void unsubscribe?.();
     out.end();
   };
   const send = (ev: RunEvent) => {
-    if (closed || ev.id <= last) return;
+    if (closed || ev.id !== last + 1) return;
     last = ev.id;
     out.write(frame(ev, format));
     if (ev.type === 'final') close();
   };
-  // Comment lines keep proxies from timing out a quiet SSE stream.
-  const keepAlive = setInterval(() => { if (format === 'sse' && !closed) out.write(': keep-alive\n\n'); }, 15_000);
+  // One reader at a time; it drains everything after `last` and then checks whether the run has rested.
+  const catchUp = () => {
+    reading ??= (async () => {
+      try {
+        for (;;) {
+          const page = await eventsAfter(deps.db, runId, last, 500);
+          page.forEach(send);
+          if (page.length < 500 || closed) break;
+        }
+        if (!closed) await closeIfRested();
+      } catch (err) {
+        deps.log.warn({ err: (err as Error).message, runId }, 'run stream could not read events; retrying');
+      } finally {
+        reading = null;
+      }
+    })();
+    return reading;
+  };
+  const closeIfRested = async () => {
+    const run = await getRunById(deps.db, runId);
+    if (!run || !RESTING_STATUSES.includes(run.status)) return;
+    const tail = await eventTail(deps.db, runId);
+    if (tail.lastSeq <= last && tail.lastFinalSeq !== null && tail.lastFinalSeq <= last) close();
+  };
+  const poll = setInterval(() => void catchUp(), POLL_MS);
+  // Comment lines keep proxies from timing out a quiet SSE stream; NDJSON has no comment syntax, so it relies on the events.
+  const keepAlive = setInterval(() => { if (format === 'sse' && !closed) out.write(': keep-alive\n\n'); }, KEEP_ALIVE_MS);
   signal.addEventListener('abort', close, { once: true });
   out.on('close', close);
 
-  void (async () => {
-    unsubscribe = await deps.bus.subscribe(`run:${runId}`, (msg) => {
-      const ev = JSON.parse(msg) as RunEvent;
-      if (replaying) queue.push(ev);
-      else send(ev);
-    });
-    for (;;) {
-      const page = await eventsAfter(deps.db, runId, last, 500);
-      page.forEach(send);
-      if (page.length < 500 || closed) break;
-    }
-    replaying = false;
-    queue.sort((a, b) => a.id - b.id).forEach(send);
-    if (closed) return;
-    const run = await getRunById(deps.db, runId);
-    // A resting run whose final event is already behind `after` has nothing more to say.
-    if (run && RESTING_STATUSES.includes(run.status)) {
-      const tail = await eventTail(deps.db, runId);
-      if (tail.lastSeq <= last && tail.lastFinalSeq !== null && tail.lastFinalSeq <= last) close();
-    }
-  })().catch((err) => {
-    deps.log.warn({ err: (err as Error).message, runId }, 'run stream failed');
-    close();
-  });
+  void deps.bus.subscribe(`run:${runId}`, (msg) => {
+    const ev = JSON.parse(msg) as RunEvent;
+    if (ev.id === last + 1) send(ev);
+    else if (ev.id > last + 1) void catchUp();
+  }).then((unsub) => {
+    unsubscribe = unsub;
+    // A follower that left while SUBSCRIBE was in flight still leaves the channel.
+    if (closed) void unsub();
+  }, (err) => deps.log.warn({ err: (err as Error).message, runId }, 'run stream is not live; reading Postgres every second'));
+  void catchUp();
   return out;
 }
 
 /**
- * Resolves with the run's result once it rests (the `final` event of its
- * current segment carries it), or with null after `timeoutMs`.
+ * Resolves with the result of segment `minSegment` or a later one once it
+ * rests (from its `final` event), or with null after `timeoutMs`. The timer
+ * starts first (a Redis that does not answer cannot hold the caller), the
+ * live channel is a shortcut, and Postgres is read every second as well.
  */
-export async function waitForRest(deps: Deps, runId: string, timeoutMs: number): Promise<unknown | null> {
-  let resolveFn!: (v: unknown | null) => void;
-  const done = new Promise<unknown | null>((r) => (resolveFn = r));
-  const unsubscribe = await deps.bus.subscribe(`run:${runId}`, (msg) => {
-    const ev = JSON.parse(msg) as RunEvent;
-    if (ev.type === 'final') resolveFn(ev.result);
-  });
-  const timer = setTimeout(() => resolveFn(null), timeoutMs);
+export async function waitForRest(deps: Deps, runId: string, timeoutMs: number, minSegment = 0): Promise<unknown | null> {
+  let settle!: (v: unknown | null) => void;
+  const done = new Promise<unknown | null>((r) => (settle = r));
+  const timer = setTimeout(() => settle(null), timeoutMs);
+  const check = async () => {
+    const final = await currentSegmentFinal(deps.db, runId).catch(() => null);
+    if (final && final.segment >= minSegment) settle(final.result);
+  };
+  const poll = setInterval(() => void check(), POLL_MS);
+  let finished = false;
+  let unsubscribe: (() => Promise<void>) | undefined;
+  void deps.bus.subscribe(`run:${runId}`, (msg) => {
+    const ev = JSON.parse(msg) as RunEvent & { segment?: number; result?: unknown };
+    if (ev.type === 'final' && (ev.segment ?? -1) >= minSegment) settle(ev.result);
+  }).then((unsub) => {
+    unsubscribe = unsub;
+    if (finished) void unsub(); // answered while SUBSCRIBE was in flight
+    else void check(); // the run may have rested before the subscription was in place
+  }, () => undefined);
+  void check();
   try {
-    // The run may have rested before the subscription was in place.
-    const final = await currentSegmentFinal(deps.db, runId);
-    if (final) return final.result;
     return await done;
   } finally {
+    finished = true;
     clearTimeout(timer);
-    await unsubscribe();
+    clearInterval(poll);
+    await unsubscribe?.();
   }
 }

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { getRun } from '../../shared/db/runs.js';
-import { closeOpenWaitpoint } from '../../shared/db/run-writes.js';
+import { closeOpenWaitpoint, lockRun } from '../../shared/db/run-writes.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { publishCancel } from './cancel-registry.js';
 import { finalizeCanceled } from './finalize.js';
@@ -16,17 +16,18 @@ import { isTerminal, moveRun, WAIT_STATUSES } from './run-state.js';
 export async function cancelRun(deps: Deps, accountId: string, runId: string) {
   const run = await getRun(deps.db, accountId, runId);
   if (!run) throw notFound(`Run ${runId}`);
-  if (isTerminal(run.status)) throw conflict(`Run ${run.id} is already ${run.status}`);
-  const waiting = WAIT_STATUSES.includes(run.status);
-  const moved = await inRunTx(deps, run.id, run.account_id, async (trx, emit) => {
-    const ok = await moveRun(trx, run.id, 'canceled', { error: 'canceled by the client', segment: waiting ? run.segment + 1 : run.segment });
-    if (!ok) return false;
+  // Decided under the row lock, so a finalize or resume of the same run either happened before (and is seen) or waits.
+  const outcome = await inRunTx(deps, run.id, run.account_id, async (trx, emit) => {
+    const locked = (await lockRun(trx, run.id))!;
+    if (isTerminal(locked.status)) return { canceled: false as const, status: locked.status };
+    const waiting = WAIT_STATUSES.includes(locked.status);
+    await moveRun(trx, run.id, 'canceled', { error: 'canceled by the client', segment: waiting ? locked.segment + 1 : locked.segment });
     await closeOpenWaitpoint(trx, run.id, { canceled: true });
     emit('trace', { event: 'run.canceled' });
-    return true;
+    return { canceled: true as const, waiting };
   });
-  if (!moved) throw conflict(`Run ${run.id} finished before it could be canceled`);
+  if (!outcome.canceled) throw conflict(`Run ${run.id} is already ${outcome.status}`);
   await publishCancel(deps, run.id);
-  if (waiting) await finalizeCanceled(deps, run.id);
+  if (outcome.waiting) await finalizeCanceled(deps, run.id);
   return { ok: true, runId: run.id, status: 'canceled' };
 }

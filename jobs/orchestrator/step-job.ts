@@ -117,7 +117,9 @@ async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: Abo
     const wp = await getWaitpoint(deps.db, data.resumeWaitpointId);
     if (wp) {
       const resolution = readAs(WaitpointResolution, wp.resolution ?? {}, `resolution of waitpoint ${wp.id}`);
-      resume = { waitpointId: wp.id, kind: wp.kind, action: resolution.action, itemId: resolution.itemId, data: { ...wp.payload, ...resolution } };
+      // What the waitpoint stored (the choices offered) and the validated answer win over the client's free-form data.
+      const { itemId, action, approved, ...clientData } = resolution;
+      resume = { waitpointId: wp.id, kind: wp.kind, action, itemId, data: { ...clientData, ...wp.payload, itemId, action, approved } };
     }
   }
   const { metadata, ...extras } = readAs(RunInput, run.input, `input of run ${run.id}`);

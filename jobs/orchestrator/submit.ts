@@ -9,8 +9,8 @@ import type { OrchestratorRequest } from './schemas.js';
 import { availableDomains, stepHandler } from '../steps.js';
 import { domainModule } from '../domains.js';
 import { extendRoute } from './extend-route.js';
-import { movesInto } from './run-state.js';
-import { insertRun, lockOpenWaitpoint, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
+import { movesInto, WAIT_STATUSES } from './run-state.js';
+import { insertRun, lockOpenWaitpoint, lockRun, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
 import { recordTurn } from '../../shared/db/conversations.js';
 import { decideRoute, previousTurn } from './decide.js';
 import { enqueueSegment } from './flow.js';
@@ -65,8 +65,11 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
   const run = await getRun(deps.db, principal.accountId, runId);
   if (!run) throw notFound(`Run ${runId}`);
   const result = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
+    // Read under the row lock: a concurrent resume, cancel or finalize of this run waits here, then sees what this one did.
+    const locked = (await lockRun(trx, runId))!;
+    if (!WAIT_STATUSES.includes(locked.status)) throw conflict(`Run ${runId} is not waiting for input (status ${locked.status}); a waitpoint resolves once`);
     const wp = await lockOpenWaitpoint(trx, runId);
-    if (!wp) throw conflict(`Run ${runId} is not waiting for input (status ${run.status}); a waitpoint resolves once`);
+    if (!wp || wp.segment !== locked.segment) throw conflict(`Run ${runId} is not waiting for input (status ${locked.status}); a waitpoint resolves once`);
     const accepted = Object.keys(domainModule(wp.domain)?.resumeActions ?? {});
     if (answer.action && !accepted.includes(answer.action)) {
       throw invalidPayload(`action ${answer.action} is not accepted by this ${wp.domain} waitpoint${accepted.length ? `; use ${accepted.join(' or ')}` : ''}`, { accepted });
@@ -77,12 +80,13 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
       if (!choices.some((c) => c.itemId === answer.itemId)) throw invalidPayload(`itemId ${answer.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
     }
     const action = answer.action ?? (wp.kind === 'NEEDS_INPUT' ? accepted[0] : undefined);
-    const resolution = { itemId: answer.itemId, action, approved: answer.approved, ...(answer.data ?? {}) };
+    // The client's free-form data never overrides the validated answer.
+    const resolution = { ...(answer.data ?? {}), itemId: answer.itemId, action, approved: answer.approved };
     await resolveWaitpoint(trx, wp.id, resolution);
-    const segment = run.segment + 1;
-    const plan = extendRoute(run.route, wp.step_index, wp.domain, action, availableDomains());
-    const routing = plan.extension ? { ...run.routing, extensions: [...((run.routing.extensions as unknown[]) ?? []), { segment, ...plan.extension }] } : run.routing;
-    if (!(await queueNextSegment(trx, runId, movesInto('queued'), segment, plan.route, routing))) throw conflict(`Run ${runId} is ${run.status}; it cannot resume`);
+    const segment = locked.segment + 1;
+    const plan = extendRoute(locked.route, wp.step_index, wp.domain, action, availableDomains());
+    const routing = plan.extension ? { ...locked.routing, extensions: [...((locked.routing.extensions as unknown[]) ?? []), { segment, ...plan.extension }] } : locked.routing;
+    await queueNextSegment(trx, runId, movesInto('queued'), segment, plan.route, routing);
     emit('trace', { event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: answer.itemId ?? null, action: action ?? null, ...(plan.extension ? { extension: plan.extension } : {}) });
     return { wp, segment, route: plan.route };
   });

@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import type { Deps } from '../deps.js';
+import { insertSandboxAccount } from '../db/accounts.js';
+import { unauthorized } from '../errors.js';
+import { sign, verify } from '../signing.js';
 import { insertListings } from '../db/catalog.js';
 import type { Principal } from '../schemas/auth.js';
 import { DEFAULT_SCOPES } from '../schemas/auth.js';
@@ -21,22 +25,41 @@ export function isSandboxBody(body: unknown): boolean {
   return typeof id === 'string' && id.startsWith(SANDBOX_PREFIX);
 }
 
-let seeded: Promise<void> | undefined;
+/** Sessions this process has already seeded, so a busy session costs no write per request (bounded: the oldest are forgotten). */
+const seeded = new Set<string>();
+const SEEDED_MAX = 10_000;
+
+const SESSION = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{1,100})\.([A-Za-z0-9_-]{40,200})$/;
 
 /**
- * The principal of sandbox-mode runs: a built-in team account with a seeded
- * demo catalog, so a sandbox run needs no production key and sees no one's data.
+ * The principal of a sandbox caller (no token, a `sandbox_` conversation).
+ * Each caller gets a session of its own on first use: an account with the
+ * seeded demo catalog, so one caller's conversations, runs and
+ * Idempotency-Keys are never another's. The session id is returned signed
+ * (`X-Sandbox-Session: <id>.<kid>.<Ed25519 signature>`, the service key of
+ * /.well-known/jwks.json); sending it back continues the session, and a
+ * session id the service did not sign is 401.
  */
-export async function sandboxPrincipal(deps: Pick<Deps, 'db'>): Promise<Principal> {
-  seeded ??= deps.db.transaction(async (trx) => {
-    const inserted = await trx('accounts')
-      .insert({ id: SANDBOX_ACCOUNT, email: 'sandbox@awp.local', name: 'sandbox', password_hash: '!', plan: 'team', status: 'active' })
-      .onConflict('id').ignore().returning('id');
-    if (inserted.length === 1) await insertListings(trx, SANDBOX_ACCOUNT, SANDBOX_LISTINGS.map((l) => ({ currency: 'USD', ...l })));
-  }).catch((err) => {
-    seeded = undefined;
-    throw err;
-  });
-  await seeded;
-  return { accountId: SANDBOX_ACCOUNT, tokenId: 'sandbox', scopes: DEFAULT_SCOPES, plan: 'team', activated: true };
+export async function sandboxSession(deps: Pick<Deps, 'db' | 'config'>, header: string | undefined): Promise<{ principal: Principal; session: string }> {
+  let sid: string;
+  let session: string;
+  if (header) {
+    const m = SESSION.exec(header.trim());
+    if (!m || !(await verify(deps, `sandbox:${m[1]}`, { kid: m[2]!, signature: m[3]! }))) throw unauthorized('X-Sandbox-Session is not a sandbox session this service issued; omit it to start a new one');
+    sid = m[1]!;
+    session = header.trim();
+  } else {
+    sid = randomBytes(16).toString('base64url');
+    const sig = await sign(deps, `sandbox:${sid}`);
+    session = `${sid}.${sig.kid}.${sig.signature}`;
+  }
+  const accountId = `${SANDBOX_ACCOUNT}_${sid}`;
+  if (!seeded.has(accountId)) {
+    await deps.db.transaction(async (trx) => {
+      if (await insertSandboxAccount(trx, accountId)) await insertListings(trx, accountId, SANDBOX_LISTINGS.map((l) => ({ currency: 'USD', ...l })));
+    });
+    if (seeded.size >= SEEDED_MAX) seeded.clear();
+    seeded.add(accountId);
+  }
+  return { principal: { accountId, tokenId: `sandbox:${sid}`, scopes: DEFAULT_SCOPES, plan: 'team', activated: true }, session };
 }

@@ -111,3 +111,11 @@ export async function takeMonthlyQuota(db: Db, accountId: string, period: string
   );
   return result.rows.length === 1 && limit > 0;
 }
+
+/** The account of a sandbox session (team plan, no password); true when this call created it. */
+export async function insertSandboxAccount(db: Db, accountId: string): Promise<boolean> {
+  const inserted = await db('accounts')
+    .insert({ id: accountId, email: `${accountId}@sandbox.awp.local`, name: 'sandbox', password_hash: '!', plan: 'team', status: 'active' })
+    .onConflict('id').ignore().returning('id');
+  return inserted.length === 1;
+}

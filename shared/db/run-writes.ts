@@ -21,6 +21,11 @@ export async function closeOpenWaitpoint(db: Db, runId: string, resolution: Reco
   await db('waitpoints').where({ run_id: runId }).whereNull('resolved_at').update({ resolved_at: db.fn.now(), resolution: JSON.stringify(resolution) });
 }
 
+/** The run row, locked until the transaction ends: resume, cancel and finalize of one run serialise on it. */
+export async function lockRun(trx: Db, runId: string): Promise<RunRow | null> {
+  return (await trx('runs').where({ id: runId }).forUpdate().first()) ?? null;
+}
+
 /** The run's open waitpoint, locked until the transaction ends, so it resolves exactly once. */
 export async function lockOpenWaitpoint(trx: Db, runId: string) {
   return (await trx('waitpoints').where({ run_id: runId }).whereNull('resolved_at').forUpdate().first()) ?? null;

@@ -100,7 +100,7 @@ export async function eventTail(db: Db, runId: string): Promise<{ lastSeq: numbe
 }
 
 /** The `final` event data of the run's current segment, if that segment has rested. */
-export async function currentSegmentFinal(db: Db, runId: string): Promise<{ result: unknown } | null> {
+export async function currentSegmentFinal(db: Db, runId: string): Promise<{ segment: number; result: unknown } | null> {
   const final = await db('run_events as e').join('runs as r', 'r.id', 'e.run_id')
     .where({ 'e.run_id': runId, 'e.type': 'final' }).whereRaw(`(e.data->>'segment')::int = r.segment`).first('e.data');
   return final ? final.data : null;
