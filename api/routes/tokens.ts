@@ -20,7 +20,7 @@ export const routes = [
   defineRoute({
     method: 'POST', path: '/v1/tokens', tag: 'security', auth: 'bearer', scopes: MANAGE, summary: 'Create an API token; its secret is shown once',
     description: 'Scopes default to every non-admin scope and cannot exceed those of the calling token.',
-    body: TokenCreate, response: { 201: TokenIssued },
+    body: TokenCreate, response: { 201: TokenIssued }, returnsSecret: true,
     handler: async ({ body, principal }, deps) => issuedView(await createToken(deps, principal!, body)),
   }),
   defineRoute({
