@@ -73,6 +73,10 @@ export async function claimIdempotencyKey(
   throw conflict('A request with this Idempotency-Key is still in progress');
 }
 
+// Secrets the service mints (API tokens, webhook signing secrets, activation tokens): a net under the
+// route's returnsSecret mark, so a route that forgot it still never stores one.
+const MINTED_SECRET = /\b(?:awp|whsec|act)_[A-Za-z0-9_+/-]{20,}/;
+
 function claimHandle(deps: Pick<Deps, 'db' | 'config' | 'log'>, accountId: string, key: string, claimId: string): IdempotencyClaim {
   const lease = deps.config.IDEMPOTENCY_LEASE_SECONDS;
   return {
@@ -84,8 +88,11 @@ function claimHandle(deps: Pick<Deps, 'db' | 'config' | 'log'>, accountId: strin
       timer.unref();
       return { stop: () => clearInterval(timer) };
     },
-    finish: (answer, returnsSecret) =>
-      finishIdempotent(deps.db, accountId, key, claimId, returnsSecret ? { status: answer.status, secretWithheld: true } : answer),
+    finish(answer, returnsSecret) {
+      const unmarked = !returnsSecret && MINTED_SECRET.test(JSON.stringify(answer.body) ?? '');
+      if (unmarked) deps.log.warn({ status: answer.status }, 'a response carrying a secret came from a route without returnsSecret; not stored');
+      return finishIdempotent(deps.db, accountId, key, claimId, returnsSecret || unmarked ? { status: answer.status, secretWithheld: true } : answer);
+    },
     release: () => abandonIdempotent(deps.db, accountId, key, claimId),
   };
 }

@@ -98,6 +98,7 @@ function assertOutranks(principal: Principal, target: TokenRow, action: 'rotate'
   if (missing.length > 0) throw forbidden(`To ${action} token ${target.id} the calling token must hold all of its scopes; it lacks ${missing.join(', ')}`);
 }
 
+// A token's scopes never change after it is issued, so checking them before the write's transaction is safe.
 async function activeToken(deps: Pick<Deps, 'db'>, principal: Principal, tokenId: string): Promise<TokenRow> {
   const row = await getToken(deps.db, principal.accountId, tokenId);
   if (!row || row.status !== 'active') throw notFound(`Active token ${tokenId}`);

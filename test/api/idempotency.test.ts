@@ -92,6 +92,22 @@ describe('idempotency keys', () => {
     assert.equal(reordered.status, 409, 'array order is part of the request');
   });
 
+  it('a secret in the answer of a route not marked returnsSecret is not stored either', async () => {
+    const minted = `awp_${'x'.repeat(43)}`;
+    const leaky = defineRoute({ method: 'POST', path: '/v1/test/leaky', tag: 'test', auth: 'bearer', summary: 'forgot returnsSecret', body: Type.Object({}), handler: () => ({ ok: true, secret: minted }) });
+    const app = await startExtraApp({}, [leaky]);
+    try {
+      const a = await harness.account();
+      const headers = { 'idempotency-key': 'leaky' };
+      assert.equal((await harness.call('POST', '/v1/test/leaky', { token: a.token, body: {}, headers }, app.url)).body.secret, minted);
+      assert.ok(!JSON.stringify(await keyRow(a.accountId, 'leaky')).includes(minted));
+      const replay = await harness.call('POST', '/v1/test/leaky', { token: a.token, body: {}, headers }, app.url);
+      assert.deepEqual([replay.status, replay.body.details?.reason], [409, 'secretShownOnce']);
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('a replay goes only to the token that made the first request', async () => {
     const a = await harness.account();
     const other = await harness.call('POST', '/v1/tokens', { token: a.token, body: { name: 'other' } });
