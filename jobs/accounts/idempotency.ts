@@ -5,7 +5,7 @@ import type { Deps } from '../../shared/deps.js';
 import {
   abandonIdempotent, finishIdempotent, forgetStaleIdempotency, getIdempotency, insertIdempotencyClaim, renewIdempotencyClaim,
 } from '../../shared/db/idempotency.js';
-import { AppError, conflict } from '../../shared/errors.js';
+import { AppError, conflict, invalidPayload } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 
 /**
@@ -20,7 +20,14 @@ import type { Principal } from '../../shared/schemas/auth.js';
 
 /** The request a key was first used for: method, path and the body as canonical JSON (RFC 8785), so key order and spacing do not matter. */
 export function requestFingerprint(method: string, path: string, body: unknown): string {
-  return sha256(`${method} ${path}\n${canonicalize(body ?? {}) ?? ''}`);
+  let canonical: string | undefined;
+  try {
+    canonical = canonicalize(body ?? {});
+  } catch {
+    // Only a body nested past the stack's depth gets here: bad input, not a server fault.
+    throw invalidPayload('The request body nests too deeply to be compared for Idempotency-Key replay');
+  }
+  return sha256(`${method} ${path}\n${canonical ?? ''}`);
 }
 
 export interface IdempotencyClaim {

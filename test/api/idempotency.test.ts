@@ -90,6 +90,8 @@ describe('idempotency keys', () => {
     assert.equal(second.body.event.eventId, first.body.event.eventId);
     const reordered = await harness.call('POST', '/v1/events', { token: a.token, headers, raw: '{"type":"invoice.paid","payload":{"a":1,"b":[2,1],"c":{"x":"é","y":null}}}' });
     assert.equal(reordered.status, 409, 'array order is part of the request');
+    const deep = await harness.call('POST', '/v1/events', { token: a.token, headers: { ...headers, 'idempotency-key': 'deep' }, raw: `{"type":"invoice.paid","payload":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}` });
+    assert.ok(deep.status < 500, `a deeply nested body is bad input, not a server fault: ${deep.status} ${deep.text.slice(0, 200)}`);
   });
 
   it('a secret in the answer of a route not marked returnsSecret is not stored either', async () => {
