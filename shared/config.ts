@@ -22,6 +22,7 @@ export const ConfigSchema = Type.Object({
   UNVERIFIED_REQUEST_LIMIT: Type.Integer({ minimum: 0, default: 5, description: 'Workflow requests a not-yet-activated account may make' }),
   BUILDER_MONTHLY_RUNS: Type.Integer({ minimum: 0, default: 500, description: 'Monthly workflow quota of the builder plan' }),
   IDEMPOTENCY_TTL_HOURS: Type.Integer({ minimum: 1, default: 24, description: 'How long an Idempotency-Key replays its first response' }),
+  IDEMPOTENCY_LEASE_SECONDS: Type.Integer({ minimum: 3, maximum: 3600, default: 60, description: 'How long a request that died mid-way (process crash) keeps its Idempotency-Key claimed; a live request renews its claim' }),
   RUN_SYNC_WAIT_MS: Type.Integer({ minimum: 0, default: 25_000, description: 'How long POST /v1/orchestrator/run waits for a run to rest before answering 202' }),
   STEP_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'Upper bound on one domain step' }),
   JOB_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 500, description: 'First retry delay of step and finalize jobs; it doubles over 10 attempts (500: about 4 min), riding out a Postgres or Redis restart' }),

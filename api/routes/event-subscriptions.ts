@@ -22,15 +22,15 @@ async function list({ query, principal }: { query: { limit?: number; cursor?: st
 }
 
 export const routes = [
-  r.post('/v1/events/subscriptions', 'Register a webhook subscription (same resource as /v1/event-subscriptions)', { body: SubscriptionCreate, handler: create }),
+  r.post('/v1/events/subscriptions', 'Register a webhook subscription (same resource as /v1/event-subscriptions)', { body: SubscriptionCreate, returnsSecret: true, handler: create }),
   r.get('/v1/events/subscriptions', 'Subscriptions of the current client', { query: PageQuery, handler: list }),
-  r.post('/v1/event-subscriptions', 'Register a webhook subscription; the secret is returned once', { body: SubscriptionCreate, handler: create }),
+  r.post('/v1/event-subscriptions', 'Register a webhook subscription; the secret is returned once', { body: SubscriptionCreate, returnsSecret: true, handler: create }),
   r.get('/v1/event-subscriptions', 'List subscriptions', { query: PageQuery, handler: list }),
   r.get('/v1/event-subscriptions/{subId}', 'Fetch a subscription (never its secret)', {
     handler: async ({ params, principal }, deps) => ({ ok: true, subscription: subscriptionView(await fetchSubscription(deps, principal!, params.subId!)) }),
   }),
   r.post('/v1/event-subscriptions/{subId}/update', 'Update status, events, endpoint, or rotate the secret (old secret valid 24 h)', {
-    body: SubscriptionUpdate,
+    body: SubscriptionUpdate, returnsSecret: true,
     handler: async ({ params, body, principal }, deps) => {
       const { row, secret } = await updateSubscriptionByClient(deps, principal!, params.subId!, body);
       return { ok: true, subscription: subscriptionView(row), ...(secret ? { secret } : {}) };

@@ -1,10 +1,9 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { Readable } from 'node:stream';
-import { sha256 } from '../../shared/crypto.js';
-import { claimIdempotencyKey, releaseIdempotencyKey, storeIdempotentResponse } from '../../jobs/accounts/idempotency.js';
+import { claimIdempotencyKey, requestFingerprint } from '../../jobs/accounts/idempotency.js';
 import type { Deps } from '../../shared/deps.js';
-import { AppError, conflict, notImplemented } from '../../shared/errors.js';
+import { AppError, notImplemented } from '../../shared/errors.js';
 import { admitWorkflowRequest } from '../../shared/auth/workflow-allowance.js';
 import { AnyObject } from '../../shared/schemas/common.js';
 import type { Principal } from '../../shared/schemas/auth.js';
@@ -19,6 +18,17 @@ export function koaPath(path: string): string {
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** A POST whose body asks for a stream (`stream: true`, as POST /v1/orchestrator/run takes it) answers with one. */
+function asksForStream(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+}
+
+/** The fingerprint is over the body as the client sent it (parsed), so the same JSON in another key order is the same request. */
+async function claimKey(deps: Deps, principal: Principal, key: string, ctx: Context) {
+  if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('invalidPayload', 'Idempotency-Key must be 1-255 printable ASCII characters');
+  return claimIdempotencyKey(deps, principal, key, requestFingerprint(ctx.method, ctx.path, ctx.state.body ?? {}));
+}
 
 /**
  * Where two paths overlap (`/v1/events/subscriptions`, `/v1/events/{eventId}`)
@@ -63,22 +73,18 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
         throw notImplemented(`${spec.method} ${spec.path} is declared in the contract but not implemented yet${spec.pendingIssue ? ` (issue ${spec.pendingIssue})` : ''}`);
       }
 
-      // Replay is per account, so only an authenticated POST can carry a key.
-      const owner = ctx.method === 'POST' && principal && !spec.streams ? principal.accountId : null;
-      const key = owner ? ctx.get('idempotency-key') : '';
-      const idem = owner && key ? { owner, key } : null;
-      if (idem) {
-        if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('invalidPayload', 'Idempotency-Key must be 1-255 printable ASCII characters');
-        const started = await claimIdempotencyKey(deps, idem.owner, key, sha256(`${ctx.method} ${ctx.path}\n${ctx.state.rawBody ?? ''}`));
-        if (started.kind === 'mismatch') throw conflict('Idempotency-Key was already used with a different request');
-        if (started.kind === 'inProgress') throw conflict('A request with this Idempotency-Key is still in progress');
-        if (started.kind === 'replay') {
-          ctx.status = started.status;
-          ctx.set({ ...started.headers, 'Idempotent-Replayed': 'true' });
-          ctx.body = started.body;
-          return;
-        }
+      // Replay is per account and token, so only an authenticated POST can carry a key.
+      const key = ctx.method === 'POST' && principal ? ctx.get('idempotency-key') : '';
+      // Streams are never recorded (their body is produced as it is sent), so they skip the key altogether.
+      const claim = key && !spec.streams && !asksForStream(body) ? await claimKey(deps, principal!, key, ctx) : null;
+      if (claim?.kind === 'replay') {
+        ctx.status = claim.status;
+        ctx.set(claim.headers);
+        ctx.body = claim.body;
+        return;
       }
+      const idem = claim?.claim;
+      const alive = idem?.keepAlive();
 
       try {
         if (spec.countsAsWorkflow && principal) await admitWorkflowRequest(deps, principal);
@@ -90,6 +96,7 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
           deps,
         );
         if (result instanceof RawReply) {
+          await idem?.release();
           ctx.respond = false;
           await result.run(ctx.req, ctx.res, body);
           return;
@@ -98,15 +105,18 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
         ctx.status = reply.status;
         ctx.set(reply.headers);
         if (reply.body instanceof Readable) {
+          await idem?.release();
           ctx.req.setTimeout(0);
           ctx.body = reply.body;
         } else {
           ctx.body = reply.body;
-          if (idem) await storeIdempotentResponse(deps, idem.owner, key, reply.status, reply.body, reply.headers);
+          await idem?.finish({ status: reply.status, body: reply.body, headers: reply.headers }, spec.returnsSecret === true);
         }
       } catch (err) {
-        if (idem) await releaseIdempotencyKey(deps, idem.owner, key);
+        await idem?.release();
         throw err;
+      } finally {
+        alive?.stop();
       }
     });
   }

@@ -11,7 +11,7 @@ async function activate(deps: Deps, activationToken: string) {
 export const routes = [
   defineRoute({
     method: 'POST', path: '/v1/profiles', tag: 'security', auth: 'public', summary: 'Create a developer profile and its starter token',
-    body: ProfileCreate, response: { 201: ProfileCreated },
+    body: ProfileCreate, response: { 201: ProfileCreated }, returnsSecret: true,
     handler: async ({ body }, deps) => {
       const profile = await createProfile(deps, body);
       return new Reply(201, {

@@ -20,7 +20,7 @@ export const routes = [
   defineRoute({
     method: 'POST', path: '/v1/tokens', tag: 'security', auth: 'bearer', scopes: MANAGE, summary: 'Create an API token; its secret is shown once',
     description: 'Scopes default to every non-admin scope and cannot exceed those of the calling token.',
-    body: TokenCreate, response: { 201: TokenIssued },
+    body: TokenCreate, response: { 201: TokenIssued }, returnsSecret: true,
     handler: async ({ body, principal }, deps) => issuedView(await createToken(deps, principal!, body)),
   }),
   defineRoute({
@@ -30,11 +30,13 @@ export const routes = [
   }),
   defineRoute({
     method: 'POST', path: '/v1/tokens/{tokenId}/rotate', tag: 'security', auth: 'bearer', scopes: MANAGE, summary: 'Replace a token: a new secret with the same name and scopes; the old one is revoked at once',
-    params: TokenParams, response: { 201: TokenIssued },
+    description: 'The calling token must hold every scope of the token it rotates (403 otherwise).',
+    params: TokenParams, response: { 201: TokenIssued }, returnsSecret: true,
     handler: async ({ params, principal }, deps) => issuedView(await rotateToken(deps, principal!, params.tokenId)),
   }),
   defineRoute({
     method: 'POST', path: '/v1/tokens/{tokenId}/revoke', tag: 'security', auth: 'bearer', scopes: MANAGE, summary: 'Revoke a token; it answers 401 from then on',
+    description: 'The calling token must hold every scope of the token it revokes (403 otherwise), unless it revokes itself.',
     params: TokenParams, response: { 200: TokenOne },
     handler: async ({ params, principal }, deps) => ({ ok: true, token: tokenView(await revokeAccountToken(deps, principal!, params.tokenId)) }),
   }),

@@ -87,9 +87,29 @@ export async function fetchToken(deps: Deps, principal: Principal, tokenId: stri
   return row;
 }
 
+/**
+ * Managing a token needs every scope it holds: otherwise `tokens:manage`
+ * alone would be a way to obtain (rotate) or switch off (revoke) a more
+ * powerful token. A token may always revoke itself.
+ */
+function assertOutranks(principal: Principal, target: TokenRow, action: 'rotate' | 'revoke'): void {
+  if (action === 'revoke' && target.id === principal.tokenId) return;
+  const missing = target.scopes.filter((s) => !holds(principal, s));
+  if (missing.length > 0) throw forbidden(`To ${action} token ${target.id} the calling token must hold all of its scopes; it lacks ${missing.join(', ')}`);
+}
+
+// A token's scopes never change after it is issued, so checking them before the write's transaction is safe.
+async function activeToken(deps: Pick<Deps, 'db'>, principal: Principal, tokenId: string): Promise<TokenRow> {
+  const row = await getToken(deps.db, principal.accountId, tokenId);
+  if (!row || row.status !== 'active') throw notFound(`Active token ${tokenId}`);
+  return row;
+}
+
 /** A new secret with the same name and scopes; the old token is revoked in the same transaction. */
 export async function rotateToken(deps: Deps, principal: Principal, tokenId: string): Promise<{ token: string; row: TokenRow }> {
+  assertOutranks(principal, await activeToken(deps, principal, tokenId), 'rotate');
   return deps.db.transaction(async (trx) => {
+    // The conditional revoke decides a race between two rotations: the loser finds no active token.
     const old = await revokeToken(trx, principal.accountId, tokenId);
     if (!old) throw notFound(`Active token ${tokenId}`);
     return issueToken(trx, principal.accountId, { name: old.name, scopes: old.scopes, rotatedFrom: old.id });
@@ -97,6 +117,7 @@ export async function rotateToken(deps: Deps, principal: Principal, tokenId: str
 }
 
 export async function revokeAccountToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {
+  assertOutranks(principal, await activeToken(deps, principal, tokenId), 'revoke');
   const row = await revokeToken(deps.db, principal.accountId, tokenId);
   if (!row) throw notFound(`Active token ${tokenId}`);
   return row;

@@ -13,12 +13,12 @@ const EXCERPT = 1000;
 const NEAR_MS = 1500;
 const PAUSED_RECHECK_MS = 60_000;
 
-/** The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id and subject. */
-export function webhookBody(event: { id: string; type: string; subject: string | null; payload: unknown; created_at: Date }): string {
-  return JSON.stringify({ type: event.type, timestamp: iso(event.created_at), data: event.payload, eventId: event.id, subject: event.subject });
+/** The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id, subject and who wrote it (service or client). */
+export function webhookBody(event: EventRow): string {
+  return JSON.stringify({ type: event.type, timestamp: iso(event.created_at), data: event.payload, eventId: event.id, subject: event.subject, source: event.source });
 }
 
-type EventRow = { id: string; type: string; subject: string | null; payload: unknown; created_at: Date };
+type EventRow = { id: string; type: string; source: string; subject: string | null; payload: unknown; created_at: Date };
 
 /** Delivers one claimed attempt and settles it with its lease token. */
 async function deliverOne(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<string> {

@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { StringEnum } from '../../shared/schemas/common.js';
+import { EVENT_SOURCES } from '../../shared/schemas/events.js';
 import { check, type FieldError } from '../../shared/validation.js';
 import type { DomainEvent, DomainModule } from '../domain.js';
 import { DOMAIN_NAMES, DOMAINS } from '../domains.js';
@@ -97,7 +98,7 @@ export function checkEventPayload(type: string, payload: unknown): FieldError[] 
 /**
  * The JSON body a subscriber receives for `type`: webhookBody in
  * jobs/events/deliver.ts (Standard Webhooks' type, timestamp and data, plus
- * eventId and subject), with the type's payload schema as `data`.
+ * eventId, subject and source), with the type's payload schema as `data`.
  */
 export function webhookEnvelope(type: string): TSchema {
   const spec = EVENT_TYPES[type];
@@ -109,6 +110,9 @@ export function webhookEnvelope(type: string): TSchema {
       data: spec.payload,
       eventId: Type.String({ description: 'The event (evt_...); GET /v1/events/{eventId}' }),
       subject: Type.Union([Type.String(), Type.Null()], { description: 'The record the event is about (run_..., task_..., sub_...)' }),
+      source: StringEnum(EVENT_SOURCES, {
+        description: 'Who wrote the event: `service` for every type listed here (clients cannot record them: 422); `client` for a type a client recorded through POST /v1/events',
+      }),
     },
     { description: spec.description },
   );

@@ -11,8 +11,8 @@ export async function loadProofCard(deps: Pick<Deps, 'db'>, accountId: string, c
 
 const REDACTION: Record<Audience, string> = {
   legal: 'none (privileged)',
-  board: 'summary: sources, vendors and prices removed',
-  regulator: 'personal data masked',
+  board: 'summary: claims reduced to their structure, rejected options unnamed; sources, vendors, item ids, links and amounts removed; emails and phone numbers masked',
+  regulator: 'personal data masked: email and phone fields, and emails and phone numbers in free text; ids and timestamps kept',
 };
 
 /**

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from './knex.js';
 import { page } from './page.js';
 import { newId } from '../ids.js';
+import type { EventSource } from '../schemas/events.js';
 
 export interface OutboxEvent {
   accountId: string;
@@ -9,7 +10,8 @@ export interface OutboxEvent {
   payload: Record<string, unknown>;
   /** The record the event is about (`task_...`, `run_...`). */
   subject?: string;
-  source?: string;
+  /** `service` unless a client recorded it (POST /v1/events). */
+  source?: EventSource;
 }
 
 /**
@@ -57,7 +59,7 @@ export interface EventRow {
   id: string;
   account_id: string;
   type: string;
-  source: string;
+  source: EventSource;
   subject: string | null;
   payload: Record<string, unknown>;
   created_at: Date;
@@ -86,9 +88,9 @@ export async function ackEvent(db: Db, accountId: string, eventId: string): Prom
 }
 
 /** Events by id across accounts (the dispatcher's batch lookup). */
-export async function eventsByIds(db: Db, ids: string[]): Promise<Array<Pick<EventRow, 'id' | 'type' | 'subject' | 'payload' | 'created_at'>>> {
+export async function eventsByIds(db: Db, ids: string[]): Promise<Array<Pick<EventRow, 'id' | 'type' | 'source' | 'subject' | 'payload' | 'created_at'>>> {
   if (ids.length === 0) return [];
-  return db('events').whereIn('id', ids).select('id', 'type', 'subject', 'payload', 'created_at');
+  return db('events').whereIn('id', ids).select('id', 'type', 'source', 'subject', 'payload', 'created_at');
 }
 
 /** Oldest events whose fan-out has not happened, for the reconciler. */

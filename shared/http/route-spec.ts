@@ -67,6 +67,12 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
   pendingIssue?: number;
   /** Produces a non-JSON body (streams); idempotent replay does not apply. */
   streams?: boolean;
+  /**
+   * Its success response carries a secret shown once (a token, a signing
+   * secret): an Idempotency-Key records only its status, never the body, and
+   * a replay answers 409 saying the secret was shown once.
+   */
+  returnsSecret?: boolean;
   handler?: (input: RouteInput<Infer<B>, Infer<P>, Infer<Q>, A>, deps: Deps) => Promise<unknown> | unknown;
 }
 

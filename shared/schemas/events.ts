@@ -12,6 +12,10 @@ const CLIENT_SUBSCRIPTION_STATUSES = ['active', 'paused'] as const satisfies rea
 export const DELIVERY_STATUSES = ['queued', 'claimed', 'completed', 'failed', 'canceled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
+/** Who wrote an event: the service itself, or a client through POST /v1/events. Delivered in every webhook body and event view. */
+export const EVENT_SOURCES = ['service', 'client'] as const;
+export type EventSource = (typeof EVENT_SOURCES)[number];
+
 export const EventType = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', maxLength: 100, description: 'dotted name, e.g. task.completed' });
 const EventPattern = Type.String({ pattern: '^(\\*|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*(\\.\\*)?)$', maxLength: 100, description: 'an event type, a prefix wildcard like task.*, or *' });
 

@@ -13,7 +13,7 @@ describe('events and subscriptions API', () => {
   it('records, lists with filters, fetches and acknowledges events', async () => {
     const first = await harness.call('POST', '/v1/events', { token: a.token, body: { type: 'invoice.paid', payload: { amount: 10 }, subject: 'inv_1' } });
     assert.equal(first.status, 201);
-    assert.deepEqual([first.body.event.type, first.body.event.source, first.body.event.acknowledged], ['invoice.paid', 'api', false]);
+    assert.deepEqual([first.body.event.type, first.body.event.source, first.body.event.acknowledged], ['invoice.paid', 'client', false]);
     await harness.call('POST', '/v1/events', { token: a.token, body: { type: 'invoice.sent', payload: {} } });
     const paid = await harness.call('GET', '/v1/events?type=invoice.paid', { token: a.token });
     assert.deepEqual(paid.body.events.map((e: any) => e.eventId), [first.body.event.eventId]);

@@ -33,13 +33,14 @@ describe('rate limits and idempotency', () => {
   it('replays the first response for a repeated Idempotency-Key and creates nothing twice', async () => {
     const { token, accountId } = await harness.account();
     const headers = { 'idempotency-key': `k-${accountId}` };
-    const first = await harness.call('POST', '/v1/tokens', { token, body: { name: 'once' }, headers });
-    const second = await harness.call('POST', '/v1/tokens', { token, body: { name: 'once' }, headers });
+    const body = { type: 'invoice.paid', payload: { n: 1 } };
+    const first = await harness.call('POST', '/v1/events', { token, body, headers });
+    const second = await harness.call('POST', '/v1/events', { token, body, headers });
     assert.equal(first.status, 201);
     assert.equal(second.status, 201);
     assert.equal(second.headers.get('idempotent-replayed'), 'true');
     assert.deepEqual(second.body, first.body);
-    const rows = await harness.deps.db('api_tokens').where({ account_id: accountId, name: 'once' });
+    const rows = await harness.deps.db('events').where({ account_id: accountId, type: 'invoice.paid' });
     assert.equal(rows.length, 1);
   });
 
