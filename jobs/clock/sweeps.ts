@@ -17,6 +17,6 @@ export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise
   'outbox.reconcile': { cron: '*/5 * * * *', run: reconcileOutbox },
   'idempotency.purge': {
     cron: '17 * * * *',
-    run: async (deps) => ({ purged: await purgeExpiredIdempotency(deps.db, deps.config.IDEMPOTENCY_TTL_HOURS) }),
+    run: async (deps) => ({ purged: await purgeExpiredIdempotency(deps.db, deps.config.IDEMPOTENCY_TTL_HOURS, deps.config.IDEMPOTENCY_LEASE_SECONDS) }),
   },
 };
