@@ -18,6 +18,17 @@ function readAll(url: string, token: string): Promise<any[]> {
   });
 }
 
+/** A resolve step that waits until released, so a test can act while the run is in flight. */
+function gatedResolve() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const restore = registerStepHandler('resolve', async () => {
+    await gate;
+    return { output: {}, evidence: [], conversation: ['done'] };
+  });
+  return { release, restore };
+}
+
 describe('followers miss nothing that Postgres has', function () {
   this.timeout(30_000);
   let token: string;
@@ -28,12 +39,7 @@ describe('followers miss nothing that Postgres has', function () {
   });
 
   it('events written without a live publish reach a live follower, in order, and the stream ends at final', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const restore = registerStepHandler('resolve', async () => {
-      await gate;
-      return { output: {}, evidence: [], conversation: ['done'] };
-    });
+    const { release, restore } = gatedResolve();
     try {
       const started = await harness.call('POST', '/v1/orchestrator/run', { token, headers: { prefer: 'respond-async' }, body: { request: 'audit this', domainRoute: ['resolve'] } });
       const runId = started.body.runId;
@@ -48,18 +54,13 @@ describe('followers miss nothing that Postgres has', function () {
       assert.deepEqual(events.filter((e) => e.type === 'domainStream').map((e) => e.message), ['unpublished 1', 'unpublished 2']);
       assert.equal(events[events.length - 1].type, 'final');
     } finally {
-      release?.();
+      release();
       restore();
     }
   });
 
   it('a wait for a run whose final was never published still answers, within about a second', async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const restore = registerStepHandler('resolve', async () => {
-      await gate;
-      return { output: {}, evidence: [], conversation: ['done'] };
-    });
+    const { release, restore } = gatedResolve();
     try {
       const started = await harness.call('POST', '/v1/orchestrator/run', { token, headers: { prefer: 'respond-async' }, body: { request: 'audit this', domainRoute: ['resolve'] } });
       const runId = started.body.runId;
@@ -69,7 +70,7 @@ describe('followers miss nothing that Postgres has', function () {
       assert.deepEqual(result, { ok: true, marker: 'from postgres' });
       release();
     } finally {
-      release?.();
+      release();
       restore();
     }
   });
