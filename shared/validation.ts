@@ -10,9 +10,27 @@ export interface FieldError {
   keyword: string;
 }
 
+/** Largest UTC offset any zone uses; RFC 3339 allows up to 23:59, Postgres refuses past 15:59. */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+/**
+ * RFC 3339 as ajv-formats checks it, narrowed to timestamps Postgres
+ * accepts: it refuses year 0000 and offsets beyond ±15:59, so either one in a
+ * filter or a stored field was a 500 instead of a 400.
+ */
+function storableDateTime(rfc3339: (s: string) => boolean) {
+  return (s: string): boolean => {
+    if (!rfc3339(s) || s.startsWith('0000')) return false;
+    const offset = /([+-])(\d\d):?(\d\d)$/.exec(s);
+    return !offset || Number(offset[2]) * 60 + Number(offset[3]) <= MAX_OFFSET_MINUTES;
+  };
+}
+
 function makeAjv(coerceTypes: boolean, useDefaults = true) {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults });
   (addFormats as unknown as { default: typeof addFormats }).default(ajv);
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: storableDateTime(rfc3339.validate), compare: rfc3339.compare });
   return ajv;
 }
 

@@ -95,6 +95,14 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
       assert.equal(header.body.error, 'invalidPayload');
     });
 
+    it('timestamps Postgres cannot store (year 0000, offsets past ±14:00) are 400 naming the filter', async () => {
+      assertNamesField(await harness.call('GET', '/v1/runs?createdAfter=0000-01-01T00:00:00Z', { token }), 'query:/createdAfter');
+      assertNamesField(await harness.call('GET', '/v1/runs?createdBefore=2026-01-01T00:00:00-23:59', { token }), 'query:/createdBefore');
+      assertNamesField(await harness.call('GET', '/v1/events?since=0001-01-01T00:00:00%2B23:59', { token }), 'query:/since');
+      const fine = await harness.call('GET', '/v1/runs?createdAfter=0001-01-01T00:00:00%2B14:00&createdBefore=9999-12-31T23:59:60Z', { token });
+      assert.equal(fine.status, 200, fine.text);
+    });
+
     it('schema ids that name Object.prototype members are 404', async () => {
       for (const id of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
         const res = await harness.call('GET', `/v1/schemas/${id}`);
