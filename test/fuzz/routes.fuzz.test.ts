@@ -100,7 +100,6 @@ async function send(c: Sent, seen: Map<string, number>): Promise<string | null> 
     return reproduce(c, 'no answer', String((err as Error).cause ?? err));
   }
   const key = `${c.route} ${res.status}`;
-  if (process.env.FUZZ_DEBUG && c.route === process.env.FUZZ_DEBUG) console.log(res.status, c.body?.slice(0, 200), JSON.stringify(c.headers).slice(0, 200), (await res.clone().text()).slice(0, 200));
   seen.set(key, (seen.get(key) ?? 0) + 1);
   const type = res.headers.get('content-type') ?? '';
   let text = `<${type}>`;
