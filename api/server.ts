@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Deps } from '../shared/deps.js';
 import { isMain, runProcess, type Stoppable } from '../workers/lifecycle.js';
 import { buildApp } from './app.js';
+import { hardenServer } from './http-server.js';
 
 /**
  * Starts the HTTP server. On stop it refuses new connections, lets in-flight
@@ -10,7 +11,7 @@ import { buildApp } from './app.js';
 export async function startWeb(deps: Deps, port = deps.config.PORT, host = deps.config.HOST): Promise<Stoppable & { server: http.Server; url: string }> {
   const app = buildApp(deps);
   const server = http.createServer(app.callback());
-  server.keepAliveTimeout = 65_000;
+  hardenServer(server, deps.config, deps.log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -14,6 +14,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   notFound: 404,
   methodNotAllowed: 405,
   conflict: 409,
+  requestTimeout: 408,
   payloadTooLarge: 413,
   unsupportedMediaType: 415,
   policyViolation: 422,

@@ -10,9 +10,27 @@ export interface FieldError {
   keyword: string;
 }
 
+/** Largest UTC offset any zone uses; RFC 3339 allows up to 23:59, Postgres refuses past 15:59. */
+const MAX_OFFSET_MINUTES = 14 * 60;
+
+/**
+ * RFC 3339 as ajv-formats checks it, narrowed to timestamps Postgres
+ * accepts: it refuses year 0000 and offsets beyond ±15:59, so either one in a
+ * filter or a stored field was a 500 instead of a 400.
+ */
+function storableDateTime(rfc3339: (s: string) => boolean) {
+  return (s: string): boolean => {
+    if (!rfc3339(s) || s.startsWith('0000')) return false;
+    const offset = /([+-])(\d\d):?(\d\d)$/.exec(s);
+    return !offset || Number(offset[2]) * 60 + Number(offset[3]) <= MAX_OFFSET_MINUTES;
+  };
+}
+
 function makeAjv(coerceTypes: boolean, useDefaults = true) {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults });
   (addFormats as unknown as { default: typeof addFormats }).default(ajv);
+  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
+  ajv.addFormat('date-time', { type: 'string', validate: storableDateTime(rfc3339.validate), compare: rfc3339.compare });
   return ajv;
 }
 
@@ -43,6 +61,49 @@ function compile(schema: TSchema, mode: Mode): ValidateFunction {
   return fn;
 }
 
+/**
+ * NUL anywhere, or a UTF-16 surrogate without its partner. Postgres stores
+ * neither (text refuses 0x00, jsonb refuses `\u0000` and unpaired surrogate
+ * escapes), so letting one through turns bad input into a 500 far from where
+ * it came in; no client means either.
+ */
+const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const MAX_TEXT_ERRORS = 20;
+
+/** A JSON-pointer segment, with NUL and lone surrogates spelled out so the path itself is safe to echo. */
+function pointerSegment(key: string): string {
+  const escaped = key.replace(/~/g, '~0').replace(/\//g, '~1');
+  return UNSAFE_TEXT.test(escaped) ? escaped.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : escaped;
+}
+
+/**
+ * Every string (keys included) in `value` holding NUL or a lone surrogate,
+ * as field errors under `root`. Walks with its own stack, so a deep value
+ * cannot overflow the call stack, and stops after a few findings.
+ */
+export function unsafeTextErrors(value: unknown, root = ''): FieldError[] {
+  const found: FieldError[] = [];
+  const message = 'must not contain NUL characters or unpaired UTF-16 surrogates';
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0 && found.length < MAX_TEXT_ERRORS) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (UNSAFE_TEXT.test(node)) found.push({ path: `${root}${path}` || '/', message, keyword: 'wellFormedText' });
+    } else if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push([node[i], `${path}/${i}`]);
+    } else if (node && typeof node === 'object') {
+      const entries = Object.entries(node);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i]!;
+        const childPath = `${path}/${pointerSegment(key)}`;
+        if (UNSAFE_TEXT.test(key)) found.push({ path: `${root}${childPath}`, message: `key ${message}`, keyword: 'wellFormedText' });
+        else stack.push([child, childPath]);
+      }
+    }
+  }
+  return found;
+}
+
 export function toFieldErrors(errors: ErrorObject[] | null | undefined, root = ''): FieldError[] {
   return (errors ?? []).map((e) => {
     const missing = e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` : '';
@@ -55,17 +116,22 @@ export function toFieldErrors(errors: ErrorObject[] | null | undefined, root = '
  * and throws `400 invalidPayload` listing every failing field.
  */
 export function assertValid<T>(schema: TSchema, value: unknown, where: 'body' | 'query' | 'params' = 'body'): T {
+  const root = where === 'body' ? '' : `${where}:`;
+  // Text is checked before the schema: a filter or id that reaches SQL with a NUL in it is a 500, not a miss.
+  const unsafe = unsafeTextErrors(value, root);
   const fn = compile(schema, where === 'body' ? 'body' : 'string');
-  if (!fn(value)) {
-    const details = toFieldErrors(fn.errors, where === 'body' ? '' : `${where}:`);
+  if (unsafe.length > 0 || !fn(value)) {
+    const details = unsafe.length > 0 ? unsafe : toFieldErrors(fn.errors, root);
     const first = details[0];
     throw invalidPayload(`Request ${where} is invalid: ${first ? `${first.path} ${first.message}` : 'schema mismatch'}`, details);
   }
   return value as T;
 }
 
-/** Boolean check without throwing (used for response self-checks in tests). */
+/** Check without throwing: [] when `value` conforms (rows of an import, self-checks in tests). */
 export function check(schema: TSchema, value: unknown): FieldError[] {
+  const unsafe = unsafeTextErrors(value);
+  if (unsafe.length > 0) return unsafe;
   const fn = compile(schema, 'body');
   return fn(value) ? [] : toFieldErrors(fn.errors);
 }

@@ -3,7 +3,7 @@ import { AppError, type ErrorCode } from '../../shared/errors.js';
 import { redactSecrets, redactSecretsDeep } from '../../shared/secrets.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'invalidPayload', 401: 'unauthorized', 403: 'forbidden', 404: 'notFound', 405: 'methodNotAllowed',
+  400: 'invalidPayload', 401: 'unauthorized', 403: 'forbidden', 404: 'notFound', 405: 'methodNotAllowed', 408: 'requestTimeout',
   409: 'conflict', 413: 'payloadTooLarge', 415: 'unsupportedMediaType', 422: 'policyViolation', 429: 'rateLimitExceeded',
   501: 'notImplemented', 503: 'unavailable',
 };

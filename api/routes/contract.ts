@@ -163,7 +163,9 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
     method: 'GET', path: '/v1/schemas/{schemaId}', tag: 'contract', auth: 'public', summary: 'One JSON Schema',
     params: Type.Object({ schemaId: Id('Schema id as listed by /v1/schemas') }),
     handler: ({ params }) => {
-      const schema = schemaCatalog(table())[params.schemaId];
+      const catalog = schemaCatalog(table());
+      // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
+      const schema = Object.hasOwn(catalog, params.schemaId) ? catalog[params.schemaId] : undefined;
       if (!schema) throw notFound(`Schema ${params.schemaId}`);
       return { ok: true, schemaId: params.schemaId, schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: params.schemaId, ...schema } };
     },

@@ -4,7 +4,7 @@ import { cancelRun } from '../../jobs/orchestrator/run-control.js';
 import { findRun, runDetailFor, runPage } from '../../jobs/orchestrator/run-queries.js';
 import { invalidPayload } from '../../shared/errors.js';
 import { RunListQuery, RunResume } from '../../jobs/orchestrator/schemas.js';
-import { RunEventsQuery } from '../../shared/schemas/runs.js';
+import { MAX_EVENT_ID, RunEventsQuery } from '../../shared/schemas/runs.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
@@ -25,7 +25,7 @@ export const routes = [
     handler: async ({ params, query, principal, headers, signal }, deps) => {
       await findRun(deps, principal.accountId, params.runId);
       const lastEventId = headers['last-event-id'];
-      if (lastEventId !== undefined && !/^\d+$/.test(lastEventId)) throw invalidPayload('Last-Event-ID must be an event id (integer)');
+      if (lastEventId !== undefined && !(/^\d{1,10}$/.test(lastEventId) && Number(lastEventId) <= MAX_EVENT_ID)) throw invalidPayload(`Last-Event-ID must be an event id (integer 0..${MAX_EVENT_ID})`);
       const after = Math.max(query.after ?? 0, lastEventId ? Number(lastEventId) : 0);
       const sse = /text\/event-stream/.test(headers.accept ?? '');
       return Reply.stream(followRun(deps, params.runId, after, sse ? 'sse' : 'ndjson', signal), sse ? 'text/event-stream' : 'application/x-ndjson');

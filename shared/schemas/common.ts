@@ -6,7 +6,7 @@ import { Type, type SchemaOptions, type Static, type TSchema, type TProperties }
  * HTTP status) and the `errorCodes` of GET /v1/contract derive from it.
  */
 export const ERROR_CODES = [
-  'invalidPayload', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'conflict', 'payloadTooLarge',
+  'invalidPayload', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'requestTimeout', 'conflict', 'payloadTooLarge',
   'unsupportedMediaType', 'policyViolation', 'rateLimitExceeded', 'quotaExceeded', 'internalError', 'notImplemented', 'unavailable',
 ] as const;
 export const ErrorCode = StringEnum(ERROR_CODES, { description: 'Stable error code' });

@@ -8,7 +8,8 @@ export const Listing = Type.Object(
     currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' }),
     fees: Type.Number({ minimum: 0, maximum: 1e9, default: 0, description: 'Shipping, service and other fees on top of price' }),
     vendor: Type.Optional(Type.String({ maxLength: 200 })),
-    url: Type.Optional(Type.String({ format: 'uri', maxLength: 2000 })),
+    // format uri alone admits javascript:, data: and file: links, which a client would render or follow.
+    url: Type.Optional(Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description: 'An http(s) URL' })),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
     tags: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 30 })),
     location: Type.Optional(Type.String({ maxLength: 200 })),

@@ -1,4 +1,6 @@
 import { Type } from '@sinclair/typebox';
 
-export const RunEventsQuery = Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0, description: 'Resume after this event id (same as Last-Event-ID)' })) });
+/** Largest run event id: `run_events.seq` is a Postgres integer, which refuses anything above this. */
+export const MAX_EVENT_ID = 2_147_483_647;
 
+export const RunEventsQuery = Type.Object({ after: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_EVENT_ID, description: 'Resume after this event id (same as Last-Event-ID)' })) });
