@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { enqueueSegment, finalizeJobId } from './flow.js';
+import { enqueueSegment, finalizeJobId, jobRetention } from './flow.js';
 import { failRun } from './run-control.js';
 import { lastResolvedWaitpoint, lostQueuedRuns, staleRunningSteps } from '../../shared/db/run-writes.js';
 
@@ -17,7 +17,7 @@ export async function sweepStuckRuns(deps: Deps): Promise<{ failed: number; requ
   for (const run of stale) {
     const reason = `the ${run.domain} step stopped reporting (no heartbeat for over ${Math.round(marginMs / 1000)} s); its worker is gone`;
     await failRun(deps, run.id, run.account_id, reason, { stepId: run.step_id, stuck: true });
-    await deps.queues.queue('orchestrator').add('finalize', { runId: run.id, segment: run.segment }, { jobId: `${finalizeJobId(run.id, run.segment)}.sweep` });
+    await deps.queues.queue('orchestrator').add('finalize', { runId: run.id, segment: run.segment }, { jobId: `${finalizeJobId(run.id, run.segment)}.sweep`, ...jobRetention(deps.config) });
   }
   const lost = await lostQueuedRuns(deps.db);
   for (const run of lost) {
