@@ -46,6 +46,14 @@ export const ConfigSchema = Type.Object({
   SECRET_ENV_PREFIX: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{2,63}$', default: 'AWP_SECRET_', description: 'Only environment variables starting with this can be read through an `env:NAME` secret reference' }),
   SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: 'Ed25519 signing key of every process: base64 of the 32-byte private seed (`openssl rand -base64 32`); unset: generated once and kept in Postgres' })),
   DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis and Postgres data' }),
+  RUN_EVENTS_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'Days a finished run keeps its events; then only its `final` events stay' }),
+  RUN_STEPS_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'Days a finished run keeps its step rows (the run, its result and proof card stay)' }),
+  DELIVERY_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'Days a webhook delivery chain is kept after its last attempt finished' }),
+  MAIL_BODY_RETENTION_HOURS: Type.Integer({ minimum: 0, default: 24, description: 'Hours an unsent mail (no SMTP_URL, or sending failed) keeps its body, which holds the activation token; a sent mail drops it at once (so does 0); its SHA-256 stays' }),
+  MAIL_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'Days an outbound mail row is kept' }),
+  QUEUE_KEEP_COMPLETED_SECONDS: Type.Integer({ minimum: 0, default: 3600, description: 'Seconds a completed run job stays in Redis (Bull Board shows it); at most 5,000 per queue' }),
+  QUEUE_KEEP_FAILED_DAYS: Type.Integer({ minimum: 0, default: 7, description: 'Days a failed run job stays in Redis for inspection; at most 10,000 per queue' }),
+  RETENTION_BATCH_SIZE: Type.Integer({ minimum: 10, maximum: 100_000, default: 1000, description: 'Rows (runs, for run events and steps) one retention batch deletes; a sweep runs at most 50 batches' }),
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;

@@ -8,6 +8,38 @@ import { sendMail } from '../../shared/mail.js';
 import { DEFAULT_SCOPES, type Principal } from '../../shared/schemas/auth.js';
 
 const TOUCH_EVERY_MS = 60_000;
+const TOUCH_MAX_TOKENS = 10_000;
+
+/**
+ * Remembers when each token's `last_used_at` was last written, so it is
+ * written at most once per `everyMs`. Bounded: entries older than `everyMs`
+ * are worth nothing and are dropped as new ones come in (a Map iterates in
+ * insertion order, and an entry is re-inserted when it is renewed, so the
+ * oldest are first), and past `max` tokens the oldest go even if fresh (that
+ * token's next use writes once more, which is harmless).
+ */
+export class TouchDebounce {
+  private readonly at = new Map<string, number>();
+
+  constructor(private readonly everyMs = TOUCH_EVERY_MS, private readonly max = TOUCH_MAX_TOKENS) {}
+
+  /** True when `id` is due a write now (and records that it gets one). */
+  due(id: string, now = Date.now()): boolean {
+    const last = this.at.get(id);
+    if (last !== undefined && last > now - this.everyMs) return false;
+    this.at.delete(id);
+    this.at.set(id, now);
+    for (const [oldest, t] of this.at) {
+      if (this.at.size <= this.max && t > now - this.everyMs) break;
+      this.at.delete(oldest);
+    }
+    return true;
+  }
+
+  get size(): number {
+    return this.at.size;
+  }
+}
 
 /**
  * Resolves bearer secrets into principals. `last_used_at` is informational;
@@ -15,13 +47,11 @@ const TOUCH_EVERY_MS = 60_000;
  * on the hot path, so each authenticator remembers when it last wrote.
  */
 export function tokenAuthenticator(deps: Pick<Deps, 'db' | 'log'>): (secret: string) => Promise<Principal | null> {
-  const touched = new Map<string, number>();
+  const touched = new TouchDebounce();
   return async (secret) => {
     const row = await findActiveToken(deps.db, hashToken(secret));
     if (!row) return null;
-    const now = Date.now();
-    if ((touched.get(row.token_id) ?? 0) < now - TOUCH_EVERY_MS) {
-      touched.set(row.token_id, now);
+    if (touched.due(row.token_id)) {
       touchToken(deps.db, row.token_id).catch((err: Error) => deps.log.warn({ err: err.message }, 'token touch failed'));
     }
     return { accountId: row.account_id, tokenId: row.token_id, scopes: row.scopes, plan: row.plan, activated: row.account_status === 'active' };
@@ -58,6 +88,11 @@ export async function createProfile(deps: Deps, input: { email: string; name: st
   });
   const baseUrl = deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
   const delivery = await sendMail(deps, { accountId, to: input.email, subject: 'Activate your awp account', text: activationText(input.name, activationToken, baseUrl) });
+  if (delivery !== 'smtp' && deps.config.NODE_ENV !== 'production') {
+    // A mail "console backend" for local use: without SMTP the link would only be in Postgres. This one line is the only
+    // place a log carries an activation token, and never in production.
+    deps.log.info(`development: activation link for ${input.email} (no mail was sent): ${baseUrl}/v1/profiles/activate?activationToken=${activationToken}`);
+  }
   return { accountId, token: issued.token, tokenId: issued.row.id, activationSentTo: input.email, delivery };
 }
 

@@ -1,8 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
-import { purgeExpiredIdempotency } from '../../shared/db/idempotency.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 import { reconcileOutbox, sweepLeases } from '../events/fanout.js';
 import { wakeDispatcher } from '../events/ledger.js';
+import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from './retention.js';
 
 /**
  * Periodic maintenance, each a plain function of deps. The clock process only
@@ -15,8 +15,10 @@ export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise
   // A lost wake-up delays a delivery by at most a minute: the pump claims whatever is due.
   'deliveries.pump': { cron: '* * * * *', run: async (deps) => { await wakeDispatcher(deps); return { woke: true }; } },
   'outbox.reconcile': { cron: '*/5 * * * *', run: reconcileOutbox },
-  'idempotency.purge': {
-    cron: '17 * * * *',
-    run: async (deps) => ({ purged: await purgeExpiredIdempotency(deps.db, deps.config.IDEMPOTENCY_TTL_HOURS, deps.config.IDEMPOTENCY_LEASE_SECONDS) }),
-  },
+  // Retention (./retention.ts): every ten minutes, at staggered minutes, each bounded to a few batches.
+  'idempotency.purge': { cron: '1-59/10 * * * *', run: sweepIdempotencyKeys },
+  'retention.runEvents': { cron: '3-59/10 * * * *', run: sweepRunEvents },
+  'retention.runSteps': { cron: '5-59/10 * * * *', run: sweepRunSteps },
+  'retention.deliveries': { cron: '7-59/10 * * * *', run: sweepDeliveries },
+  'retention.mails': { cron: '9-59/10 * * * *', run: sweepMails },
 };

@@ -1,4 +1,5 @@
 import type { FlowJob, JobsOptions } from 'bullmq';
+import type { Config } from '../../shared/config.js';
 import type { Deps } from '../../shared/deps.js';
 import type { FinalizeJobData, StepJobData } from '../../shared/schemas/run-data.js';
 
@@ -18,11 +19,23 @@ export const finalizeJobId = (runId: string, segment: number, drive?: number) =>
  * missing step and fails the run, so finalize always writes the run's end.
  */
 export const JOB_ATTEMPTS = 10;
-const jobOptions = (retryBaseMs: number): JobsOptions => ({
+
+/** What run jobs need from the config: their retry base and how long finished jobs stay in Redis. */
+export type JobConfig = Pick<Config, 'JOB_RETRY_BASE_MS' | 'QUEUE_KEEP_COMPLETED_SECONDS' | 'QUEUE_KEEP_FAILED_DAYS'>;
+const DEFAULT_JOB_CONFIG: JobConfig = { JOB_RETRY_BASE_MS: 500, QUEUE_KEEP_COMPLETED_SECONDS: 3600, QUEUE_KEEP_FAILED_DAYS: 7 };
+
+/** Finished run jobs leave Redis after QUEUE_KEEP_COMPLETED_SECONDS / QUEUE_KEEP_FAILED_DAYS, with a count cap per queue. */
+export function jobRetention(config: Pick<Config, 'QUEUE_KEEP_COMPLETED_SECONDS' | 'QUEUE_KEEP_FAILED_DAYS'>) {
+  return {
+    removeOnComplete: { age: config.QUEUE_KEEP_COMPLETED_SECONDS, count: 5000 },
+    removeOnFail: { age: config.QUEUE_KEEP_FAILED_DAYS * 86400, count: 10_000 },
+  };
+}
+
+const jobOptions = (config: JobConfig): JobsOptions => ({
   attempts: JOB_ATTEMPTS,
-  backoff: { type: 'exponential', delay: retryBaseMs },
-  removeOnComplete: { age: 3600, count: 5000 },
-  removeOnFail: { age: 7 * 86400 },
+  backoff: { type: 'exponential', delay: config.JOB_RETRY_BASE_MS },
+  ...jobRetention(config),
   ignoreDependencyOnFailure: true,
 });
 
@@ -31,8 +44,8 @@ const jobOptions = (retryBaseMs: number): JobsOptions => ({
  * deepest child and `orchestrator.finalize` as the root, so BullMQ runs the
  * steps in route order, each on its own domain's queue, then finalizes.
  */
-export function buildSegmentFlow(runId: string, segment: number, route: string[], fromIndex: number, resumeWaitpointId?: string, drive?: number, retryBaseMs = 500): FlowJob {
-  const opts = jobOptions(retryBaseMs);
+export function buildSegmentFlow(runId: string, segment: number, route: string[], fromIndex: number, resumeWaitpointId?: string, drive?: number, config: JobConfig = DEFAULT_JOB_CONFIG): FlowJob {
+  const opts = jobOptions(config);
   let child: FlowJob | undefined;
   for (let index = fromIndex; index < route.length; index++) {
     const data: StepJobData = {
@@ -52,11 +65,11 @@ export function buildSegmentFlow(runId: string, segment: number, route: string[]
 }
 
 export async function enqueueSegment(deps: Pick<Deps, 'queues' | 'config'>, runId: string, segment: number, route: string[], fromIndex = 0, resumeWaitpointId?: string, drive?: number): Promise<void> {
-  await deps.queues.flows().add(buildSegmentFlow(runId, segment, route, fromIndex, resumeWaitpointId, drive, deps.config.JOB_RETRY_BASE_MS));
+  await deps.queues.flows().add(buildSegmentFlow(runId, segment, route, fromIndex, resumeWaitpointId, drive, deps.config));
 }
 
 /** A finalize of its own (no steps before it), for a run the sweep ended. */
 export async function enqueueFinalize(deps: Pick<Deps, 'queues' | 'config'>, runId: string, segment: number, drive: number): Promise<void> {
   const data: FinalizeJobData = { runId, segment, drive };
-  await deps.queues.queue('orchestrator').add('finalize', data, { ...jobOptions(deps.config.JOB_RETRY_BASE_MS), jobId: finalizeJobId(runId, segment, drive) });
+  await deps.queues.queue('orchestrator').add('finalize', data, { ...jobOptions(deps.config), jobId: finalizeJobId(runId, segment, drive) });
 }
