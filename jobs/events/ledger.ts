@@ -2,7 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
 import { completeLeased, insertChild, lockDelivery, updateDelivery, type DeliveryChange, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { conflict, notFound } from '../../shared/errors.js';
-import { nextDelayMs } from './logic.js';
+import { retryDelayMs } from './logic.js';
 import { DELIVERIES, type DeliveryStatus } from './machines.js';
 import { recordDeliveryFailure } from './subscriptions-service.js';
 
@@ -65,9 +65,10 @@ export async function completeAttempt(deps: Deps, accountId: string | null, id: 
 }
 
 /**
- * Fails a leased attempt and, unless told not to, schedules the next one on
- * the retry schedule (or after `retryAfterMs`) while the subscription stays
- * active; the subscription side (failing streak, disabling) is in the same
+ * Fails a leased attempt and, unless told not to, schedules the next one
+ * while the subscription stays active and the retry schedule has a step
+ * left (`retryAfterMs` may only push that step later: see retryDelayMs);
+ * the subscription side (failing streak, disabling) is in the same
  * transaction.
  */
 export async function failAttempt(
@@ -78,7 +79,7 @@ export async function failAttempt(
     const row = await lockLeased(trx, accountId, id, token);
     const delivery = await transitionDelivery(trx, row, 'failed', { error: opts.error ?? null, responseStatus: opts.responseStatus ?? null, responseExcerpt: opts.responseExcerpt ?? null });
     const { active } = await recordDeliveryFailure(trx, row.subscription_id, { gone: opts.gone });
-    const delay = opts.retryAfterMs ?? nextDelayMs(row.attempt, retrySchedule(deps));
+    const delay = retryDelayMs(row.attempt, retrySchedule(deps), opts.retryAfterMs ?? null);
     const next = opts.retry && active && !opts.gone && delay !== null ? await insertChild(trx, row, delay) : null;
     return { delivery, next, delay };
   });
