@@ -3,7 +3,7 @@ import { deliveriesOfEvent, type DeliveryRow } from '../../shared/db/deliveries.
 import { ackEvent, getEvent, listEvents, recordEvent, type EventRow } from '../../shared/db/outbox.js';
 import { notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { wakeDispatcher } from './ledger.js';
+import { wakeDispatcher } from './wake.js';
 
 // The outbox as clients see it: events they record and the ones the service wrote for them.
 
