@@ -40,8 +40,9 @@ const IPV4_BLOCKS: readonly Block[] = [
 
 /**
  * IANA IPv6 Special-Purpose Address Registry (more specific blocks first, so
- * the name is the precise one), plus multicast and the deprecated site-local
- * block for their names; all of these lie outside 2000::/3 or inside it.
+ * the reason names the precise one), plus multicast and the deprecated
+ * site-local block. Those outside 2000::/3 would be refused without an entry;
+ * theirs only make the reason readable.
  */
 const IPV6_BLOCKS: readonly Block[] = [
   ['::/128', 'unspecified'],
