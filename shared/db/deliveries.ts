@@ -170,10 +170,11 @@ export async function sweepExpiredLeases(db: Db, accountId: string | null): Prom
   return (await q).map((r: { id: string }) => r.id);
 }
 
-/** Raw figures of an account's ledger: attempts by status, the oldest queued due time, and last-24 h finishes by status. */
+/** Raw figures of an account's ledger: attempts by status, the oldest queued (not held) due time, and last-24 h finishes by status. */
 export async function deliveryCounts(db: Db, accountId: string): Promise<{ byStatus: Record<string, number>; oldestQueuedAt: Date | null; finished24h: Record<string, number> }> {
   const counts: Array<{ status: string; n: string }> = await db('deliveries').where({ account_id: accountId }).groupBy('status').select('status').count({ n: '*' }) as never;
-  const oldest = await db('deliveries').where({ account_id: accountId, status: 'queued' }).min({ at: 'next_attempt_at' }).first();
+  // Held attempts wait for a resume, not for the dispatcher: they would make a healthy queue look stuck.
+  const oldest = await db('deliveries').where({ account_id: accountId, status: 'queued', held: false }).min({ at: 'next_attempt_at' }).first();
   const day: Array<{ status: string; n: string }> = await db('deliveries').where({ account_id: accountId }).andWhereRaw(`finished_at > now() - interval '24 hours'`).whereIn('status', ['completed', 'failed']).groupBy('status').select('status').count({ n: '*' }) as never;
   return {
     byStatus: Object.fromEntries(counts.map((c) => [c.status, Number(c.n)])),

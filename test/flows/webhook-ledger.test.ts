@@ -82,6 +82,8 @@ describe('a paused subscription holds its events and delivers them on resume', (
       assert.equal(rx.received.length, 0, 'nothing reaches a paused subscription');
       const held = await deliveriesOf(token, `subscriptionId=${sub.id}`);
       assert.deepEqual(held.map((d) => [d.status, d.attempt]), Array(5).fill(['queued', 1]), 'each event is held as one queued attempt');
+      const stats = (await harness.call('GET', '/v1/event-deliveries/stats', { token })).body.stats;
+      assert.deepEqual([stats.byStatus.queued, stats.oldestQueuedAgeSec], [5, null], 'held attempts are counted but do not age the queue');
 
       const resumed = await harness.call('POST', `/v1/event-subscriptions/${sub.id}/update`, { token, body: { status: 'active' } });
       assert.equal(resumed.body.subscription.status, 'active');
