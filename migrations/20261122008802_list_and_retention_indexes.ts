@@ -32,7 +32,7 @@ const INDEXES: Array<[name: string, definition: string]> = [
   ['deliveries_event', 'deliveries (event_id, id)'],
   ['deliveries_chain', 'deliveries (root_id, attempt)'],
   ['deliveries_parent', 'deliveries (parent_id) WHERE parent_id IS NOT NULL'],
-  ['deliveries_pull_ready', "deliveries (account_id, mode, next_attempt_at, id) WHERE status = 'queued'"],
+  ['deliveries_pull_ready', "deliveries (account_id, mode, next_attempt_at, id) WHERE status = 'queued' AND NOT held"],
   ['deliveries_finished', 'deliveries (finished_at) WHERE finished_at IS NOT NULL'],
   ['subscriptions_account_page', 'subscriptions (account_id, id)'],
   ['catalog_account_page', 'catalog_listings (account_id, id)'],

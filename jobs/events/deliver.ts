@@ -4,14 +4,17 @@ import { claimDeliveries, nextPushDue, type DeliveryRow } from '../../shared/db/
 import { iso } from '../../shared/db/knex.js';
 import { eventsByIds } from '../../shared/db/outbox.js';
 import { subscriptionsByIds, type SubscriptionRow } from '../../shared/db/subscriptions.js';
+import { AppError } from '../../shared/errors.js';
 import { egressFetch } from '../../shared/http/egress.js';
-import { completeAttempt, failAttempt, postponeAttempt, wakeDispatcher } from './ledger.js';
+import { completeAttempt, failAttempt, handBack } from './ledger.js';
 import { retryAfterMs, signingSecrets, verdictFor, webhookHeaders } from './logic.js';
+import { wakeDispatcher } from './wake.js';
 
 const BATCH = 20;
 const EXCERPT = 1000;
 const NEAR_MS = 1500;
-const PAUSED_RECHECK_MS = 60_000;
+/** Room kept between a POST's time limit and the end of its lease, for settling it. */
+const SETTLE_MARGIN_MS = 5000;
 
 /** The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id, subject and who wrote it (service or client). */
 export function webhookBody(event: EventRow): string {
@@ -19,52 +22,107 @@ export function webhookBody(event: EventRow): string {
 }
 
 type EventRow = { id: string; type: string; source: string; subject: string | null; payload: unknown; created_at: Date };
+type Outcome = { status: number | null; excerpt: string | null; error: string | null; retryAfter?: string };
 
-/** Delivers one claimed attempt and settles it with its lease token. */
-async function deliverOne(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<string> {
-  if (!sub || !event || sub.status === 'disabled') {
-    await failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false });
-    return 'dropped';
-  }
-  if (sub.status === 'paused') {
-    // Paused: hand the attempt back, due again in a minute, without counting a failure.
-    await postponeAttempt(deps, d.id, d.lease_token!, PAUSED_RECHECK_MS);
-    return 'paused';
-  }
+/**
+ * What the ledger records when a POST got no answer. The service's own
+ * errors carry messages written for the caller (a refused target reads the
+ * same whatever refused it: REFUSED_TARGET); anything else is reduced to its
+ * error code, since socket and TLS messages name the addresses a host
+ * resolved to, which is not the caller's to learn.
+ */
+export function failureReason(err: unknown): string {
+  if (err instanceof AppError) return err.message.slice(0, 500);
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = e.code ?? e.cause?.code;
+  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? `could not reach the endpoint (${code})` : 'could not reach the endpoint';
+}
+
+async function post(deps: Deps, d: DeliveryRow, sub: SubscriptionRow, event: EventRow): Promise<Outcome> {
   const body = webhookBody(event);
   const headers = webhookHeaders(signingSecrets(sub), d.root_id, Math.floor(Date.now() / 1000), body);
-  let status: number | null = null;
-  let excerpt: string | null = null;
-  let error: string | null = null;
-  let retryAfter: string | undefined;
   try {
     const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, sub.endpoint, { method: 'POST', headers, body, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, maxBytes: EXCERPT });
-    status = res.status;
-    excerpt = res.text.slice(0, EXCERPT);
-    retryAfter = res.headers['retry-after'];
+    return { status: res.status, excerpt: res.text.slice(0, EXCERPT), error: null, retryAfter: res.headers['retry-after'] };
   } catch (err) {
-    error = (err as Error).message.slice(0, 500);
+    return { status: null, excerpt: null, error: failureReason(err) };
   }
-  const verdict = verdictFor(status);
+}
+
+/** Records what a POST got, with the attempt's lease token: completed, or failed with the next attempt scheduled. */
+async function settle(deps: Deps, d: DeliveryRow, o: Outcome): Promise<string> {
+  const verdict = verdictFor(o.status);
   if (verdict === 'completed') {
-    await completeAttempt(deps, null, d.id, d.lease_token!, { responseStatus: status, responseExcerpt: excerpt });
+    await completeAttempt(deps, null, d.id, d.lease_token!, { responseStatus: o.status, responseExcerpt: o.excerpt });
   } else {
     await failAttempt(deps, null, d.id, d.lease_token!, {
-      error: error ?? `endpoint answered ${status}`, responseStatus: status, responseExcerpt: excerpt, retry: true,
-      retryAfterMs: status === 429 ? retryAfterMs(retryAfter) : null, gone: verdict === 'disable',
+      error: o.error ?? `endpoint answered ${o.status}`, responseStatus: o.status, responseExcerpt: o.excerpt, retry: true,
+      retryAfterMs: o.status === 429 ? retryAfterMs(o.retryAfter) : null, gone: verdict === 'disable',
     });
   }
   return verdict;
 }
 
 /**
+ * Delivers one claimed attempt. Resolves once the POST is answered, with the
+ * settling (a database write) still under way in `settled`, so the next
+ * attempt of the same subscription can go out without waiting for it.
+ */
+async function start(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<{ settled: Promise<string> }> {
+  if (!sub || !event || sub.status === 'disabled') {
+    return { settled: failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false }).then(() => 'dropped') };
+  }
+  if (sub.status === 'paused') {
+    // Paused after the claim: hand it back held, without counting a failure; the resume releases it.
+    return { settled: handBack(deps, d.id, d.lease_token!, { held: true }).then(() => 'paused') };
+  }
+  return { settled: settle(deps, d, await post(deps, d, sub, event)) };
+}
+
+/** Delivers one claimed attempt and settles it with its lease token; resolves with the verdict. */
+export async function deliverAttempt(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<string> {
+  return (await start(deps, d, sub, event)).settled;
+}
+
+/** Claim order (due time), then event id (time-ordered) for attempts due at the same instant, such as events of one transaction. */
+function raisedOrder(a: DeliveryRow, b: DeliveryRow): number {
+  return new Date(a.next_attempt_at).getTime() - new Date(b.next_attempt_at).getTime() || (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0);
+}
+
+/**
+ * One subscription's attempts of a batch: one POST at a time, in the order
+ * their events were raised (so a resumed subscription gets its held events
+ * in order, and a backlog never hits a receiver with a burst), each settled
+ * in the background while the next goes out. An attempt whose POST could
+ * outlast its lease (a slow receiver ahead of it) is handed back untouched,
+ * first in line for the next claim, rather than sent after another
+ * dispatcher may have claimed it again.
+ */
+async function deliverInOrder(deps: Deps, attempts: DeliveryRow[], sub: SubscriptionRow | undefined, eventById: Map<string, EventRow>, leaseEndsAt: number): Promise<PromiseSettledResult<string>[]> {
+  const settling: Promise<string>[] = [];
+  for (const [i, d] of attempts.entries()) {
+    if (i > 0 && Date.now() + deps.config.WEBHOOK_TIMEOUT_MS + SETTLE_MARGIN_MS > leaseEndsAt) {
+      settling.push(handBack(deps, d.id, d.lease_token!, { held: false }).then(() => 'handedBack'));
+      continue;
+    }
+    const started = start(deps, d, sub, eventById.get(d.event_id));
+    settling.push(started.then((s) => s.settled));
+    await started.catch(() => undefined); // the POST is answered; its settling goes on beside the next one
+  }
+  return Promise.allSettled(settling);
+}
+
+/**
  * The `webhooks` queue processor: claims due attempts in batches (SKIP
  * LOCKED, so any number of dispatchers cooperate) and delivers them until
- * none are due. Postgres is the queue of record; the job is only a wake-up.
+ * none are due, subscriptions in parallel and each subscription's attempts
+ * in order. Postgres is the queue of record; the job is only a wake-up.
  */
 export async function dispatchDue(_job: Job | null, deps: Deps): Promise<{ delivered: number }> {
   let delivered = 0;
   for (;;) {
+    // Measured on this process's clock, before the claim, so the lease surely lasts at least this long.
+    const leaseEndsAt = Date.now() + deps.config.DELIVERY_LEASE_SECONDS * 1000;
     const batch = await claimDeliveries(deps.db, { accountId: null, mode: 'push', limit: BATCH, leaseSeconds: deps.config.DELIVERY_LEASE_SECONDS, claimedBy: `dispatcher:${process.pid}` });
     if (batch.length === 0) {
       // Retries scheduled during this run fall due later: wait for a near one here, schedule a wake-up for a far one.
@@ -84,8 +142,10 @@ export async function dispatchDue(_job: Job | null, deps: Deps): Promise<{ deliv
     ]);
     const subById = new Map<string, SubscriptionRow>(subs.map((s: SubscriptionRow) => [s.id, s]));
     const eventById = new Map<string, EventRow>(events.map((e: EventRow) => [e.id, e]));
-    const results = await Promise.allSettled(batch.map((d) => deliverOne(deps, d, subById.get(d.subscription_id), eventById.get(d.event_id))));
+    const bySubscription = new Map<string, DeliveryRow[]>();
+    for (const d of [...batch].sort(raisedOrder)) bySubscription.set(d.subscription_id, [...(bySubscription.get(d.subscription_id) ?? []), d]);
+    const results = (await Promise.all([...bySubscription].map(([id, attempts]) => deliverInOrder(deps, attempts, subById.get(id), eventById, leaseEndsAt)))).flat();
     for (const r of results) if (r.status === 'rejected') deps.log.warn({ err: (r.reason as Error).message }, 'delivery settle failed; the lease will expire and be swept');
-    delivered += batch.length;
+    delivered += results.filter((r) => r.status === 'fulfilled' && r.value !== 'handedBack').length;
   }
 }

@@ -8,8 +8,9 @@ import { getEvent } from '../../shared/db/outbox.js';
 import { getSubscription } from '../../shared/db/subscriptions.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { completeAttempt, failAttempt, lockLeased, transitionDelivery, wakeDispatcher } from './ledger.js';
+import { completeAttempt, failAttempt, lockLeased, transitionDelivery } from './ledger.js';
 import { DELIVERIES } from './machines.js';
+import { wakeDispatcher } from './wake.js';
 
 // The ledger as a client's workers drive it for `pull` subscriptions, and inspect it for both modes.
 

@@ -3,8 +3,8 @@ import { deliveriesOfEvent, type DeliveryRow } from '../../shared/db/deliveries.
 import { ackEvent, getEvent, listEvents, recordEvent, type EventRow } from '../../shared/db/outbox.js';
 import { notFound, policyViolation } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { wakeDispatcher } from './ledger.js';
 import { EVENT_TYPES } from './registry.js';
+import { wakeDispatcher } from './wake.js';
 
 // The outbox as clients see it: events they record and the ones the service wrote for them.
 

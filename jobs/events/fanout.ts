@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { eventsNotFannedOut, fanOut, markFannedOut } from '../../shared/db/outbox.js';
 import { sweepExpiredLeases } from '../../shared/db/deliveries.js';
-import { wakeDispatcher } from './ledger.js';
+import { wakeDispatcher } from './wake.js';
 
 /**
  * Reconciles the outbox with the ledger: any event not yet fanned out

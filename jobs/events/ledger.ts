@@ -2,26 +2,17 @@ import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
 import { completeLeased, insertChild, lockDelivery, updateDelivery, type DeliveryChange, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { conflict, notFound } from '../../shared/errors.js';
-import { nextDelayMs } from './logic.js';
+import { retryDelayMs } from './logic.js';
 import { DELIVERIES, type DeliveryStatus } from './machines.js';
 import { recordDeliveryFailure } from './subscriptions-service.js';
+import { wakeDispatcher } from './wake.js';
 
 export function retrySchedule(deps: Pick<Deps, 'config'>): number[] {
   return deps.config.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
 }
 
-/**
- * Wakes the dispatcher now or after `delayMs`. Wake-ups for the same second
- * coalesce into one job; one that coalesces into a dispatch already running
- * is covered by that run, which re-checks what is due before it ends, and
- * in the worst case by the clock's pump a minute later.
- */
-export async function wakeDispatcher(deps: Pick<Deps, 'queues' | 'log'>, delayMs = 0): Promise<void> {
-  const due = Date.now() + Math.max(0, delayMs);
-  await deps.queues.queue('webhooks')
-    .add('dispatch', {}, { delay: Math.max(0, delayMs), jobId: `dispatch.${Math.ceil(due / 1000)}`, removeOnComplete: true, removeOnFail: 100 })
-    .catch((err: Error) => deps.log.warn({ err: err.message }, 'dispatcher wake-up not enqueued; the clock will pump'));
-}
+// Callers across the service import the wake-up from here, where it always lived.
+export { wakeDispatcher } from './wake.js';
 
 /** Locks an attempt for a lease-holder's action: 404 unknown, 409 when it is not claimed, the token is stale or the lease expired. */
 export async function lockLeased(trx: Db, accountId: string | null, id: string, token: string): Promise<DeliveryRow> {
@@ -65,10 +56,11 @@ export async function completeAttempt(deps: Deps, accountId: string | null, id: 
 }
 
 /**
- * Fails a leased attempt and, unless told not to, schedules the next one on
- * the retry schedule (or after `retryAfterMs`) while the subscription stays
- * active; the subscription side (failing streak, disabling) is in the same
- * transaction.
+ * Fails a leased attempt and, unless told not to, schedules the next one
+ * (held while the subscription is paused), except when the subscription is
+ * disabled or the retry schedule has no step left (`retryAfterMs` may only
+ * push that step later: see retryDelayMs). The subscription side (failing
+ * streak, disabling) is in the same transaction.
  */
 export async function failAttempt(
   deps: Deps, accountId: string | null, id: string, token: string,
@@ -77,16 +69,21 @@ export async function failAttempt(
   const result = await deps.db.transaction(async (trx) => {
     const row = await lockLeased(trx, accountId, id, token);
     const delivery = await transitionDelivery(trx, row, 'failed', { error: opts.error ?? null, responseStatus: opts.responseStatus ?? null, responseExcerpt: opts.responseExcerpt ?? null });
-    const { active } = await recordDeliveryFailure(trx, row.subscription_id, { gone: opts.gone });
-    const delay = opts.retryAfterMs ?? nextDelayMs(row.attempt, retrySchedule(deps));
-    const next = opts.retry && active && !opts.gone && delay !== null ? await insertChild(trx, row, delay) : null;
+    const { retry } = await recordDeliveryFailure(trx, row.subscription_id, { gone: opts.gone });
+    const delay = retryDelayMs(row.attempt, retrySchedule(deps), opts.retryAfterMs ?? null);
+    const next = opts.retry && retry && !opts.gone && delay !== null ? await insertChild(trx, row, delay) : null;
     return { delivery, next, delay };
   });
   if (result.next) await wakeDispatcher(deps, result.delay ?? 0);
   return { delivery: result.delivery, next: result.next };
 }
 
-/** Hands a leased attempt back to the queue, due again after `delayMs`, without counting a failure. */
-export async function postponeAttempt(deps: Deps, id: string, token: string, delayMs: number): Promise<DeliveryRow> {
-  return deps.db.transaction(async (trx) => transitionDelivery(trx, await lockLeased(trx, null, id, token), 'queued', { nextAttemptInMs: delayMs }));
+/**
+ * Hands a leased attempt back to the queue without counting a failure and
+ * without touching its due time, so it keeps its place in line: `held` when
+ * its subscription was paused after the claim (the resume releases it), not
+ * held when the dispatcher ran out of lease time to send it.
+ */
+export async function handBack(deps: Deps, id: string, token: string, opts: { held: boolean }): Promise<DeliveryRow> {
+  return deps.db.transaction(async (trx) => transitionDelivery(trx, await lockLeased(trx, null, id, token), 'queued', { held: opts.held }));
 }

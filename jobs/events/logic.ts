@@ -4,8 +4,19 @@ import { createHmac, randomBytes } from 'node:crypto';
 
 /** Default retry schedule after attempts 1..7: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */
 export const DEFAULT_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
-export const RETRY_AFTER_BOUNDS_MS = { min: 5_000, max: 36_000_000 };
+/** The longest wait a Retry-After header can ask for (10 h, the schedule's longest step). */
+export const RETRY_AFTER_MAX_MS = 36_000_000;
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000;
+/**
+ * How old an event may be when its paused subscription is resumed and still
+ * be delivered. A week covers a paused weekend, a holiday or a maintenance
+ * window; an event older than that is more likely to mislead a receiver
+ * acting on it now than to help, and a months-long pause would otherwise end
+ * in a flood. Skipped attempts are canceled with a reason and stay
+ * retryable by hand.
+ */
+export const HELD_MAX_AGE_MS = 7 * 24 * 3600_000;
+export const HELD_TOO_LONG = 'not delivered: held for more than 7 days while the subscription was paused (retry this attempt to deliver it anyway)';
 
 /** Delay before the attempt after `attempt` (1-based), ±20 % jitter; null once the schedule is spent. */
 export function nextDelayMs(attempt: number, schedule: number[] = DEFAULT_SCHEDULE_MS, random: () => number = Math.random): number | null {
@@ -14,13 +25,27 @@ export function nextDelayMs(attempt: number, schedule: number[] = DEFAULT_SCHEDU
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
-/** Retry-After (seconds or an HTTP date) in ms, kept within bounds; null when absent or unreadable. */
+/** Retry-After (seconds or an HTTP date) in ms, within [0, 10 h]; null when absent or unreadable. */
 export function retryAfterMs(header: string | undefined, now = Date.now()): number | null {
   if (!header) return null;
   const seconds = Number(header);
   const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
   if (!Number.isFinite(ms)) return null;
-  return Math.min(RETRY_AFTER_BOUNDS_MS.max, Math.max(RETRY_AFTER_BOUNDS_MS.min, ms));
+  return Math.min(RETRY_AFTER_MAX_MS, Math.max(0, ms));
+}
+
+/**
+ * Delay before the attempt after `attempt`, or null when there is none. The
+ * schedule decides whether there is one: its length caps the attempts, so a
+ * receiver's Retry-After (or a pull worker's retryAfterSeconds) can never add
+ * any. It can only lengthen the wait: the later of the schedule's delay and
+ * the one asked for, so `Retry-After: 0` cannot turn the schedule into a
+ * hammering loop either.
+ */
+export function retryDelayMs(attempt: number, schedule: number[], askedMs: number | null, random: () => number = Math.random): number | null {
+  const scheduled = nextDelayMs(attempt, schedule, random);
+  if (scheduled === null) return null;
+  return askedMs === null ? scheduled : Math.max(scheduled, askedMs);
 }
 
 export type Verdict = 'completed' | 'retry' | 'disable';

@@ -1,13 +1,15 @@
 import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
+import { holdQueued, releaseHeld } from '../../shared/db/deliveries.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { getSubscription, insertSubscription, listSubscriptions, lockSubscription, markFailing, updateSubscription, type SubscriptionChange, type SubscriptionRow } from '../../shared/db/subscriptions.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { DISABLE_AFTER_FAILING_MS, newWebhookSecret } from './logic.js';
+import { DISABLE_AFTER_FAILING_MS, HELD_MAX_AGE_MS, HELD_TOO_LONG, newWebhookSecret } from './logic.js';
 import { SUBSCRIPTIONS, type SubscriptionStatus } from './machines.js';
+import { wakeDispatcher } from './wake.js';
 
 /** How long a rotated-out secret keeps signing, so receivers can switch without losing deliveries. */
 const ROTATION_OVERLAP_HOURS = 24;
@@ -18,10 +20,15 @@ function checkEndpoint(deps: Pick<Deps, 'config'>, endpoint: string): string {
 
 /**
  * The one way a subscription changes status: checks the move against the
- * table (409 otherwise) and, when it becomes disabled, writes
- * `subscription.disabled` in the same transaction. `sub` must be locked in
- * `trx`. Staying put re-applies the status's fields without an event, so
- * resuming an active subscription still clears its failing streak.
+ * table (409 otherwise) and writes what the move implies in the same
+ * transaction: becoming disabled writes `subscription.disabled`; pausing
+ * holds its queued attempts (events raised while paused are held too, by
+ * the fan-out); becoming active again releases the held ones, except those
+ * whose event is older than HELD_MAX_AGE_MS, which are canceled with
+ * HELD_TOO_LONG. `sub` must be locked in `trx` (FOR UPDATE: that orders the
+ * move with concurrent fan-outs). Staying put re-applies the status's fields
+ * without an event, so resuming an active subscription still clears its
+ * failing streak.
  */
 export async function transitionSubscription(trx: Db, sub: SubscriptionRow, to: SubscriptionStatus, opts: { reason?: string; change?: SubscriptionChange } = {}): Promise<SubscriptionRow> {
   const moves = sub.status !== to;
@@ -37,17 +44,21 @@ export async function transitionSubscription(trx: Db, sub: SubscriptionRow, to: 
   if (moves && to === 'disabled') {
     await recordEvent(trx, { accountId: sub.account_id, type: 'subscription.disabled', subject: sub.id, payload: { subscriptionId: sub.id, reason: opts.reason ?? null } });
   }
+  if (moves && to === 'paused') await holdQueued(trx, sub.id);
+  if (moves && to === 'active') await releaseHeld(trx, sub.id, HELD_MAX_AGE_MS, HELD_TOO_LONG);
   return row;
 }
 
 /**
  * The subscription side of a failed attempt: starts its failing streak, and
  * disables it on 410 Gone or after failing for 5 days without a success.
- * Returns whether it is still active (only then is a retry scheduled).
+ * Returns whether a retry may be scheduled: not once it is disabled, but
+ * while it is paused, yes (the retry is held until the resume), so an
+ * attempt that was in flight at the pause is not lost.
  */
-export async function recordDeliveryFailure(trx: Db, subscriptionId: string, opts: { gone?: boolean }): Promise<{ active: boolean }> {
+export async function recordDeliveryFailure(trx: Db, subscriptionId: string, opts: { gone?: boolean }): Promise<{ retry: boolean }> {
   let sub = await markFailing(trx, subscriptionId);
-  if (!sub) return { active: false };
+  if (!sub) return { retry: false };
   const reason = opts.gone
     ? 'the endpoint answered 410 Gone'
     : sub.failing_since && Date.now() - new Date(sub.failing_since).getTime() > DISABLE_AFTER_FAILING_MS ? 'deliveries failed continuously for 5 days' : null;
@@ -55,7 +66,7 @@ export async function recordDeliveryFailure(trx: Db, subscriptionId: string, opt
     const locked = await lockSubscription(trx, subscriptionId);
     if (locked) sub = await transitionSubscription(trx, locked, 'disabled', { reason });
   }
-  return { active: sub.status === 'active' };
+  return { retry: sub.status !== 'disabled' };
 }
 
 export async function createSubscription(deps: Deps, principal: Principal, input: { endpoint: string; events: string[]; secret?: string; description?: string; mode: SubscriptionRow['mode'] }): Promise<{ row: SubscriptionRow; secret: string }> {
@@ -83,7 +94,7 @@ export async function updateSubscriptionByClient(
   deps: Deps, principal: Principal, id: string,
   input: { status?: 'active' | 'paused'; events?: string[]; endpoint?: string; description?: string; rotateSecret?: boolean; secret?: string },
 ): Promise<{ row: SubscriptionRow; secret?: string }> {
-  return deps.db.transaction(async (trx) => {
+  const { result, resumed } = await deps.db.transaction(async (trx) => {
     const sub = await getSubscription(trx, principal.accountId, id, true);
     if (!sub) throw notFound(`Subscription ${id}`);
     const endpoint = input.endpoint ? checkEndpoint(deps, input.endpoint) : undefined;
@@ -95,6 +106,9 @@ export async function updateSubscriptionByClient(
       rotate: secret ? { secret, previousSecret: sub.secret, previousValidHours: ROTATION_OVERLAP_HOURS } : undefined,
     };
     const row = input.status ? await transitionSubscription(trx, sub, input.status, { change }) : await updateSubscription(trx, sub.id, change);
-    return { row, ...(secret ? { secret } : {}) };
+    return { result: { row, ...(secret ? { secret } : {}) }, resumed: sub.status !== 'active' && row.status === 'active' };
   });
+  // Released attempts are due already; the dispatcher learns of them after commit.
+  if (resumed) await wakeDispatcher(deps);
+  return result;
 }

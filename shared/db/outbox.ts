@@ -15,19 +15,25 @@ export interface OutboxEvent {
 }
 
 /**
- * Creates one root delivery attempt per active subscription of the account
- * whose `events` match the type (exact, `prefix.*` or `*`). Idempotent: the
- * unique (event, subscription) root index makes a second fan-out a no-op.
+ * Creates one root delivery attempt per active or paused subscription of the
+ * account whose `events` match the type (exact, `prefix.*` or `*`); those of
+ * a paused one start held, to be delivered when it is resumed. Idempotent:
+ * the unique (event, subscription) root index makes a second fan-out a no-op.
+ * The subscriptions read are locked FOR KEY SHARE, so a pause or resume (which
+ * locks its subscription FOR UPDATE) is ordered with this fan-out: a resume
+ * never misses an attempt this transaction holds, a pause never misses one it
+ * leaves claimable.
  */
 export async function fanOut(trx: Db, eventId: string, accountId: string, type: string): Promise<number> {
   const result = await trx.raw(
     `WITH matched AS (
-       SELECT s.id AS subscription_id, s.mode, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
+       SELECT s.id AS subscription_id, s.mode, s.status = 'paused' AS held, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
        FROM subscriptions s
-       WHERE s.account_id = ? AND s.status = 'active'
-         AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = ? OR (right(p, 2) = '.*' AND ? LIKE left(p, -1) || '%')))
-     INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id, mode)
-     SELECT delivery_id, ?, ?, subscription_id, delivery_id, mode FROM matched
+       WHERE s.account_id = ? AND s.status IN ('active', 'paused')
+         AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = ? OR (right(p, 2) = '.*' AND ? LIKE left(p, -1) || '%'))
+       FOR KEY SHARE OF s)
+     INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id, mode, held)
+     SELECT delivery_id, ?, ?, subscription_id, delivery_id, mode, held FROM matched
      ON CONFLICT DO NOTHING`,
     [accountId, type, type, accountId, eventId],
   );

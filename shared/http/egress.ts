@@ -1,27 +1,20 @@
 import dns from 'node:dns';
-import net from 'node:net';
 import { Agent, request } from 'undici';
 import { AppError } from '../errors.js';
+import { classifyAddress, normalizeHost, refusedHost } from './address-ranges.js';
 
 /**
  * The one guarded outbound HTTP client: every webhook, connector or page read
- * goes through it. Time and size limits, no redirects, and addresses that are
- * private, loopback, link-local, CGNAT, multicast or reserved are refused
- * after DNS resolution, at connect time (so DNS rebinding cannot slip
- * through), unless AWP_ALLOW_PRIVATE_EGRESS is set for local development.
+ * goes through it. Time and size limits, no redirects, and no special-purpose
+ * target (address-ranges.ts: every block of IANA's registries, the IPv6 forms
+ * that embed one, local names): an address literal is checked before the
+ * call, a name after DNS resolution, at connect time (so DNS rebinding cannot
+ * slip through). AWP_ALLOW_PRIVATE_EGRESS lifts all of it for local development.
  */
-const BLOCKED = new net.BlockList();
-for (const [net4, prefix] of [['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4]] as const) {
-  BLOCKED.addSubnet(net4, prefix, 'ipv4');
-}
-for (const [net6, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96]] as const) BLOCKED.addSubnet(net6, prefix, 'ipv6');
 
+/** True when an outbound call must not reach `address` (an IP literal; anything else is refused too). */
 export function isBlockedAddress(address: string): boolean {
-  const family = net.isIP(address);
-  if (family === 0) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return BLOCKED.check(mapped[1]!, 'ipv4');
-  return BLOCKED.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  return !classifyAddress(address).allowed;
 }
 
 export class EgressRefused extends AppError {
@@ -29,6 +22,14 @@ export class EgressRefused extends AppError {
     super('invalidPayload', message);
   }
 }
+
+/**
+ * The one reason a refused target gets at connect time, stored in the
+ * delivery ledger as is. A blocked address, a local name and a name that does
+ * not resolve at all read the same, so a caller cannot use their endpoint's
+ * error to learn which internal names exist or where they point.
+ */
+export const REFUSED_TARGET = 'endpoint host did not resolve to an allowed address';
 
 const agents = new Map<boolean, Agent>();
 
@@ -38,11 +39,13 @@ function agent(allowPrivate: boolean): Agent {
     a = new Agent({
       connect: {
         lookup(hostname, options, callback) {
+          if (!allowPrivate && refusedHost(hostname)) return callback(new EgressRefused(REFUSED_TARGET), '', 0);
           dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-            if (err) return callback(err, '', 0);
+            // A name that does not resolve reads like a refused one (see REFUSED_TARGET).
+            if (err) return callback(allowPrivate ? err : new EgressRefused(REFUSED_TARGET), '', 0);
             const list = addresses as dns.LookupAddress[];
             const allowed = allowPrivate ? list : list.filter((x) => !isBlockedAddress(x.address));
-            if (allowed.length === 0) return callback(new EgressRefused(`${hostname} resolves only to private or reserved addresses`), '', 0);
+            if (allowed.length === 0) return callback(new EgressRefused(REFUSED_TARGET), '', 0);
             if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
             callback(null, allowed[0]!.address, allowed[0]!.family);
           });
@@ -119,11 +122,17 @@ export function checkEgressUrl(raw: string, opts: { allowPrivate: boolean; requi
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new EgressRefused('endpoint must use https');
   if (opts.requireHttps && url.protocol !== 'https:' && !opts.allowPrivate) throw new EgressRefused('endpoint must use https');
   if (url.username || url.password) throw new EgressRefused('endpoint must not carry credentials');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!opts.allowPrivate && (host === 'localhost' || host.endsWith('.localhost') || (net.isIP(host) && isBlockedAddress(host)))) {
-    throw new EgressRefused('endpoint points at a private, loopback or reserved address');
-  }
+  // Only what the caller wrote is judged here (no DNS lookup, which would tell them what internal names resolve to).
+  if (!opts.allowPrivate && refusedHost(url.hostname)) throw new EgressRefused('endpoint points at a private, loopback, local or special-purpose address');
   return url;
+}
+
+function hostnameOf(url: string): string {
+  try {
+    return normalizeHost(new URL(url).hostname);
+  } catch {
+    return '';
+  }
 }
 
 function hostOf(url: string): string {
@@ -145,6 +154,8 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
   const maxBytes = opts.maxBytes ?? 64 * 1024;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const host = hostOf(url);
+  // Address literals never reach the lookup below (the socket connects to them directly), so they are judged here.
+  if (!allowPrivate && refusedHost(hostnameOf(url))) throw new EgressRefused(REFUSED_TARGET);
   const tooLarge = () => new EgressError('tooLarge', `${host} answered with a body over the ${maxBytes}-byte limit`);
   opts.signal?.throwIfAborted();
   // One controller carries both the caller's abort and our own deadline, so undici tears down the request either way.

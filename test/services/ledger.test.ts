@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { cancelDelivery, claimPull, completeByClient, releaseDelivery } from '../../jobs/events/deliveries-service.js';
-import { dispatchDue } from '../../jobs/events/deliver.js';
+import { deliverAttempt } from '../../jobs/events/deliver.js';
 import { failAttempt, transitionDelivery } from '../../jobs/events/ledger.js';
 import { updateSubscriptionByClient } from '../../jobs/events/subscriptions-service.js';
+import { eventsByIds } from '../../shared/db/outbox.js';
+import { subscriptionsByIds } from '../../shared/db/subscriptions.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';
@@ -58,18 +60,20 @@ describe('delivery ledger service', () => {
     assert.deepEqual([resumed.row.status, resumed.row.disabled_reason, resumed.row.failing_since], ['active', null, null]);
   });
 
-  it('the dispatcher hands an attempt of a paused subscription back to the queue, due later, without a failure', async () => {
-    const sub = await harness.call('POST', '/v1/event-subscriptions', { token: (await harness.account()).token, body: { endpoint: 'https://receiver.invalid/hook', events: ['p.q'] } });
-    const subscriptionId = sub.body.subscription.subscriptionId;
-    const accountId = (await db()('subscriptions').where({ id: subscriptionId }).first()).account_id;
-    await db()('events').insert({ id: `evt_paused_${subscriptionId}`, account_id: accountId, type: 'p.q', payload: '{}', fanned_out_at: db().fn.now() });
-    const id = `dlv_paused_${subscriptionId}`;
-    await db()('subscriptions').where({ id: subscriptionId }).update({ status: 'paused' });
-    await db()('deliveries').insert({ id, account_id: accountId, event_id: `evt_paused_${subscriptionId}`, subscription_id: subscriptionId, root_id: id, mode: 'push' });
-    await dispatchDue(null, harness.deps);
-    const after = await row(id);
-    assert.deepEqual([after.status, after.attempt, after.lease_token, after.error, after.finished_at], ['queued', 1, null, null, null]);
-    assert.ok(new Date(after.next_attempt_at) > new Date(after.created_at), 'due again later, not now');
-    assert.equal((await db()('deliveries').where({ parent_id: id })).length, 0);
+  it('an attempt claimed just before its subscription was paused goes back held, due time kept, without a failure', async () => {
+    const { subscriptionId, ids } = await seedDeliveries(principal.accountId, 1);
+    const [claimed] = await claimPull(harness.deps, principal, { limit: 1, leaseSeconds: 30 });
+    await updateSubscriptionByClient(harness.deps, principal, subscriptionId, { status: 'paused' });
+    const [sub] = await subscriptionsByIds(db(), [subscriptionId]);
+    const [event] = await eventsByIds(db(), [claimed!.event_id]);
+    assert.equal(await deliverAttempt(harness.deps, claimed!, sub, event), 'paused');
+    const after = await row(ids[0]!);
+    assert.deepEqual([after.status, after.held, after.attempt, after.lease_token, after.error, after.finished_at], ['queued', true, 1, null, null, null]);
+    assert.deepEqual(after.next_attempt_at, claimed!.next_attempt_at, 'its place in line is kept');
+    assert.equal((await db()('deliveries').where({ parent_id: ids[0] })).length, 0);
+    assert.deepEqual(await claimPull(harness.deps, principal, { limit: 1, leaseSeconds: 30 }), [], 'held: nobody claims it');
+    await updateSubscriptionByClient(harness.deps, principal, subscriptionId, { status: 'active' });
+    const [again] = await claimPull(harness.deps, principal, { limit: 1, leaseSeconds: 30 });
+    assert.equal(again?.id, ids[0], 'released on resume');
   });
 });

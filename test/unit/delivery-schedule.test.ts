@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Webhook } from 'standardwebhooks';
-import { isBlockedAddress } from '../../shared/http/egress.js';
-import { DEFAULT_SCHEDULE_MS, matchesType, newWebhookSecret, nextDelayMs, retryAfterMs, verdictFor, webhookHeaders } from '../../jobs/events/logic.js';
+import { isBlockedAddress, REFUSED_TARGET } from '../../shared/http/egress.js';
+import { DEFAULT_SCHEDULE_MS, matchesType, newWebhookSecret, nextDelayMs, retryAfterMs, retryDelayMs, verdictFor, webhookHeaders } from '../../jobs/events/logic.js';
 
 describe('delivery rules', () => {
   it('retry schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h with ±20 % jitter, then none', () => {
@@ -10,13 +10,22 @@ describe('delivery rules', () => {
     assert.equal(nextDelayMs(1, DEFAULT_SCHEDULE_MS, () => 1), 6_000);
     assert.equal(nextDelayMs(8), null);
   });
-  it('Retry-After: seconds or HTTP date, bounded to [5 s, 10 h]', () => {
+  it('Retry-After: seconds or HTTP date, bounded to [0, 10 h]', () => {
     assert.equal(retryAfterMs('30'), 30_000);
-    assert.equal(retryAfterMs('1'), 5_000);
+    assert.equal(retryAfterMs('1'), 1_000);
+    assert.equal(retryAfterMs('0'), 0);
     assert.equal(retryAfterMs('999999'), 36_000_000);
     assert.equal(retryAfterMs(new Date(Date.now() + 60_000).toUTCString())! > 50_000, true);
     assert.equal(retryAfterMs('soon'), null);
     assert.equal(retryAfterMs(undefined), null);
+  });
+  it('Retry-After can lengthen a retry\'s wait but never add one: the schedule\'s length caps the attempts', () => {
+    const schedule = [100, 200, 300];
+    const mid = () => 0.5;
+    assert.deepEqual([1, 2, 3, 4].map((a) => retryDelayMs(a, schedule, 0, mid)), [100, 200, 300, null]);
+    assert.deepEqual([1, 2, 3, 4].map((a) => retryDelayMs(a, schedule, 250, mid)), [250, 250, 300, null]);
+    assert.deepEqual([1, 4].map((a) => retryDelayMs(a, schedule, 36_000_000, mid)), [36_000_000, null]);
+    assert.equal(retryDelayMs(1, schedule, null, mid), 100);
   });
   it('verdicts: 2xx completes, 410 disables, the rest retries', () => {
     assert.deepEqual([200, 204, 299, 410, 500, 429, 301, null].map((s) => verdictFor(s)), ['completed', 'completed', 'completed', 'disable', 'retry', 'retry', 'retry', 'retry']);
@@ -47,7 +56,7 @@ describe('guarded egress at connect time', () => {
     const port = (server.address() as import('node:net').AddressInfo).port;
     const { egressFetch } = await import('../../shared/http/egress.js');
     try {
-      await assert.rejects(egressFetch(false, `http://localhost:${port}/`), /private or reserved/);
+      await assert.rejects(egressFetch(false, `http://localhost:${port}/`), (err: Error) => err.message === REFUSED_TARGET);
       const ok = await egressFetch(true, `http://localhost:${port}/`);
       assert.deepEqual([ok.status, ok.text], [200, 'hello']);
       const small = await egressFetch(true, `http://localhost:${port}/`, { maxBytes: 2 });
