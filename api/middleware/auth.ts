@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { tokenAuthenticator } from '../../jobs/accounts/service.js';
+import { tokenAuthenticator } from '../../jobs/accounts/authenticate.js';
 import type { Deps } from '../../shared/deps.js';
 import { forbidden, unauthorized } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';

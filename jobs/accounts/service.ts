@@ -1,62 +1,12 @@
-import { activateAccount, findActiveToken, getToken, insertAccount, listTokens, revokeToken, touchToken, type TokenRow } from '../../shared/db/accounts.js';
-import { issueToken, hashToken } from '../../shared/auth/issue-token.js';
+import { activateAccount, getToken, insertAccount, listTokens, revokeToken, type TokenRow } from '../../shared/db/accounts.js';
+import { issueToken } from '../../shared/auth/issue-token.js';
+import { forgetPrincipals } from './authenticate.js';
 import { hashPassword, sha256 } from '../../shared/crypto.js';
 import type { Deps } from '../../shared/deps.js';
 import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
 import { sendMail } from '../../shared/mail.js';
 import { DEFAULT_SCOPES, type Principal } from '../../shared/schemas/auth.js';
-
-const TOUCH_EVERY_MS = 60_000;
-const TOUCH_MAX_TOKENS = 10_000;
-
-/**
- * Remembers when each token's `last_used_at` was last written, so it is
- * written at most once per `everyMs`. Bounded: entries older than `everyMs`
- * are worth nothing and are dropped as new ones come in (a Map iterates in
- * insertion order, and an entry is re-inserted when it is renewed, so the
- * oldest are first), and past `max` tokens the oldest go even if fresh (that
- * token's next use writes once more, which is harmless).
- */
-export class TouchDebounce {
-  private readonly at = new Map<string, number>();
-
-  constructor(private readonly everyMs = TOUCH_EVERY_MS, private readonly max = TOUCH_MAX_TOKENS) {}
-
-  /** True when `id` is due a write now (and records that it gets one). */
-  due(id: string, now = Date.now()): boolean {
-    const last = this.at.get(id);
-    if (last !== undefined && last > now - this.everyMs) return false;
-    this.at.delete(id);
-    this.at.set(id, now);
-    for (const [oldest, t] of this.at) {
-      if (this.at.size <= this.max && t > now - this.everyMs) break;
-      this.at.delete(oldest);
-    }
-    return true;
-  }
-
-  get size(): number {
-    return this.at.size;
-  }
-}
-
-/**
- * Resolves bearer secrets into principals. `last_used_at` is informational;
- * writing it at most once a minute per token keeps authentication read-only
- * on the hot path, so each authenticator remembers when it last wrote.
- */
-export function tokenAuthenticator(deps: Pick<Deps, 'db' | 'log'>): (secret: string) => Promise<Principal | null> {
-  const touched = new TouchDebounce();
-  return async (secret) => {
-    const row = await findActiveToken(deps.db, hashToken(secret));
-    if (!row) return null;
-    if (touched.due(row.token_id)) {
-      touchToken(deps.db, row.token_id).catch((err: Error) => deps.log.warn({ err: err.message }, 'token touch failed'));
-    }
-    return { accountId: row.account_id, tokenId: row.token_id, scopes: row.scopes, plan: row.plan, activated: row.account_status === 'active' };
-  };
-}
 
 function activationText(name: string, activationToken: string, baseUrl: string): string {
   return [
@@ -100,6 +50,7 @@ export async function createProfile(deps: Deps, input: { email: string; name: st
 export async function activateProfile(deps: Deps, activationToken: string): Promise<void> {
   const account = await activateAccount(deps.db, sha256(activationToken));
   if (!account) throw notFound('Activation token (unknown or already used)');
+  await forgetPrincipals(deps, { accountId: account.id });
 }
 
 const holds = (principal: Principal, scope: string) => principal.scopes.includes(scope) || principal.scopes.includes('admin');
@@ -148,6 +99,9 @@ export async function rotateToken(deps: Deps, principal: Principal, tokenId: str
     const old = await revokeToken(trx, principal.accountId, tokenId);
     if (!old) throw notFound(`Active token ${tokenId}`);
     return issueToken(trx, principal.accountId, { name: old.name, scopes: old.scopes, rotatedFrom: old.id });
+  }).then(async (issued) => {
+    await forgetPrincipals(deps, { tokenId });
+    return issued;
   });
 }
 
@@ -155,5 +109,6 @@ export async function revokeAccountToken(deps: Deps, principal: Principal, token
   assertOutranks(principal, await activeToken(deps, principal, tokenId), 'revoke');
   const row = await revokeToken(deps.db, principal.accountId, tokenId);
   if (!row) throw notFound(`Active token ${tokenId}`);
+  await forgetPrincipals(deps, { tokenId });
   return row;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { createToken, revokeAccountToken, rotateToken, tokenAuthenticator } from '../../jobs/accounts/service.js';
+import { tokenAuthenticator } from '../../jobs/accounts/authenticate.js';
+import { createToken, revokeAccountToken, rotateToken } from '../../jobs/accounts/service.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';

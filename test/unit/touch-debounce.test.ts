@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { TouchDebounce } from '../../jobs/accounts/service.js';
+import { TouchDebounce } from '../../jobs/accounts/authenticate.js';
 
 describe('token last-used debounce (the auth "touched" map)', () => {
   it('writes a token at most once per window', () => {
