@@ -39,14 +39,20 @@ export function redact(text: string, urls: string[]): string {
   return out;
 }
 
-/** Runs a command with its output on stderr (stdout carries the bench's JSON); resolves its exit code, -1 if it could not start. */
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<{ code: number; tail: string }> {
+/**
+ * Runs a command with its output on stderr (stdout carries the bench's JSON);
+ * resolves its exit code (-1 if it could not start or timed out) with the
+ * start and end of its output (npm puts its reason first, a crash last).
+ */
+function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; echo: boolean }): Promise<{ code: number; head: string; tail: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let head = '';
     let tail = '';
     const keep = (d: Buffer) => {
-      process.stderr.write(d);
-      tail = (tail + d.toString()).slice(-2000);
+      if (opts.echo) process.stderr.write(d);
+      if (head.length < 4000) head = (head + d.toString()).slice(0, 4000);
+      tail = (tail + d.toString()).slice(-4000);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -58,11 +64,11 @@ function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.Proc
     }, opts.timeoutMs);
     child.once('error', (err) => {
       clearTimeout(timer);
-      resolve({ code: -1, tail: err.message });
+      resolve({ code: -1, head: '', tail: err.message });
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: timedOut ? -1 : (code ?? -1), tail: timedOut ? `timed out after ${opts.timeoutMs} ms` : signal ? `killed by ${signal}\n${tail}` : tail });
+      resolve({ code: timedOut ? -1 : (code ?? -1), head, tail: timedOut ? `timed out after ${opts.timeoutMs} ms` : signal ? `killed by ${signal}\n${tail}` : tail });
     });
   });
 }
@@ -70,19 +76,24 @@ function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.Proc
 /** The last non-empty line of a process's output: usually the error it died with. */
 const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).pop() ?? '';
 
+/** npm's first two error lines (its code and message); its last one only points at a log file. */
+const npmError = (text: string) => text.split('\n').filter((l) => /^npm (error|ERR!) \S/.test(l)).slice(0, 2).join('; ') || lastLine(text);
+
 /**
  * Installs the peers' packages once: `npm ci` when node_modules is missing
  * or older than the lockfile (npm ci writes node_modules/.package-lock.json).
  * Answers null when they are ready, or why they are not.
  */
-export async function installPeers(dir = PEERS_DIR, timeoutMs = 600_000): Promise<string | null> {
+export async function installPeers(dir = PEERS_DIR, opts: { timeoutMs?: number; echo?: boolean } = {}): Promise<string | null> {
   const marker = path.join(dir, 'node_modules/.package-lock.json');
   const lock = path.join(dir, 'package-lock.json');
   if (fs.existsSync(marker) && (!fs.existsSync(lock) || fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs)) return null;
-  process.stderr.write(`bench: installing the peers' packages (npm ci --prefix ${path.relative(ROOT, dir) || dir})…\n`);
+  const rel = path.relative(ROOT, dir);
+  const where = rel && !rel.startsWith('..') ? rel : dir;
+  if (opts.echo !== false) process.stderr.write(`bench: installing the peers' packages (npm ci --prefix ${where})…\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const { code, tail } = await run(npm, ['ci', '--prefix', dir, '--no-audit', '--no-fund'], { cwd: ROOT, timeoutMs });
-  return code === 0 ? null : `npm ci --prefix ${path.relative(ROOT, dir) || dir} failed (${code}): ${lastLine(tail)}`;
+  const { code, head } = await run(npm, ['ci', '--prefix', dir, '--no-audit', '--no-fund'], { cwd: ROOT, timeoutMs: opts.timeoutMs ?? 600_000, echo: opts.echo !== false });
+  return code === 0 ? null : `npm ci --prefix ${where} failed (${code}): ${npmError(head)}`;
 }
 
 /** `databaseUrl` with its database name replaced by `name` (same server, same credentials). */
@@ -92,18 +103,29 @@ export function databaseUrlFor(databaseUrl: string, name: string): string {
   return url.toString();
 }
 
-/** A fresh, empty database `name` on the server of `databaseUrl` (dropped first if an earlier bench left it). */
-export async function freshDatabase(databaseUrl: string, name: string): Promise<string> {
-  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`bad database name ${name}`);
+const DB_NAME = /^[a-z_][a-z0-9_]*$/;
+
+async function adminQuery(databaseUrl: string, sql: string[]): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    await client.query(`DROP DATABASE IF EXISTS ${name}`);
-    await client.query(`CREATE DATABASE ${name}`);
+    for (const q of sql) await client.query(q);
   } finally {
     await client.end();
   }
+}
+
+/** A fresh, empty database `name` on the server of `databaseUrl` (dropped first if an earlier bench left it). */
+export async function freshDatabase(databaseUrl: string, name: string): Promise<string> {
+  if (!DB_NAME.test(name)) throw new Error(`bad database name ${name}`);
+  // FORCE: a peer killed mid-run by an earlier bench may have left connections open.
+  await adminQuery(databaseUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`, `CREATE DATABASE ${name}`]);
   return databaseUrlFor(databaseUrl, name);
+}
+
+export async function dropDatabase(databaseUrl: string, name: string): Promise<void> {
+  if (!DB_NAME.test(name)) throw new Error(`bad database name ${name}`);
+  await adminQuery(databaseUrl, [`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`]);
 }
 
 /** Rows in every table of the peer's own database, so rows stored per workflow sit beside awp's rows per run. */
@@ -130,6 +152,8 @@ export interface PeerRunOptions {
   n: number;
   total: number;
   timeoutMs?: number;
+  /** Copy the peer's (and npm's) output to stderr as it comes (default true). */
+  echo?: boolean;
 }
 
 /** Runs bench/peers/<name>.ts in its own process and collects its figures, or `{ error }` naming why there are none. */
@@ -152,7 +176,7 @@ export async function runPeerProcess(name: string, opts: PeerRunOptions): Promis
       LANGCHAIN_TRACING_V2: 'false',
     };
     // The tsx loader comes from awp's own install (cwd is the repository root); the peer's imports resolve from its folder.
-    const { code, tail } = await run(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], { cwd: ROOT, env, timeoutMs: opts.timeoutMs ?? 600_000 });
+    const { code, tail } = await run(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], { cwd: ROOT, env, timeoutMs: opts.timeoutMs ?? 600_000, echo: opts.echo !== false });
     let result: PeerResult | undefined;
     if (fs.existsSync(resultFile)) {
       try {
@@ -196,23 +220,43 @@ export function awpVersusPeers(runs: unknown, peers: Record<string, PeerResult>)
   return out;
 }
 
+export interface BenchPeersOptions {
+  n?: number;
+  total?: number;
+  /** The folder holding the peers' package.json and <peer>.ts files. */
+  dir?: string;
+  peers?: readonly string[];
+  /** Each peer gets the database `${databasePrefix}${peer}`, dropped and created afresh. */
+  databasePrefix?: string;
+  timeoutMs?: number;
+  echo?: boolean;
+}
+
 /** The peers section: each peer's figures (or error), sized like the runs section (BENCH_N, BENCH_TOTAL). */
-export async function benchPeers(env: Env, n = Number(process.env.BENCH_N ?? 100), total = Number(process.env.BENCH_TOTAL ?? 300)) {
+export async function benchPeers(env: Pick<Env, 'databaseUrl' | 'redisUrl'>, opts: BenchPeersOptions = {}) {
+  const n = opts.n ?? Number(process.env.BENCH_N ?? 100);
+  const total = opts.total ?? Number(process.env.BENCH_TOTAL ?? 300);
+  const echo = opts.echo !== false;
+  const secrets = [env.databaseUrl, env.redisUrl];
   const result: Record<string, unknown> = {};
-  const installError = await installPeers();
-  for (const name of PEERS) {
+  const installError = await installPeers(opts.dir ?? PEERS_DIR, { echo });
+  for (const name of opts.peers ?? PEERS) {
     if (installError) {
-      result[name] = { error: redact(installError, [env.databaseUrl, env.redisUrl]) };
+      result[name] = { error: redact(installError, secrets) };
       continue;
     }
-    process.stderr.write(`bench: peer ${name}…\n`);
+    if (echo) process.stderr.write(`bench: peer ${name}…\n`);
+    const database = `${opts.databasePrefix ?? 'awp_peer_'}${name}`;
     try {
-      const databaseUrl = await freshDatabase(env.databaseUrl, `awp_peer_${name}`);
-      const figures = await runPeerProcess(name, { databaseUrl, redisUrl: env.redisUrl, n, total });
+      const databaseUrl = await freshDatabase(env.databaseUrl, database);
+      const figures = await runPeerProcess(name, { dir: opts.dir, databaseUrl, redisUrl: env.redisUrl, n, total, timeoutMs: opts.timeoutMs, echo });
       // 5 warm-ups, n one at a time, total in flight: every workflow the peer ran left its rows here.
       result[name] = 'error' in figures ? figures : { ...figures, stored: await storedRows(databaseUrl, 5 + n + total) };
     } catch (err) {
-      result[name] = { error: redact(err instanceof Error ? err.message : String(err), [env.databaseUrl, env.redisUrl]) };
+      result[name] = { error: redact(err instanceof Error ? err.message : String(err), secrets) };
+    } finally {
+      // Counted already; a BENCH_DATABASE_URL server is not left holding the peers' tables.
+      await dropDatabase(env.databaseUrl, database).catch(() => undefined);
     }
   }
   result.computation = computationCost(n);
