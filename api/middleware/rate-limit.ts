@@ -3,7 +3,9 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Deps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 
-const EXEMPT = new Set(['/healthz']);
+// Probes: /healthz answers from memory; /readyz must answer while Redis (which counts the budget) is down,
+// and concurrent calls share one in-flight check, so it costs no more than a counted request.
+const EXEMPT = new Set(['/healthz', '/readyz']);
 
 function setHeaders(ctx: Context, limit: number, res: RateLimiterRes) {
   ctx.set('X-RateLimit-Limit', String(limit));
