@@ -23,11 +23,13 @@ export async function startWeb(deps: Deps, port = deps.config.PORT, host = deps.
     name: 'web',
     server,
     url,
-    stop: () =>
+    stop: (graceOver) =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
+        // Streams and long waits (a synchronous run answer) would hold the close; 5 s is enough for ordinary requests.
         setTimeout(() => server.closeAllConnections(), 5_000).unref();
+        graceOver?.addEventListener('abort', () => server.closeAllConnections(), { once: true });
       }),
   };
 }

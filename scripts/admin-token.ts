@@ -1,7 +1,10 @@
 /**
- * Operator CLI: mints an admin-scoped token (Bull Board, every route) for the
- * operator account, creating that account on first use.
+ * Operator CLI: mints an admin-scoped token (Bull Board, every route, no
+ * burst limit or workflow quotas) for the operator account, creating that
+ * account on first use.
  *   npm run token:admin -- [name]
+ * The bare token is the only line on stdout, so `TOKEN=$(npm run -s token:admin)`
+ * or `npm run token:admin | tail -1` gives it; what it is goes to stderr.
  */
 import { DEFAULT_SCOPES } from '../shared/schemas/auth.js';
 import { loadConfig } from '../shared/config.js';
@@ -23,7 +26,8 @@ try {
     .onConflict('id')
     .ignore();
   const { token, row } = await issueToken(db, OPERATOR_ID, { name: process.argv[2] ?? 'admin', scopes: [...DEFAULT_SCOPES, 'admin'] });
-  console.log(JSON.stringify({ tokenId: row.id, token }));
+  console.error(`admin token ${row.id} (${row.name}) for the operator account; the secret is shown once, on the next line:`);
+  console.log(token);
 } finally {
   await db.destroy();
 }

@@ -19,7 +19,7 @@ import { ensureBinaries, startPostgres, startRedis } from './local-services.js';
 const base = loadConfig();
 const log = createLogger(base.LOG_LEVEL, { process: 'all' });
 const parts: Stoppable[] = [];
-onShutdown(log, () => parts);
+onShutdown(log, () => parts, base.SHUTDOWN_GRACE_MS);
 
 const env: Record<string, string> = {};
 if (!base.REDIS_URL || !base.DATABASE_URL) {

@@ -33,6 +33,7 @@ export const ConfigSchema = Type.Object({
   WORKER_QUEUES: Type.Optional(Type.String({ description: 'Comma-separated domain queues this worker runs (default: all)' })),
   WORKER_LOCK_MS: Type.Integer({ minimum: 500, default: 30_000, description: 'BullMQ job lock; a crashed worker\'s job is retried after about this long' }),
   WORKER_CONCURRENCY: Type.Integer({ minimum: 1, default: 8, description: 'Concurrent jobs per queue in a worker process' }),
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 60_000, default: 7000, description: 'How long SIGTERM lets in-flight requests and jobs finish before connections are force-closed; the process exits at most 2 s later' }),
   SMTP_URL: Type.Optional(Type.String({ description: 'SMTP URL for activation mail; unset keeps mail in the database and logs that it was queued' })),
   MAIL_FROM: Type.String({ default: 'awp <no-reply@awp.local>', description: 'Sender of activation mail' }),
   AWP_ALLOW_PRIVATE_EGRESS: Type.Boolean({ default: false, description: '1 lets outbound calls reach loopback/private addresses (local development and tests only)' }),

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createDb } from './db/knex.js';
+import { DependencyChecks, HealthMonitor } from './health.js';
 import { createLogger, type Logger } from './log.js';
 import { QueueHub } from './queues.js';
 import { createRedis } from './redis/connection.js';
@@ -20,6 +21,8 @@ export interface Deps {
   queues: QueueHub;
   /** Pub/sub for live run events and cancel signals. */
   bus: Bus;
+  /** Postgres and Redis reachability: `health.checks.check()` live, `health.current()` cached. */
+  health: HealthMonitor;
   close(): Promise<void>;
 }
 
@@ -36,12 +39,14 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
   const queues = new QueueHub(redis, config.QUEUE_PREFIX, (err) => log.warn({ err: err.message }, 'queue connection error'));
   const bus = new Bus(redis, config.QUEUE_PREFIX);
+  const health = new HealthMonitor(new DependencyChecks({ db, redis }));
   let closed = false;
   return {
-    config, db, redis, log, queues, bus,
+    config, db, redis, log, queues, bus, health,
     async close() {
       if (closed) return;
       closed = true;
+      health.stop();
       await bus.close();
       await queues.close();
       await db.destroy();

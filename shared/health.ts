@@ -1,16 +1,85 @@
-import type { Deps } from './deps.js';
+import type { Knex } from 'knex';
+import type { Redis } from 'ioredis';
 
 export type Health = { postgres: 'up' | 'down'; redis: 'up' | 'down' };
 
+const CHECK_TIMEOUT_MS = 1000;
+const REFRESH_MS = 1000;
+/** ioredis statuses of a client that lost (or closed) its connection; `connecting` is still worth a PING. */
+const LOST = new Set(['reconnecting', 'close', 'end']);
+
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error('timeout')), ms).unref())]);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<T>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('timeout')), ms);
+    timer.unref();
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Pings Postgres and Redis (1 s each); a dependency that does not answer is `down`. */
-export async function checkHealth(deps: Pick<Deps, 'db' | 'redis'>): Promise<Health> {
-  const [pg, redis] = await Promise.allSettled([
-    withTimeout(deps.db.raw('select 1'), 1000),
-    withTimeout(deps.redis.ping(), 1000),
-  ]);
-  return { postgres: pg.status === 'fulfilled' ? 'up' : 'down', redis: redis.status === 'fulfilled' ? 'up' : 'down' };
+/**
+ * Pings Postgres and Redis; a dependency that does not answer within 1 s is
+ * `down`. A probe still unanswered from an earlier check is awaited instead of
+ * sending another, so a dependency that hangs (not refusing, just silent)
+ * does not collect one queued query or PING per check. A Redis client that
+ * lost its connection is `down` without a PING: ioredis would only queue it.
+ */
+export class DependencyChecks {
+  private pgProbe?: Promise<unknown>;
+  private redisProbe?: Promise<unknown>;
+
+  constructor(private readonly deps: { db: Knex; redis: Redis }) {}
+
+  async check(): Promise<Health> {
+    const [pg, redis] = await Promise.allSettled([this.postgres(), this.redis()]);
+    return { postgres: pg.status === 'fulfilled' ? 'up' : 'down', redis: redis.status === 'fulfilled' ? 'up' : 'down' };
+  }
+
+  private postgres(): Promise<unknown> {
+    this.pgProbe ??= Promise.resolve(this.deps.db.raw('select 1')).finally(() => (this.pgProbe = undefined));
+    return withTimeout(this.pgProbe, CHECK_TIMEOUT_MS);
+  }
+
+  private redis(): Promise<unknown> {
+    if (LOST.has(this.deps.redis.status)) return Promise.reject(new Error(`redis ${this.deps.redis.status}`));
+    this.redisProbe ??= this.deps.redis.ping().finally(() => (this.redisProbe = undefined));
+    return withTimeout(this.redisProbe, CHECK_TIMEOUT_MS);
+  }
+}
+
+/**
+ * The health state `/healthz` serves from memory, so a load balancer probing
+ * it never puts dependency round trips on the request path. The first read
+ * runs a check and starts a background refresh: the next check starts
+ * `REFRESH_MS` after the previous one finished (never overlapping, at most
+ * once a second). The timer is unref'd and `stop()` (from `deps.close()`) ends it.
+ */
+export class HealthMonitor {
+  private state?: { checks: Health; checkedAt: Date };
+  private first?: Promise<void>;
+  private timer?: NodeJS.Timeout;
+  private stopped = false;
+
+  constructor(readonly checks: DependencyChecks) {}
+
+  /** The latest state; waits only for the very first check. */
+  async current(): Promise<{ checks: Health; checkedAt: Date }> {
+    if (!this.state) {
+      this.first ??= this.refresh();
+      await this.first;
+    }
+    return this.state!;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    clearTimeout(this.timer);
+  }
+
+  private async refresh(): Promise<void> {
+    this.state = { checks: await this.checks.check(), checkedAt: new Date() };
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.refresh(), REFRESH_MS);
+    this.timer.unref();
+  }
 }

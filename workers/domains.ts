@@ -2,7 +2,7 @@ import { Worker, type ConnectionOptions } from 'bullmq';
 import { DOMAIN_NAMES } from '../jobs/domains.js';
 import { hasProcessor, PROCESSORS, QUEUE_NAMES } from '../jobs/registry.js';
 import type { Deps } from '../shared/deps.js';
-import { isMain, runProcess, type Stoppable } from './lifecycle.js';
+import { isMain, runProcess, whenAborted, type Stoppable } from './lifecycle.js';
 
 /** Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration. */
 export function selectedQueues(deps: Deps): string[] {
@@ -13,9 +13,14 @@ export function selectedQueues(deps: Deps): string[] {
   return wanted;
 }
 
-/** Starts one BullMQ worker per queue that has a processor; a domain whose module is not built yet gets none. */
+/**
+ * Starts one BullMQ worker per queue that has a processor (a domain whose
+ * module is not built yet gets none). They stop as one part, closing in
+ * parallel: closed one after another, the later ones would keep taking new
+ * jobs while the earlier ones drain.
+ */
 export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
-  const started: Stoppable[] = [];
+  const workers: Array<{ name: string; worker: Worker }> = [];
   for (const name of queues) {
     const processor = PROCESSORS[name];
     if (!processor || !hasProcessor(name)) continue;
@@ -28,15 +33,38 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
     });
     worker.on('failed', (job, err) => deps.log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => deps.log.error({ queue: name, err: err.message }, 'worker error'));
-    started.push({ name: `worker:${name}`, stop: () => worker.close() });
+    workers.push({ name, worker });
   }
-  return started;
+  if (workers.length === 0) return [];
+  return [{
+    name: `workers:${workers.map((w) => w.name).join(',')}`,
+    stop: async (graceOver) => {
+      const over = graceOver && whenAborted(graceOver);
+      await Promise.all(workers.map(({ name, worker }) => closeWorker(worker, over, () => deps.log.warn({ queue: name }, 'force-closing worker'))));
+    },
+  }];
+}
+
+/**
+ * Closes a worker, letting its in-flight jobs finish. Once `graceOver` aborts,
+ * its Redis connections are dropped: commands stuck on an unresponsive Redis
+ * (a job's completion, a lock renewal) then fail and the close can finish;
+ * the unfinished jobs' locks expire and another worker retries them. A job
+ * stuck outside Redis still holds the close; the process deadline ends that.
+ */
+export async function closeWorker(worker: Worker, graceOver: Promise<void> | undefined, onForce: () => void = () => undefined): Promise<void> {
+  const closed = worker.close();
+  if (!graceOver) return closed;
+  if ((await Promise.race([closed, graceOver.then(() => 'graceOver' as const)])) !== 'graceOver') return;
+  onForce();
+  await worker.disconnect().catch(() => undefined);
+  await closed;
 }
 
 export function startDomainWorkers(deps: Deps): Stoppable[] {
   const queues = selectedQueues(deps);
   const parts = startWorkers(deps, queues);
-  deps.log.info({ queues: parts.map((p) => p.name) }, 'domain workers started');
+  deps.log.info({ queues: queues.filter((q) => PROCESSORS[q]) }, 'domain workers started');
   return parts;
 }
 

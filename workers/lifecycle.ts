@@ -6,37 +6,59 @@ import { createLogger, type Logger } from '../shared/log.js';
 
 export interface Stoppable {
   name: string;
-  stop(): Promise<void>;
+  /**
+   * Stops the part, letting in-flight work finish. `graceOver` aborts when the
+   * shutdown grace has passed: stop waiting and force-close what is left.
+   */
+  stop(graceOver?: AbortSignal): Promise<void>;
 }
 
+/** After the grace, force-closed parts get this long to let go before the process exits regardless. */
+export const FORCE_CLOSE_MS = 2_000;
+
 /**
- * Stops components in reverse start order on SIGTERM/SIGINT, once, with a
- * deadline so a stuck component cannot keep the process alive forever.
+ * Stops components in reverse start order on SIGTERM/SIGINT, once. In-flight
+ * work gets `graceMs`; then the parts are told to force-close; and if
+ * something still holds on `FORCE_CLOSE_MS` later, the process exits with 1
+ * rather than waiting for an orchestrator's SIGKILL. The deadline timer stays
+ * armed (unref'd) after the parts stop, so a handle left open exits 1 too
+ * instead of keeping the process alive.
  */
-export function onShutdown(log: Logger, parts: () => Stoppable[], deadlineMs = 20_000): void {
+export function onShutdown(log: Logger, parts: () => Stoppable[], graceMs: number): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    const timer = setTimeout(() => {
+    log.info({ signal, graceMs }, 'shutting down');
+    const grace = new AbortController();
+    setTimeout(() => {
+      log.warn('shutdown grace over; force-closing what is left');
+      grace.abort();
+    }, graceMs).unref();
+    setTimeout(() => {
       log.error('shutdown deadline passed; exiting');
       process.exit(1);
-    }, deadlineMs);
-    timer.unref();
+    }, graceMs + FORCE_CLOSE_MS).unref();
     for (const part of [...parts()].reverse()) {
       try {
-        await part.stop();
+        await part.stop(grace.signal);
         log.info({ part: part.name }, 'stopped');
       } catch (err) {
         log.error({ part: part.name, err }, 'stop failed');
       }
     }
-    clearTimeout(timer);
     process.exitCode = 0;
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/** Resolves when `signal` aborts (at once if it has). */
+export function whenAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /** True when this module is the process's entry point (`tsx workers/domains.ts`). */
@@ -53,7 +75,7 @@ export function runProcess(name: string, start: (deps: Deps) => Promise<Stoppabl
   const log = createLogger(config.LOG_LEVEL, { process: name });
   const deps = createDeps(config, log);
   let parts: Stoppable[] = [{ name: 'deps', stop: () => deps.close() }];
-  onShutdown(log, () => parts);
+  onShutdown(log, () => parts, config.SHUTDOWN_GRACE_MS);
   start(deps).then(
     (started) => {
       parts = [...parts, ...started];

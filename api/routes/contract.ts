@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppError, notFound } from '../../shared/errors.js';
-import { checkHealth } from '../../shared/health.js';
+import type { Health } from '../../shared/health.js';
 import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
@@ -15,6 +15,7 @@ export const TRANSPORTS = ['http', 'mcp', 'a2a'] as const;
 const startedAt = Date.now();
 
 const Health = Ok({ version: Type.String(), contractCount: Type.Integer(), checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Health');
+const Readiness = Ok({ checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Readiness');
 const Manifest = Ok({ name: Type.String(), version: Type.String(), domains: Type.Array(Type.String()), transports: Type.Array(Type.String()) }, 'Manifest');
 const Handshake = Type.Object(
   {
@@ -35,6 +36,12 @@ const HandshakeResult = Ok(
   },
   'HandshakeResult',
 );
+
+/** 503 naming what is down, with every check in `details`. */
+function failIfDown(checks: Health): void {
+  const down = Object.entries(checks).filter(([, v]) => v === 'down').map(([k]) => k);
+  if (down.length > 0) throw new AppError('unavailable', `Dependency down: ${down.join(', ')}`, { checks });
+}
 
 /** Every named schema in the route table, keyed by `$id`. */
 export function schemaCatalog(routes: AnyRoute[]): Record<string, unknown> {
@@ -64,14 +71,23 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
   let openApiCache: Record<string, unknown> | undefined;
   return [
   defineRoute({
-    method: 'GET', path: '/healthz', tag: 'runtime', auth: 'public', summary: 'Liveness with dependency checks',
-    description: 'Answers 503 unavailable naming the dependency that is down.',
+    method: 'GET', path: '/healthz', tag: 'runtime', auth: 'public', summary: 'Health for load balancers, from memory',
+    description: 'Postgres and Redis reachability as last checked in the background (at most 1 s old, 2 s while a dependency does not answer); no dependency round trip on the request. Answers 503 unavailable naming the dependency that is down. Exempt from the rate limit.',
     response: { 200: Health },
     handler: async (_input, deps) => {
-      const checks = await checkHealth(deps);
-      const down = Object.entries(checks).filter(([, v]) => v === 'down').map(([k]) => k);
-      if (down.length > 0) throw new AppError('unavailable', `Dependency down: ${down.join(', ')}`, { checks });
+      const { checks } = await deps.health.current();
+      failIfDown(checks);
       return { ok: true, version: SERVICE_VERSION, contractCount: table().length, checks };
+    },
+  }),
+  defineRoute({
+    method: 'GET', path: '/readyz', tag: 'runtime', auth: 'public', summary: 'Readiness, checked live',
+    description: 'Pings Postgres and Redis now (1 s each): for a deploy step or an operator who must know the current answer; concurrent calls share one check. Exempt from the rate limit, which needs Redis. Load balancers should probe /healthz.',
+    response: { 200: Readiness },
+    handler: async (_input, deps) => {
+      const checks = await deps.health.checks.check();
+      failIfDown(checks);
+      return { ok: true, checks };
     },
   }),
   defineRoute({
@@ -93,7 +109,7 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
   defineRoute({
     method: 'GET', path: '/v1/status', tag: 'runtime', auth: 'public', summary: 'Public API status',
     handler: async (_input, deps) => {
-      const checks = await checkHealth(deps);
+      const { checks } = await deps.health.current();
       const degraded = Object.values(checks).includes('down');
       return { ok: true, status: degraded ? 'degraded' : 'operational', version: SERVICE_VERSION, checks, time: new Date().toISOString() };
     },

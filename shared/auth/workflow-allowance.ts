@@ -2,6 +2,7 @@ import { takeMonthlyQuota, takeUnverifiedAllowance } from '../db/accounts.js';
 import type { Deps } from '../deps.js';
 import { AppError, forbidden } from '../errors.js';
 import type { Principal } from '../schemas/auth.js';
+import { isOperator } from './operator.js';
 
 /** `2026-11`: the calendar month (UTC) a workflow request counts against. */
 export function usagePeriod(now = new Date()): string {
@@ -12,11 +13,13 @@ export function usagePeriod(now = new Date()): string {
  * Admits one workflow request (orchestrator, template and domain POSTs) or
  * refuses it: an account that has not activated gets `UNVERIFIED_REQUEST_LIMIT`
  * of them in total, and a builder-plan account `BUILDER_MONTHLY_RUNS` a month.
+ * Operator (admin) tokens are exempt.
  * Both counters move in one transaction so a refusal never consumes the other.
  */
 export async function admitWorkflowRequest(deps: Deps, principal: Principal): Promise<void> {
   const { UNVERIFIED_REQUEST_LIMIT, BUILDER_MONTHLY_RUNS } = deps.config;
   if (principal.activated && principal.plan === 'team') return; // nothing to count
+  if (isOperator(principal)) return; // not counted either: operator load is not a customer's usage
   await deps.db.transaction(async (trx) => {
     if (!principal.activated && !(await takeUnverifiedAllowance(trx, principal.accountId, UNVERIFIED_REQUEST_LIMIT))) {
       throw forbidden(`This starter token is limited to ${UNVERIFIED_REQUEST_LIMIT} workflow requests until the account is activated: POST /v1/profiles/activate with the activationToken from the activation mail`);

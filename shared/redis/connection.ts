@@ -1,11 +1,67 @@
 import { Redis, type RedisOptions } from 'ioredis';
 
+/** The service reads replies in ioredis's default (legacy) shape, the one `AwpRedis` is typed with. */
+type LegacyOptions = RedisOptions & { replyMapping?: 'legacy' };
+
+/** The ioredis internals `endSocketless` needs; they exist at runtime but are private in its types. */
+interface RedisInternals {
+  reconnectTimeout: NodeJS.Timeout | null;
+  prevCommandQueue?: { length: number; shift(): { command: { reject(err: Error): void } } | undefined } | null;
+  setStatus(status: string): void;
+  flushQueue(err: Error): void;
+}
+
+/**
+ * An ioredis client whose `disconnect()` always ends it.
+ *
+ * ioredis (6.0.0) ends a client through the socket's `close` event. A client
+ * in `reconnecting` has no socket (only a retry timer): `disconnect()` clears
+ * the timer and asks the connector to close a socket that is already gone, so
+ * no `close` event ever comes. The client stays `reconnecting` forever, never
+ * emits `end`, and its queued commands never settle. BullMQ's `Worker.close()`
+ * disconnects its blocking connection and waits for `end`, so a SIGTERM that
+ * lands while Redis is down or restarting (the workers backing off between
+ * reconnects) hung shutdown for good (bullmq#4656, ioredis side in bullmq#4585).
+ * Here a socketless disconnect cancels the retry and finishes the way ioredis
+ * finishes one for a client that never connected (status `wait`): status
+ * `end`, queued commands rejected with "Connection is closed.".
+ *
+ * `duplicate()` is overridden because ioredis builds copies with its own class,
+ * and BullMQ duplicates the connection it is given for every worker.
+ */
+export class AwpRedis extends Redis {
+  override disconnect(reconnect = false): void {
+    if (reconnect || this.status !== 'reconnecting') return super.disconnect(reconnect);
+    // Not super.disconnect(): asking the connector to close the socket that is
+    // already gone would also arm a 2 s timer for a close event that never comes.
+    const client = this as unknown as RedisInternals;
+    if (client.reconnectTimeout) clearTimeout(client.reconnectTimeout);
+    client.reconnectTimeout = null;
+    endSocketless(client);
+  }
+}
+
+// On the prototype, not in the class body: ioredis types `duplicate` with a generic reply mapping a subclass cannot restate.
+AwpRedis.prototype.duplicate = function duplicate(this: AwpRedis, override?: Partial<RedisOptions>) {
+  return new AwpRedis({ ...this.options, ...(override ?? {}) } as LegacyOptions);
+} as unknown as Redis['duplicate'];
+
+function endSocketless(client: RedisInternals): void {
+  const closed = new Error('Connection is closed.');
+  client.setStatus('end');
+  client.flushQueue(closed);
+  // Commands that were in flight when the socket dropped wait here to be re-sent on reconnect; there will be none.
+  const prev = client.prevCommandQueue;
+  for (let item = prev?.shift(); item; item = prev?.shift()) item.command.reject(closed);
+  client.prevCommandQueue = null;
+}
+
 /**
  * A Redis connection. BullMQ needs `maxRetriesPerRequest: null` on connections
  * that block (workers, queue events); using it everywhere keeps one shape.
  */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, ...options });
+  return new AwpRedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, ...options } as LegacyOptions);
 }
 
 export type { Redis };

@@ -1,6 +1,24 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';
+import { ROOT } from '../support/spawn.js';
+
+/** An operator token minted the way the README says: the CLI's last stdout line. */
+async function mintOperatorToken(): Promise<string> {
+  const child = spawn('sh', ['-c', 'npm run -s token:admin -- load | tail -1'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: harness.config.DATABASE_URL!, LOG_LEVEL: 'silent' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const code = await new Promise((resolve) => child.once('close', resolve));
+  assert.equal(code, 0, err);
+  return out.replace(/\n$/, '');
+}
 
 describe('rate limits and idempotency', () => {
   let app: Awaited<ReturnType<typeof startExtraApp>>;
@@ -28,6 +46,21 @@ describe('rate limits and idempotency', () => {
     // Another token has its own budget.
     const other = await harness.account();
     assert.equal((await harness.call('GET', '/v1/tokens', { token: other.token }, app.url)).status, 200);
+  });
+
+  it('an operator token (npm run token:admin) is exempt from the burst limit; a normal token is not', async function () {
+    this.timeout(60_000);
+    const operator = await mintOperatorToken();
+    assert.match(operator, /^awp_[A-Za-z0-9_-]{43}$/, 'the bare token, alone on the last line');
+    for (let i = 0; i < 12; i++) {
+      const res = await harness.call('GET', '/v1/tokens', { token: operator }, app.url);
+      assert.equal(res.status, 200, `operator request ${i + 1} of 12 (limit 5)`);
+      assert.equal(res.headers.get('x-ratelimit-limit'), null, 'no budget is counted');
+    }
+    const { token } = await harness.account();
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await harness.call('GET', '/v1/tokens', { token }, app.url)).status);
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
   });
 
   it('replays the first response for a repeated Idempotency-Key and creates nothing twice', async () => {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { defineRoute } from '../../shared/http/route-spec.js';
+import { issueToken } from '../../shared/auth/issue-token.js';
+import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';
 
@@ -116,6 +118,23 @@ describe('profiles and activation', () => {
     const team = await harness.account({ plan: 'team' });
     await harness.deps.db('usage_counters').insert({ account_id: team.accountId, period, workflow_requests: 10_000 });
     assert.equal((await harness.call('POST', '/test/workflow', { token: team.token, body: {} }, extra.url)).status, 200);
+  });
+
+  it('an operator (admin) token is exempt from the unverified allowance and the monthly quota, and is not counted', async () => {
+    const { accountId, token } = await harness.account({ activated: false, plan: 'builder', scopes: [...DEFAULT_SCOPES, 'admin'] });
+    const period = new Date().toISOString().slice(0, 7);
+    await harness.deps.db('usage_counters').insert({ account_id: accountId, period, workflow_requests: 500 });
+    for (let i = 0; i < 8; i++) {
+      const res = await harness.call('POST', '/test/workflow', { token, body: { n: i } }, extra.url);
+      assert.equal(res.status, 200, `operator workflow request ${i + 1} (allowance 5, quota used up)`);
+    }
+    const usage = await harness.deps.db('usage_counters').where({ account_id: accountId, period }).first();
+    assert.equal(usage.workflow_requests, 500);
+    // A normal token of the same account is still limited: the exemption is the token's, not the account's.
+    const normal = await issueToken(harness.deps.db, accountId, { name: 'normal', scopes: DEFAULT_SCOPES });
+    const refused = await harness.call('POST', '/test/workflow', { token: normal.token, body: {} }, extra.url);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.error, 'quotaExceeded');
   });
 });
 

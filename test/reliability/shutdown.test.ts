@@ -45,8 +45,12 @@ describe('process lifecycle', function () {
 
   it('the admin CLI mints a token that opens Bull Board; a normal token gets 403', async () => {
     const child = spawnEntry('scripts/admin-token.ts', { DATABASE_URL: harness.config.DATABASE_URL!, LOG_LEVEL: 'silent' }, ['ops']);
-    const out = await waitForOutput(child, (o) => o.includes('"token"'));
-    const { token } = JSON.parse(out.trim().split('\n').pop()!);
+    let stdout = '';
+    child.stdout!.on('data', (d) => (stdout += d));
+    assert.equal(await new Promise((resolve) => child.once('close', resolve)), 0, child.output());
+    // stdout is the bare token alone (what it is goes to stderr), so `TOKEN=$(npm run -s token:admin)` works.
+    assert.match(stdout, /^awp_[A-Za-z0-9_-]{43}\n$/);
+    const token = stdout.trim();
     const board = await harness.call('GET', '/admin/queues', { token });
     assert.equal(board.status, 200);
     assert.match(board.text, /<html/i);
