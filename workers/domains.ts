@@ -1,6 +1,7 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { PROCESSORS } from '../jobs/registry.js';
 import type { Deps } from '../shared/deps.js';
+import { copiesOf, endClients } from '../shared/redis/connection.js';
 import { DOMAIN_QUEUES, QUEUE_NAMES, type QueueName } from '../shared/queues.js';
 import { isMain, runProcess, whenAborted, type Stoppable } from './lifecycle.js';
 
@@ -20,6 +21,7 @@ export function selectedQueues(deps: Deps): QueueName[] {
  */
 export function startWorkers(deps: Deps, queues: QueueName[]): Stoppable[] {
   const workers: Array<{ name: QueueName; worker: Worker }> = [];
+  const before = new Set(copiesOf(deps.redis));
   for (const name of queues) {
     const processor = PROCESSORS[name];
     if (!processor) continue;
@@ -35,10 +37,13 @@ export function startWorkers(deps: Deps, queues: QueueName[]): Stoppable[] {
     workers.push({ name, worker });
   }
   if (workers.length === 0) return [];
+  // The connections BullMQ made for these workers (a blocking one each), which shutdown may have to end itself (see endClients).
+  const own = copiesOf(deps.redis).filter((c) => !before.has(c));
   return [{
     name: `workers:${workers.map((w) => w.name).join(',')}`,
     stop: async (graceOver) => {
-      const over = graceOver && whenAborted(graceOver);
+      endClients(own, 'notReady'); // one still waiting for Redis would hold its worker's close
+      const over = graceOver && whenAborted(graceOver).then(() => endClients(own, 'all'));
       await Promise.all(workers.map(({ name, worker }) => closeWorker(worker, over, () => deps.log.warn({ queue: name }, 'force-closing worker'))));
     },
   }];
