@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Deps } from '../shared/deps.js';
-import { isMain, runProcess, type Stoppable } from '../workers/lifecycle.js';
+import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
 import { buildApp } from './app.js';
 import { hardenServer } from './http-server.js';
 

@@ -13,7 +13,7 @@ import { createLogger } from '../shared/log.js';
 import { startClock } from '../workers/clock.js';
 import { startDelivery } from '../workers/delivery.js';
 import { startDomainWorkers } from '../workers/domains.js';
-import { onShutdown, type Stoppable } from '../workers/lifecycle.js';
+import { onShutdown, type Stoppable } from '../shared/lifecycle.js';
 import { ensureBinaries, startPostgres, startRedis } from './local-services.js';
 
 const base = loadConfig();

@@ -2,7 +2,7 @@ import cron from 'node-cron';
 import { SWEEPS } from '../jobs/clock/sweeps.js';
 import type { Deps } from '../shared/deps.js';
 import { Lease } from '../shared/redis/lease.js';
-import { isMain, runProcess, type Stoppable } from './lifecycle.js';
+import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
 import { startWorkers } from './domains.js';
 
 const LEADER_TTL_MS = 30_000;

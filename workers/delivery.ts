@@ -1,5 +1,5 @@
 import type { Deps } from '../shared/deps.js';
-import { isMain, runProcess, type Stoppable } from './lifecycle.js';
+import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
 import { startWorkers } from './domains.js';
 
 /**

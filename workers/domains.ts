@@ -2,7 +2,8 @@ import { Worker, type ConnectionOptions } from 'bullmq';
 import { DOMAIN_NAMES } from '../jobs/domains.js';
 import { hasProcessor, PROCESSORS, QUEUE_NAMES } from '../jobs/registry.js';
 import type { Deps } from '../shared/deps.js';
-import { isMain, runProcess, whenAborted, type Stoppable } from './lifecycle.js';
+import { copiesOf, endClients } from '../shared/redis/connection.js';
+import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifecycle.js';
 
 /** Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration. */
 export function selectedQueues(deps: Deps): string[] {
@@ -21,6 +22,7 @@ export function selectedQueues(deps: Deps): string[] {
  */
 export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   const workers: Array<{ name: string; worker: Worker }> = [];
+  const before = new Set(copiesOf(deps.redis));
   for (const name of queues) {
     const processor = PROCESSORS[name];
     if (!processor || !hasProcessor(name)) continue;
@@ -36,10 +38,13 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
     workers.push({ name, worker });
   }
   if (workers.length === 0) return [];
+  // The connections BullMQ made for these workers (a blocking one each), which shutdown may have to end itself (see endClients).
+  const own = copiesOf(deps.redis).filter((c) => !before.has(c));
   return [{
     name: `workers:${workers.map((w) => w.name).join(',')}`,
     stop: async (graceOver) => {
-      const over = graceOver && whenAborted(graceOver);
+      endClients(own, 'notReady'); // one still waiting for Redis would hold its worker's close
+      const over = graceOver && whenAborted(graceOver).then(() => endClients(own, 'all'));
       await Promise.all(workers.map(({ name, worker }) => closeWorker(worker, over, () => deps.log.warn({ queue: name }, 'force-closing worker'))));
     },
   }];

@@ -8,7 +8,7 @@ import { createDeps, type Deps } from '../../shared/deps.js';
 import { migrateLatest } from '../../shared/db/migrate.js';
 import { createLogger } from '../../shared/log.js';
 import { startDomainWorkers } from '../../workers/domains.js';
-import type { Stoppable } from '../../workers/lifecycle.js';
+import type { Stoppable } from '../../shared/lifecycle.js';
 import { startPostgres, startRedis } from '../local-services.js';
 
 /** Private Redis + Postgres (or BENCH_REDIS_URL / BENCH_DATABASE_URL), the app and workers, for one bench run. */

@@ -3,8 +3,9 @@ import { Redis, type RedisOptions } from 'ioredis';
 /** The service reads replies in ioredis's default (legacy) shape, the one `AwpRedis` is typed with. */
 type LegacyOptions = RedisOptions & { replyMapping?: 'legacy' };
 
-/** The ioredis internals `endSocketless` needs; they exist at runtime but are private in its types. */
+/** The ioredis internals `AwpRedis` needs; they exist at runtime but are private in its types. */
 interface RedisInternals {
+  stream?: { destroyed: boolean };
   reconnectTimeout: NodeJS.Timeout | null;
   prevCommandQueue?: { length: number; shift(): { command: { reject(err: Error): void } } | undefined } | null;
   setStatus(status: string): void;
@@ -12,7 +13,7 @@ interface RedisInternals {
 }
 
 /**
- * An ioredis client whose `disconnect()` always ends it.
+ * An ioredis client whose `disconnect()` always ends it, at once.
  *
  * ioredis (6.0.0) ends a client through the socket's `close` event. A client
  * in `reconnecting` has no socket (only a retry timer): `disconnect()` clears
@@ -30,11 +31,16 @@ interface RedisInternals {
  * and BullMQ duplicates the connection it is given for every worker.
  */
 export class AwpRedis extends Redis {
+  /** Copies made by `duplicate()`: BullMQ's per-worker connections, the bus subscriber. */
+  readonly copies = new Set<AwpRedis>();
+
   override disconnect(reconnect = false): void {
-    if (reconnect || this.status !== 'reconnecting') return super.disconnect(reconnect);
-    // Not super.disconnect(): asking the connector to close the socket that is
-    // already gone would also arm a 2 s timer for a close event that never comes.
     const client = this as unknown as RedisInternals;
+    // Not super.disconnect() on a client whose socket is gone: asking the connector
+    // to close it again arms a 2 s timer for a close event that never comes,
+    // which keeps a stopping process alive for nothing.
+    if (!reconnect && this.status === 'end' && (client.stream?.destroyed ?? true)) return;
+    if (reconnect || this.status !== 'reconnecting') return super.disconnect(reconnect);
     if (client.reconnectTimeout) clearTimeout(client.reconnectTimeout);
     client.reconnectTimeout = null;
     endSocketless(client);
@@ -43,7 +49,9 @@ export class AwpRedis extends Redis {
 
 // On the prototype, not in the class body: ioredis types `duplicate` with a generic reply mapping a subclass cannot restate.
 AwpRedis.prototype.duplicate = function duplicate(this: AwpRedis, override?: Partial<RedisOptions>) {
-  return new AwpRedis({ ...this.options, ...(override ?? {}) } as LegacyOptions);
+  const copy = new AwpRedis({ ...this.options, ...(override ?? {}) } as LegacyOptions);
+  this.copies.add(copy); // only made when a worker or the bus starts, so the set stays small
+  return copy;
 } as unknown as Redis['duplicate'];
 
 function endSocketless(client: RedisInternals): void {
@@ -54,6 +62,24 @@ function endSocketless(client: RedisInternals): void {
   const prev = client.prevCommandQueue;
   for (let item = prev?.shift(); item; item = prev?.shift()) item.command.reject(closed);
   client.prevCommandQueue = null;
+}
+
+/** The copies `redis` has made so far (none when it is not an `AwpRedis`). */
+export function copiesOf(redis: Redis): AwpRedis[] {
+  return redis instanceof AwpRedis ? [...redis.copies] : [];
+}
+
+/**
+ * Ends the given clients: all of them, or those not connected. Why from
+ * outside BullMQ: its `RedisConnection.disconnect()` first awaits the
+ * connection's start-up, which waits for `ready`; a worker whose blocking
+ * connection lost Redis before it was ready never gets there, so its
+ * `close()` never finishes (bullmq#4656). Ending the client settles that
+ * start-up and the close goes on. A client that is not connected has
+ * nothing in flight, so ending it at shutdown loses nothing.
+ */
+export function endClients(clients: Redis[], which: 'notReady' | 'all'): void {
+  for (const client of clients) if (which === 'all' || client.status !== 'ready') client.disconnect();
 }
 
 /**

@@ -10,7 +10,7 @@ import { createLogger } from '../../shared/log.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { startDelivery } from '../../workers/delivery.js';
 import { startDomainWorkers } from '../../workers/domains.js';
-import type { Stoppable } from '../../workers/lifecycle.js';
+import type { Stoppable } from '../../shared/lifecycle.js';
 import { startTestServices, type TestServices } from './services.js';
 
 export interface ApiResponse<T = any> {

@@ -25,8 +25,6 @@ const isIoPackage = (spec: string) => spec.startsWith('@koa/') || IO_PACKAGES.so
  * it is removed here.
  */
 const KNOWN_EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
-  // TODO(issue 7): api/server.ts imports workers/lifecycle.ts for its shutdown helper; that helper is moving to shared/. Remove this entry then.
-  { from: 'api/server.ts', to: 'workers/lifecycle.ts', why: 'shutdown helper still in workers/' },
 ];
 
 const layerOf = (file: string) => file.split('/')[0]!;

@@ -3,10 +3,30 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue, Worker, type ConnectionOptions } from 'bullmq';
-import { startRedis } from '../../scripts/local-services.js';
+import { freePort, startRedis } from '../../scripts/local-services.js';
+import { createDeps } from '../../shared/deps.js';
+import { createLogger } from '../../shared/log.js';
 import { createRedis } from '../../shared/redis/connection.js';
-import { closeWorker } from '../../workers/domains.js';
-import { whenAborted } from '../../workers/lifecycle.js';
+import { closeWorker, startWorkers } from '../../workers/domains.js';
+import { whenAborted } from '../../shared/lifecycle.js';
+import { harness } from '../support/harness.js';
+
+describe('worker shutdown without Redis', function () {
+  this.timeout(20_000);
+
+  it('workers whose connections never reached Redis stop at once, without the force-close', async () => {
+    // BullMQ's close waits for its blocking connection to have started, which needs Redis (bullmq#4656).
+    const deps = createDeps(harness.configWith({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }), createLogger('silent'));
+    deps.redis.on('error', () => undefined);
+    try {
+      const [workers] = startWorkers(deps, ['hunt', 'resolve']);
+      while (deps.redis.status !== 'reconnecting') await new Promise((r) => setTimeout(r, 20));
+      await workers!.stop(new AbortController().signal); // a grace that never ends; bounded by this test's timeout
+    } finally {
+      await deps.close();
+    }
+  });
+});
 
 /**
  * The safety net behind a clean shutdown: when the grace is over, a worker

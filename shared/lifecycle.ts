@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../shared/config.js';
-import { createDeps, type Deps } from '../shared/deps.js';
-import { createLogger, type Logger } from '../shared/log.js';
+import { loadConfig } from './config.js';
+import { createDeps, type Deps } from './deps.js';
+import { createLogger, type Logger } from './log.js';
 
 export interface Stoppable {
   name: string;
