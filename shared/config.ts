@@ -22,6 +22,7 @@ export const ConfigSchema = Type.Object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 65_000, description: 'How long an idle keep-alive connection stays open; keep it above a fronting load balancer\'s idle timeout' }),
   MAX_BODY_BYTES: Type.Integer({ minimum: 1024, default: 1_048_576, description: 'Largest accepted JSON body; larger answers 413' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60, description: 'Burst limit per token (per client IP on public routes)' }),
+  ACCOUNT_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 300, description: 'Burst limit per account, across all its tokens (more tokens do not buy more requests)' }),
   UNVERIFIED_REQUEST_LIMIT: Type.Integer({ minimum: 0, default: 5, description: 'Workflow requests a not-yet-activated account may make' }),
   BUILDER_MONTHLY_RUNS: Type.Integer({ minimum: 0, default: 500, description: 'Monthly workflow quota of the builder plan' }),
   IDEMPOTENCY_TTL_HOURS: Type.Integer({ minimum: 1, default: 24, description: 'How long an Idempotency-Key replays its first response' }),

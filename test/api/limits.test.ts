@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { ROOT } from '../support/spawn.js';
+import { issueToken } from '../../shared/auth/issue-token.js';
+import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 
 /** An operator token minted the way the README says: the CLI's last stdout line. */
 async function mintOperatorToken(): Promise<string> {
@@ -46,6 +48,24 @@ describe('rate limits and idempotency', () => {
     // Another token has its own budget.
     const other = await harness.account();
     assert.equal((await harness.call('GET', '/v1/tokens', { token: other.token }, app.url)).status, 200);
+  });
+
+  it('an account has one budget across its tokens: minting tokens buys no requests', async () => {
+    const limited = await startExtraApp({ RATE_LIMIT_PER_MINUTE: '5', ACCOUNT_RATE_LIMIT_PER_MINUTE: '8' });
+    try {
+      const { accountId, token } = await harness.account();
+      const tokens = [token, ...(await Promise.all([1, 2].map(async () => (await issueToken(harness.deps.db, accountId, { name: 'extra', scopes: DEFAULT_SCOPES })).token)))];
+      const statuses: number[] = [];
+      for (let i = 0; i < 9; i++) statuses.push((await harness.call('GET', '/v1/tokens', { token: tokens[i % 3] }, limited.url)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 200, 429], 'three tokens of 5 each, but 8 for the account');
+      const refused = await harness.call('GET', '/v1/tokens', { token: tokens[0] }, limited.url);
+      assert.match(refused.body.message, /for this account/);
+      assert.equal(refused.headers.get('x-ratelimit-limit'), '8');
+      const other = await harness.account();
+      assert.equal((await harness.call('GET', '/v1/tokens', { token: other.token }, limited.url)).status, 200, 'another account has its own budget');
+    } finally {
+      await limited.stop();
+    }
   });
 
   it('an operator token (npm run token:admin) is exempt from the burst limit; a normal token is not', async function () {
