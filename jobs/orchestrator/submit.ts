@@ -67,8 +67,7 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
   const result = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
     // Read under the row lock: a concurrent resume, cancel or finalize of this run waits here, then sees what this one did.
     const locked = (await lockRun(trx, runId))!;
-    if (!WAIT_STATUSES.includes(locked.status)) throw conflict(`Run ${runId} is not waiting for input (status ${locked.status}); a waitpoint resolves once`);
-    const wp = await lockOpenWaitpoint(trx, runId);
+    const wp = WAIT_STATUSES.includes(locked.status) ? await lockOpenWaitpoint(trx, runId) : null;
     if (!wp || wp.segment !== locked.segment) throw conflict(`Run ${runId} is not waiting for input (status ${locked.status}); a waitpoint resolves once`);
     const accepted = Object.keys(domainModule(wp.domain)?.resumeActions ?? {});
     if (answer.action && !accepted.includes(answer.action)) {
