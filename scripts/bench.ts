@@ -36,6 +36,13 @@ import { benchPlans } from './bench/plans.js';
 import { formatSummary, summariseProfile, type CpuProfile } from './bench/profile.js';
 import { formatTable, targetRows, type Figures } from './bench/verdicts.js';
 
+/** `npm run bench:quick` (BENCH_QUICK=1): every section, small, in a few minutes; a BENCH_* variable set explicitly wins. */
+const QUICK: Record<string, string> = {
+  BENCH_HTTP_N: '100', BENCH_N: '30', BENCH_TOTAL: '200', BENCH_COUNT_RUNS: '100', BENCH_SCALE_RUNS: '100', BENCH_LOAD_SECONDS: '4', BENCH_LOAD_WARMUP_SECONDS: '1',
+  BENCH_DELIVERIES: '300', BENCH_CLAIMS: '1000', BENCH_RSS_RUNS: '1000', BENCH_RSS_EVERY: '100', BENCH_STORED_RUNS: '20000', BENCH_PLAN_ROWS: '20000',
+};
+if (process.env.BENCH_QUICK === '1') for (const [k, v] of Object.entries(QUICK)) process.env[k] ??= v;
+
 const SECTIONS: Record<string, (env: BenchEnv) => Promise<unknown>> = {
   http: benchHttp,
   runs: benchRuns,
@@ -110,6 +117,7 @@ function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknow
     async: r.async ? { awpPerSec: (r.async as Section).awpAsyncSubmissions.perSec, barePerSec: (r.async as Section).bareKoaAjvPgInsertQueueAdd.perSec } : undefined,
     healthz: r.healthz ? { awpPerSec: (r.healthz as Section).awpHealthz.perSec, barePerSec: (r.healthz as Section).bareKoaHello.perSec } : undefined,
     idleRssMb: ownProcesses(e.idleRssMb),
+    bareIdleRssMb: (r.healthz as Section | undefined)?.bareKoaHelloIdleRssMb,
     rssAfterRuns: rss ? { runs: rss.runs, lastMb: ownProcesses(rss.lastMb), trendsUp: ownProcesses(Object.fromEntries(Object.entries(rss.trend as Section).map(([k, t]) => [k, t.trendsUp]))) } : undefined,
   };
   const targets = targetRows(figures);

@@ -3,18 +3,19 @@ import { freePort } from '../local-services.js';
 import { benchToken, drainRuns, RUN_BODY } from './awp-client.js';
 import type { BenchEnv } from './env.js';
 import { load, type LoadResult } from './load.js';
-import { answers200, spawnNode, waitReady } from './processes.js';
+import { answers200, rssMb, spawnNode, waitReady } from './processes.js';
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 /** Runs a bare server (scripts/bench/bare-server.ts) in its own process for the length of `fn`. */
-async function withBare<T>(env: BenchEnv, mode: 'hello' | 'submit', fn: (origin: string) => Promise<T>): Promise<T> {
+async function withBare<T>(env: BenchEnv, mode: 'hello' | 'submit', fn: (origin: string, idleRss: number | null) => Promise<T>): Promise<T> {
   const port = await freePort();
   const bare = spawnNode(`bare-${mode}`, 'scripts/bench/bare-server.ts', env.childEnv({ BARE_MODE: mode, BARE_PORT: String(port) }));
   const origin = `http://127.0.0.1:${port}`;
   try {
     await waitReady(bare, () => answers200(`${origin}/`));
-    return await fn(origin);
+    await new Promise((r) => setTimeout(r, 1000));
+    return await fn(origin, rssMb(bare.pid));
   } finally {
     await bare.stop();
   }
@@ -59,7 +60,12 @@ export async function benchAsync(env: BenchEnv) {
 
 /** `GET /healthz` (Redis and Postgres checked) under the same load as a bare Koa hello world. */
 export async function benchHealthz(env: BenchEnv) {
-  const bare = await withBare(env, 'hello', async (origin) => check('bare hello', await load(origin, { method: 'GET', path: '/', expect: 200 })));
+  let bareIdleRssMb: number | null = null;
+  const bare = await withBare(env, 'hello', async (origin, idle) => {
+    bareIdleRssMb = idle;
+    return check('bare hello', await load(origin, { method: 'GET', path: '/', expect: 200 }));
+  });
   const awp = check('awp healthz', await load(env.url, { method: 'GET', path: '/healthz', expect: 200 }));
-  return { layout: env.split, bareKoaHello: bare, awpHealthz: awp, ratio: ratio(awp.perSec, bare.perSec) };
+  // The hello world's idle RSS is the floor of any process started the same way (node --import tsx, Koa).
+  return { layout: env.split, bareKoaHello: bare, awpHealthz: awp, ratio: ratio(awp.perSec, bare.perSec), bareKoaHelloIdleRssMb: bareIdleRssMb };
 }

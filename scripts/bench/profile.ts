@@ -16,11 +16,14 @@ const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']
  * Where a function's time goes, in words a reader acts on: a package
  * (`knex`, `pg`, `ioredis`, `bullmq`), a Node core module (`node:net`), a
  * folder of this project (`jobs/orchestrator`), or V8's own buckets
- * (`(garbage collector)`, `(program)`, `(idle)`).
+ * (`(garbage collector)`, `(program)`, `(idle)`); native bindings that write
+ * to sockets (`writev`, `writeUtf8String`: the write syscalls of every
+ * Postgres query and Redis command) are a category of their own.
  */
 export function category(functionName: string, url: string, root: string): string {
   if (SPECIAL.has(functionName)) return functionName;
-  if (!url) return '(native)';
+  // Native bindings have no script: name the ones that dominate a server's profile by what they do.
+  if (!url) return /^(writev|writeBuffer|write\w*String)$/.test(functionName) ? '(native: socket writes)' : functionName === 'runMicrotasks' ? '(native: microtasks)' : '(native)';
   if (url.startsWith('node:')) return url.split('/')[0]!;
   const file = url.startsWith('file://') ? fileURLToPath(url) : url;
   const nm = file.lastIndexOf('/node_modules/');
