@@ -118,7 +118,8 @@ function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknow
     healthz: r.healthz ? { awpPerSec: (r.healthz as Section).awpHealthz.perSec, barePerSec: (r.healthz as Section).bareKoaHello.perSec } : undefined,
     idleRssMb: ownProcesses(e.idleRssMb),
     bareIdleRssMb: (r.healthz as Section | undefined)?.bareKoaHelloIdleRssMb,
-    rssAfterRuns: rss ? { runs: rss.runs, lastMb: ownProcesses(rss.lastMb), trendsUp: ownProcesses(Object.fromEntries(Object.entries(rss.trend as Section).map(([k, t]) => [k, t.trendsUp]))) } : undefined,
+    rssAfterRuns: rss && Object.keys(ownProcesses(rss.lastMb)).length > 0
+      ? { runs: rss.runs, lastMb: ownProcesses(rss.lastMb), trendsUp: ownProcesses(Object.fromEntries(Object.entries(rss.trend as Section).map(([k, t]) => [k, t.trendsUp]))) } : undefined,
   };
   const targets = targetRows(figures);
   const lines = [`\nbench summary (${os.cpus().length} cores, ${r.at}, BENCH_SPLIT=${e.split}):`, formatTable(targets)];

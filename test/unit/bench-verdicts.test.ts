@@ -38,6 +38,11 @@ describe('bench verdicts', () => {
     assert.equal(rows.find((r) => r.figure.startsWith('3-step'))!.ratio, 4);
     // With the workers in the bench process the throughput targets' layout is not met, so they are not judged.
     assert.equal(targetRows({ ...figures, layout: '0' }).find((r) => r.figure.startsWith('Sustained'))!.met, null);
+    // With the API in the bench process only the workers' RSS is known: over the limit is a miss, under it proves nothing.
+    const idle = (layout: string, workers: number) => targetRows({ layout, idleRssMb: { workers } }).find((r) => r.figure === 'Idle RSS per process')!.met;
+    assert.equal(idle('1', 151), false);
+    assert.equal(idle('1', 100), null);
+    assert.equal(idle('2', 100), true);
   });
 
   it('names a statement by its verb and table', () => {
