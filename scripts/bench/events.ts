@@ -6,9 +6,9 @@ import { dispatchDue } from '../../jobs/events/deliver.js';
 import { newWebhookSecret, webhookHeaders } from '../../jobs/events/logic.js';
 import { claimDeliveries } from '../../shared/db/deliveries.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { sustained, type benchEnv } from './env.js';
+import { sustained, type BenchEnv } from './env.js';
 
-type Env = Awaited<ReturnType<typeof benchEnv>>;
+type Env = BenchEnv;
 const rate = (n: number, s: number) => Math.round((n / s) * 10) / 10;
 
 async function receiver() {

@@ -4,9 +4,9 @@ import Koa from 'koa';
 import pg from 'pg';
 import { issueToken } from '../../shared/auth/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
-import { stats, type benchEnv } from './env.js';
+import { stats, type BenchEnv } from './env.js';
 
-type Env = Awaited<ReturnType<typeof benchEnv>>;
+type Env = BenchEnv;
 
 async function time(n: number, fn: () => Promise<unknown>) {
   for (let i = 0; i < 20; i++) await fn();

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { createDb, type Knex } from '../../shared/db/knex.js';
 import { migrateLatest } from '../../shared/db/migrate.js';
 import { explainQueries, type PlanContext } from './plan-queries.js';
-import type { benchEnv } from './env.js';
+import type { BenchEnv } from './env.js';
 
-type Env = Awaited<ReturnType<typeof benchEnv>>;
+type Env = BenchEnv;
 
 const HOT = 'acct_plan_hot';
 const ACCOUNTS = 1000;

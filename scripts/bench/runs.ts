@@ -1,14 +1,13 @@
 import { FlowProducer, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { insertListings } from '../../shared/db/catalog.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
-import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
-import { latencyAndRate, type benchEnv } from './env.js';
+import { benchToken, runOnce } from './awp-client.js';
+import { latencyAndRate, type BenchEnv } from './env.js';
 
-type Env = Awaited<ReturnType<typeof benchEnv>>;
-
-/** A bare BullMQ 3-step chain (3 queues, trivial processors, root on a 4th): the primitive the run engine is built on. */
-async function bareFlows(redisUrl: string, n: number, total: number) {
+/**
+ * A bare BullMQ 3-step chain (3 queues, trivial processors, root on a 4th),
+ * the primitive the run engine is built on: producer and workers in this process.
+ */
+export async function startBareFlows(redisUrl: string) {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null }) as unknown as ConnectionOptions;
   const prefix = '{bare-bench}';
   const names = ['bare-a', 'bare-b', 'bare-c', 'bare-root'];
@@ -18,37 +17,37 @@ async function bareFlows(redisUrl: string, n: number, total: number) {
   const flows = new FlowProducer({ connection, prefix });
   flows.setMaxListeners(1000);
   let i = 0;
-  const once = async () => {
-    const id = `f${i++}`;
-    const tree = await flows.add({ name: 'root', queueName: 'bare-root', opts: { jobId: id }, children: [{ name: 'c', queueName: 'bare-c', children: [{ name: 'b', queueName: 'bare-b', children: [{ name: 'a', queueName: 'bare-a' }] }] }] });
-    await tree.job.waitUntilFinished(events, 30_000);
-  };
-  const result = await latencyAndRate(once, n, total);
-  await flows.close();
-  await events.close();
-  await Promise.all(workers.map((w) => w.close()));
-  (connection as unknown as Redis).disconnect();
-  return result;
-}
-
-/** The same shape through awp: POST /v1/orchestrator/run (hunt → resolve → resolve), answered when the run rests. */
-async function awpRuns(env: Env, n: number, total: number) {
-  const accountId = 'acct_bench';
-  await env.deps.db('accounts').insert({ id: accountId, email: 'bench@awp.local', name: 'bench', password_hash: '!', plan: 'team', status: 'active' }).onConflict('id').ignore();
-  await insertListings(env.deps.db, accountId, Array.from({ length: 50 }, (_, i) => ({ title: `Espresso machine model ${i}`, price: 100 + i, fees: 0, currency: 'USD', vendor: 'Bench', url: `https://bench.example/${i}`, tags: ['coffee'] })));
-  const { token } = await issueToken(env.deps.db, accountId, { name: 'bench', scopes: DEFAULT_SCOPES });
-  const once = async () => {
-    const res = await fetch(`${env.url}/v1/orchestrator/run`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ request: 'find an espresso machine under $120', domainRoute: ['hunt', 'resolve', 'resolve'] }) });
-    const body = (await res.json()) as { status?: string };
-    if (res.status !== 200 || body.status !== 'ready') throw new Error(`run did not finish: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
-  };
-  return latencyAndRate(once, n, total);
-}
-
-export async function benchRuns(env: Env, n = Number(process.env.BENCH_N ?? 100), total = Number(process.env.BENCH_TOTAL ?? 300)) {
-  const bare = await bareFlows(env.redisUrl, n, total);
-  const awp = await awpRuns(env, n, total);
+  const run = `${Date.now().toString(36)}`;
   return {
+    async once() {
+      const id = `f${run}.${i++}`;
+      const tree = await flows.add({ name: 'root', queueName: 'bare-root', opts: { jobId: id }, children: [{ name: 'c', queueName: 'bare-c', children: [{ name: 'b', queueName: 'bare-b', children: [{ name: 'a', queueName: 'bare-a' }] }] }] });
+      await tree.job.waitUntilFinished(events, 30_000);
+    },
+    async close() {
+      await flows.close();
+      await events.close();
+      await Promise.all(workers.map((w) => w.close()));
+      (connection as unknown as Redis).disconnect();
+    },
+  };
+}
+
+/**
+ * 3-step runs through awp (`POST /v1/orchestrator/run`, hunt → resolve →
+ * resolve, answered when the run rests) beside bare BullMQ 3-step flows:
+ * latency one at a time, then the sustained rate at BENCH_IN_FLIGHT (32).
+ * The awp sustained phase is the profile window `runs.sustained`.
+ */
+export async function benchRuns(env: BenchEnv, n = Number(process.env.BENCH_N ?? 100), total = Number(process.env.BENCH_TOTAL ?? 300)) {
+  const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 32);
+  const bareFlows = await startBareFlows(env.redisUrl);
+  const bare = await latencyAndRate(() => bareFlows.once(), n, total, inFlight);
+  await bareFlows.close();
+  const token = await benchToken(env);
+  const awp = await latencyAndRate(() => runOnce(env, token), n, total, inFlight, (fn) => env.window('runs.sustained', fn));
+  return {
+    layout: env.split,
     bareBullmq3StepFlow: bare,
     awp3StepRun: awp,
     ratios: {
