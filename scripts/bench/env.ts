@@ -73,7 +73,7 @@ export async function benchEnv(opts: { statements: boolean }): Promise<BenchEnv>
   }
   const split = (process.env.BENCH_SPLIT ?? '2') as BenchEnv['split'];
   if (!['0', '1', '2'].includes(split)) throw new Error(`BENCH_SPLIT must be 0, 1 or 2 (got ${split})`);
-  const base = { REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000', QUEUE_PREFIX: '{awp-bench}', WORKER_CONCURRENCY: '16', AWP_ALLOW_PRIVATE_EGRESS: '1' };
+  const base = { REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000', ACCOUNT_RATE_LIMIT_PER_MINUTE: '10000000', QUEUE_PREFIX: '{awp-bench}', WORKER_CONCURRENCY: '16', AWP_ALLOW_PRIVATE_EGRESS: '1' };
   const childEnv = (extra: Record<string, string> = {}) => ({ ...process.env, ...base, ...extra });
   const config = loadConfig(childEnv());
   const deps = createDeps(config, createLogger('silent'));
