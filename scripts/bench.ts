@@ -72,17 +72,25 @@ if (process.argv.includes('--peers') && !wanted.includes('peers')) wanted.push('
 const unknown = wanted.filter((name) => !SECTIONS[name]);
 if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')} (known: ${Object.keys(SECTIONS).join(', ')})`);
 
-// pg_stat_statements needs a Postgres restart and costs a little on every statement: only when counts run.
-const env = await benchEnv({ statements: wanted.includes('counts') && process.env.BENCH_PG_STATEMENTS !== '0' });
+// pg_stat_statements needs a Postgres restart and costs a little on every statement: only when counts or stored read it.
+const env = await benchEnv({ statements: (wanted.includes('counts') || wanted.includes('stored')) && process.env.BENCH_PG_STATEMENTS !== '0' });
 const report: Record<string, unknown> = {
   machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
   at: new Date().toISOString(),
   layout: { split: env.split, pids: env.pids, idleRssMb: env.idleRssMb },
 };
+// A section that fails is reported and the others still run: one bad figure should not cost the rest of a long run.
+const failed: string[] = [];
 try {
   for (const name of wanted) {
     process.stderr.write(`bench: ${name}…\n`);
-    report[name] = await SECTIONS[name]!(env);
+    try {
+      report[name] = await SECTIONS[name]!(env);
+    } catch (err) {
+      failed.push(name);
+      report[name] = { error: (err as Error).message };
+      process.stderr.write(`bench: ${name} failed: ${(err as Error).stack}\n`);
+    }
   }
   const peers = report.peers as Record<string, PeerResult> | undefined;
   const versus = peers && awpVersusPeers(report.runs, peers);
@@ -93,6 +101,10 @@ try {
 if (env.profile.dir) report.profile = profiles(env);
 report.summary = summary(report, env);
 console.log(JSON.stringify(report, null, 2));
+if (failed.length > 0) {
+  process.stderr.write(`bench: failed sections: ${failed.join(', ')}\n`);
+  process.exitCode = 1;
+}
 
 /** The worker's and API's `--cpu-prof` profiles, cut to the sustained phase of `runs` (else every recorded window, else all). */
 function profiles(e: BenchEnv): Record<string, unknown> {
@@ -121,25 +133,26 @@ function ownProcesses<T>(byProcess: Record<string, T>): Record<string, T> {
 
 /** Issue 9's targets from this run's figures, printed as a table, plus the per-run counts and the scale figures. */
 function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknown> {
-  const runs = r.runs as Section | undefined;
-  const scale = r.scale as Section | undefined;
-  const rss = r.rss as Section | undefined;
+  const measured = (name: string) => (r[name] && !(r[name] as Section).error ? (r[name] as Section) : undefined);
+  const runs = measured('runs');
+  const scale = measured('scale');
+  const rss = measured('rss');
   const at32 = (scale?.levels as Section[] | undefined)?.find((l) => l.inFlight === 32);
   const figures: Figures = {
     layout: e.split,
     sustained: runs ? { awpPerSec: runs.awp3StepRun.perSec, barePerSec: runs.bareBullmq3StepFlow.perSec, inFlight: runs.awp3StepRun.inFlight }
       : at32 ? { awpPerSec: at32.awp.perSec, barePerSec: at32.bareBullmq.perSec, inFlight: 32 } : undefined,
     latency: runs ? { awpP50: runs.awp3StepRun.latency.p50, bareP50: runs.bareBullmq3StepFlow.latency.p50 } : undefined,
-    async: r.async ? { awpPerSec: (r.async as Section).awpAsyncSubmissions.perSec, barePerSec: (r.async as Section).bareKoaAjvPgInsertQueueAdd.perSec } : undefined,
-    healthz: r.healthz ? { awpPerSec: (r.healthz as Section).awpHealthz.perSec, barePerSec: (r.healthz as Section).bareKoaHello.perSec } : undefined,
+    async: measured('async') ? { awpPerSec: measured('async')!.awpAsyncSubmissions.perSec, barePerSec: measured('async')!.bareKoaAjvPgInsertQueueAdd.perSec } : undefined,
+    healthz: measured('healthz') ? { awpPerSec: measured('healthz')!.awpHealthz.perSec, barePerSec: measured('healthz')!.bareKoaHello.perSec } : undefined,
     idleRssMb: ownProcesses(e.idleRssMb),
-    bareIdleRssMb: (r.healthz as Section | undefined)?.bareKoaHelloIdleRssMb,
+    bareIdleRssMb: measured('healthz')?.bareKoaHelloIdleRssMb,
     rssAfterRuns: rss && Object.keys(ownProcesses(rss.lastMb)).length > 0
       ? { runs: rss.runs, lastMb: ownProcesses(rss.lastMb), trendsUp: ownProcesses(Object.fromEntries(Object.entries(rss.trend as Section).map(([k, t]) => [k, t.trendsUp]))) } : undefined,
   };
   const targets = targetRows(figures);
   const lines = [`\nbench summary (${os.cpus().length} cores, ${r.at}, BENCH_SPLIT=${e.split}):`, formatTable(targets)];
-  const counts = r.counts as Section | undefined;
+  const counts = measured('counts');
   let perRun: Record<string, unknown> | undefined;
   if (counts) {
     const pg = counts.perRun.postgres;
@@ -154,7 +167,7 @@ function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknow
   }
   const levels = (scale?.levels as Section[] | undefined)?.map((l) => ({ inFlight: l.inFlight, awpPerSec: l.awp.perSec, awpP50: l.awp.latency.p50, barePerSec: l.bareBullmq.perSec, ratio: l.throughputRatio }));
   if (levels) lines.push(`\nruns/s by in flight: ${levels.map((l) => `${l.inFlight}: ${l.awpPerSec} (bare ${l.barePerSec}, ${l.ratio}×)`).join('; ')}`);
-  const stored = r.stored as Section | undefined;
+  const stored = measured('stored');
   if (stored) lines.push(`p50 with ${stored.after.runsStored} runs stored: ${stored.after.latency.p50} ms (with ${stored.before.runsStored}: ${stored.before.latency.p50} ms, ${stored.p50Ratio}×${stored.flat ? ', flat' : ', NOT flat'})`);
   if (rss) lines.push(`RSS series (runs:MB): ${Object.entries(rss.seriesMb as Record<string, string>).map(([k, s]) => `${k} ${s}`).join('; ')}`);
   process.stderr.write(`${lines.join('\n')}\n`);

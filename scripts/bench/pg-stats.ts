@@ -98,6 +98,26 @@ export async function pgSnapshot(databaseUrl: string, statements: boolean): Prom
   });
 }
 
+/** pg_stat_statements' calls and execution time by query id, read at once (timings need no settling). */
+export async function statementTimes(databaseUrl: string): Promise<Map<string, { query: string; calls: number; ms: number }>> {
+  const dbName = new URL(databaseUrl).pathname.slice(1);
+  return withClient(urlOf(databaseUrl, 'postgres'), async (c) => {
+    const { rows } = await c.query(`${MARK} SELECT queryid::text AS id, query, calls::bigint AS calls, total_exec_time AS ms FROM pg_stat_statements
+      WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND query NOT LIKE '%awp-bench%'`, [dbName]);
+    return new Map(rows.map((r: { id: string; query: string; calls: string; ms: number }) => [r.id, { query: r.query, calls: Number(r.calls), ms: Number(r.ms) }]));
+  });
+}
+
+/** Mean execution time (ms) per statement between two `statementTimes` readings, for statements called in between. */
+export function meanTimes(before: Map<string, { calls: number; ms: number }>, after: Map<string, { query: string; calls: number; ms: number }>): Map<string, { query: string; calls: number; meanMs: number }> {
+  const out = new Map<string, { query: string; calls: number; meanMs: number }>();
+  for (const [id, a] of after) {
+    const calls = a.calls - (before.get(id)?.calls ?? 0);
+    if (calls > 0) out.set(id, { query: a.query, calls, meanMs: (a.ms - (before.get(id)?.ms ?? 0)) / calls });
+  }
+  return out;
+}
+
 /** Transactions a snapshot itself makes in the bench database. */
 export const SNAPSHOT_XACTS = 1;
 
