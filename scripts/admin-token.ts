@@ -7,20 +7,13 @@
  * or `npm run token:admin | tail -1` gives it; what it is goes to stderr.
  */
 import { DEFAULT_SCOPES } from '../shared/schemas/auth.js';
-import { loadConfig } from '../shared/config.js';
-import { createDb } from '../shared/db/knex.js';
+import { withScriptDb } from './support/script-db.js';
 import { hashPassword } from '../shared/crypto.js';
 import { randomSecret } from '../shared/ids.js';
 import { issueToken } from '../shared/auth/issue-token.js';
 
 const OPERATOR_ID = 'acct_operator';
-const config = loadConfig();
-if (!config.DATABASE_URL) {
-  console.error('DATABASE_URL is not set (npm start prints the local one)');
-  process.exit(1);
-}
-const db = createDb(config.DATABASE_URL);
-try {
+await withScriptDb(async (db) => {
   await db('accounts')
     .insert({ id: OPERATOR_ID, email: 'operator@awp.local', name: 'operator', password_hash: await hashPassword(randomSecret()), plan: 'team', status: 'active' })
     .onConflict('id')
@@ -28,6 +21,4 @@ try {
   const { token, row } = await issueToken(db, OPERATOR_ID, { name: process.argv[2] ?? 'admin', scopes: [...DEFAULT_SCOPES, 'admin'] });
   console.error(`admin token ${row.id} (${row.name}) for the operator account; the secret is shown once, on the next line:`);
   console.log(token);
-} finally {
-  await db.destroy();
-}
+});

@@ -6,22 +6,15 @@
  * public JWK only. Refused when SIGNING_KEY is set: change that instead.
  *   npm run signing-key:rotate
  */
-import { loadConfig } from '../shared/config.js';
-import { createDb } from '../shared/db/knex.js';
+import { withScriptDb } from './support/script-db.js';
 import { rotateSigningKey } from '../shared/signing.js';
 
-const config = loadConfig();
-if (!config.DATABASE_URL) {
-  console.error('DATABASE_URL is not set (npm start prints the local one)');
-  process.exit(1);
-}
-const db = createDb(config.DATABASE_URL);
-try {
-  const jwk = await rotateSigningKey({ db, config });
-  console.log(JSON.stringify({ kid: jwk.kid, jwk }));
-} catch (err) {
-  console.error((err as Error).message);
-  process.exitCode = 1;
-} finally {
-  await db.destroy();
-}
+await withScriptDb(async (db, config) => {
+  try {
+    const jwk = await rotateSigningKey({ db, config });
+    console.log(JSON.stringify({ kid: jwk.kid, jwk }));
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exitCode = 1;
+  }
+});
