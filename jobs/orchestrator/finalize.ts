@@ -24,11 +24,9 @@ import { failRun } from './run-fail.js';
  */
 export async function processFinalize(job: Job<FinalizeJobData>, deps: Deps): Promise<unknown> {
   const { runId, segment } = readJob(FinalizeJobData, job.data, 'finalize job data');
-  const run = await getRunById(deps.db, runId);
+  // Three independent reads, in parallel: one round trip's wait instead of three.
+  const [run, steps, waitpoint] = await Promise.all([getRunById(deps.db, runId), stepsOf(deps.db, runId), openWaitpoint(deps.db, runId)]);
   if (!run || run.segment !== segment) return { skipped: true };
-
-  const steps = await stepsOf(deps.db, runId);
-  const waitpoint = await openWaitpoint(deps.db, runId);
   // A step that gave up for good (an outage outlasted its retries) does not hold finalize: the run fails here, naming it, and ends.
   const unfinished = !isTerminal(run.status) && !waitpoint && steps.find((s) => s.segment === segment && s.idx === run.route.length - 1)?.status !== 'completed';
   if (unfinished) {
