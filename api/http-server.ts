@@ -11,7 +11,7 @@ type TimeoutConfig = Pick<Config, 'HTTP_HEADERS_TIMEOUT_MS' | 'HTTP_REQUEST_TIME
 const PLAIN_REASON = /^[A-Za-z0-9 .,'()-]{1,120}$/;
 
 /** The error envelope as a complete HTTP/1.1 response that closes the connection. */
-export function envelopeResponse(status: number, error: ErrorCode, message: string, requestId: string): string {
+function envelopeResponse(status: number, error: ErrorCode, message: string, requestId: string): string {
   const body = JSON.stringify({ ok: false, error, message, requestId });
   return [
     `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}`,

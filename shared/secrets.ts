@@ -10,8 +10,6 @@ import { AppError } from './errors.js';
  * to parse (it may be the secret itself, pasted where a reference belongs).
  */
 
-export const DEFAULT_SECRET_PREFIX = 'AWP_SECRET_';
-
 /** A reference that passed every check. */
 export interface SecretRef {
   scheme: 'env';

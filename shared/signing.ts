@@ -121,9 +121,14 @@ export async function sign(deps: SigningDeps, bytes: Bytes): Promise<Signature> 
 
 /** True when `signature` was made over `bytes` by a key this service published (current or retired). */
 export async function verify(deps: Pick<SigningDeps, 'db'>, bytes: Bytes, signature: Pick<Signature, 'kid' | 'signature'>): Promise<boolean> {
-  const jwk = await publicSigningKey(deps.db, signature.kid);
-  return jwk !== null && verifyWithJwk(jwk, bytes, signature.signature);
+  const jwk = publishedByKid.get(signature.kid) ?? (await publicSigningKey(deps.db, signature.kid));
+  if (!jwk) return false;
+  // A kid is the key's thumbprint, so a published key never changes under it: remember it (sandbox sessions verify on every request).
+  if (publishedByKid.size < 1000) publishedByKid.set(signature.kid, jwk);
+  return verifyWithJwk(jwk, bytes, signature.signature);
 }
+
+const publishedByKid = new Map<string, PublicJwk>();
 
 /** The JWK Set: the current key first, then every retired one. Ensures a current key exists, so a new service publishes the key it will sign with. */
 export async function jwks(deps: SigningDeps): Promise<Jwks> {

@@ -24,8 +24,8 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   const workers: Array<{ name: string; worker: Worker }> = [];
   const before = new Set(copiesOf(deps.redis));
   for (const name of queues) {
-    const processor = PROCESSORS[name];
-    if (!processor || !hasProcessor(name)) continue;
+    if (!hasProcessor(name)) continue;
+    const processor = PROCESSORS[name]!;
     const worker = new Worker(name, (job) => processor(job, deps), {
       connection: deps.redis as unknown as ConnectionOptions,
       prefix: deps.config.QUEUE_PREFIX,
@@ -69,7 +69,7 @@ export async function closeWorker(worker: Worker, graceOver: Promise<void> | und
 export function startDomainWorkers(deps: Deps): Stoppable[] {
   const queues = selectedQueues(deps);
   const parts = startWorkers(deps, queues);
-  deps.log.info({ queues: queues.filter((q) => PROCESSORS[q]) }, 'domain workers started');
+  deps.log.info({ queues: queues.filter(hasProcessor) }, 'domain workers started');
   return parts;
 }
 

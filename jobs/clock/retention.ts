@@ -9,7 +9,7 @@ import { TERMINAL_STATUSES } from '../orchestrator/run-state.js';
  * a backlog (retention switched on over a large table) drains over the next
  * ticks instead.
  */
-export const MAX_BATCHES = 50;
+const MAX_BATCHES = 50;
 
 /** Runs `batch` until it handles fewer than a full batch, or MAX_BATCHES times; returns the total it reported. */
 async function drain(size: number, batch: () => Promise<{ handled: number; deleted: number }>): Promise<{ deleted: number; batches: number }> {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 import { reconcileOutbox, sweepLeases } from '../events/fanout.js';
-import { wakeDispatcher } from '../events/ledger.js';
+import { wakeDispatcher } from '../events/wake.js';
 import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from './retention.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { claimDeliveries, nextPushDue, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { iso } from '../../shared/db/knex.js';
-import { eventsByIds } from '../../shared/db/outbox.js';
+import { eventsByIds, type EventRow as OutboxEvent } from '../../shared/db/outbox.js';
 import { subscriptionsByIds, type SubscriptionRow } from '../../shared/db/subscriptions.js';
 import { AppError } from '../../shared/errors.js';
 import { egressFetch } from '../../shared/http/egress.js';
@@ -21,7 +21,7 @@ export function webhookBody(event: EventRow): string {
   return JSON.stringify({ type: event.type, timestamp: iso(event.created_at), data: event.payload, eventId: event.id, subject: event.subject, source: event.source });
 }
 
-type EventRow = { id: string; type: string; source: string; subject: string | null; payload: unknown; created_at: Date };
+type EventRow = Pick<OutboxEvent, 'id' | 'type' | 'source' | 'subject' | 'payload' | 'created_at'>;
 type Outcome = { status: number | null; excerpt: string | null; error: string | null; retryAfter?: string };
 
 /**
@@ -31,7 +31,7 @@ type Outcome = { status: number | null; excerpt: string | null; error: string | 
  * error code, since socket and TLS messages name the addresses a host
  * resolved to, which is not the caller's to learn.
  */
-export function failureReason(err: unknown): string {
+function failureReason(err: unknown): string {
   if (err instanceof AppError) return err.message.slice(0, 500);
   const e = err as { code?: unknown; cause?: { code?: unknown } };
   const code = e.code ?? e.cause?.code;

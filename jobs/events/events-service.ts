@@ -27,7 +27,7 @@ const SPEC_EVENT_TYPES = ['pay.settled', 'proxy.outcome'];
 const RESERVED_NAMESPACES = new Set([...Object.keys(EVENT_TYPES), ...SPEC_EVENT_TYPES].map((t) => t.split('.')[0]!));
 
 /** The reserved namespace `type` falls in, or null when a client may record it. */
-export function reservedNamespace(type: string): string | null {
+function reservedNamespace(type: string): string | null {
   const ns = type.split('.')[0]!;
   return RESERVED_NAMESPACES.has(ns) ? ns : null;
 }

@@ -11,8 +11,6 @@ export function retrySchedule(deps: Pick<Deps, 'config'>): number[] {
   return deps.config.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
 }
 
-// Callers across the service import the wake-up from here, where it always lived.
-export { wakeDispatcher } from './wake.js';
 
 /** Locks an attempt for a lease-holder's action: 404 unknown, 409 when it is not claimed, the token is stale or the lease expired. */
 export async function lockLeased(trx: Db, accountId: string | null, id: string, token: string): Promise<DeliveryRow> {

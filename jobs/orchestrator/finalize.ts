@@ -12,7 +12,7 @@ import { readJob } from './read-job.js';
 import { assessProof, cite } from './proof.js';
 import { assembleResult } from './result.js';
 import { inRunTx } from './run-events.js';
-import { wakeDispatcher } from '../events/ledger.js';
+import { wakeDispatcher } from '../events/wake.js';
 import { domainModule } from '../domains.js';
 import { domainFinalStatus, FINAL_OUTCOMES, isTerminal, moveRun, runEventType } from './run-state.js';
 import { failRun } from './run-fail.js';

@@ -8,7 +8,7 @@ export type { FinalizeJobData, StepJobData };
 /** The step's row id: one per run, segment, position and domain, whichever job (or drive) runs it, so its completion is written once. */
 export const stepRowId = (d: StepJobData) => `${d.runId}.${d.segment}.${d.index}.${d.domain}`;
 /** Job ids are deterministic (re-adding a segment is a no-op); a clock re-drive adds `.d<n>` so BullMQ takes the jobs anew. Colons are not allowed in ids. */
-export const stepJobId = (d: StepJobData) => `${stepRowId(d)}${d.drive ? `.d${d.drive}` : ''}`;
+const stepJobId = (d: StepJobData) => `${stepRowId(d)}${d.drive ? `.d${d.drive}` : ''}`;
 export const finalizeJobId = (runId: string, segment: number, drive?: number) => `${runId}.${segment}.finalize${drive ? `.d${drive}` : ''}`;
 
 /**
@@ -18,14 +18,14 @@ export const finalizeJobId = (runId: string, segment: number, drive?: number) =>
  * that fails for good does not hold its parent: the parent runs, sees the
  * missing step and fails the run, so finalize always writes the run's end.
  */
-export const JOB_ATTEMPTS = 10;
+const JOB_ATTEMPTS = 10;
 
 /** What run jobs need from the config: their retry base and how long finished jobs stay in Redis. */
 export type JobConfig = Pick<Config, 'JOB_RETRY_BASE_MS' | 'QUEUE_KEEP_COMPLETED_SECONDS' | 'QUEUE_KEEP_FAILED_DAYS'>;
 const DEFAULT_JOB_CONFIG: JobConfig = { JOB_RETRY_BASE_MS: 500, QUEUE_KEEP_COMPLETED_SECONDS: 3600, QUEUE_KEEP_FAILED_DAYS: 7 };
 
 /** Finished run jobs leave Redis after QUEUE_KEEP_COMPLETED_SECONDS / QUEUE_KEEP_FAILED_DAYS, with a count cap per queue. */
-export function jobRetention(config: Pick<Config, 'QUEUE_KEEP_COMPLETED_SECONDS' | 'QUEUE_KEEP_FAILED_DAYS'>) {
+function jobRetention(config: Pick<Config, 'QUEUE_KEEP_COMPLETED_SECONDS' | 'QUEUE_KEEP_FAILED_DAYS'>) {
   return {
     removeOnComplete: { age: config.QUEUE_KEEP_COMPLETED_SECONDS, count: 5000 },
     removeOnFail: { age: config.QUEUE_KEEP_FAILED_DAYS * 86400, count: 10_000 },

@@ -1,6 +1,6 @@
 import { PassThrough, type Readable } from 'node:stream';
 import type { Deps } from '../../shared/deps.js';
-import { currentSegmentFinal, eventsAfter, eventTail, getRunById, type RunEvent } from '../../shared/db/runs.js';
+import { currentSegmentFinal, eventsAfter, eventTail, type RunEvent } from '../../shared/db/runs.js';
 import { RESTING_STATUSES } from './run-state.js';
 
 export type StreamFormat = 'ndjson' | 'sse';
@@ -61,9 +61,8 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
     return reading;
   };
   const closeIfRested = async () => {
-    const run = await getRunById(deps.db, runId);
-    if (!run || !RESTING_STATUSES.includes(run.status)) return;
     const tail = await eventTail(deps.db, runId);
+    if (!tail.status || !RESTING_STATUSES.includes(tail.status)) return;
     if (tail.lastSeq <= last && tail.lastFinalSeq !== null && tail.lastFinalSeq <= last) close();
   };
   const poll = setInterval(() => void catchUp(), POLL_MS);

@@ -1,5 +1,4 @@
 import type { Deps } from '../../shared/deps.js';
-import { getRun } from '../../shared/db/runs.js';
 import { closeOpenWaitpoint, lockRun } from '../../shared/db/run-writes.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { publishCancel } from './cancel-registry.js';
@@ -14,20 +13,19 @@ import { isTerminal, moveRun, WAIT_STATUSES } from './run-state.js';
  * segment of its own.
  */
 export async function cancelRun(deps: Deps, accountId: string, runId: string) {
-  const run = await getRun(deps.db, accountId, runId);
-  if (!run) throw notFound(`Run ${runId}`);
   // Decided under the row lock, so a finalize or resume of the same run either happened before (and is seen) or waits.
-  const outcome = await inRunTx(deps, run.id, run.account_id, async (trx, emit) => {
-    const locked = (await lockRun(trx, run.id))!;
+  const outcome = await inRunTx(deps, runId, accountId, async (trx, emit) => {
+    const locked = await lockRun(trx, accountId, runId);
+    if (!locked) throw notFound(`Run ${runId}`);
     if (isTerminal(locked.status)) return { canceled: false as const, status: locked.status };
     const waiting = WAIT_STATUSES.includes(locked.status);
-    await moveRun(trx, run.id, 'canceled', { error: 'canceled by the client', segment: waiting ? locked.segment + 1 : locked.segment });
-    await closeOpenWaitpoint(trx, run.id, { canceled: true });
+    await moveRun(trx, runId, 'canceled', { error: 'canceled by the client', segment: waiting ? locked.segment + 1 : locked.segment });
+    await closeOpenWaitpoint(trx, runId, { canceled: true });
     emit('trace', { event: 'run.canceled' });
     return { canceled: true as const, waiting };
   });
-  if (!outcome.canceled) throw conflict(`Run ${run.id} is already ${outcome.status}`);
-  await publishCancel(deps, run.id);
-  if (outcome.waiting) await finalizeCanceled(deps, run.id);
-  return { ok: true, runId: run.id, status: 'canceled' };
+  if (!outcome.canceled) throw conflict(`Run ${runId} is already ${outcome.status}`);
+  await publishCancel(deps, runId);
+  if (outcome.waiting) await finalizeCanceled(deps, runId);
+  return { ok: true, runId, status: 'canceled' };
 }

@@ -37,7 +37,6 @@ export const RUNS = defineMachine<Record<string, string[]>>({
   ...Object.fromEntries(TERMINAL_STATUSES.map((t) => [t, []])),
 });
 
-export const canMove = RUNS.canMove;
 export const isTerminal = RUNS.isTerminal;
 
 /** Statuses a run may be in to move to `to` (the guard of the UPDATE). */

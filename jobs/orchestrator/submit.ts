@@ -1,8 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
-import { getRun, getRunById, type RunRow } from '../../shared/db/runs.js';
+import type { RunRow } from '../../shared/db/runs.js';
 import { getTask } from '../../shared/db/tasks.js';
-import { transitionTask } from '../tasks/service.js';
+import { moveTask } from '../tasks/service.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { OrchestratorRequest } from './schemas.js';
@@ -45,7 +45,7 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
     if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
     if (taskId) {
       const task = await getTask(trx, principal.accountId, taskId, true);
-      if (task?.status === 'open' || task?.status?.startsWith('awaiting')) await transitionTask(trx, principal.accountId, taskId, 'running', { actor: `run:${runId}`, note: 'run started' });
+      if (task && (task.status === 'open' || task.status.startsWith('awaiting'))) await moveTask(trx, principal.accountId, task, 'running', { actor: `run:${runId}`, note: 'run started' });
     }
     emit('trace', { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } });
     return row;
@@ -62,11 +62,10 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
  * step, and the routing decision records it.
  */
 export async function resumeRun(deps: Deps, principal: Principal, runId: string, answer: { itemId?: string; action?: string; approved?: boolean; data?: Record<string, unknown> }): Promise<RunRow> {
-  const run = await getRun(deps.db, principal.accountId, runId);
-  if (!run) throw notFound(`Run ${runId}`);
   const result = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
     // Read under the row lock: a concurrent resume, cancel or finalize of this run waits here, then sees what this one did.
-    const locked = (await lockRun(trx, runId))!;
+    const locked = await lockRun(trx, principal.accountId, runId);
+    if (!locked) throw notFound(`Run ${runId}`);
     const wp = WAIT_STATUSES.includes(locked.status) ? await lockOpenWaitpoint(trx, runId) : null;
     if (!wp || wp.segment !== locked.segment) throw conflict(`Run ${runId} is not waiting for input (status ${locked.status}); a waitpoint resolves once`);
     const accepted = Object.keys(domainModule(wp.domain)?.resumeActions ?? {});
@@ -85,12 +84,12 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
     const segment = locked.segment + 1;
     const plan = extendRoute(locked.route, wp.step_index, wp.domain, action, availableDomains());
     const routing = plan.extension ? { ...locked.routing, extensions: [...((locked.routing.extensions as unknown[]) ?? []), { segment, ...plan.extension }] } : locked.routing;
-    await queueNextSegment(trx, runId, movesInto('queued'), segment, plan.route, routing);
+    const queued = (await queueNextSegment(trx, runId, movesInto('queued'), segment, plan.route, routing))!;
     emit('trace', { event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: answer.itemId ?? null, action: action ?? null, ...(plan.extension ? { extension: plan.extension } : {}) });
-    return { wp, segment, route: plan.route };
+    return { wp, segment, route: plan.route, run: queued };
   });
   await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, result.segment, result.route, result.wp.step_index, result.wp.id));
-  return (await getRunById(deps.db, runId))!;
+  return result.run;
 }
 
 /**

@@ -5,7 +5,7 @@ import { getTask, insertTask, insertTaskAudit, listTaskAudit, listTasks, updateT
 import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { wakeDispatcher } from '../events/ledger.js';
+import { wakeDispatcher } from '../events/wake.js';
 import { RUN_TO_TASK, TASKS, type TaskStatus } from './machine.js';
 import type { TaskRecord } from './view.js';
 
@@ -27,6 +27,15 @@ export async function transitionTask(
 ): Promise<TaskRow & { deliveries: number }> {
   const task = await getTask(trx, accountId, taskId, true);
   if (!task) throw notFound(`Task ${taskId}`);
+  return moveTask(trx, accountId, task, to, opts);
+}
+
+/** `transitionTask` for a task row the caller has already locked (FOR UPDATE) in this transaction. */
+export async function moveTask(
+  trx: Db, accountId: string, task: TaskRow, to: string,
+  opts: { actor: string; note?: string; outData?: Record<string, unknown>; state?: Record<string, unknown> },
+): Promise<TaskRow & { deliveries: number }> {
+  const taskId = task.id;
   const moves = task.status !== to;
   if (moves && !TASKS.canMove(task.status, to)) {
     throw conflict(`A task cannot move from ${task.status} to ${to}`, { from: task.status, to, allowed: TASKS.allowed(task.status) });
@@ -50,7 +59,7 @@ export async function transitionTaskForRun(trx: Db, accountId: string, taskId: s
   const to = RUN_TO_TASK[runStatus];
   const task = await getTask(trx, accountId, taskId, true);
   if (!to || !task || !(task.status === to || TASKS.canMove(task.status, to))) return 0;
-  return (await transitionTask(trx, accountId, taskId, to, { actor: `run:${outData.runId ?? ''}`, note: `run is ${runStatus}`, ...(to === 'completed' ? { outData } : {}) })).deliveries;
+  return (await moveTask(trx, accountId, task, to, { actor: `run:${outData.runId ?? ''}`, note: `run is ${runStatus}`, ...(to === 'completed' ? { outData } : {}) })).deliveries;
 }
 
 /** A new task, `open`, with its first audit row. */

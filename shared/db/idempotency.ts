@@ -90,11 +90,3 @@ export async function finishIdempotent(
 export async function abandonIdempotent(db: Db, accountId: string, key: string, claimId: string): Promise<void> {
   await db('idempotency_keys').where({ account_id: accountId, key, claim_id: claimId }).whereNull('status_code').delete();
 }
-
-/** Deletes expired keys and the claims of requests that died (lease passed, no answer). */
-export async function purgeExpiredIdempotency(db: Db, ttlHours: number, leaseSeconds = 60): Promise<number> {
-  return db('idempotency_keys')
-    .whereRaw(`created_at < now() - make_interval(hours => ?)`, [ttlHours])
-    .orWhereRaw(LEASE_PASSED, [leaseSeconds])
-    .delete();
-}

@@ -22,8 +22,8 @@ export async function closeOpenWaitpoint(db: Db, runId: string, resolution: Reco
 }
 
 /** The run row, locked until the transaction ends: resume, cancel and finalize of one run serialise on it. */
-export async function lockRun(trx: Db, runId: string): Promise<RunRow | null> {
-  return (await trx('runs').where({ id: runId }).forUpdate().first()) ?? null;
+export async function lockRun(trx: Db, accountId: string, runId: string): Promise<RunRow | null> {
+  return (await trx('runs').where({ id: runId, account_id: accountId }).forUpdate().first()) ?? null;
 }
 
 /** The run's open waitpoint, locked until the transaction ends, so it resolves exactly once. */
@@ -36,10 +36,10 @@ export async function resolveWaitpoint(trx: Db, waitpointId: string, resolution:
 }
 
 /** Queues the run's next segment, possibly on a longer route (a resume that continues into another domain). */
-export async function queueNextSegment(trx: Db, runId: string, from: string[], segment: number, route: string[], routing: Record<string, unknown>): Promise<boolean> {
-  const n = await trx('runs').where({ id: runId }).whereIn('status', from)
-    .update({ status: 'queued', segment, route, routing: JSON.stringify(routing), updated_at: trx.fn.now(), finished_at: null });
-  return n > 0;
+export async function queueNextSegment(trx: Db, runId: string, from: string[], segment: number, route: string[], routing: Record<string, unknown>): Promise<RunRow | null> {
+  const [row] = await trx('runs').where({ id: runId }).whereIn('status', from)
+    .update({ status: 'queued', segment, route, routing: JSON.stringify(routing), updated_at: trx.fn.now(), finished_at: null }).returning('*');
+  return (row as RunRow | undefined) ?? null;
 }
 
 export interface RunInsert { id: string; accountId: string; conversationId: string | null; taskId: string | null; request: string; input: Record<string, unknown>; route: string[]; routing: Record<string, unknown>; channel: string }
@@ -78,10 +78,9 @@ export interface StalledRun { id: string; account_id: string; status: string; se
  */
 export async function stalledRuns(db: Db, queuedSec: number, runningSec: number, limit = 100): Promise<StalledRun[]> {
   const result = await db.raw(
-    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives,
-            (SELECT s.id FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running' ORDER BY s.segment DESC, s.idx DESC LIMIT 1) AS running_step,
-            (SELECT s.domain FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running' ORDER BY s.segment DESC, s.idx DESC LIMIT 1) AS running_domain
+    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives, running.id AS running_step, running.domain AS running_domain
      FROM runs r
+     LEFT JOIN LATERAL (SELECT s.id, s.domain FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running' ORDER BY s.segment DESC, s.idx DESC LIMIT 1) running ON true
      WHERE r.status IN ('queued', 'running')
        AND r.updated_at < now() - make_interval(secs => CASE WHEN r.status = 'queued' THEN ?::float8 ELSE ?::float8 END)
        AND NOT EXISTS (SELECT 1 FROM run_steps s WHERE s.run_id = r.id

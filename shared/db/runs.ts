@@ -92,11 +92,15 @@ export async function eventsAfter(db: Db, runId: string, after: number, limit = 
   return rows.map((r) => ({ id: r.seq, runId, type: r.type, at: iso(r.created_at)!, ...r.data }));
 }
 
-/** The run's last event sequence and its last `final` event's sequence (null when it never rested). */
-export async function eventTail(db: Db, runId: string): Promise<{ lastSeq: number; lastFinalSeq: number | null }> {
-  const row = await db('run_events').where({ run_id: runId })
-    .first(db.raw('max(seq) AS last_seq'), db.raw(`max(seq) FILTER (WHERE type = 'final') AS last_final_seq`));
-  return { lastSeq: Number(row?.last_seq ?? 0), lastFinalSeq: row?.last_final_seq == null ? null : Number(row.last_final_seq) };
+/** In one round trip: the run's status, its last event sequence and its last `final` event's sequence (null when it never rested). */
+export async function eventTail(db: Db, runId: string): Promise<{ status: string | null; lastSeq: number; lastFinalSeq: number | null }> {
+  const result = await db.raw(
+    `SELECT (SELECT status FROM runs WHERE id = ?) AS status, max(seq) AS last_seq, max(seq) FILTER (WHERE type = 'final') AS last_final_seq
+     FROM run_events WHERE run_id = ?`,
+    [runId, runId],
+  );
+  const row = result.rows[0];
+  return { status: row?.status ?? null, lastSeq: Number(row?.last_seq ?? 0), lastFinalSeq: row?.last_final_seq == null ? null : Number(row.last_final_seq) };
 }
 
 /** The `final` event data of the run's current segment, if that segment has rested. */
