@@ -3,9 +3,7 @@ import { decideRoute, previousTurn } from '../../jobs/orchestrator/decide.js';
 import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { availableDomains } from '../../jobs/steps.js';
 import { StringEnum } from '../../shared/schemas/common.js';
-import { routeGroup } from '../../shared/http/route-group.js';
-
-const r = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
+import { toolsGroup } from '../../shared/http/route-group.js';
 
 const NlpRequest = Type.Object(
   {
@@ -17,7 +15,7 @@ const NlpRequest = Type.Object(
 );
 
 export const routes = [
-  r.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', {
+  toolsGroup.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', {
     body: NlpRequest, mcpTool: 'tools.nlp',
     handler: async ({ body, principal }, deps) => {
       const { previous: context } = await previousTurn(deps, principal.accountId, body.conversationId);

@@ -1,4 +1,4 @@
-import { routeGroup } from '../../shared/http/route-group.js';
+import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { ConnectorCreate, PolicyEvaluate, PreflightRequest, PreflightResult } from '../../shared/schemas/bridge.js';
 import { defineDomain } from '../domain.js';
@@ -8,7 +8,7 @@ import { vocabulary } from './vocabulary.js';
 const scopes = { read: ['bridge:read'], write: ['bridge:write'] };
 const r = routeGroup('bridge', scopes);
 const security = routeGroup('security', { read: ['tools:use'], write: ['tools:use'] });
-const tools = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
+const tools = toolsGroup;
 const pending = (issue: number, routes: AnyRoute[]) => routes.map((route) => ({ ...route, pendingIssue: issue }));
 
 /** Connectors, scoped credentials, provider actions and portals: how the service reaches the outside. */

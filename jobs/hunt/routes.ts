@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { routeGroup } from '../../shared/http/route-group.js';
+import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 import { ToolsMapRequest } from '../../shared/schemas/bridge.js';
 import { CatalogImport, HuntSearchResult } from '../../shared/schemas/hunt.js';
@@ -10,7 +10,7 @@ import { huntSearch } from './search.js';
 /** Default scopes of the domain's routes. */
 export const scopes = { read: ['tools:use'], write: ['tools:use'] };
 const r = routeGroup('hunt', scopes);
-const tools = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
+const tools = toolsGroup;
 
 export const HuntSearchRequest = Type.Object(
   {

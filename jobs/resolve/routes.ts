@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { routeGroup } from '../../shared/http/route-group.js';
+import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
 
 /** Default scopes of the domain's routes. */
 export const scopes = { read: ['tools:use'], write: ['tools:use'] };
 const r = routeGroup('resolve', scopes);
-const tools = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
+const tools = toolsGroup;
 const cases = routeGroup('cases', { read: ['cases:read'], write: ['cases:write'] });
 
 export const ScamTriageRequest = Type.Object(

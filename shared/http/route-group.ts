@@ -48,3 +48,6 @@ export function routeGroup(tag: string, defaults: { read: string[]; write: strin
       make('POST', path, summary, extra as Extra<string, unknown, unknown, AuthMode>),
   };
 }
+
+/** The `tools` group (readers, maps, tracers, NLP): several domains add routes to it, all under `tools:use`. */
+export const toolsGroup = routeGroup('tools', { read: ['tools:use'], write: ['tools:use'] });
