@@ -12,7 +12,7 @@ import { domainFinalStatus, isTerminal, movesInto, runEventType } from './run-st
  * outbox event. A step that gave up for good (an outage outlasted its
  * retries) does not hold the segment: the run fails here, naming it.
  */
-export function planSegmentEnd({ run, steps, waitpoint }: SegmentEndState): SegmentEnd {
+export function planSegmentEnd({ run, steps, waitpoint }: SegmentEndState): SegmentEnd & { results: Record<string, unknown> } {
   const runId = run.id;
   const segment = run.segment;
   const events: SegmentEnd['events'] = [];
@@ -56,7 +56,7 @@ export function planSegmentEnd({ run, steps, waitpoint }: SegmentEndState): Segm
   const results: Record<string, unknown> = { ok: true, runId, status, ...body, proofCard: proofCard?.card ?? null, ...(error ? { error } : {}) };
   events.push({ type: 'final', data: { segment, result: results } });
   return {
-    runId, segment, eventSeq: run.event_seq, results, proofCard, events, error,
+    results, runId, segment, eventSeq: run.event_seq, proofCard, events, error,
     // A run a failure or a cancel already ended keeps its status; only its result is added.
     from: over && !unfinished ? [run.status] : movesInto(status), status, finished: isTerminal(status),
     outbox: {

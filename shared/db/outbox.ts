@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from './knex.js';
+import { prepared, type Db } from './knex.js';
 import { page } from './page.js';
 import { newId } from '../ids.js';
 import type { EventSource } from '../schemas/events.js';
@@ -74,7 +74,7 @@ export async function fanOut(trx: Db, eventId: string): Promise<number> {
 export async function recordEvent(trx: Db, event: OutboxEvent): Promise<{ eventId: string; deliveries: number }> {
   const id = newId('evt');
   const part = outboxCtes({ ...event, id });
-  const result = await trx.raw(`WITH ${part.sql} SELECT (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`, part.bindings);
+  const result = await prepared(trx, 'record_event', `WITH ${part.sql} SELECT (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`, part.bindings);
   return { eventId: id, deliveries: result.rows[0].deliveries };
 }
 

@@ -1,5 +1,5 @@
 import type { EventGuard, RunRow } from './runs.js';
-import type { Db } from './knex.js';
+import { prepared, type Db } from './knex.js';
 
 export interface StepBegin {
   stepId: string; runId: string; segment: number; index: number; domain: string;
@@ -31,7 +31,7 @@ export interface BegunStep {
  * a newer segment is never undone by a late step. Null when the run is gone.
  */
 export async function beginStep(db: Db, s: StepBegin): Promise<BegunStep | null> {
-  const result = await db.raw(
+  const result = await prepared(db, 'begin_step', 
     `WITH r AS (
        SELECT r.*, EXISTS (SELECT 1 FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL) AS waiting,
               (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status,

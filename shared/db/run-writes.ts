@@ -1,4 +1,4 @@
-import type { Db } from './knex.js';
+import { prepared, type Db } from './knex.js';
 import type { RunRow, StepRow } from './runs.js';
 import type { WaitpointRow } from './run-steps.js';
 import { outboxCtes, type OutboxEvent } from './outbox.js';
@@ -48,7 +48,7 @@ export interface RunInsert { id: string; accountId: string; conversationId: stri
 
 /** Inserts a queued run with its first event (sequence 1) in one statement; returns the row and the event as written. */
 export async function insertRun(db: Db, r: RunInsert, event: { type: string; data: Record<string, unknown> }): Promise<{ run: RunRow; event: { seq: number; created_at: Date } }> {
-  const result = await db.raw(
+  const result = await prepared(db, 'insert_run', 
     `WITH run AS (
        INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel, event_seq)
        VALUES (?, ?, ?, ?, 'queued', ?, ?::jsonb, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, 1) RETURNING *),
@@ -70,7 +70,7 @@ export interface SegmentEndState {
 
 /** Everything a finalizer reads, in one round trip: the run, its steps in route order, its open waitpoint, and whether its segment has ended. */
 export async function loadSegmentEnd(db: Db, runId: string): Promise<SegmentEndState | null> {
-  const result = await db.raw(
+  const result = await prepared(db, 'load_segment_end', 
     `SELECT r.*,
        (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.segment, s.idx), '[]') FROM run_steps s WHERE s.run_id = r.id) AS steps,
        (SELECT to_jsonb(w) FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL LIMIT 1) AS waitpoint,
@@ -95,25 +95,25 @@ export interface SegmentEnd {
   status: string;
   finished: boolean;
   error: string | null;
-  results: Record<string, unknown>;
   proofCard: { id: string; decisionId: string; card: Record<string, unknown>; decision: Record<string, unknown> } | null;
-  /** Run events to append in order (the last is `final`). */
+  /** Run events to append in order; the last is `final`, which holds the segment's result (stored there only). */
   events: Array<{ type: string; data: Record<string, unknown> }>;
   outbox: OutboxEvent & { id: string };
 }
 
 /**
- * Ends a segment in one statement: the run's status and result, its proof
- * card, its run events and the outbox event with its delivery attempts. It
+ * Ends a segment in one statement: the run's status, its proof card, its run
+ * events (the `final` one carries the result) and the outbox event with its
+ * delivery attempts. It
  * applies only if the run is still in the segment and status it was read in
  * and nothing was appended since (a cancel, a resume, another finalizer);
  * null then, and the caller reads again.
  */
 export async function writeSegmentEnd(db: Db, e: SegmentEnd): Promise<{ events: Array<{ seq: number; created_at: Date }>; deliveries: number } | null> {
   const outbox = outboxCtes(e.outbox, 'moved');
-  const result = await db.raw(
+  const result = await prepared(db, 'write_segment_end', 
     `WITH moved AS (
-       UPDATE runs SET status = ?, updated_at = now(), finished_at = CASE WHEN ?::boolean THEN now() END, error = ?, results = ?::jsonb, proof_card_id = ?,
+       UPDATE runs SET status = ?, updated_at = now(), finished_at = CASE WHEN ?::boolean THEN now() END, error = ?, proof_card_id = ?,
               event_seq = event_seq + ?
        WHERE id = ? AND segment = ? AND event_seq = ? AND status IN (SELECT jsonb_array_elements_text(?::jsonb))
        RETURNING account_id, event_seq),
@@ -129,7 +129,7 @@ export async function writeSegmentEnd(db: Db, e: SegmentEnd): Promise<{ events: 
      SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM outbox_deliveries)::int AS deliveries,
             (SELECT coalesce(jsonb_agg(jsonb_build_object('seq', seq, 'created_at', created_at) ORDER BY seq), '[]') FROM appended) AS events`,
     [
-      e.status, e.finished, e.error, JSON.stringify(e.results), e.proofCard?.id ?? null, e.events.length, e.runId, e.segment, e.eventSeq, JSON.stringify(e.from),
+      e.status, e.finished, e.error, e.proofCard?.id ?? null, e.events.length, e.runId, e.segment, e.eventSeq, JSON.stringify(e.from),
       e.proofCard?.id ?? null, e.runId, e.proofCard?.decisionId ?? null, JSON.stringify(e.proofCard?.card ?? null), JSON.stringify(e.proofCard?.decision ?? null), e.proofCard?.id ?? null,
       e.runId, e.events.length, JSON.stringify(e.events.map((ev, i) => ({ o: i + 1, type: ev.type, data: ev.data }))),
       ...outbox.bindings,
