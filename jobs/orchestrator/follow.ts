@@ -111,6 +111,8 @@ export async function waitForRest(deps: Deps, runId: string, timeoutMs: number, 
   let finished = false;
   let unsubscribe: (() => Promise<void>) | undefined;
   void deps.bus.subscribe(`run:${runId}`, (msg) => {
+    // Only a final answers; the others (a step's start and end) are not even parsed. JSON.stringify writes no spaces, so a final always matches.
+    if (!msg.includes('"type":"final"')) return;
     for (const ev of liveEvents(msg) as Array<RunEvent & { segment?: number; result?: unknown }>) {
       if (ev.type === 'final' && (ev.segment ?? -1) >= minSegment) settle(ev.result);
     }
