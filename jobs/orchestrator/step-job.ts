@@ -13,6 +13,7 @@ import { readJob } from './read-job.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
+import { StepStream } from './step-stream.js';
 import { stepRowId } from './flow.js';
 import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
 import { failRun } from './run-fail.js';
@@ -71,9 +72,10 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
   const timeout = setTimeout(() => controller.abort(new StepTimeout(`${domain} step timed out after ${deps.config.STEP_TIMEOUT_MS} ms`)), deps.config.STEP_TIMEOUT_MS);
   const startedAt = Date.now();
   let lastEmit = Date.now();
+  const stream = new StepStream(deps, runId, run.account_id);
   const emit = async (message: string, data: Record<string, unknown> = {}) => {
     lastEmit = Date.now();
-    await emitRunEvent(deps, runId, run.account_id, 'domainStream', { domain, message, data });
+    stream.push('domainStream', { domain, message, data });
   };
   const quiet = setInterval(() => {
     if (Date.now() - lastEmit < deps.config.PROGRESS_QUIET_MS) return;
@@ -92,8 +94,10 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       }),
     ]);
-    return await completeStep(deps, job.data, run.account_id, stepId, outcome);
+    return await completeStep(deps, job.data, run.account_id, stepId, outcome, await stream.take());
   } catch (err) {
+    // What the step said before it failed is kept: written now, best effort.
+    await stream.flush().catch(() => undefined);
     if (err instanceof CancelError) {
       await finishStep(deps.db, stepId, 'canceled');
       return { domain, status: 'canceled' };
@@ -113,6 +117,7 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
   } finally {
     clearTimeout(timeout);
     clearInterval(quiet);
+    stream.stop();
     untrack();
   }
 }
@@ -133,7 +138,7 @@ function stepInput(data: StepJobData, { run, prior: done, resumeWaitpoint: wp }:
   return { runId: run.id, accountId: run.account_id, domain: data.domain, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
 }
 
-async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {
+async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome, held: Array<{ type: string; data: Record<string, unknown> }>) {
   // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas say.
   const what = `${data.domain} step outcome`;
   if (outcome.suspend && !canRestAt(data.domain, outcome.suspend.kind)) throw invalidPayload(`${what} asks to rest at ${outcome.suspend.kind}, which is neither a core wait kind nor one its module declares`);
@@ -144,6 +149,7 @@ async function completeStep(deps: Deps, data: StepJobData, accountId: string, st
     extra: JSON.stringify(readAs(StepExtra, { openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [], ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}) }, `${what} (doubts)`)),
   };
   const events = [
+    ...held,
     ...outcome.conversation.map((line) => ({ type: 'conversation', data: { domain: data.domain, line: `[${data.domain}] ${line}` } })),
     { type: 'handoff', data: { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId } },
   ];

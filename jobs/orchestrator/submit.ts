@@ -43,7 +43,8 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
   };
   const created = { type: 'trace', data: { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } } };
   // The run and its first event are one statement; a conversation turn or a task move joins them in one transaction.
-  const { run, event } = conversationId || taskId
+  // Not published: nobody can follow a run before its id is answered, and a follower reads this event from Postgres first.
+  const run = conversationId || taskId
     ? await deps.db.transaction(async (trx) => {
       const inserted = await insertRun(trx, row, created);
       if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
@@ -54,7 +55,6 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
       return inserted;
     })
     : await insertRun(deps.db, row, created);
-  await deps.bus.publishAll(`run:${runId}`, [{ id: event.seq, type: created.type, at: new Date(event.created_at).toISOString(), ...created.data }]).catch(() => undefined);
   await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, 0, decision.route));
   return run;
 }

@@ -46,18 +46,17 @@ export async function queueNextSegment(trx: Db, runId: string, from: string[], s
 
 export interface RunInsert { id: string; accountId: string; conversationId: string | null; taskId: string | null; request: string; input: Record<string, unknown>; route: string[]; routing: Record<string, unknown>; channel: string }
 
-/** Inserts a queued run with its first event (sequence 1) in one statement; returns the row and the event as written. */
-export async function insertRun(db: Db, r: RunInsert, event: { type: string; data: Record<string, unknown> }): Promise<{ run: RunRow; event: { seq: number; created_at: Date } }> {
+/** Inserts a queued run with its first event (sequence 1) in one statement. */
+export async function insertRun(db: Db, r: RunInsert, event: { type: string; data: Record<string, unknown> }): Promise<RunRow> {
   const result = await prepared(db, 'insert_run', 
     `WITH run AS (
        INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel, event_seq)
        VALUES (?, ?, ?, ?, 'queued', ?, ?::jsonb, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, 1) RETURNING *),
-     ev AS (INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT id, 1, account_id, ?, ?::jsonb FROM run RETURNING seq, created_at)
-     SELECT run.*, ev.seq AS event_seq_written, ev.created_at AS event_created_at FROM run, ev`,
+     ev AS (INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT id, 1, account_id, ?, ?::jsonb FROM run)
+     SELECT * FROM run`,
     [r.id, r.accountId, r.conversationId, r.taskId, r.request, JSON.stringify(r.input), JSON.stringify(r.route), JSON.stringify(r.routing), r.channel, event.type, JSON.stringify(event.data)],
   );
-  const { event_seq_written: seq, event_created_at: createdAt, ...run } = result.rows[0];
-  return { run, event: { seq, created_at: createdAt } };
+  return result.rows[0];
 }
 
 export interface SegmentEndState {
