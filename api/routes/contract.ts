@@ -10,8 +10,8 @@ import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js'
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { TEMPLATES } from '../../jobs/domains.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
+import { TRANSPORTS } from '../../shared/schemas/auth.js';
 
-export const TRANSPORTS = ['http', 'mcp', 'a2a'] as const;
 const startedAt = Date.now();
 
 const Health = Ok({ version: Type.String(), contractCount: Type.Integer(), checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Health');
