@@ -1,11 +1,28 @@
 import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
+import { JsonRpcMessage } from '../../shared/schemas/jsonrpc.js';
+import { A2A_PATH, agentCardJson, publicBase } from '../transports/a2a-card.js';
+import { a2aAnswer } from '../transports/a2a-rpc.js';
 
 const r = routeGroup('a2a', { read: ['agents:read'], write: ['agents:write'] });
 
-export const routes = [
-  r.get('/v1/a2a/contract', 'A2A envelope contract'),
-  r.post('/v1/a2a/envelopes', 'Create a delegation envelope'),
-  r.get('/v1/a2a/envelopes', 'List envelopes', { list: true }),
-  r.get('/v1/a2a/envelopes/{msgId}', 'Fetch an envelope'),
-  r.post('/v1/a2a/envelopes/{msgId}/update', 'Update delivery status'),
-];
+/** The A2A transport reads the route table (each method is a route's call), so it is handed in as a function. */
+export function a2aRoutes(table: () => AnyRoute[]): AnyRoute[] {
+  return [
+    r.get('/.well-known/agent-card.json', 'The service\'s A2A agent card', {
+      auth: 'public', scopes: [],
+      description: 'Skills (the domains that run and the templates over them), the JSON-RPC endpoint (A2A 1.0 and 0.3) and its bearer scheme. URLs start with PUBLIC_BASE_URL, else the scheme and host the client used. `A2A-Version: 1.0` gets the 1.0 card; none (or 0.3) the 0.3 card.',
+      handler: async ({ headers, origin }, deps) => new Reply(200, await agentCardJson(publicBase(deps.config, origin), headers['a2a-version']), { 'Cache-Control': 'public, max-age=300', Vary: 'A2A-Version, Host' }),
+    }),
+    r.post(A2A_PATH, 'A2A JSON-RPC: SendMessage, SendStreamingMessage, GetTask, CancelTask, SubscribeToTask (and their 0.3 names)', {
+      description: 'The A2A-Version header picks the protocol version (absent: 0.3). A task is a run: the same id as /v1/runs/{runId}, the same scopes, validation, workflow allowance and quota as the HTTP routes behind each method. Streaming methods answer text/event-stream.',
+      body: JsonRpcMessage, streams: true, transport: 'a2a', scopes: [],
+      handler: ({ body, params: _params, query: _query, ...call }, deps) => a2aAnswer(table, call, body, deps),
+    }),
+    r.get('/v1/a2a/contract', 'A2A envelope contract'),
+    r.post('/v1/a2a/envelopes', 'Create a delegation envelope'),
+    r.get('/v1/a2a/envelopes', 'List envelopes', { list: true }),
+    r.get('/v1/a2a/envelopes/{msgId}', 'Fetch an envelope'),
+    r.post('/v1/a2a/envelopes/{msgId}/update', 'Update delivery status'),
+  ];
+}

@@ -1,6 +1,6 @@
 import { DOMAIN_ROUTES } from '../../jobs/domains.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
-import { routes as a2a } from './a2a.js';
+import { a2aRoutes } from './a2a.js';
 import { routes as agents } from './agents.js';
 import { routes as channels } from './channels.js';
 import { contractRoutes } from './contract.js';
@@ -27,7 +27,7 @@ import { routes as wellKnown } from './well-known.js';
  */
 export const ALL_ROUTES: AnyRoute[] = [];
 ALL_ROUTES.push(
-  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2a, ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
+  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
   ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
   ...DOMAIN_ROUTES,
 );

@@ -1,28 +1,17 @@
-import { Type } from '@sinclair/typebox';
 import { routeGroup } from '../../shared/http/route-group.js';
+import { JsonRpcMessage } from '../../shared/schemas/jsonrpc.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { mcpReply } from '../transports/mcp.js';
 
 // The transport's endpoint needs a token (and one that may be used over MCP); each tool then needs its route's scopes.
 const r = routeGroup('mcp', { read: [], write: [] });
 
-/** One JSON-RPC message per request: a batch would run several tool calls for one request of the rate limit. */
-const McpMessage = Type.Object(
-  {
-    jsonrpc: Type.Literal('2.0'),
-    id: Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Integer()])),
-    method: Type.Optional(Type.String({ maxLength: 200 })),
-    params: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  },
-  { $id: 'McpMessage', additionalProperties: true },
-);
-
 /** The MCP endpoint lists the route table's tools, so it reads the table when a request comes (it is part of it). */
 export function mcpRoutes(table: () => AnyRoute[]): AnyRoute[] {
   return [
     r.post('/mcp', 'MCP JSON-RPC tool calls (Streamable HTTP, stateless, JSON responses)', {
       description: 'initialize, ping, notifications (202), tools/list and tools/call. Tools are the routes with an x-awp-mcp-tool name; a call runs that route with the same scopes, validation, workflow allowance and quota. GET and DELETE answer 405 (no sessions). One message per request.',
-      body: McpMessage, streams: true, transport: 'mcp',
+      body: JsonRpcMessage, streams: true, transport: 'mcp',
       handler: ({ body: _body, params: _params, query: _query, ...call }, deps) => mcpReply(table, call, deps),
     }),
   ];

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { eventsAfter } from '../../shared/db/runs.js';
+import { eventsAfter, eventTail } from '../../shared/db/runs.js';
 import { findRun } from './run-queries.js';
 import { RESTING_STATUSES } from './run-state.js';
 
@@ -21,4 +21,10 @@ export async function runEventsPage(deps: Pick<Deps, 'db'>, accountId: string, r
     nextAfter: events.at(-1)?.id ?? after,
     more: events.length === limit,
   };
+}
+
+/** The id of the run's last event (0 before any): a follower that starts here sees only what happens next. */
+export async function lastEventId(deps: Pick<Deps, 'db'>, accountId: string, runId: string): Promise<number> {
+  await findRun(deps, accountId, runId);
+  return (await eventTail(deps.db, runId)).lastSeq;
 }
