@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
-import { Role, TaskState, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
+import { Role, TaskState, type AgentCard, type Message, type StreamResponse, type Task } from '@a2a-js/sdk';
 import { Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, createAuthenticatingFetchWithRetry } from '@a2a-js/sdk/client';
 import { harness } from '../support/harness.js';
 import { seedCatalog } from '../support/runs.js';
 
 /** The official client's fetch with a bearer token, as the SDK's own auth helper adds it. */
 const authedFetch = (token?: string) => createAuthenticatingFetchWithRetry(fetch, {
-  headers: async () => (token ? { Authorization: `Bearer ${token}` } : {}),
+  headers: async (): Promise<Record<string, string>> => (token ? { Authorization: `Bearer ${token}` } : {}),
   shouldRetryWithHeaders: async () => undefined,
 });
 
@@ -23,7 +23,7 @@ async function v03Client(token?: string): Promise<Client> {
   const legacy = { legacyCompat: { enabled: true } };
   const factory = new ClientFactory({ transports: [new JsonRpcTransportFactory({ ...legacy, fetchImpl: authedFetch(token) })], cardResolver: new DefaultAgentCardResolver(legacy) });
   const card = await (await fetch(`${harness.url}/.well-known/agent-card.json`)).json();
-  return factory.createFromAgentCard(card);
+  return factory.createFromAgentCard(card as AgentCard);
 }
 
 function userMessage(text: string | null, opts: { data?: Record<string, unknown>; taskId?: string; contextId?: string } = {}): Message {
