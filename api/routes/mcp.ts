@@ -1,7 +1,7 @@
 import { routeGroup } from '../../shared/http/route-group.js';
 import { JsonRpcMessage } from '../../shared/schemas/jsonrpc.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
-import { mcpReply } from '../transports/mcp.js';
+import { mcpAnswer } from '../transports/mcp.js';
 
 // The transport's endpoint needs a token (and one that may be used over MCP); each tool then needs its route's scopes.
 const r = routeGroup('mcp', { read: [], write: [] });
@@ -12,7 +12,7 @@ export function mcpRoutes(table: () => AnyRoute[]): AnyRoute[] {
     r.post('/mcp', 'MCP JSON-RPC tool calls (Streamable HTTP, stateless, JSON responses)', {
       description: 'initialize, ping, notifications (202), tools/list and tools/call. Tools are the routes with an x-awp-mcp-tool name; a call runs that route with the same scopes, validation, workflow allowance and quota. GET and DELETE answer 405 (no sessions). One message per request.',
       body: JsonRpcMessage, streams: true, transport: 'mcp',
-      handler: ({ body: _body, params: _params, query: _query, ...call }, deps) => mcpReply(table, call, deps),
+      handler: ({ body, params: _params, query: _query, ...call }, deps) => mcpAnswer(table, call, body, deps),
     }),
   ];
 }

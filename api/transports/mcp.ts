@@ -1,9 +1,9 @@
 import { Readable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../shared/deps.js';
-import { invalidPayload } from '../../shared/errors.js';
+import { AppError, invalidPayload } from '../../shared/errors.js';
 import { RawReply, Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
@@ -51,25 +51,48 @@ async function callTool(tools: Map<string, AnyRoute>, name: string, args: Record
   }
 }
 
+/** A refusal of the SDK's transport (bad JSON-RPC, an unsupported protocol version) as the service's error envelope. */
+async function refusal(res: Response): Promise<AppError> {
+  const text = await res.text();
+  let rpc: { error?: { code?: number; message?: string } } = {};
+  try {
+    rpc = JSON.parse(text);
+  } catch {
+    // not JSON: the status alone says what happened
+  }
+  const code = res.status === 405 ? 'methodNotAllowed' : res.status === 413 ? 'payloadTooLarge' : res.status === 404 ? 'notFound' : 'invalidPayload';
+  return new AppError(code, rpc.error?.message ?? `MCP transport refused the request (${res.status})`, rpc.error ? { jsonRpcError: rpc.error } : undefined);
+}
+
 /**
  * POST /mcp, stateless Streamable HTTP with JSON responses: a fresh SDK
  * server and transport per request (no session to keep), which answer
- * initialize, ping, notifications (202), tools/list and tools/call.
+ * initialize, ping, notifications (202), tools/list and tools/call. The body
+ * was read and checked as JSON already (any Content-Type, as every route),
+ * and the answer is JSON whatever the client also accepts, so the transport
+ * is handed the parsed message with those two headers set to what it
+ * expects; what it refuses leaves as the error envelope.
  */
-export function mcpReply(table: () => AnyRoute[], call: Call, deps: Deps): RawReply {
-  return new RawReply(async (req, res, body) => {
-    const tools = toolRoutes(table());
-    const server = new Server({ name: 'awp', version: SERVICE_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({
-      tools: [...tools.values()].filter((r) => mayCall(call.principal, r)).map(toolDefinition),
-    }));
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(tools, request.params.name, request.params.arguments ?? {}, call, deps));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.once('close', () => {
-      void transport.close();
-      void server.close();
-    });
+export async function mcpAnswer(table: () => AnyRoute[], call: Call, body: unknown, deps: Deps): Promise<Reply> {
+  const tools = toolRoutes(table());
+  const server = new Server({ name: 'awp', version: SERVICE_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: [...tools.values()].filter((r) => mayCall(call.principal, r)).map(toolDefinition),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(tools, request.params.name, request.params.arguments ?? {}, call, deps));
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  try {
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
-  });
+    const headers = new Headers(Object.entries(call.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    headers.set('accept', 'application/json, text/event-stream');
+    headers.set('content-type', 'application/json');
+    const res = await transport.handleRequest(new Request(`${call.origin}/mcp`, { method: 'POST', headers }), { parsedBody: body });
+    if (res.status >= 400) throw await refusal(res);
+    const text = await res.text();
+    // A notification's 202 has no body; an empty string keeps Koa from turning it into 204.
+    return new Reply(res.status, text ? JSON.parse(text) : '');
+  } finally {
+    await transport.close();
+    await server.close();
+  }
 }

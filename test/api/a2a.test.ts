@@ -144,6 +144,16 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
     assert.deepEqual([raw.status, raw.body.error], [401, 'unauthorized']);
   });
 
+  it('scopes and the starter allowance are the HTTP ones: the sixth workflow request, over whichever transport, is HTTP 403', async () => {
+    const starter = await harness.account({ activated: false, plan: 'builder' });
+    const client = await v1Client(starter.token);
+    for (let i = 0; i < 3; i++) assert.equal((await send(client, userMessage('audit this claim', { data: { domainRoute: ['resolve'] } }))).status?.state, TaskState.TASK_STATE_COMPLETED);
+    for (let i = 0; i < 2; i++) assert.equal((await harness.call('POST', '/v1/orchestrator/run', { token: starter.token, body: { request: 'audit this claim', domainRoute: ['resolve'] } })).status, 200);
+    await assert.rejects(send(client, userMessage('audit this claim', { data: { domainRoute: ['resolve'] } })), (err: any) => /403/.test(err.message) && /activate/.test(err.message));
+    const readOnly = await harness.account({ scopes: ['runs:read'] });
+    await assert.rejects(send(await v1Client(readOnly.token), userMessage('audit this claim')), (err: any) => /403/.test(err.message) && /runs:write/.test(err.message));
+  });
+
   it('the 0.3 client: message/send, message/stream, tasks/get and tasks/cancel on the same runs', async () => {
     const client = await v03Client(a.token);
     const task = await send(client, userMessage('find an espresso machine under $250', { data: { domainRoute: ['hunt'] } }));

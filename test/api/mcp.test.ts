@@ -114,7 +114,7 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.equal((await harness.call('DELETE', '/mcp', { token: a.token })).status, 405);
   });
 
-  it('scopes, the starter allowance and the rate limit are the HTTP ones', async () => {
+  it('scopes and the starter allowance are the HTTP ones (the burst budget: transport-limits.test.ts)', async () => {
     const readOnly = await harness.account({ scopes: ['runs:read'] });
     const reader = await connect(readOnly.token);
     try {
@@ -163,12 +163,20 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.equal(wider.status, 403);
   });
 
-  it('malformed messages are refused without a 5xx: a batch, a non-JSON-RPC body, the wrong Accept', async () => {
+  it('malformed messages are refused in the error envelope: a batch, a non-JSON-RPC body, an unknown protocol version', async () => {
     const batch = await harness.call('POST', '/mcp', { token: a.token, body: [rpc(1, 'ping'), rpc(2, 'ping')], headers: MCP_HEADERS });
-    assert.equal(batch.status, 400);
+    assert.deepEqual([batch.status, batch.body.error], [400, 'invalidPayload']);
     const notRpc = await harness.call('POST', '/mcp', { token: a.token, body: { hello: 'world' }, headers: MCP_HEADERS });
-    assert.equal(notRpc.status, 400);
-    const accept = await harness.call('POST', '/mcp', { token: a.token, body: rpc(1, 'tools/list'), headers: { accept: 'application/json' } });
-    assert.equal(accept.status, 406);
+    assert.deepEqual([notRpc.status, notRpc.body.error], [400, 'invalidPayload']);
+    const nullId = await harness.call('POST', '/mcp', { token: a.token, body: { jsonrpc: '2.0', id: null, method: 'ping' }, headers: MCP_HEADERS });
+    assert.deepEqual([nullId.status, nullId.body.error, nullId.body.details.jsonRpcError.code], [400, 'invalidPayload', -32700]);
+    const version = await harness.call('POST', '/mcp', { token: a.token, body: rpc(1, 'tools/list'), headers: { ...MCP_HEADERS, 'mcp-protocol-version': '1999-01-01' } });
+    assert.deepEqual([version.status, version.body.error], [400, 'invalidPayload']);
+    assert.match(version.body.message, /Unsupported protocol version/);
+    // The answer is JSON whatever else the client accepts, and every body is read as JSON, as on every route.
+    const plain = await harness.call('POST', '/mcp', { token: a.token, body: rpc(1, 'ping'), headers: { accept: 'application/json', 'content-type': 'text/plain' } });
+    assert.deepEqual([plain.status, plain.body.result], [200, {}]);
+    const notification = await harness.call('POST', '/mcp', { token: a.token, body: { jsonrpc: '2.0', method: 'notifications/initialized' }, headers: MCP_HEADERS });
+    assert.equal(notification.status, 202);
   });
 });
