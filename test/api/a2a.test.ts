@@ -126,7 +126,19 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
     await assert.rejects(send(client, userMessage(null, { taskId: waiting.id, data: { itemId } })), (err: any) => err.name === 'UnsupportedOperationError');
     await assert.rejects(client.cancelTask({ tenant: '', id: waiting.id, metadata: undefined }), (err: any) => err.name === 'TaskNotCancelableError');
 
+    // Following a finished task is refused; a waiting one shows its state and ends (it moves only when answered).
+    await assert.rejects(collect(client.resubscribeTask({ tenant: '', id: waiting.id })), (err: any) => err.name === 'UnsupportedOperationError');
     const other = await send(client, userMessage('shortlist espresso machines under $250 so I can choose one'));
+    const followed = await collect(client.resubscribeTask({ tenant: '', id: other.id }));
+    assert.deepEqual(followed.map((e) => [e.payload?.$case, (e.payload?.value as Task).status?.state]), [['task', TaskState.TASK_STATE_INPUT_REQUIRED]]);
+    const third = await send(client, userMessage('shortlist espresso machines under $250 so I can choose one'));
+    const thirdChoice = (third.status!.message!.parts[1]!.content as any).value.waitpoint.payload.choices[1].itemId;
+    const answer = userMessage(null, { taskId: third.id, contextId: third.contextId, data: { itemId: thirdChoice } });
+    const streamed = await collect(client.sendMessageStream({ tenant: '', message: answer, configuration: undefined, metadata: undefined }));
+    assert.equal((streamed[0]!.payload!.value as Task).id, third.id);
+    assert.equal(streamed.filter((e) => e.payload?.$case === 'statusUpdate' && (e.payload.value as any).status.state === TaskState.TASK_STATE_INPUT_REQUIRED).length, 0, 'nothing of the first segment is replayed');
+    assert.equal((streamed.at(-1)!.payload!.value as any).status.state, TaskState.TASK_STATE_COMPLETED);
+
     const canceled = await client.cancelTask({ tenant: '', id: other.id, metadata: undefined });
     assert.equal(canceled.status?.state, TaskState.TASK_STATE_CANCELED);
     assert.equal((await harness.call('GET', `/v1/runs/${other.id}`, { token: a.token })).body.run.status, 'canceled');

@@ -34,6 +34,8 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name).sort();
     assert.deepEqual(names, [...toolRoutes(ALL_ROUTES).keys()].sort());
+    const named = ALL_ROUTES.filter((r) => r.mcpTool).map((r) => r.mcpTool!);
+    assert.equal(new Set(named).size, named.length, 'each tool name names one route');
     for (const expected of ['orchestrator.run', 'runs.get', 'runs.events', 'runs.resume', 'runs.cancel', 'workflows.listTemplates', 'workflows.runTemplate', 'hunt.search', 'tools.nlp']) {
       assert.ok(names.includes(expected), expected);
     }
