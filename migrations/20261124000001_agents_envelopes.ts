@@ -40,8 +40,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['account_id', 'status', 'id'], 'envelopes_account_status_page');
     t.index(['account_id', 'recipient', 'id'], 'envelopes_account_recipient_page');
     t.index(['account_id', 'plan_id', 'id'], 'envelopes_account_plan_page');
-    t.index(['run_id'], 'envelopes_run');
-    t.index(['task_id'], 'envelopes_task');
+    // Lead with the run (task): a list by run pages on them, and a run's delete finds its envelopes without a scan.
+    t.index(['run_id', 'id'], 'envelopes_run_page');
+    t.index(['task_id', 'id'], 'envelopes_task_page');
   });
 }
 

@@ -9,7 +9,8 @@ import { withoutIds } from '../../shared/validation.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 import { JsonRpcMessage } from '../../shared/schemas/jsonrpc.js';
-import { A2A_PATH, A2A_VERSIONS, agentCardJson, publicBase } from '../transports/a2a-card.js';
+import { A2A_PATH, A2A_VERSIONS, agentCardJson } from '../transports/a2a-card.js';
+import { publicBase } from '../transports/public-base.js';
 import { taskState } from '../transports/a2a-task.js';
 import { a2aAnswer } from '../transports/a2a-rpc.js';
 

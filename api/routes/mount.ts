@@ -8,7 +8,7 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import { requireAuth } from '../middleware/auth.js';
 import { runHandler, validateInput } from './pipeline.js';
 import { isSandboxBody, sandboxSession } from '../../shared/auth/sandbox.js';
-import { RawReply, Reply, type AnyRoute } from '../../shared/http/route-spec.js';
+import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 
 /** `/v1/runs/{runId}` → `/v1/runs/:runId` */
 export function koaPath(path: string): string {
@@ -89,12 +89,6 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
           { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, ip: ctx.ip, origin: `${ctx.protocol}://${ctx.host}`, signal: controller.signal },
           deps,
         );
-        if (result instanceof RawReply) {
-          await idem?.release();
-          ctx.respond = false;
-          await result.run(ctx.req, ctx.res, body);
-          return;
-        }
         const reply = result instanceof Reply ? result : new Reply(200, result);
         ctx.status = reply.status;
         ctx.set(reply.headers);

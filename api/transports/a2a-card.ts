@@ -4,7 +4,6 @@ import { LegacyRestTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
 import { DOMAINS, TEMPLATES } from '../../jobs/domains.js';
 import { availableDomains } from '../../jobs/steps.js';
-import type { Config } from '../../shared/config.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 
 /** Where the A2A JSON-RPC endpoint is mounted (the card names it with the client's base). */
@@ -13,23 +12,6 @@ export const A2A_PATH = '/a2a';
 export const A2A_VERSIONS = [A2A_PROTOCOL_VERSION, '0.3'] as const;
 
 const MODES = { input: ['text/plain', 'application/json'], output: ['application/json', 'text/plain'] };
-
-/**
- * The base every URL of the card starts with: PUBLIC_BASE_URL when set, else
- * the scheme and host the client used, so a client on 127.0.0.1:PORT gets
- * 127.0.0.1:PORT URLs. A Host header that is not a plain host[:port] falls
- * back to localhost rather than end up in a URL.
- */
-export function publicBase(config: Pick<Config, 'PUBLIC_BASE_URL' | 'PORT'>, origin: string): string {
-  if (config.PUBLIC_BASE_URL) return config.PUBLIC_BASE_URL.replace(/\/+$/, '');
-  try {
-    const url = new URL(origin);
-    if (url.origin === origin && /^https?:$/.test(url.protocol)) return origin;
-  } catch {
-    // fall through
-  }
-  return `http://localhost:${config.PORT}`;
-}
 
 /** The service's skills: each domain that runs, and each template whose domains all run (a data part `{ templateId, ... }` runs it). */
 function skills(): AgentCard['skills'] {

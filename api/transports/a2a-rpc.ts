@@ -4,7 +4,8 @@ import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import type { Deps } from '../../shared/deps.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
-import { agentCard, isLegacyVersion, publicBase } from './a2a-card.js';
+import { agentCard, isLegacyVersion } from './a2a-card.js';
+import { publicBase } from './public-base.js';
 import { contextState, REFUSAL, RunTaskHandler, type A2ACall } from './a2a-handler.js';
 
 type RpcId = string | number | null;

@@ -4,12 +4,13 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, invalidPayload } from '../../shared/errors.js';
-import { RawReply, Reply, type AnyRoute } from '../../shared/http/route-spec.js';
+import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { toEnvelope } from '../middleware/errors.js';
 import { invokeRoute, type CallContext } from '../routes/pipeline.js';
 import { mayCall, routeInput, toolDefinition, toolRoutes } from './mcp-tools.js';
+import { publicBase } from './public-base.js';
 
 type Call = CallContext & { principal: Principal };
 
@@ -40,8 +41,8 @@ async function callTool(tools: Map<string, AnyRoute>, name: string, args: Record
     if ('channel' in bodyProperties) (input.body as Record<string, unknown>).channel ??= 'mcp';
     const out = await invokeRoute(route, input, { ...call, headers: { ...call.headers, accept: 'application/json', prefer: undefined } }, deps);
     const reply = out instanceof Reply ? out : new Reply(200, out);
-    if (out instanceof RawReply || reply.body instanceof Readable) {
-      (reply.body as Readable).destroy?.();
+    if (reply.body instanceof Readable) {
+      reply.body.destroy();
       throw invalidPayload(`${name} answers with a stream, which a tool result cannot carry`);
     }
     const structured = (reply.body ?? { ok: true }) as Record<string, unknown>;
@@ -86,7 +87,7 @@ export async function mcpAnswer(table: () => AnyRoute[], call: Call, body: unkno
     const headers = new Headers(Object.entries(call.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
     headers.set('accept', 'application/json, text/event-stream');
     headers.set('content-type', 'application/json');
-    const res = await transport.handleRequest(new Request(`${call.origin}/mcp`, { method: 'POST', headers }), { parsedBody: body });
+    const res = await transport.handleRequest(new Request(`${publicBase(deps.config, call.origin)}/mcp`, { method: 'POST', headers }), { parsedBody: body });
     if (res.status >= 400) throw await refusal(res);
     const text = await res.text();
     // A notification's 202 has no body; an empty string keeps Koa from turning it into 204.

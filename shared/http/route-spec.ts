@@ -88,8 +88,3 @@ export function defineRoute<B extends TSchema | undefined = undefined, P extends
 ): AnyRoute {
   return spec as AnyRoute;
 }
-
-/** Hands the raw Node request/response to a transport that writes its own reply (MCP). */
-export class RawReply {
-  constructor(readonly run: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body: unknown) => Promise<void>) {}
-}
