@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { ALL_ROUTES } from '../../api/routes/index.js';
 import { toolRoutes } from '../../api/transports/mcp-tools.js';
 import { harness } from '../support/harness.js';
@@ -49,6 +50,15 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.deepEqual(resume.inputSchema.required, ['runId']);
     assert.equal(tools.find((t) => t.name === 'runs.get')!.annotations?.readOnlyHint, true);
     assert.deepEqual(await client.ping(), {});
+  });
+
+  it('initialize agrees on each protocol version the SDK offers, and offers its latest for any other', async () => {
+    for (const version of SUPPORTED_PROTOCOL_VERSIONS) {
+      const res = await harness.call('POST', '/mcp', { token: a.token, body: rpc(1, 'initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw', version: '1' } }), headers: MCP_HEADERS });
+      assert.deepEqual([res.status, res.body.result.protocolVersion, res.body.result.capabilities.tools], [200, version, { listChanged: false }]);
+    }
+    const other = await harness.call('POST', '/mcp', { token: a.token, body: rpc(1, 'initialize', { protocolVersion: '1999-01-01', capabilities: {}, clientInfo: { name: 'raw', version: '1' } }), headers: MCP_HEADERS });
+    assert.equal(other.body.result.protocolVersion, LATEST_PROTOCOL_VERSION);
   });
 
   it('a tool call starts a run whose status is then read over HTTP with the same run ID', async () => {
