@@ -1,4 +1,5 @@
 import type { Db } from './knex.js';
+import type { Transport } from '../schemas/auth.js';
 
 export interface AccountRow {
   id: string;
@@ -17,6 +18,7 @@ export interface TokenRow {
   name: string;
   prefix: string;
   scopes: string[];
+  transports: Transport[];
   status: 'active' | 'revoked';
   created_at: Date;
   last_used_at: Date | null;
@@ -44,7 +46,7 @@ export async function activateAccount(db: Db, activationHash: string): Promise<A
   return row ?? null;
 }
 
-export async function insertToken(db: Db, row: { id: string; account_id: string; name: string; prefix: string; token_hash: string; scopes: string[]; rotated_from?: string }): Promise<TokenRow> {
+export async function insertToken(db: Db, row: { id: string; account_id: string; name: string; prefix: string; token_hash: string; scopes: string[]; transports?: Transport[]; rotated_from?: string }): Promise<TokenRow> {
   const [created] = await db('api_tokens').insert(row).returning('*');
   return created;
 }
@@ -53,6 +55,7 @@ export interface TokenPrincipalRow {
   token_id: string;
   account_id: string;
   scopes: string[];
+  transports: Transport[];
   plan: AccountRow['plan'];
   account_status: AccountRow['status'];
 }
@@ -62,7 +65,7 @@ export async function findActiveToken(db: Db, tokenHash: string): Promise<TokenP
   const row = await db('api_tokens as t')
     .join('accounts as a', 'a.id', 't.account_id')
     .where({ 't.token_hash': tokenHash, 't.status': 'active' })
-    .first('t.id as token_id', 't.account_id', 't.scopes', 'a.plan', 'a.status as account_status');
+    .first('t.id as token_id', 't.account_id', 't.scopes', 't.transports', 'a.plan', 'a.status as account_status');
   return row ?? null;
 }
 
