@@ -1,5 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { RunRow } from '../shared/db/runs.js';
+import type { Deps } from '../shared/deps.js';
 import type { AnyRoute } from '../shared/http/route-spec.js';
+import type { Principal } from '../shared/schemas/auth.js';
 import type { StepHandler } from './step.js';
 import type { WorkflowTemplate } from './workflows/template.js';
 
@@ -13,11 +16,33 @@ export interface DomainVocabulary {
   examples: string[];
 }
 
+/** A client's answer to a run's waitpoint (POST /v1/runs/{runId}/resume, or a follow-up turn). */
+export interface RunAnswer {
+  itemId?: string;
+  action?: string;
+  approved?: boolean;
+  data?: Record<string, unknown>;
+}
+
 /** An answer a waitpoint of this domain accepts (`action` of a follow-up or of POST /v1/runs/{runId}/resume). */
 export interface ResumeAction {
   description: string;
   /** Domain the run continues into after the waiting step when its route does not go there already (`buy` → pay). */
   continueInto?: string;
+  /**
+   * Set when the domain resolves its waitpoints itself, from a record of its
+   * own (proxy: the mission's outcome resolves the mission and the waitpoint
+   * in one transaction). A resume of such a waitpoint, with this action or
+   * none, is handed to it; it returns the run as queued for its next segment.
+   */
+  answer?: (deps: Deps, principal: Principal, runId: string, answer: RunAnswer) => Promise<RunRow>;
+}
+
+/** A periodic job of a domain, run by the clock like the service's own sweeps (jobs/clock/sweeps.ts). */
+export interface DomainSweep {
+  /** node-cron expression. */
+  cron: string;
+  run: (deps: Deps) => Promise<unknown>;
 }
 
 /**
@@ -58,6 +83,8 @@ export interface DomainModule<N extends string = string> {
    */
   statuses?: { resting?: string[]; final?: Record<string, 'succeeded' | 'failed'> };
   events?: Record<string, DomainEvent>;
+  /** Sweeps the clock runs for the domain, by name (`proxy.expire`). */
+  sweeps?: Record<string, DomainSweep>;
   /** Output keys hidden from the `board` audience of a proof export. */
   redact?: string[];
   templates?: WorkflowTemplate[];

@@ -1,4 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
+import type { DomainModule } from '../domain.js';
+import { DOMAINS } from '../domains.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 import { reconcileOutbox, sweepLeases } from '../events/fanout.js';
 import { wakeDispatcher } from '../events/wake.js';
@@ -21,4 +23,6 @@ export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise
   'retention.runSteps': { cron: '5-59/10 * * * *', run: sweepRunSteps },
   'retention.deliveries': { cron: '7-59/10 * * * *', run: sweepDeliveries },
   'retention.mails': { cron: '9-59/10 * * * *', run: sweepMails },
+  // The domains' own (proxy.expire), named by their modules.
+  ...Object.fromEntries(DOMAINS.flatMap((d: DomainModule) => Object.entries(d.sweeps ?? {}))),
 };

@@ -1,12 +1,5 @@
 import { domainModule } from '../domains.js';
-
-export interface RouteExtension {
-  after: string;
-  action: string;
-  /** The domain added after the waiting step, or null when it could not be (the reason says why). */
-  added: string | null;
-  reason: string;
-}
+import type { RouteExtension } from './waitpoint-resume.js';
 
 /**
  * The route of the segment after a waitpoint. A resume action that names a

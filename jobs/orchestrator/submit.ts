@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
-import type { RunRow } from '../../shared/db/runs.js';
+import { openWaitpoint, type RunRow } from '../../shared/db/runs.js';
 import { getTask } from '../../shared/db/tasks.js';
 import { moveTask } from '../tasks/service.js';
 import { newId } from '../../shared/ids.js';
@@ -9,12 +9,14 @@ import type { OrchestratorRequest } from './schemas.js';
 import { availableDomains, stepHandler } from '../steps.js';
 import { domainModule } from '../domains.js';
 import { extendRoute } from './extend-route.js';
-import { movesInto, WAIT_STATUSES } from './run-state.js';
-import { insertRun, type RunInsert, lockOpenWaitpoint, lockRun, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
+import { insertRun, type RunInsert } from '../../shared/db/run-writes.js';
+import type { WaitpointRow } from '../../shared/db/run-steps.js';
 import { recordTurn } from '../../shared/db/conversations.js';
 import { decideRoute, previousTurn } from './decide.js';
 import { enqueueSegment } from './flow.js';
 import { inRunTx } from './run-events.js';
+import { enqueueOrLeaveToSweep, enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
+import type { DomainModule, RunAnswer } from '../domain.js';
 
 /**
  * Starts a run, or resumes the conversation's waiting run when the request
@@ -64,49 +66,51 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
  * and enqueues the next segment from the waiting step onwards. The answer's
  * action must be one the waiting domain accepts; an action that continues
  * into another domain (`buy` → pay) extends the route after the waiting
- * step, and the routing decision records it.
+ * step, and the routing decision records it. A waitpoint its domain resolves
+ * itself (a proxy mission: `proxyOutcome`) is handed to that domain.
  */
-export async function resumeRun(deps: Deps, principal: Principal, runId: string, answer: { itemId?: string; action?: string; approved?: boolean; data?: Record<string, unknown> }): Promise<RunRow> {
-  const result = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
-    // Read under the row lock: a concurrent resume, cancel or finalize of this run waits here, then sees what this one did.
-    const locked = await lockRun(trx, principal.accountId, runId);
-    if (!locked) throw notFound(`Run ${runId}`);
-    const wp = WAIT_STATUSES.includes(locked.status) ? await lockOpenWaitpoint(trx, runId) : null;
-    if (!wp || wp.segment !== locked.segment) throw conflict(`Run ${runId} is not waiting for input (status ${locked.status}); a waitpoint resolves once`);
-    const accepted = Object.keys(domainModule(wp.domain)?.resumeActions ?? {});
-    if (answer.action && !accepted.includes(answer.action)) {
-      throw invalidPayload(`action ${answer.action} is not accepted by this ${wp.domain} waitpoint${accepted.length ? `; use ${accepted.join(' or ')}` : ''}`, { accepted });
-    }
-    if (wp.kind === 'NEEDS_INPUT') {
-      const choices = (wp.payload.choices ?? []) as Array<{ itemId: string }>;
-      if (!answer.itemId) throw invalidPayload('itemId is required to answer a choice', { choices: choices.map((c) => c.itemId) });
-      if (!choices.some((c) => c.itemId === answer.itemId)) throw invalidPayload(`itemId ${answer.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
-    }
-    const action = answer.action ?? (wp.kind === 'NEEDS_INPUT' ? accepted[0] : undefined);
-    // The client's free-form data never overrides the validated answer.
-    const resolution = { ...(answer.data ?? {}), itemId: answer.itemId, action, approved: answer.approved };
-    await resolveWaitpoint(trx, wp.id, resolution);
-    const segment = locked.segment + 1;
-    const plan = extendRoute(locked.route, wp.step_index, wp.domain, action, availableDomains());
-    const routing = plan.extension ? { ...locked.routing, extensions: [...((locked.routing.extensions as unknown[]) ?? []), { segment, ...plan.extension }] } : locked.routing;
-    const queued = (await queueNextSegment(trx, runId, movesInto('queued'), segment, plan.route, routing))!;
-    emit('trace', { event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: answer.itemId ?? null, action: action ?? null, ...(plan.extension ? { extension: plan.extension } : {}) });
-    return { wp, segment, route: plan.route, run: queued };
-  });
-  await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, result.segment, result.route, result.wp.step_index, result.wp.id));
+export async function resumeRun(deps: Deps, principal: Principal, runId: string, answer: RunAnswer): Promise<RunRow> {
+  const own = await domainAnswering(deps, principal.accountId, runId, answer.action);
+  if (own) return own(deps, principal, runId, answer);
+  const result = await inRunTx(deps, runId, principal.accountId, (trx, emit) => resolveRunWaitpoint(trx, emit, principal.accountId, runId, (run, wp) => {
+    const module = domainModule(wp.domain);
+    const decision = planAnswer(module, run, wp, answer);
+    // Checked again under the lock: a waitpoint that came to rest since the look in domainAnswering is its domain's to resolve.
+    if (selfAnswer(module)) throw conflict(`Run ${runId} now waits on a ${wp.domain} waitpoint, which resolves through its domain; answer again`);
+    return decision;
+  }));
+  await enqueueResumed(deps, runId, result);
   return result.run;
 }
 
-/**
- * The run is committed in Postgres before its flow is enqueued. If Redis
- * cannot take the flow now, the run stays `queued` and the clock's stuck-run
- * sweep enqueues it (same deterministic job ids) within a minute: the client
- * still gets its runId, and nothing is lost.
- */
-async function enqueueOrLeaveToSweep(deps: Deps, runId: string, enqueue: () => Promise<void>): Promise<void> {
-  try {
-    await enqueue();
-  } catch (err) {
-    deps.log.warn({ runId, err: (err as Error).message }, 'flow not enqueued; the stuck-run sweep will enqueue it');
+/** The engine's own answer to a waitpoint: checked against what the waiting domain accepts and what it offered. */
+function planAnswer(module: DomainModule | undefined, run: RunRow, wp: WaitpointRow, answer: RunAnswer): WaitpointDecision {
+  const accepted = Object.keys(module?.resumeActions ?? {});
+  if (answer.action && !accepted.includes(answer.action)) {
+    throw invalidPayload(`action ${answer.action} is not accepted by this ${wp.domain} waitpoint${accepted.length ? `; use ${accepted.join(' or ')}` : ''}`, { accepted });
   }
+  if (wp.kind === 'NEEDS_INPUT') {
+    const choices = (wp.payload.choices ?? []) as Array<{ itemId: string }>;
+    if (!answer.itemId) throw invalidPayload('itemId is required to answer a choice', { choices: choices.map((c) => c.itemId) });
+    if (!choices.some((c) => c.itemId === answer.itemId)) throw invalidPayload(`itemId ${answer.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
+  }
+  const action = answer.action ?? (wp.kind === 'NEEDS_INPUT' ? accepted[0] : undefined);
+  const plan = extendRoute(run.route, wp.step_index, wp.domain, action, availableDomains());
+  // The client's free-form data never overrides the validated answer.
+  return { resolution: { ...(answer.data ?? {}), itemId: answer.itemId, action, approved: answer.approved }, action, itemId: answer.itemId, route: plan.route, extension: plan.extension };
+}
+
+const selfAnswer = (module: DomainModule | undefined) => Object.values(module?.resumeActions ?? {}).find((a) => a.answer)?.answer;
+
+/**
+ * The domain that answers the run's open waitpoint itself, when there is
+ * one and the answer's action is its own (or none). A look without a lock:
+ * the domain decides again under the run's lock, and so does the engine.
+ */
+async function domainAnswering(deps: Deps, accountId: string, runId: string, action: string | undefined) {
+  const wp = await openWaitpoint(deps.db, runId);
+  if (!wp || wp.account_id !== accountId) return undefined;
+  const actions = domainModule(wp.domain)?.resumeActions ?? {};
+  if (action) return Object.hasOwn(actions, action) ? actions[action]!.answer : undefined;
+  return selfAnswer(domainModule(wp.domain));
 }
