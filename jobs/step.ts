@@ -13,6 +13,8 @@ export interface StepInput {
   runId: string;
   accountId: string;
   domain: string;
+  /** The run's segment this step runs in (a resume starts a new one). */
+  segment: number;
   /** Position of the step in the run's route (0-based). */
   index: number;
   request: string;

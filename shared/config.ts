@@ -45,6 +45,7 @@ export const ConfigSchema = Type.Object({
   LLM_API_KEY: Type.Optional(Type.String({ description: 'API key of the LLM endpoint' })),
   LLM_MODEL: Type.Optional(Type.String({ description: 'Model name for the LLM router' })),
   LLM_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 4000, description: 'How long the LLM router may take before the deterministic router answers instead' }),
+  PROXY_MISSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 72, description: 'Hours a proxy mission stays open for an outcome; then the clock expires it (and the run waiting on it resumes to report that)' }),
   SECRET_ENV_PREFIX: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{2,63}$', default: 'AWP_SECRET_', description: 'Only environment variables starting with this can be read through an `env:NAME` secret reference' }),
   SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: 'Ed25519 signing key of every process: base64 of the 32-byte private seed (`openssl rand -base64 32`); unset: generated once and kept in Postgres' })),
   DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis and Postgres data' }),

@@ -135,7 +135,7 @@ function stepInput(data: StepJobData, { run, prior: done, resumeWaitpoint: wp }:
   }
   const { metadata, ...extras } = readAs(RunInput, run.input, `input of run ${run.id}`);
   const clause = (run.routing as { clauses?: Record<string, string> }).clauses?.[data.domain] ?? run.request;
-  return { runId: run.id, accountId: run.account_id, domain: data.domain, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
+  return { runId: run.id, accountId: run.account_id, domain: data.domain, segment: data.segment, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
 }
 
 async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome, held: Array<{ type: string; data: Record<string, unknown> }>) {

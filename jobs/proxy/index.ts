@@ -1,36 +1,40 @@
 import { Type } from '@sinclair/typebox';
-import { routeGroup } from '../../shared/http/route-group.js';
-import { ProxyMissionCreate, ProxyOutcome } from '../../shared/schemas/proxy-pay.js';
 import { defineDomain } from '../domain.js';
 import { metadataOf, textOr } from '../workflows/template.js';
+import { events } from './events.js';
+import { sweepMissions } from './expiry.js';
+import { routes, scopes } from './routes.js';
+import { answerFromRun } from './service.js';
+import { proxyStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
-/** Default scopes of the domain's routes. */
-const scopes = { read: ['proxy:read'], write: ['proxy:write'] };
-const r = routeGroup('proxy', scopes);
-
-/** Human-in-the-loop missions: a run hands work to a person and continues with their outcome. */
+/** Human-in-the-loop missions: a run hands work to a person and continues with their outcome and proof. */
 export const proxy = defineDomain({
   name: 'proxy',
-  summary: 'Human-in-the-loop missions',
-  pendingIssue: 12,
+  summary: 'Human-in-the-loop missions: a run rests at awaitingProxy until a person reports the outcome',
   scopes,
+  routes,
+  step: proxyStep,
   vocabulary,
-  resumeActions: { proxyOutcome: { description: 'The mission\'s outcome; the run continues from the step that waited' } },
-  routes: [
-    r.get('/v1/proxy/missions', 'List proxy missions', { list: true }),
-    r.post('/v1/proxy/missions', 'Create a human-in-the-loop mission', { body: ProxyMissionCreate, mcpTool: 'proxy.createMission' }),
-    r.get('/v1/proxy/missions/{proxyId}', 'Mission with status, context, outcome, proof artefacts'),
-    r.post('/v1/proxy/missions/{proxyId}/outcome', 'Submit a mission outcome', { body: ProxyOutcome }),
-    r.post('/v1/proxy/outcomes', 'Submit an outcome by proxy, request, provider or connector callback reference'),
-  ],
+  resumeActions: {
+    proxyOutcome: {
+      description: 'The outcome of the mission the run waits on (in metadata.outcome, or data.outcome on /v1/runs/{runId}/resume), submitted as POST /v1/proxy/missions/{proxyId}/outcome would',
+      answer: answerFromRun,
+    },
+  },
+  events,
+  sweeps: { 'proxy.expire': { cron: '* * * * *', run: sweepMissions } },
+  redact: ['phone', 'voiceCall', 'channelMsg', 'selectedProvider', 'callbackRef'],
   templates: [
     {
       templateId: 'coordinateHumanProcess',
       domains: ['proxy'],
       description: 'Hand a step to a human through a proxy mission and resume with the outcome',
-      input: Type.Object({ request: Type.String({ minLength: 1, maxLength: 4000 }) }, { $id: 'CoordinateHumanProcessInput', additionalProperties: true }),
-      toRequest: (i) => ({ request: textOr(i.request, 'coordinate a human step'), domainRoute: ['proxy'], metadata: metadataOf(i) }),
+      input: Type.Object(
+        { request: Type.String({ minLength: 1, maxLength: 4000 }), consentToCall: Type.Optional(Type.Boolean({ description: 'true allows a call mission; without it a message mission is offered' })) },
+        { $id: 'CoordinateHumanProcessInput', additionalProperties: true },
+      ),
+      toRequest: (i) => ({ request: textOr(i.request, 'coordinate a human step'), domainRoute: ['proxy'], metadata: metadataOf(i), ...(i.consentToCall === true ? { consentToCall: true } : {}) }),
     },
   ],
 });

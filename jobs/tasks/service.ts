@@ -64,12 +64,15 @@ export async function transitionTaskForRun(trx: Db, accountId: string, taskId: s
 
 /** A new task, `open`, with its first audit row. */
 export async function createTask(deps: Deps, principal: Principal, input: { domain: string; inData: Record<string, unknown>; userId?: string; channel?: string }): Promise<TaskRecord> {
-  const task = await deps.db.transaction(async (trx) => {
-    const row = await insertTask(trx, { id: newId('task'), account_id: principal.accountId, domain: input.domain, in_data: input.inData, user_id: input.userId ?? null, channel: input.channel ?? 'api' });
-    await insertTaskAudit(trx, { task_id: row.id, account_id: principal.accountId, actor: actorOf(principal), from_status: null, to_status: 'open' satisfies TaskStatus, note: 'created' });
-    return row;
-  });
+  const task = await deps.db.transaction((trx) => insertNewTask(trx, principal.accountId, actorOf(principal), input));
   return withAudit(deps.db, task);
+}
+
+/** Writes a new `open` task and its first audit row in the caller's transaction (a proxy step makes one for its run). */
+export async function insertNewTask(trx: Db, accountId: string, actor: string, input: { domain: string; inData: Record<string, unknown>; userId?: string; channel?: string }): Promise<TaskRow> {
+  const row = await insertTask(trx, { id: newId('task'), account_id: accountId, domain: input.domain, in_data: input.inData, user_id: input.userId ?? null, channel: input.channel ?? 'api' });
+  await insertTaskAudit(trx, { task_id: row.id, account_id: accountId, actor, from_status: null, to_status: 'open' satisfies TaskStatus, note: 'created' });
+  return row;
 }
 
 export async function findTasks(deps: Deps, principal: Principal, query: { status?: string; domain?: string; limit?: number; cursor?: string }): Promise<{ tasks: TaskRecord[]; nextCursor: string | null }> {

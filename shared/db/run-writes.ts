@@ -171,3 +171,8 @@ export async function markRedriven(db: Db, runId: string, drives: number): Promi
 export async function lastResolvedWaitpoint(db: Db, runId: string) {
   return (await db('waitpoints').where({ run_id: runId }).whereNotNull('resolved_at').orderBy('resolved_at', 'desc').first()) ?? null;
 }
+
+/** Gives a run without a task the one a step made for it (the proxy step's mission needs one): the task then follows the run. */
+export async function attachTaskToRun(db: Db, runId: string, taskId: string): Promise<boolean> {
+  return (await db('runs').where({ id: runId }).whereNull('task_id').update({ task_id: taskId })) > 0;
+}
