@@ -44,8 +44,8 @@ export const routes = [
     description: 'The task must be yours (404 otherwise) and not finished (409); it moves to awaitingProxy. A provider named in context.selectedProvider (or the call\'s phone) goes into the provider book, unverified. voiceCall and channelMsg are recorded for the bridge; nothing is sent yet (`dispatch`).',
     body: ProxyMissionCreate, response: { 201: MissionOne }, mcpTool: 'proxy.createMission',
     handler: async ({ body, principal, requestId }, deps) => {
-      const mission = await createMission(deps, principal, body, requestId);
-      return new Reply(201, { ok: true, proxyId: mission.id, status: mission.status, mission: missionView(mission) });
+      const { mission, provider } = await createMission(deps, principal, body, requestId);
+      return new Reply(201, { ok: true, proxyId: mission.id, status: mission.status, mission: missionView(mission, provider) });
     },
   }),
   r.get('/v1/proxy/missions/{proxyId}', 'Mission with status, context, outcome, proof artefacts and history', {

@@ -30,18 +30,19 @@ export type MissionFields = Pick<NewMission, 'kind' | 'reason' | 'task' | 'conte
 export async function writeMission(
   trx: Db, deps: Pick<Deps, 'config'>, accountId: string, taskId: string, fields: MissionFields,
   origin: { actor: string; runId?: string; stepId?: string; requestId?: string; country?: unknown },
-): Promise<MissionRow> {
+): Promise<{ mission: MissionRow; provider: ProviderRow | null }> {
   const selected = (fields.context.selectedProvider ?? {}) as Record<string, unknown>;
   const phone = normalizePhone(selected.phone ?? fields.voice_call?.phone, origin.country);
   const name = typeof selected.name === 'string' && selected.name.trim() ? selected.name.trim() : phone;
   const provider = name ? await upsertProvider(trx, { id: newId('prov'), accountId, name, phone, identity: providerIdentity(name, phone) }) : null;
   const ref = typeof selected.providerId === 'string' ? selected.providerId : null;
-  return insertMission(trx, {
+  const mission = await insertMission(trx, {
     id: newId('prx'), account_id: accountId, task_id: taskId, run_id: origin.runId ?? null, step_id: origin.stepId ?? null, ...fields, status: 'open',
     provider_id: provider?.id ?? null, provider_ref: ref, callback_ref: `pcb_${randomSecret(18)}`, request_id: origin.requestId ?? null,
     history: [{ from: null, to: 'open', at: new Date().toISOString(), actor: origin.actor, note: 'created' }],
     expires_at: new Date(Date.now() + deps.config.PROXY_MISSION_TTL_HOURS * 3600_000),
   });
+  return { mission, provider };
 }
 
 /** Moves a task to awaitingProxy for a mission of its own (through running, as the task table says); a finished task takes no mission. */
@@ -53,15 +54,15 @@ async function awaitProxy(trx: Db, principal: Principal, task: TaskRow, proxyId:
   return (await moveTask(trx, principal.accountId, running, 'awaitingProxy', opts)).deliveries;
 }
 
-export async function createMission(deps: Deps, principal: Principal, body: ProxyMissionCreate, requestId: string): Promise<MissionRow> {
+export async function createMission(deps: Deps, principal: Principal, body: ProxyMissionCreate, requestId: string): Promise<{ mission: MissionRow; provider: ProviderRow | null }> {
   const { taskId, kind, reason, task, context, voiceCall, channelMsg, proofReq, resume } = body;
   return deps.db.transaction(async (trx) => {
     const owned = await getTask(trx, principal.accountId, taskId, true);
     if (!owned) throw notFound(`Task ${taskId}`);
     const fields: MissionFields = { kind, reason, task, context: context ?? {}, voice_call: voiceCall ?? null, channel_msg: channelMsg ?? null, proof_req: proofReq ?? [], resume: resume ?? null };
-    const mission = await writeMission(trx, deps, principal.accountId, taskId, fields, { actor: actorOf(principal), requestId });
-    await awaitProxy(trx, principal, owned, mission.id);
-    return mission;
+    const written = await writeMission(trx, deps, principal.accountId, taskId, fields, { actor: actorOf(principal), requestId });
+    await awaitProxy(trx, principal, owned, written.mission.id);
+    return written;
   });
 }
 

@@ -68,7 +68,7 @@ async function createStepMission(deps: Deps, input: StepInput, plan: StepMission
       taskId = task.id;
     }
     const fields = { kind: plan.kind, reason: plan.reason, task: plan.task, context: plan.context, voice_call: plan.voiceCall, channel_msg: plan.channelMsg, proof_req: plan.proofReq, resume: null };
-    return writeMission(trx, deps, input.accountId, taskId, fields, { actor, runId: input.runId, stepId, country: input.extras.country });
+    return (await writeMission(trx, deps, input.accountId, taskId, fields, { actor, runId: input.runId, stepId, country: input.extras.country })).mission;
   });
 }
 
