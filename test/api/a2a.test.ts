@@ -61,9 +61,9 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
     assert.deepEqual(v1.body.securitySchemes.bearer, { httpAuthSecurityScheme: v1.body.securitySchemes.bearer.httpAuthSecurityScheme });
     assert.equal(v1.body.securitySchemes.bearer.httpAuthSecurityScheme.scheme, 'bearer');
     const skills = v1.body.skills.map((s: any) => s.id);
-    for (const id of ['hunt', 'resolve', 'template:findBestFit', 'template:vendorDueDiligence']) assert.ok(skills.includes(id), id);
-    // Domains and templates that do not run yet are not offered.
-    assert.ok(!skills.includes('pay') && !skills.includes('template:coordinateHumanProcess'));
+    for (const id of ['hunt', 'resolve', 'proxy', 'template:findBestFit', 'template:vendorDueDiligence', 'template:coordinateHumanProcess']) assert.ok(skills.includes(id), id);
+    // Domains that do not run yet are not offered.
+    assert.ok(!skills.includes('pay'));
     assert.equal(v1.body.capabilities.streaming, true);
     const v03 = await harness.call('GET', '/.well-known/agent-card.json');
     assert.equal(v03.body.url, `${harness.url}/a2a`);

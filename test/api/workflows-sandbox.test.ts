@@ -31,13 +31,12 @@ describe('workflow templates, nlp, sandbox and local benchmark', () => {
     assert.equal(res.body.proofCard.recommendedRestraint, 'escalateBeforeActing');
   });
 
-  it('findBestFit runs hunt then resolve; coordinateHumanProcess is refused until proxy exists', async () => {
+  it('findBestFit runs hunt then resolve; coordinateHumanProcess runs through proxy', async () => {
     const fit = await harness.call('POST', '/v1/workflows/templates/findBestFit/run', { token: a.token, body: { templateId: 'findBestFit', request: 'espresso machine', budget: { maxUsd: 200 } } });
     assert.deepEqual([fit.status, fit.body.route], [200, ['hunt', 'resolve']]);
     assert.equal(fit.body.results.hunt.candidates.filter((c: any) => c.eligible).length, 1);
     const human = await harness.call('POST', '/v1/workflows/templates/coordinateHumanProcess/run', { token: a.token, body: { templateId: 'coordinateHumanProcess', request: 'call the bank' } });
-    assert.equal(human.status, 422);
-    assert.match(human.body.message, /proxy/);
+    assert.deepEqual([human.status, human.body.status, human.body.route], [200, 'awaitingProxy', ['proxy']], human.text);
   });
 
   it('template run: 404 unknown template, 400 missing template fields or mismatched id, 401 without token', async () => {

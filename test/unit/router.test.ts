@@ -10,6 +10,8 @@ const TABLE: Array<[string, string[]]> = [
   ['audit the hotel bill for extra charges', ['resolve']],
   ['set up a stripe integration for invoices', ['bridge']],
   ['phone the clinic to move my appointment', ['proxy']],
+  ['ring the dentist and ask whether they have an opening on friday', ['proxy']],
+  ['call Kiez Plumbing at +49 30 5550123 and confirm they can fix the leak tomorrow', ['proxy']],
   ['my pods keep crashing after the upgrade', ['kubernetes']],
   ['the checkout page is down and alerts are firing', ['incident']],
   ['is this migration that adds a not null column safe', ['migration']],

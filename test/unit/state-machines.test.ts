@@ -3,6 +3,9 @@ import { ENVELOPES } from '../../jobs/envelopes/machine.js';
 import { DELIVERIES, SUBSCRIPTIONS } from '../../jobs/events/machines.js';
 import { defineMachine, type Machine } from '../../jobs/state-machine.js';
 import { RUN_TO_TASK, TASKS } from '../../jobs/tasks/machine.js';
+import { MISSIONS } from '../../jobs/proxy/machine.js';
+import { RUNS, WAIT_STATUSES } from '../../jobs/orchestrator/run-state.js';
+import { MISSION_STATUSES } from '../../shared/schemas/proxy.js';
 
 function reachable(machine: Machine<string>, from: string): Set<string> {
   const seen = new Set([from]);
@@ -47,6 +50,17 @@ describe('state machines', () => {
   it('move an A2A envelope from queued to every status, and let a live one still fail or be canceled', () => {
     assert.deepEqual([...reachable(ENVELOPES, 'queued')].sort(), [...ENVELOPES.statuses].sort());
     for (const s of ENVELOPES.statuses.filter((x) => !ENVELOPES.isTerminal(x))) assert.ok(ENVELOPES.canMove(s, 'failed') && ENVELOPES.canMove(s, 'canceled'), s);
+  });
+
+  it('take a proxy mission from open to every status, list them as the API enum does, and end a live one by outcome, clock or cancel', () => {
+    assert.deepEqual(MISSIONS.statuses, [...MISSION_STATUSES]);
+    assert.deepEqual([...reachable(MISSIONS, 'open')].sort(), [...MISSIONS.statuses].sort());
+    assert.deepEqual(MISSIONS.terminal, ['resolved', 'failed', 'expired', 'canceled']);
+    for (const s of MISSIONS.statuses.filter((x) => !MISSIONS.isTerminal(x))) for (const t of MISSIONS.terminal) assert.ok(MISSIONS.canMove(s, t), `${s} → ${t}`);
+  });
+
+  it('move every waiting run status to queued (a resume guards its update with the status the run rests at)', () => {
+    for (const w of WAIT_STATUSES) assert.ok(RUNS.canMove(w, 'queued'), w);
   });
 
   it('map every run status a task follows onto a task status', () => {
