@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { listAgents } from '../../shared/db/agents.js';
 import { listListings } from '../../shared/db/catalog.js';
 import { listEnvelopes } from '../../shared/db/envelopes.js';
+import { listMissions, listProviders, missionsToClose } from '../../shared/db/proxy.js';
 import { chainOf, claimDeliveries, deliveriesOfEvent, hasChild, listDeliveries, nextPushDue, readyDeliveries } from '../../shared/db/deliveries.js';
 import { listEvents } from '../../shared/db/outbox.js';
 import { listRuns } from '../../shared/db/runs.js';
@@ -26,7 +27,7 @@ export interface PlanQuery {
   name: string;
   /** Whether the index must also give the order (a keyset page or a claim): a Sort over the account's rows is then a failure. */
   ordered: boolean;
-  /** Indexes the plan must use (made for it in migrations/20261122008802_list_and_retention_indexes.ts and 20261124000001_agents_envelopes.ts); `a|b`: either. */
+  /** Indexes the plan must use (made for it in migrations/20261122008802_list_and_retention_indexes.ts, 20261124000001_agents_envelopes.ts and 20261124001200_proxy_missions.ts); `a|b`: either. */
   uses: string[];
   run: (db: Knex, c: PlanContext) => Promise<unknown>;
 }
@@ -71,6 +72,12 @@ export const PLAN_QUERIES: PlanQuery[] = [
   { name: 'envelopes: list by plan', ordered: true, uses: ['envelopes_account_plan_page'], run: (db, c) => listEnvelopes(db, c.accountId, { planId: 'dlg_x' }, 50) },
   { name: 'envelopes: list by run', ordered: true, uses: ['envelopes_run_page'], run: (db, c) => listEnvelopes(db, c.accountId, { runId: c.runCursor }, 50) },
   { name: 'envelopes: list by task', ordered: true, uses: ['envelopes_task_page'], run: (db, c) => listEnvelopes(db, c.accountId, { taskId: 'task_x' }, 50) },
+  { name: 'proxy missions: list', ordered: true, uses: ['proxy_missions_account_page'], run: (db, c) => listMissions(db, c.accountId, {}, 50) },
+  { name: 'proxy missions: list by status', ordered: true, uses: ['proxy_missions_account_status_page'], run: (db, c) => listMissions(db, c.accountId, { status: 'open' }, 50) },
+  { name: 'proxy missions: list by kind', ordered: true, uses: ['proxy_missions_account_kind_page'], run: (db, c) => listMissions(db, c.accountId, { kind: 'call' }, 50) },
+  { name: 'proxy missions: list by task', ordered: true, uses: ['proxy_missions_account_task_page'], run: (db, c) => listMissions(db, c.accountId, { taskId: 'task_x' }, 50) },
+  { name: 'proxy missions: due to close', ordered: true, uses: ['proxy_missions_live_expiry'], run: (db) => missionsToClose(db, ['open', 'inProgress'], 200) },
+  { name: 'proxy providers: list', ordered: true, uses: ['proxy_providers_account_page'], run: (db, c) => listProviders(db, c.accountId, {}, 50) },
   { name: 'retention: run events', ordered: true, uses: ['runs_events_untrimmed', 'run_events_pkey'], run: (db) => retention.trimRunEvents(db, { olderThanDays: 30, terminal: TERMINAL, batch: 500 }) },
   { name: 'retention: run steps', ordered: true, uses: ['runs_steps_untrimmed', 'run_steps_run_id_index'], run: (db) => retention.trimRunSteps(db, { olderThanDays: 30, terminal: TERMINAL, batch: 500 }) },
   { name: 'retention: deliveries', ordered: true, uses: ['deliveries_finished', 'deliveries_parent', 'deliveries_chain'], run: (db) => retention.deleteFinishedDeliveries(db, { olderThanDays: 30, batch: 1000 }) },

@@ -118,14 +118,19 @@ export async function moveMission(
   return row;
 }
 
-/** Live missions past their expiry, and live missions whose run has ended: the clock closes both. */
+/**
+ * Live missions past their expiry, and live missions whose run has ended:
+ * the clock closes both. The statuses are bound one by one (not as an
+ * array), so the planner matches them to the partial indexes on live missions.
+ */
 export async function missionsToClose(db: Db, liveStatuses: readonly string[], limit: number): Promise<Array<{ id: string; account_id: string; why: 'expired' | 'runEnded' }>> {
+  const live = liveStatuses.map(() => '?').join(', ');
   const result = await db.raw(
-    `(SELECT id, account_id, 'expired' AS why FROM proxy_missions WHERE status IN (SELECT unnest(?::text[])) AND expires_at < now() ORDER BY expires_at LIMIT ?)
+    `(SELECT id, account_id, 'expired' AS why FROM proxy_missions WHERE status IN (${live}) AND expires_at < now() ORDER BY expires_at LIMIT ?)
      UNION ALL
      (SELECT m.id, m.account_id, 'runEnded' AS why FROM proxy_missions m JOIN runs r ON r.id = m.run_id
-      WHERE m.status IN (SELECT unnest(?::text[])) AND r.finished_at IS NOT NULL AND m.expires_at >= now() LIMIT ?)`,
-    [[...liveStatuses], limit, [...liveStatuses], limit],
+      WHERE m.status IN (${live}) AND m.run_id IS NOT NULL AND r.finished_at IS NOT NULL AND m.expires_at >= now() LIMIT ?)`,
+    [...liveStatuses, limit, ...liveStatuses, limit],
   );
   return result.rows;
 }
