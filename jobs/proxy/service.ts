@@ -56,11 +56,12 @@ async function awaitProxy(trx: Db, principal: Principal, task: TaskRow, proxyId:
 
 export async function createMission(deps: Deps, principal: Principal, body: ProxyMissionCreate, requestId: string): Promise<{ mission: MissionRow; provider: ProviderRow | null }> {
   const { taskId, kind, reason, task, context, voiceCall, channelMsg, proofReq, resume } = body;
+  if (!(await getTask(deps.db, principal.accountId, taskId))) throw notFound(`Task ${taskId}`);
   return deps.db.transaction(async (trx) => {
-    const owned = await getTask(trx, principal.accountId, taskId, true);
-    if (!owned) throw notFound(`Task ${taskId}`);
     const fields: MissionFields = { kind, reason, task, context: context ?? {}, voice_call: voiceCall ?? null, channel_msg: channelMsg ?? null, proof_req: proofReq ?? [], resume: resume ?? null };
     const written = await writeMission(trx, deps, principal.accountId, taskId, fields, { actor: actorOf(principal), requestId });
+    // The task is locked after the provider, as an outcome does (mission, provider, task), so the two never wait on each other in a circle.
+    const owned = (await getTask(trx, principal.accountId, taskId, true))!;
     await awaitProxy(trx, principal, owned, written.mission.id);
     return written;
   });
