@@ -11,7 +11,7 @@ import { wakeDispatcher } from '../events/wake.js';
 import { inRunTx, type Emit } from '../orchestrator/run-events.js';
 import { enqueueResumed, resolveRunWaitpoint, type ResumedRun } from '../orchestrator/waitpoint-resume.js';
 import { moveTask } from '../tasks/service.js';
-import { missingProof, missionStatusFor, providerIdentity, taskStatusAfter, verifiesProvider } from './logic.js';
+import { missingProof, providerIdentity, taskStatusAfter, verifiesProvider } from './logic.js';
 import { LIVE_MISSION_STATUSES, MISSIONS } from './machine.js';
 
 /** How a mission ends: with an outcome, by the clock (expired) or canceled. */
@@ -144,6 +144,3 @@ async function record(trx: Knex.Transaction, accountId: string, mission: Mission
   }
   return { ended: { mission: row, provider, verifiedProvider }, deliveries };
 }
-
-/** The status an outcome moves a mission to. */
-export const statusForOutcome = (outcome: ProxyOutcome): MissionStatus => missionStatusFor(outcome.status);

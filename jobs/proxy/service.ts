@@ -12,9 +12,9 @@ import { ProxyOutcome, type ProxyMissionCreate, type ProxyOutcomeByReference } f
 import { check } from '../../shared/validation.js';
 import type { RunAnswer } from '../domain.js';
 import { moveTask } from '../tasks/service.js';
-import { normalizePhone, providerIdentity } from './logic.js';
+import { missionStatusFor, normalizePhone, providerIdentity } from './logic.js';
 import { LIVE_MISSION_STATUSES, MISSIONS } from './machine.js';
-import { endMission, statusForOutcome, type Ended } from './outcome.js';
+import { endMission, type Ended } from './outcome.js';
 
 const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
 
@@ -92,7 +92,7 @@ export async function updateMission(deps: Deps, principal: Principal, proxyId: s
 }
 
 export function submitOutcome(deps: Deps, principal: Principal, proxyId: string, outcome: ProxyOutcome): Promise<Ended> {
-  return endMission(deps, principal.accountId, proxyId, { to: statusForOutcome(outcome), actor: actorOf(principal), outcome });
+  return endMission(deps, principal.accountId, proxyId, { to: missionStatusFor(outcome.status), actor: actorOf(principal), outcome });
 }
 
 /** The outcome addressed by reference: every reference given must match, and exactly one live mission must (404 none, 409 several). */
@@ -121,7 +121,7 @@ export async function answerFromRun(deps: Deps, principal: Principal, runId: str
   if (errors.length > 0) throw invalidPayload('A proxyOutcome answer carries the outcome in metadata.outcome (data.outcome on /v1/runs/{runId}/resume): status, note, availability, proof', errors);
   const [mission] = await missionsByReference(deps.db, principal.accountId, { runId }, LIVE_MISSION_STATUSES, 1);
   if (!mission) throw conflict(`Run ${runId} is not waiting on an open proxy mission`);
-  const ended = await endMission(deps, principal.accountId, mission.id, { to: statusForOutcome(outcome as ProxyOutcome), actor: actorOf(principal), outcome: outcome as ProxyOutcome, mustResume: true });
+  const ended = await endMission(deps, principal.accountId, mission.id, { to: missionStatusFor((outcome as ProxyOutcome).status), actor: actorOf(principal), outcome: outcome as ProxyOutcome, mustResume: true });
   return ended.resumed!.run;
 }
 
