@@ -43,7 +43,7 @@ export function checkConnectorEndpoint(deps: Pick<Deps, 'config'>, endpoint: str
 }
 
 export async function registerConnector(deps: Deps, principal: Principal, body: ConnectorCreate): Promise<ConnectorRow> {
-  const scopes = normalizeScopes(body.scopes);
+  const scopes = normalizeScopes(body.scopes, body.caps);
   const credential = body.credential ? { type: body.credential.type, tokenRef: body.credential.tokenRef } : null;
   const problems = connectorProblems({ kind: body.kind, caps: body.caps, credential, scopes }, deps.config.SECRET_ENV_PREFIX);
   if (problems.length > 0) throw refused(problems);
@@ -74,7 +74,7 @@ export async function updateConnectorByClient(deps: Deps, principal: Principal, 
   return deps.db.transaction(async (trx) => {
     const row = await getConnector(trx, principal.accountId, connectorId, true);
     if (!row) throw notFound(`Connector ${connectorId}`);
-    const scopes = change.scopes ? normalizeScopes(change.scopes) : undefined;
+    const scopes = change.scopes ? normalizeScopes(change.scopes, row.caps) : undefined;
     const credential = change.credential ? { type: change.credential.type, tokenRef: change.credential.tokenRef } : undefined;
     const problems = connectorProblems({ kind: row.kind, caps: row.caps, credential: credential ?? row.credential, scopes: scopes ?? row.scopes }, deps.config.SECRET_ENV_PREFIX);
     if (problems.length > 0) throw refused(problems);

@@ -92,8 +92,10 @@ export function sessionCovers(session: { actions: string[]; resources: string[] 
   return resource == null || session.resources === null || session.resources.some((r) => resourceCovers(r, resource));
 }
 
-export function normalizeScopes(scopes: ConnectorScope[] | undefined): Scope[] {
-  return (scopes ?? []).map((s) => ({ actions: [...new Set(s.actions)], resources: s.resources ?? ['**'], tokenRefs: s.tokenRefs ?? [] }));
+/** Scopes as stored: a scope without resources covers any (`**`); a connector registered without scopes gets one covering its caps on any resource. */
+export function normalizeScopes(scopes: ConnectorScope[] | undefined, caps: string[]): Scope[] {
+  if (!scopes) return [{ actions: [...caps], resources: ['**'], tokenRefs: [] }];
+  return scopes.map((s) => ({ actions: [...new Set(s.actions)], resources: s.resources ?? ['**'], tokenRefs: s.tokenRefs ?? [] }));
 }
 
 /** Every problem of a connector's credential and scopes, each with its field: references out of bounds, patterns refused, scope actions no cap has. */

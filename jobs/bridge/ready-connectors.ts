@@ -76,7 +76,7 @@ const READY: readonly ReadyConnector[] = [
 export function readyConnector(t: ReadyConnector, prefix: string) {
   const env = (v: string) => `env:${prefix}${v}`;
   const credential = t.credential ? { type: t.credential.type, tokenRef: env(t.credential.variable) } : null;
-  const scopes = normalizeScopes(t.scopes.map((s) => ({ actions: s.actions, resources: s.resources, tokenRefs: (s.variables ?? []).map(env) })));
+  const scopes = normalizeScopes(t.scopes.map((s) => ({ actions: s.actions, resources: s.resources, tokenRefs: (s.variables ?? []).map(env) })), t.caps);
   return { templateId: t.templateId, title: t.title, description: t.description, kind: t.kind, caps: t.caps, endpoint: t.endpoint, credential, scopes, requiredEnv: refsFor({ credential, scopes }) };
 }
 

@@ -50,7 +50,7 @@ export const ConnectorUpdate = Type.Object(
   {
     status: Type.Optional(ConnectorStatus),
     statusReason: Type.Optional(Type.String({ maxLength: 500 })),
-    scopes: Type.Optional(Type.Array(ConnectorScope, { maxItems: 50, description: 'Replaces every scope' })),
+    scopes: Type.Optional(Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Replaces every scope' })),
     credential: Type.Optional(CredentialRef),
     endpoint: Type.Optional(Endpoint),
   },

@@ -49,7 +49,7 @@ export interface StoredScope {
 
 const Caps = Type.Array(Capability, { minItems: 1, maxItems: 100, uniqueItems: true });
 export const Endpoint = Type.String({ minLength: 1, maxLength: 2000, description: 'https URL, or `bridge://client/<name>` for a client-hosted adapter' });
-const Scopes = Type.Array(ConnectorScope, { maxItems: 50 });
+const Scopes = Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Omitted: one scope with every cap on any resource' });
 
 export const ConnectorCreate = Type.Object(
   {

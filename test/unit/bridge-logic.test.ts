@@ -32,9 +32,10 @@ describe('bridge registry logic', () => {
       assert.equal(resourcePatternProblem('repos/*/issues/**'), null);
     });
 
-    it('a scope without resources covers any resource; a session narrows what its connector allows', () => {
-      const scopes = normalizeScopes([{ actions: ['crm.*'] }, { actions: ['tickets.create'], resources: ['boards/support/*'] }]);
+    it('a scope without resources covers any resource, a connector without scopes gets one for its caps; a session narrows what its connector allows', () => {
+      const scopes = normalizeScopes([{ actions: ['crm.*'] }, { actions: ['tickets.create'], resources: ['boards/support/*'] }], ['crm.read', 'tickets.create']);
       assert.deepEqual(scopes[0]!.resources, ['**']);
+      assert.deepEqual(normalizeScopes(undefined, ['crm.read', 'crm.update']), [{ actions: ['crm.read', 'crm.update'], resources: ['**'], tokenRefs: [] }]);
       assert.equal(scopesCovering(scopes, 'crm.read', 'anything/at/all').length, 1);
       assert.equal(scopesCovering(scopes, 'tickets.create', 'boards/support/42').length, 1);
       assert.equal(scopesCovering(scopes, 'tickets.create', 'boards/sales/42').length, 0);
@@ -82,7 +83,7 @@ describe('bridge registry logic', () => {
     it('names each problem with its field: literal secrets, references out of bounds, scope actions no cap has, a missing credential', () => {
       const problems = connectorProblems({
         kind: 'oauth', caps: ['crm.read'], credential: null,
-        scopes: normalizeScopes([{ actions: ['crm.read', 'tickets.create'], tokenRefs: ['sk_live_' + 'x9Y'.repeat(10), 'env:DATABASE_URL'], resources: ['a/../b'] }]),
+        scopes: normalizeScopes([{ actions: ['crm.read', 'tickets.create'], tokenRefs: ['sk_live_' + 'x9Y'.repeat(10), 'env:DATABASE_URL'], resources: ['a/../b'] }], ['crm.read']),
       }, 'AWP_SECRET_');
       assert.deepEqual(problems.map((p) => [p.path, p.problem ?? null]), [
         ['/credential', null],
@@ -96,7 +97,7 @@ describe('bridge registry logic', () => {
     });
 
     it('readiness names what stands in the way; a match is scored with its reasons', () => {
-      const c: ConnectorShape = { connectorId: 'crm', caps: ['crm.read', 'payments.settle'], credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_CRM' }, scopes: normalizeScopes([{ actions: ['crm.read'], resources: ['contacts/*'] }]), status: 'active' };
+      const c: ConnectorShape = { connectorId: 'crm', caps: ['crm.read', 'payments.settle'], credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_CRM' }, scopes: normalizeScopes([{ actions: ['crm.read'], resources: ['contacts/*'] }], ['crm.read', 'payments.settle']), status: 'active' };
       const unset = (refs: string[]) => refs.map((ref) => ({ ref, variable: ref.slice(4), set: false }));
       const set = (refs: string[]) => refs.map((ref) => ({ ref, variable: ref.slice(4), set: true }));
       assert.deepEqual(readiness(c, unset(['env:AWP_SECRET_CRM'])), { preflightReady: false, notReady: [{ check: 'secret', message: 'env:AWP_SECRET_CRM is not set on this server' }] });
