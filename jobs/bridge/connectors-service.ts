@@ -6,7 +6,7 @@ import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { ConnectorCreate } from '../../shared/schemas/bridge.js';
 import { checkSecretRef, looksLikeLiteralSecret } from '../../shared/secrets.js';
-import { connectorProblems, normalizeScopes, scoreMatch, type FieldProblem } from './logic.js';
+import { connectorProblems, normalizeScopes, resourcePatternProblem, scoreMatch, type FieldProblem } from './logic.js';
 import { CONNECTORS } from './machines.js';
 import { findReadyConnector } from './ready-connectors.js';
 import type { ConnectorUpdate, TemplateInstall } from './schemas.js';
@@ -126,6 +126,8 @@ export async function installReadyConnectors(deps: Deps, principal: Principal, b
 /** The caller's connectors with `capability`, scored against the request (resource, credential reference), best first. */
 export async function matchConnectors(deps: Deps, principal: Principal, want: { capability: string; resource?: string; tokenRef?: string; limit?: number }) {
   const prefix = deps.config.SECRET_ENV_PREFIX;
+  const problem = want.resource ? resourcePatternProblem(want.resource) : null;
+  if (problem) throw invalidPayload(`/resource: resource ${problem}`);
   if (want.tokenRef) {
     const check = checkSecretRef(want.tokenRef, { prefix });
     if (!check.ok) throw refused([{ path: '/tokenRef', message: check.message, problem: check.problem }]);

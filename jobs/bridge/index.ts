@@ -1,11 +1,9 @@
-import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
+import { toolsGroup } from '../../shared/http/route-group.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { defineDomain } from '../domain.js';
-import { registryRoutes, scopes } from './routes.js';
+import { r, registryRoutes, scopes, security } from './routes.js';
 import { vocabulary } from './vocabulary.js';
 
-const r = routeGroup('bridge', scopes);
-const security = routeGroup('security', { read: ['tools:use'], write: ['tools:use'] });
 const tools = toolsGroup;
 const pending = (issue: number, routes: AnyRoute[]) => routes.map((route) => ({ ...route, pendingIssue: issue }));
 

@@ -1,7 +1,7 @@
 import { minimatch } from 'minimatch';
 import type { ConnectorScope, PreflightCheck, PreflightStatus, StoredScope } from '../../shared/schemas/bridge.js';
 import { checkSecretRef } from '../../shared/secrets.js';
-import { capabilityMatches, decide, PREFLIGHT_CHECKS, PREFLIGHT_SEVERITY } from '../policy/table.js';
+import { capabilityMatches, decide, PREFLIGHT_RULES, PREFLIGHT_SEVERITY } from '../policy/table.js';
 
 /**
  * The bridge registry's pure rules: which resources a scope covers, what a
@@ -155,7 +155,7 @@ export function readiness(c: ConnectorShape, secrets: SecretState[]): { prefligh
 
 /** The status a preflight's failed checks add up to: the most severe one, or `ready` when none failed. */
 export function preflightStatus(failed: PreflightCheck[]): PreflightStatus {
-  const statuses = new Set(failed.map((f) => PREFLIGHT_CHECKS.find((c) => c.check === f)!.failsWith));
+  const statuses = new Set(failed.map((f) => PREFLIGHT_RULES.find((c) => c.check === f)!.failsWith));
   return PREFLIGHT_SEVERITY.find((s) => statuses.has(s)) ?? 'ready';
 }
 

@@ -40,7 +40,7 @@ async function probeEndpoint(deps: Deps, endpoint: string, signal: AbortSignal):
 }
 
 /**
- * Runs every check of PREFLIGHT_CHECKS that applies and reports each failure
+ * Runs every check of PREFLIGHT_RULES that applies and reports each failure
  * by name: the connector's status, the action among its caps, the bridge
  * policy, a covering scope, the session (when one is named), each reference
  * set on this server (named, never shown) and, when asked, the endpoint.

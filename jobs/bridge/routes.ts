@@ -15,8 +15,9 @@ import { connectorView, sessionView } from './views.js';
 
 /** Default scopes of the domain's routes. */
 export const scopes = { read: ['bridge:read'], write: ['bridge:write'] };
-const r = routeGroup('bridge', scopes);
-const security = routeGroup('security', { read: ['tools:use'], write: ['tools:use'] });
+export const r = routeGroup('bridge', scopes);
+/** The security group's routes are tools: any token with `tools:use`. */
+export const security = routeGroup('security', { read: ['tools:use'], write: ['tools:use'] });
 
 /** The registry half of bridge: connectors, ready-made templates, preflight, connection sessions, and the policy that governs them. */
 export const registryRoutes = [

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   Capability, ConnectorId, ConnectorScope, CONNECTOR_KINDS, CredentialRef, CREDENTIAL_TYPES, Endpoint, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES, ResourcePattern,
 } from '../../shared/schemas/bridge.js';
@@ -18,7 +18,7 @@ export const SessionStatus = StringEnum(SESSIONS.statuses);
 export const ENDPOINT_KINDS = ['https', 'clientHosted'] as const;
 
 const StoredScopeView = Type.Object({ actions: Type.Array(Type.String()), resources: Type.Array(Type.String()), tokenRefs: Type.Array(Type.String()) });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const ConnectorView = Type.Object(
   {

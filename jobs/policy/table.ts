@@ -79,7 +79,7 @@ export const MANDATE_REQUIREMENTS = {
 } as const;
 
 /** The checks of a connector preflight, in the order they run, and the status a failure gives. */
-export const PREFLIGHT_CHECKS: ReadonlyArray<{ check: PreflightCheck; failsWith: Exclude<PreflightStatus, 'ready'>; rule: string }> = [
+export const PREFLIGHT_RULES: ReadonlyArray<{ check: PreflightCheck; failsWith: Exclude<PreflightStatus, 'ready'>; rule: string }> = [
   { check: 'status', failsWith: 'blocked', rule: 'the connector is active (not disabled)' },
   { check: 'capability', failsWith: 'blocked', rule: 'the action is one of the connector\'s caps' },
   { check: 'policy', failsWith: 'blocked', rule: 'the bridge policy allows the action\'s capability' },
@@ -122,5 +122,5 @@ export function policyMap() {
     rules: p.rules.map((r) => ({ id: r.id, effect: r.effect, caps: [...r.caps], reason: r.reason, requires: [...(r.requires ?? [])] })),
     default: 'deny' as const,
   }]));
-  return { domains, connectorRules: CONNECTOR_RULES.map((r) => ({ ...r })), mandateRequirements: MANDATE_REQUIREMENTS, preflightRules: PREFLIGHT_CHECKS.map((c) => ({ ...c })), preflightSeverity: PREFLIGHT_SEVERITY };
+  return { domains, connectorRules: CONNECTOR_RULES.map((r) => ({ ...r })), mandateRequirements: MANDATE_REQUIREMENTS, preflightRules: PREFLIGHT_RULES.map((c) => ({ ...c })), preflightSeverity: PREFLIGHT_SEVERITY };
 }

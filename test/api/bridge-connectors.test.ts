@@ -157,6 +157,7 @@ describe('bridge connectors', () => {
     assert.deepEqual(byRef.body.matches.map((m: any) => m.connectorId), ['crm-narrow']);
     assert.deepEqual((await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'sms.send' } })).body.matches, []);
     assert.equal((await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'crm' } })).status, 400);
+    assert.equal((await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'crm.read', resource: 'deals/../x' } })).status, 400);
     const literal = await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'crm.read', tokenRef: LITERAL } });
     assert.equal(literal.status, 400);
     assert.ok(!literal.text.includes(LITERAL));

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CONNECTOR_RULES, POLICY, PREFLIGHT_CHECKS } from '../../jobs/policy/table.js';
+import { CONNECTOR_RULES, POLICY, PREFLIGHT_RULES } from '../../jobs/policy/table.js';
 import { crmConnector } from '../support/bridge.js';
 import { harness } from '../support/harness.js';
 
@@ -26,7 +26,7 @@ describe('security policy', () => {
     assert.ok(res.body.domains.proxy.allowedCapabilities.includes('voice.call'));
     assert.deepEqual(res.body.domains.pay.rules[0].requires, ['mandate']);
     assert.deepEqual(res.body.mandateRequirements.constraints, ['maxSpend', 'allowedVendors', 'resolveRules']);
-    assert.deepEqual(res.body.preflightRules, PREFLIGHT_CHECKS);
+    assert.deepEqual(res.body.preflightRules, PREFLIGHT_RULES);
     assert.deepEqual(res.body.connectorRules, CONNECTOR_RULES);
   });
 

@@ -3,8 +3,8 @@ import { minimatch } from 'minimatch';
 import { connectorProblems, normalizeScopes, preflightStatus, readiness, resourceCovers, resourcePatternProblem, scopesCovering, scoreMatch, sessionCovers, type ConnectorShape } from '../../jobs/bridge/logic.js';
 import { CONNECTORS, SESSIONS } from '../../jobs/bridge/machines.js';
 import { readyConnectors } from '../../jobs/bridge/ready-connectors.js';
-import { capabilityMatches, decide, policyMap, POLICY, PREFLIGHT_CHECKS } from '../../jobs/policy/table.js';
-import { PREFLIGHT_CHECKS as CHECK_NAMES } from '../../shared/schemas/bridge.js';
+import { capabilityMatches, decide, policyMap, POLICY, PREFLIGHT_RULES } from '../../jobs/policy/table.js';
+import { PREFLIGHT_CHECKS } from '../../shared/schemas/bridge.js';
 
 const GLOB = { dot: true, nobrace: true, noext: true, nonegate: true, nocomment: true };
 
@@ -67,8 +67,8 @@ describe('bridge registry logic', () => {
         assert.deepEqual(published.rules.map((r) => r.id), p.rules.map((r) => r.id));
         assert.deepEqual(published.allowedCapabilities, p.rules.filter((r) => r.effect === 'allow').flatMap((r) => r.caps));
       }
-      assert.deepEqual(map.preflightRules.map((r) => r.check), [...CHECK_NAMES]);
-      assert.deepEqual(PREFLIGHT_CHECKS.map((c) => c.check), [...CHECK_NAMES]);
+      assert.deepEqual(map.preflightRules, PREFLIGHT_RULES);
+      assert.deepEqual(PREFLIGHT_RULES.map((c) => c.check), [...PREFLIGHT_CHECKS], 'one rule per check, in the order they run');
     });
 
     it('a preflight reports its most severe failure', () => {
