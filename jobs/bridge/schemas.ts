@@ -19,6 +19,7 @@ export const ENDPOINT_KINDS = ['https', 'clientHosted'] as const;
 
 const StoredScopeView = Type.Object({ actions: Type.Array(Type.String()), resources: Type.Array(Type.String()), tokenRefs: Type.Array(Type.String()) });
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const CredentialView = Type.Object({ type: StringEnum(CREDENTIAL_TYPES), tokenRef: Type.String({ description: 'The reference, never a value' }) });
 
 export const ConnectorView = Type.Object(
   {
@@ -28,7 +29,7 @@ export const ConnectorView = Type.Object(
     capabilityFlags: Type.Record(Type.String(), Type.Boolean(), { description: 'Capability → whether the bridge policy allows it' }),
     endpoint: Type.String(),
     endpointKind: StringEnum(ENDPOINT_KINDS),
-    credential: Nullable(Type.Object({ type: StringEnum(CREDENTIAL_TYPES), tokenRef: Type.String({ description: 'The reference, never a value' }) })),
+    credential: Nullable(CredentialView),
     scopes: Type.Array(StoredScopeView),
     status: ConnectorStatus,
     statusReason: Nullable(Type.String()),
@@ -83,7 +84,7 @@ export const ReadyConnectorView = Type.Object({
   kind: StringEnum(CONNECTOR_KINDS),
   caps: Type.Array(Type.String()),
   endpoint: Nullable(Type.String({ description: 'null: give one at install' })),
-  credential: Nullable(Type.Object({ type: StringEnum(CREDENTIAL_TYPES), tokenRef: Type.String() })),
+  credential: Nullable(CredentialView),
   scopes: Type.Array(StoredScopeView),
   requiredEnv: Type.Array(Type.String({ description: 'env: references to set on the server' })),
 });

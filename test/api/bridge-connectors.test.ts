@@ -167,6 +167,7 @@ describe('bridge connectors', () => {
   it('401 without a token; 404 for an unknown connector and for another account\'s, on every connector route', async () => {
     await call('POST', '/v1/bridge/connectors', crmConnector('crm-private'));
     assert.equal((await harness.call('GET', '/v1/bridge/connectors')).status, 401);
+    assert.equal((await call('GET', '/v1/bridge/connectors?limit=0')).status, 400);
     assert.equal((await harness.call('POST', '/v1/bridge/connectors', { body: crmConnector('x') })).status, 401);
     assert.equal((await harness.call('GET', '/v1/bridge/connectors/ready')).status, 401);
     assert.equal((await harness.call('POST', '/v1/bridge/connectors/ready/install', { body: { templates: [{ templateId: 'twilio' }] } })).status, 401);

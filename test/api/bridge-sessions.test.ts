@@ -46,7 +46,7 @@ describe('bridge connection sessions', () => {
     assert.equal((await open({ actions: ['crm.read'], resources: ['contacts/**'] })).status, 422, 'a glob wider than the scope\'s is not inside it');
   });
 
-  it('400 for a bad body or expiry; 409 for a disabled connector', async () => {
+  it('400 for a bad body, expiry, filter or revoke reason; 409 for a disabled connector', async () => {
     assert.equal((await open({})).status, 400);
     assert.equal((await open({ actions: [] })).status, 400);
     assert.equal((await open({ actions: ['crm.read'], resources: ['contacts//x'] })).status, 400);
@@ -56,6 +56,10 @@ describe('bridge connection sessions', () => {
     const far = await open({ actions: ['crm.read'], expiresAt: new Date(Date.now() + 800 * 3_600_000).toISOString() });
     assert.equal(far.status, 400);
     assert.match(far.body.message, /at most 720 hours/);
+    assert.equal((await call('GET', '/v1/bridge/connection-sessions?status=zombie')).status, 400);
+    assert.equal((await call('GET', '/v1/bridge/connection-sessions?connectorId=no%20spaces')).status, 400);
+    const live = (await open({ actions: ['crm.read'] })).body.session;
+    assert.equal((await call('POST', `/v1/bridge/connection-sessions/${live.sessionId}/revoke`, { reason: 'x'.repeat(501) })).status, 400);
     await call('POST', '/v1/bridge/connectors/cs-other/update', { status: 'disabled' });
     const disabled = await call('POST', '/v1/bridge/connection-sessions', { connectorId: 'cs-other', actions: ['crm.read'] });
     assert.equal(disabled.status, 409);
