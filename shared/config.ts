@@ -46,6 +46,8 @@ export const ConfigSchema = Type.Object({
   LLM_MODEL: Type.Optional(Type.String({ description: 'Model name for the LLM router' })),
   LLM_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 4000, description: 'How long the LLM router may take before the deterministic router answers instead' }),
   SECRET_ENV_PREFIX: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{2,63}$', default: 'AWP_SECRET_', description: 'Only environment variables starting with this can be read through an `env:NAME` secret reference' }),
+  CONNECTOR_PREFLIGHT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000, description: 'Time limit of the endpoint check of a connector preflight (`checkEndpoint: true`)' }),
+  CONNECTION_SESSION_MAX_HOURS: Type.Integer({ minimum: 1, maximum: 8760, default: 720, description: 'Longest lifetime a connection session may be given (`expiresAt`); the default lifetime is one hour' }),
   SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: 'Ed25519 signing key of every process: base64 of the 32-byte private seed (`openssl rand -base64 32`); unset: generated once and kept in Postgres' })),
   DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis and Postgres data' }),
   RUN_EVENTS_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'Days a finished run keeps its events; then only its `final` events stay' }),

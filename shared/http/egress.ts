@@ -206,3 +206,17 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
     opts.signal?.removeEventListener('abort', onCallerAbort);
   }
 }
+
+/**
+ * Why an outbound call got no answer, in words safe to store and show the
+ * caller. The service's own errors carry messages written for the caller (a
+ * refused target reads the same whatever refused it: REFUSED_TARGET);
+ * anything else is reduced to its error code, since socket and TLS messages
+ * name the addresses a host resolved to, which is not the caller's to learn.
+ */
+export function egressFailureReason(err: unknown): string {
+  if (err instanceof AppError) return err.message.slice(0, 500);
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = e.code ?? e.cause?.code;
+  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? `could not reach the endpoint (${code})` : 'could not reach the endpoint';
+}
