@@ -124,13 +124,15 @@ export function toChoices(candidates: Candidate[], max = 5): Choice[] {
 
 /**
  * What the ranked candidates come to: `choice` when more than one eligible
- * candidate competes (for a browse request: more than one shares the best
- * rank; to act on one, buy, contact or choose: more than one is eligible at
- * all), `winner` when exactly one stands out, `none` when none is eligible.
+ * candidate competes, `winner` when exactly one stands out, `none` when none
+ * is eligible. To act on one (buy, contact, choose) every eligible candidate
+ * competes; a browse request's winner is the one alone at the best rank (and,
+ * when it asked for the cheapest, at the lowest net price).
  */
-export function outcomeOf(intent: Intent, ranked: Candidate[]): { kind: 'choice' } | { kind: 'winner'; winner: Candidate } | { kind: 'none' } {
+export function outcomeOf(intent: Intent, ranked: Candidate[], cheapestFirst = false): { kind: 'choice' } | { kind: 'winner'; winner: Candidate } | { kind: 'none' } {
   const eligible = ranked.filter((c) => c.eligible);
-  if (eligible.length === 0) return { kind: 'none' };
-  const competing = intent === 'browse' ? eligible.filter((c) => c.rank === eligible[0]!.rank) : eligible;
-  return competing.length > 1 ? { kind: 'choice' } : { kind: 'winner', winner: eligible[0]! };
+  const best = eligible[0];
+  if (!best) return { kind: 'none' };
+  const competing = intent !== 'browse' ? eligible : eligible.filter((c) => (cheapestFirst ? c.netUsd === best.netUsd : c.rank === best.rank));
+  return competing.length > 1 ? { kind: 'choice' } : { kind: 'winner', winner: best };
 }

@@ -74,15 +74,25 @@ export interface FeeMention {
   amount: { value: number; currency: string } | null;
 }
 
-const SHIPPING_WORD = /\b(shipping|delivery|freight|postage)\b/i;
-const FEE_WORD = /\b(handling|service|processing|booking|convenience|admin(?:istration|istrative)?|cleaning|resort|facility|platform|transaction|packaging|restocking|activation|setup|installation)\s+(fees?|charges?|costs?)\b|\bsurcharges?\b/i;
+const SHIPPING_WORD = /\b(?:shipping|delivery|freight|postage)(?:\s+(?:fees?|charges?|costs?))?\b/i;
+const FEE_WORD = /\b(?:handling|service|processing|booking|convenience|admin(?:istration|istrative)?|cleaning|resort|facility|platform|transaction|packaging|restocking|activation|setup|installation)\s+(?:fees?|charges?|costs?)\b|\bsurcharges?\b/i;
 const ADDED = /(\bplus\b|\+|\bexcl\.?(?=\s)|\bexcluding\b|\bnot included\b|\badditional\b|\bextra\b|\bappl(?:y|ies)\b|\bwill be (?:added|charged)\b|\bcalculated at checkout\b|\bat checkout\b|\bon top\b)/i;
 const NOT_A_FEE = /\b(free|no|without|included|includes|including|optional|waived)\b/i;
 const AMOUNT = /(US\s?\$|\$|USD|€|EUR|£|GBP)\s?(\d[\d.,]*\d|\d)|(\d[\d.,]*\d|\d)\s?(USD|EUR|GBP|dollars|euros?)\b/i;
 const CURRENCY: Record<string, string> = { '$': 'USD', 'us$': 'USD', usd: 'USD', dollars: 'USD', '€': 'EUR', eur: 'EUR', euro: 'EUR', euros: 'EUR', '£': 'GBP', gbp: 'GBP' };
 
-function amountIn(sentence: string, parse: (s: string) => number | null): FeeMention['amount'] {
-  const m = AMOUNT.exec(sentence);
+/**
+ * The amount a fee phrase itself carries: written right before it ("$4.99
+ * handling fee", "+ $5 flat shipping") or right after ("handling fee of
+ * $4.99", "shipping: $5"). An amount elsewhere in the sentence is not the
+ * fee's: "$119.00 plus handling fee" prices the product, not the fee.
+ */
+function amountOf(sentence: string, phrase: RegExp, parse: (s: string) => number | null): FeeMention['amount'] {
+  const amount = AMOUNT.source;
+  const before = new RegExp(`(?:${amount})\\s*(?:flat\\s+|one-time\\s+|standard\\s+|mandatory\\s+|non-refundable\\s+)?(?:${phrase.source})`, 'i');
+  const after = new RegExp(`(?:${phrase.source})\\s*(?:of|is|:|costs?|at|=|-|–)?\\s*(?:${amount})`, 'i');
+  const hit = before.exec(sentence) ?? after.exec(sentence);
+  const m = hit ? AMOUNT.exec(hit[0]) : null;
   if (!m) return null;
   const value = parse(m[2] ?? m[3]!);
   const currency = CURRENCY[(m[1] ?? m[4]!).replace(/\s/g, '').toLowerCase()];
@@ -98,10 +108,11 @@ function amountIn(sentence: string, parse: (s: string) => number | null): FeeMen
 export function feeMentions(text: string, parseAmount: (s: string) => number | null): FeeMention[] {
   const mentions: FeeMention[] = [];
   for (const line of text.split('\n')) {
-    for (const sentence of line.split(/(?<=[.!?;])\s+/)) {
+    // A sentence ends at . ! ? ; before a capital or a digit, so abbreviations ("excl. shipping") stay whole.
+    for (const sentence of line.split(/(?<=[.!?;])\s+(?=[A-Z0-9"'(])/)) {
       if (sentence.length > 400 || !ADDED.test(sentence) || NOT_A_FEE.test(sentence)) continue;
       const kind: FeeKind | null = FEE_WORD.test(sentence) ? 'fee' : SHIPPING_WORD.test(sentence) ? 'shipping' : null;
-      if (kind) mentions.push({ kind, quote: sentence.slice(0, 200), amount: amountIn(sentence, parseAmount) });
+      if (kind) mentions.push({ kind, quote: sentence.slice(0, 200), amount: amountOf(sentence, kind === 'fee' ? FEE_WORD : SHIPPING_WORD, parseAmount) });
       if (mentions.length >= 20) return mentions;
     }
   }

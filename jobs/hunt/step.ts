@@ -53,8 +53,9 @@ export const huntStep: StepHandler = async (input, deps) => {
   // What to look for comes from hunt's own clause; what the user means to do with it, from the whole request.
   const intent = detectIntent(input.request);
   await input.emit(urls.length > 0 ? `Reading ${urls.length} page(s) and the catalog` : 'Searching the catalog', { budgetUsd, intent, urls: urls.length });
+  const cheapestFirst = /cheap/i.test(input.clause);
   const search = await huntSearch(deps, input.accountId, input.clause, {
-    urls, budgetUsd, cheapestFirst: /cheap/i.test(input.clause), signal: input.signal,
+    urls, budgetUsd, cheapestFirst, signal: input.signal,
     onPage: (r) => input.emit(pageLine(r), { url: r.url, ok: r.ok, httpStatus: r.httpStatus, offers: r.offers, eligible: r.eligible, ms: r.ms, ...(r.snapshotHash ? { snapshotHash: r.snapshotHash } : {}) }),
   });
   const { candidates } = search;
@@ -67,7 +68,7 @@ export const huntStep: StepHandler = async (input, deps) => {
   const rejected = candidates.filter((c) => !c.eligible).map((c) => ({ option: c.title, reason: c.reasons.join('; ') || 'not eligible' }));
   const result = { output, evidence: candidates.slice(0, 10).map(evidenceOf), conversation, openQuestions, rejected };
 
-  const outcome = outcomeOf(intent, candidates);
+  const outcome = outcomeOf(intent, candidates, cheapestFirst);
   if (outcome.kind === 'choice') {
     const choices = toChoices(candidates);
     output.inputKind = 'choice';

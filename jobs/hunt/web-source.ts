@@ -116,7 +116,8 @@ export async function searchWeb(config: Config, urls: string[], opts: WebSearchO
   };
   await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, urls.length) }, worker));
   const pages = results.map((r) => r.report);
-  const candidates = results.flatMap((r) => r.candidates);
+  // Two URLs can lead to one page (a redirect, a tracking parameter): its offers count once.
+  const candidates = [...new Map(results.flatMap((r) => r.candidates).map((c) => [c.candidateId, c])).values()];
   const errors = pages.filter((p) => !p.ok).map((p) => ({ url: p.url, reason: p.reason!, error: p.error! }));
   return {
     candidates,
