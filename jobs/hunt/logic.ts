@@ -28,12 +28,15 @@ export function searchTerms(text: string): string {
 
 const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
 
+/** A word and its singular guesses ("boxes" → box, boxe; "shoes" → shoe, sho), so a plural matches either way. */
+const forms = (w: string) => [w, w.replace(/s$/, ''), w.replace(/es$/, '')];
+
 /** Share of the search terms the title contains (a plural counts: "drills" matches "drill"), rounded to 0.01. */
 export function termShare(title: string, terms: string): number {
   const wanted = [...new Set(words(terms))];
   if (wanted.length === 0) return 0;
-  const have = new Set(words(title).flatMap((w) => [w, w.replace(/(es|s)$/, '')]));
-  const hits = wanted.filter((t) => have.has(t) || have.has(t.replace(/(es|s)$/, ''))).length;
+  const have = new Set(words(title).flatMap(forms));
+  const hits = wanted.filter((t) => forms(t).some((f) => have.has(f))).length;
   return Math.round((hits / wanted.length) * 100) / 100;
 }
 

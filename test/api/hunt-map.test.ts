@@ -71,6 +71,9 @@ describe('tools: map', () => {
       assert.ok(left! < 13.4132 && right! > 13.4132 && top! > 52.5219 && bottom! < 52.5219, 'the viewbox holds the center');
       assert.equal(search.query.get('key'), null, 'no key configured, none sent');
       assert.match(String(search.headers['user-agent']), /awp/);
+      const keyed = await map(app.url, { query: 'pharmacy', center: { lat: 52.52, lon: 13.41 }, placesProviderApiKey: 'pk.locationiq-style-key-123' });
+      assert.equal(fake.seen.at(-1)!.query.get('key'), 'pk.locationiq-style-key-123', 'a hosted Nominatim gets the key as a query parameter');
+      assert.ok(!keyed.text.includes('locationiq-style-key'));
     } finally {
       await app.stop();
       await fake.stop();
