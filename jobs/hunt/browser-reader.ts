@@ -2,9 +2,8 @@ import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../shared/config.js';
 import type { BrowserReaderRequest, BrowserReaderResult } from '../../shared/schemas/hunt-tools.js';
 import { jsonLdBlocks } from './structured-data.js';
-import { checkReadableUrl, fetchPage, MAX_REDIRECTS, PageReadError } from './page-fetch.js';
+import { checkReadableUrl, fetchPage, isHtml, MAX_REDIRECTS, PageReadError, parseHtml, sha256 } from './page-fetch.js';
 import { pageLinks, pageTitle, readableText } from './page-text.js';
-import { isHtml, parseHtml, sha256 } from './web-source.js';
 
 /**
  * POST /v1/tools/browserReader. `read` fetches one page through the guarded

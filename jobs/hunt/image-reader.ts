@@ -5,8 +5,7 @@ import type { Config } from '../../shared/config.js';
 import { invalidPayload } from '../../shared/errors.js';
 import type { ImageAttachment, ImageReport } from '../../shared/schemas/hunt-tools.js';
 import { imageSignals } from './image-signals.js';
-import { fetchPage, PageReadError } from './page-fetch.js';
-import { sha256 } from './web-source.js';
+import { fetchPage, PageReadError, sha256 } from './page-fetch.js';
 
 /**
  * POST /v1/tools/imageReader: for each attachment, what the bytes are

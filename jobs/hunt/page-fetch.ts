@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
+import { loadBuffer, type CheerioAPI } from 'cheerio';
 import { AppError, policyViolation } from '../../shared/errors.js';
 import { checkEgressUrl, EgressError, EgressRefused, egressFetch } from '../../shared/http/egress.js';
 
 /**
- * Reading one page (or image) through the guarded egress client, for hunt's
- * web source and the reader tools. Redirects are followed here, a few hops
+ * Reading one page (or image) through the guarded egress client, and parsing
+ * what came back, for hunt's web source and the reader tools. Redirects are followed here, a few hops
  * at most, each hop checked again like the first (scheme, address), so a
  * page cannot redirect the reader to a private address.
  */
@@ -102,3 +104,19 @@ function asReadError(err: unknown, url: string, opts: PageFetchOptions): PageRea
   const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   return new PageReadError('unreachable', `could not reach ${host}${code ? ` (${code})` : ''}`);
 }
+
+/** The charset a Content-Type names, for the decoder (the page's own <meta charset> is sniffed when it names none). */
+function charsetOf(contentType: string): string | undefined {
+  const param = contentType.split(';').slice(1).map((p) => p.trim().split('=')).find(([k]) => k?.toLowerCase() === 'charset');
+  return param?.[1]?.replace(/"/g, '').trim() || undefined;
+}
+
+/** The page as a document (cheerio: parse5 for HTML), decoded with the charset it declares. */
+export function parseHtml(page: FetchedPage): CheerioAPI {
+  return loadBuffer(page.body, { encoding: { transportLayerEncodingLabel: charsetOf(page.contentType) } });
+}
+
+/** HTML or XHTML by its Content-Type; a page that names no type is tried as HTML. */
+export const isHtml = (contentType: string) => contentType === '' || /\b(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+/** The SHA-256 (hex) of bytes as fetched: what snapshotHash, contentHash and an image's sha256 are. */
+export const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');

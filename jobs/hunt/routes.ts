@@ -1,43 +1,23 @@
-import { Type } from '@sinclair/typebox';
 import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
-import { HttpUrl } from '../../shared/schemas/common.js';
-import { CatalogImport, HuntSearchResult } from '../../shared/schemas/hunt.js';
+import { CatalogImport, HuntSearchRequest, HuntSearchResult } from '../../shared/schemas/hunt.js';
 import { BrowserReaderRequest, BrowserReaderResult, ImageReaderRequest, ImageReaderResult, ToolsMapRequest, ToolsMapResult } from '../../shared/schemas/hunt-tools.js';
-import { BudgetUsd } from '../../shared/schemas/orchestrator.js';
 import { preparePageRead, readPage } from './browser-reader.js';
 import { catalogPage, importCatalog } from './catalog.js';
 import { readImages } from './image-reader.js';
 import { findPlaces } from './places.js';
-import { huntSearch, refuseUnreadableUrls } from './search.js';
+import { searchForClient } from './search.js';
 
 /** Default scopes of the domain's routes. */
 export const scopes = { read: ['tools:use'], write: ['tools:use'] };
 const r = routeGroup('hunt', scopes);
 const tools = toolsGroup;
 
-export const HuntSearchRequest = Type.Object(
-  {
-    query: Type.String({ minLength: 1, maxLength: 1000 }),
-    sources: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, description: 'catalog, web; default: the catalog, and the web when urls are given' })),
-    urls: Type.Optional(Type.Array(HttpUrl('A page to read offers from (the web source)'), { maxItems: 20 })),
-    budget: Type.Optional(BudgetUsd),
-    location: Type.Optional(Type.String({ maxLength: 300 })),
-    taskId: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { $id: 'HuntSearchRequest', additionalProperties: true },
-);
-
 export const routes = [
   r.post('/v1/hunt/search', 'Source-bound discovery of candidates', {
     body: HuntSearchRequest, response: { 200: HuntSearchResult }, countsAsWorkflow: true, mcpTool: 'hunt.search',
     description: 'Reads the catalog, and the pages in `urls` (the web source: schema.org JSON-LD, microdata, Open Graph product tags). A page that fails is reported in `sourceTelemetry.web`; the search answers with the rest.',
-    handler: async ({ body, principal, signal }, deps) => {
-      refuseUnreadableUrls(deps.config, body.urls ?? []);
-      const query = [body.query, body.location].filter(Boolean).join(' ');
-      const result = await huntSearch(deps, principal.accountId, query, { sources: body.sources, urls: body.urls, budgetUsd: body.budget?.maxUsd ?? null, cheapestFirst: /cheap/i.test(body.query), signal });
-      return { ok: true, candidates: result.candidates, ranking: result.ranking, sourceTelemetry: result.sourceTelemetry };
-    },
+    handler: ({ body, principal, signal }, deps) => searchForClient(deps, principal.accountId, body, signal),
   }),
   r.post('/v1/hunt/catalog/import', 'Import listings (JSON or CSV) into the catalog source; all rows or none', {
     description: 'Send `listings` (array of CatalogListing) or `csv` (header row with the same field names; tags separated by `;`). Any invalid row rejects the whole import with 400 and the reasons per row.',

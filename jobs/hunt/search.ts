@@ -1,7 +1,6 @@
-import type { Config } from '../../shared/config.js';
 import type { Deps } from '../../shared/deps.js';
 import { searchListings } from '../../shared/db/catalog.js';
-import { HUNT_SOURCES, type Candidate } from '../../shared/schemas/hunt.js';
+import { HUNT_SOURCES, type Candidate, type HuntSearchRequest } from '../../shared/schemas/hunt.js';
 import { checkReadableUrl, PageReadError } from './page-fetch.js';
 import { catalogCandidate, rankCandidates, rankingExplanation, searchTerms } from './logic.js';
 import { searchWeb, type PageReport } from './web-source.js';
@@ -61,14 +60,21 @@ export async function huntSearch(deps: Pick<Deps, 'db' | 'config'>, accountId: s
   return { candidates: rankCandidates(candidates, cheapestFirst), ranking: rankingExplanation(cheapestFirst, terms), sourceTelemetry, terms };
 }
 
-/** A request's urls, checked before anything is read: a private or local address while egress is guarded is refused (422) naming the entry. */
-export function refuseUnreadableUrls(config: Pick<Config, 'AWP_ALLOW_PRIVATE_EGRESS'>, urls: string[]): void {
-  urls.forEach((url, i) => {
+/**
+ * POST /v1/hunt/search: the request's urls are checked before anything is
+ * read (a private or local address while egress is guarded is refused, 422,
+ * naming the entry), then every source asked for is searched.
+ */
+export async function searchForClient(deps: Pick<Deps, 'db' | 'config'>, accountId: string, body: HuntSearchRequest, signal?: AbortSignal) {
+  (body.urls ?? []).forEach((url, i) => {
     try {
-      checkReadableUrl(url, config.AWP_ALLOW_PRIVATE_EGRESS);
+      checkReadableUrl(url, deps.config.AWP_ALLOW_PRIVATE_EGRESS);
     } catch (err) {
       if (err instanceof PageReadError) throw err.toAppError(`urls/${i}`);
       throw err;
     }
   });
+  const query = [body.query, body.location].filter(Boolean).join(' ');
+  const result = await huntSearch(deps, accountId, query, { sources: body.sources, urls: body.urls, budgetUsd: body.budget?.maxUsd ?? null, cheapestFirst: /cheap/i.test(body.query), signal });
+  return { ok: true as const, candidates: result.candidates, ranking: result.ranking, sourceTelemetry: result.sourceTelemetry };
 }

@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
-import { loadBuffer, type CheerioAPI } from 'cheerio';
 import type { Config } from '../../shared/config.js';
 import type { Candidate, OfferMarkup } from '../../shared/schemas/hunt.js';
 import { extractOffers, parseAmount } from './offers.js';
-import { fetchPage, PageReadError, type FetchedPage, type ReadFailure } from './page-fetch.js';
+import { fetchPage, isHtml, parseHtml, PageReadError, sha256, type FetchedPage, type ReadFailure } from './page-fetch.js';
 import { feeMentions, readableText } from './page-text.js';
 import { webCandidates } from './web-candidates.js';
 
@@ -49,19 +47,6 @@ export interface WebSearchOptions {
   /** Called as each page is done (read or failed), in the order they finish. */
   onPage?: (report: PageReport) => Promise<void> | void;
 }
-
-/** The charset a Content-Type names, for the decoder (the page's own <meta charset> is sniffed when it names none). */
-function charsetOf(contentType: string): string | undefined {
-  const param = contentType.split(';').slice(1).map((p) => p.trim().split('=')).find(([k]) => k?.toLowerCase() === 'charset');
-  return param?.[1]?.replace(/"/g, '').trim() || undefined;
-}
-
-export function parseHtml(page: FetchedPage): CheerioAPI {
-  return loadBuffer(page.body, { encoding: { transportLayerEncodingLabel: charsetOf(page.contentType) } });
-}
-
-export const isHtml = (contentType: string) => contentType === '' || /\b(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
-export const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');
 
 async function readOne(config: Config, url: string, opts: WebSearchOptions): Promise<{ report: PageReport; candidates: Candidate[] }> {
   const started = Date.now();

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HttpUrl, Ok, StringEnum } from './common.js';
+import { BudgetUsd } from './orchestrator.js';
 
 /** Where hunt reads candidates: the account's imported catalog, and the web pages a request names in `urls`. */
 export const HUNT_SOURCES = ['catalog', 'web'] as const;
@@ -76,6 +77,19 @@ export const Choice = Type.Object(
   { $id: 'HuntChoice' },
 );
 export type Choice = Static<typeof Choice>;
+
+export const HuntSearchRequest = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 1000 }),
+    sources: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, description: 'catalog, web; default: the catalog, and the web when urls are given' })),
+    urls: Type.Optional(Type.Array(HttpUrl('A page to read offers from (the web source)'), { maxItems: 20 })),
+    budget: Type.Optional(BudgetUsd),
+    location: Type.Optional(Type.String({ maxLength: 300 })),
+    taskId: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { $id: 'HuntSearchRequest', additionalProperties: true },
+);
+export type HuntSearchRequest = Static<typeof HuntSearchRequest>;
 
 export const HuntSearchResult = Ok(
   {
