@@ -47,17 +47,13 @@ function candidateIdOf(url: string, offer: PageOffer): string {
 
 /**
  * The page's offers as candidates, each bound to the page (url, snapshotHash)
- * and judged like any other. Offers without a price or currency are not
- * candidates: `skipped` counts the ones left out and why.
+ * and judged like any other. An offer without a currency is not a
+ * candidate: a price in an unknown currency cannot be judged.
  */
-export function webCandidates(page: ReadPage, offers: PageOffer[], terms: string, budgetUsd: number | null): { candidates: Candidate[]; unpriced: number } {
+export function webCandidates(page: ReadPage, offers: PageOffer[], terms: string, budgetUsd: number | null): Candidate[] {
   const candidates: Candidate[] = [];
-  let unpriced = 0;
   for (const offer of offers) {
-    if (offer.price === null || offer.currency === null) {
-      unpriced += 1;
-      continue;
-    }
+    if (offer.price === null || offer.currency === null) continue;
     const priced = { ...offer, price: offer.price, currency: offer.currency };
     candidates.push({
       candidateId: candidateIdOf(page.url, offer),
@@ -74,5 +70,5 @@ export function webCandidates(page: ReadPage, offers: PageOffer[], terms: string
       ...judge(pricingOf(priced, page), budgetUsd),
     });
   }
-  return { candidates, unpriced };
+  return candidates;
 }

@@ -7,7 +7,7 @@ import { webCandidates } from './web-candidates.js';
 
 /** Pages read at once: enough to hide one slow shop behind the others, few enough to be a polite client. */
 const PAGE_CONCURRENCY = 4;
-export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
+const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.1';
 
 /** What happened to one page, for `sourceTelemetry.web` and the run's `domainStream`. */
 export interface PageReport {
@@ -68,7 +68,7 @@ async function readOne(config: Config, url: string, opts: WebSearchOptions): Pro
   const snapshotHash = sha256(page.body);
   const siteName = $('meta[property="og:site_name"]').attr('content')?.trim() || null;
   const fees = feeMentions(readableText($), (s) => parseAmount(s));
-  const { candidates } = webCandidates({ url: page.url, snapshotHash, siteName, fees }, found.offers, opts.terms, opts.budgetUsd);
+  const candidates = webCandidates({ url: page.url, snapshotHash, siteName, fees }, found.offers, opts.terms, opts.budgetUsd);
   if (candidates.length === 0) {
     const why = found.offers.length + found.skipped > 0 ? 'its product data gives no price with a currency' : `no schema.org Product or Offer (JSON-LD, microdata) and no Open Graph product tags${found.invalidJsonLd ? `; ${found.invalidJsonLd} JSON-LD block(s) were not valid JSON` : ''}`;
     return failed('noOffers', `no priced offers found: ${why}`, page);
