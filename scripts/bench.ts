@@ -132,6 +132,12 @@ function ownProcesses<T>(byProcess: Record<string, T>): Record<string, T> {
 }
 
 /** Issue 9's targets from this run's figures, printed as a table, plus the per-run counts and the scale figures. */
+/** awp ÷ each peer beside the peer's own figures, for the targets table. */
+function peersVersus(peers: Record<string, Section> | undefined): Figures['peers'] {
+  if (!peers?.awpVersus) return undefined;
+  return Object.fromEntries(Object.entries(peers.awpVersus as Record<string, Section>).map(([name, v]) => [name, { latencyP50: v.latencyP50, throughput: v.throughput, p50Ms: peers[name]!.latency.p50, perSec: peers[name]!.perSec }]));
+}
+
 function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknown> {
   const measured = (name: string) => (r[name] && !(r[name] as Section).error ? (r[name] as Section) : undefined);
   const runs = measured('runs');
@@ -147,6 +153,7 @@ function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknow
     healthz: measured('healthz') ? { awpPerSec: measured('healthz')!.awpHealthz.perSec, barePerSec: measured('healthz')!.bareKoaHello.perSec } : undefined,
     idleRssMb: ownProcesses(e.idleRssMb),
     bareIdleRssMb: measured('healthz')?.bareKoaHelloIdleRssMb,
+    peers: peersVersus(r.peers as Record<string, Section> | undefined),
     rssAfterRuns: rss && Object.keys(ownProcesses(rss.lastMb)).length > 0
       ? { runs: rss.runs, lastMb: ownProcesses(rss.lastMb), trendsUp: ownProcesses(Object.fromEntries(Object.entries(rss.trend as Section).map(([k, t]) => [k, t.trendsUp]))) } : undefined,
   };

@@ -46,7 +46,7 @@ const caches: Record<Mode, WeakMap<TSchema, ValidateFunction>> = { body: new Wea
  * and ajv refuses an `$id` it has seen at another place; nothing here refers
  * to a schema by its id, so dropping them changes no meaning.
  */
-function withoutIds(node: unknown): unknown {
+export function withoutIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutIds);
   if (!node || typeof node !== 'object') return node;
   return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === '$id' && typeof v === 'string')).map(([k, v]) => [k, withoutIds(v)]));

@@ -1,8 +1,9 @@
 import type { Context, Next } from 'koa';
 import { tokenAuthenticator } from '../../jobs/accounts/authenticate.js';
 import type { Deps } from '../../shared/deps.js';
-import { forbidden, unauthorized } from '../../shared/errors.js';
-import type { Principal } from '../../shared/schemas/auth.js';
+import { unauthorized } from '../../shared/errors.js';
+import { assertScopes, assertTransport } from '../../shared/auth/scopes.js';
+import type { Principal, Transport } from '../../shared/schemas/auth.js';
 
 const BEARER = /^Bearer\s+(\S+)$/i;
 
@@ -25,13 +26,13 @@ export function authenticate(deps: Deps) {
   };
 }
 
-/** Route-level guard: a principal must exist and hold every listed scope. */
-export function requireAuth(ctx: Context, scopes: string[] = []): Principal {
+/** Route-level guard: a principal must exist, may use this transport and holds every listed scope. */
+export function requireAuth(ctx: Context, scopes: string[] = [], transport: Transport = 'http'): Principal {
   const principal = ctx.state.principal as Principal | undefined;
   if (!principal) {
     throw unauthorized(ctx.state.authFailure ? `Bearer token rejected: ${ctx.state.authFailure}` : 'A bearer token is required (Authorization: Bearer <token>)');
   }
-  const missing = scopes.filter((s) => !principal.scopes.includes(s) && !principal.scopes.includes('admin'));
-  if (missing.length > 0) throw forbidden(`Token lacks scope ${missing.join(', ')}`);
+  assertTransport(principal, transport);
+  assertScopes(principal, scopes);
   return principal;
 }

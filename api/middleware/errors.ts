@@ -8,38 +8,52 @@ const CODE_BY_STATUS: Record<number, ErrorCode> = {
   501: 'notImplemented', 503: 'unavailable',
 };
 
+/** The error envelope of a failure, as every transport answers it. */
+export interface Envelope {
+  status: number;
+  headers: Record<string, string>;
+  body: { ok: false; error: ErrorCode; message: string; details?: unknown; requestId: string };
+}
+
 /**
- * First middleware: every failure leaves as the error envelope. Client errors
- * keep their message; anything unexpected becomes a 500 whose message hides
- * internals (the log line, keyed by request id, has the cause).
+ * Any thrown value as the envelope: client errors keep their message;
+ * anything unexpected becomes a 500 whose message hides internals (the log
+ * line, keyed by request id, has the cause). MCP tool results and A2A errors
+ * carry the same code and message as the HTTP answer would.
  */
+export function toEnvelope(err: unknown, requestId: string): Envelope {
+  let status = 500;
+  let code: ErrorCode = 'internalError';
+  let message = 'Unexpected error; retry with exponential backoff';
+  let details: unknown;
+  let headers: Record<string, string> = {};
+  if (err instanceof AppError) {
+    ({ status, code, message, details } = err);
+    headers = err.headers ?? {};
+  } else {
+    const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string };
+    const s = e.status ?? e.statusCode;
+    if (s && s >= 400 && s < 500) {
+      status = s;
+      code = CODE_BY_STATUS[s] ?? 'invalidPayload';
+      message = e.expose && e.message ? e.message : code;
+    }
+  }
+  // A client error's message may quote an upstream answer; a resolved secret value must not travel with it.
+  const body = { ok: false as const, error: code, message: redactSecrets(message), ...(details !== undefined ? { details: redactSecretsDeep(details) } : {}), requestId };
+  return { status, headers, body };
+}
+
+/** First middleware: every failure leaves as the error envelope. */
 export async function errorEnvelope(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (err) {
-    const requestId = String(ctx.state.requestId ?? '');
-    let status = 500;
-    let code: ErrorCode = 'internalError';
-    let message = 'Unexpected error; retry with exponential backoff';
-    let details: unknown;
-    let headers: Record<string, string> = {};
-    if (err instanceof AppError) {
-      ({ status, code, message, details } = err);
-      headers = err.headers ?? {};
-    } else {
-      const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string };
-      const s = e.status ?? e.statusCode;
-      if (s && s >= 400 && s < 500) {
-        status = s;
-        code = CODE_BY_STATUS[s] ?? 'invalidPayload';
-        message = e.expose && e.message ? e.message : code;
-      }
-    }
+    const { status, headers, body } = toEnvelope(err, String(ctx.state.requestId ?? ''));
     if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
-    else ctx.state.log?.debug({ code, message }, 'request refused');
+    else ctx.state.log?.debug({ code: body.error, message: body.message }, 'request refused');
     ctx.status = status;
     ctx.set(headers);
-    // A client error's message may quote an upstream answer; a resolved secret value must not travel with it.
-    ctx.body = { ok: false, error: code, message: redactSecrets(message), ...(details !== undefined ? { details: redactSecretsDeep(details) } : {}), requestId };
+    ctx.body = body;
   }
 }

@@ -10,8 +10,8 @@ import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js'
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { TEMPLATES } from '../../jobs/domains.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
+import { TRANSPORTS, type Transport } from '../../shared/schemas/auth.js';
 
-export const TRANSPORTS = ['http', 'mcp', 'a2a'] as const;
 const startedAt = Date.now();
 
 const Health = Ok({ version: Type.String(), contractCount: Type.Integer(), checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Health');
@@ -31,11 +31,16 @@ const HandshakeResult = Ok(
     domains: Type.Array(Type.String(), { description: 'Requested domains this service serves' }),
     unsupportedDomains: Type.Array(Type.String()),
     transport: StringEnum(TRANSPORTS),
+    transportCompatible: Type.Boolean({ description: 'The service serves the transport and the calling token may use it' }),
+    transports: Type.Array(Type.Object({ name: StringEnum(TRANSPORTS), served: Type.Boolean(), allowed: Type.Boolean(), entryPoint: Type.String() })),
     version: Type.String(),
     contractRef: Type.String(),
   },
   'HandshakeResult',
 );
+
+/** Where a client of each transport starts: the HTTP contract, the MCP endpoint, the A2A agent card. */
+const ENTRY_POINTS: Record<Transport, string> = { http: '/openapi.json', mcp: '/mcp', a2a: '/.well-known/agent-card.json' };
 
 /** 503 naming what is down, with every check in `details`. */
 function failIfDown(checks: Health): void {
@@ -161,11 +166,23 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
   defineRoute({
     method: 'POST', path: '/v1/handshake', tag: 'contract', auth: 'bearer', summary: 'Check domain and transport compatibility',
     body: Handshake, response: { 200: HandshakeResult },
-    handler: ({ body }) => {
+    description: 'compatible: every requested domain is one of the manifest\'s and the transport is compatible: the service serves it (its endpoint is in the route table with a handler) and the calling token may use it.',
+    handler: ({ body, principal }) => {
       const known = new Set<string>(DOMAIN_NAMES);
       const supported = body.domains.filter((d) => known.has(d));
       const unsupported = body.domains.filter((d) => !known.has(d));
-      return { ok: true, compatible: unsupported.length === 0, domains: supported, unsupportedDomains: unsupported, transport: body.transport, version: SERVICE_VERSION, contractRef: `awp:contract:${SERVICE_VERSION}#v1` };
+      const transports = TRANSPORTS.map((name) => ({
+        name,
+        served: name === 'http' || table().some((r) => r.transport === name && Boolean(r.handler)),
+        allowed: !principal.transports || principal.transports.includes(name),
+        entryPoint: ENTRY_POINTS[name],
+      }));
+      const asked = transports.find((t) => t.name === body.transport)!;
+      const transportCompatible = asked.served && asked.allowed;
+      return {
+        ok: true, compatible: unsupported.length === 0 && transportCompatible, domains: supported, unsupportedDomains: unsupported,
+        transport: body.transport, transportCompatible, transports, version: SERVICE_VERSION, contractRef: `awp:contract:${SERVICE_VERSION}#v1`,
+      };
     },
   }),
   defineRoute({

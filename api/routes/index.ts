@@ -1,13 +1,13 @@
 import { DOMAIN_ROUTES } from '../../jobs/domains.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
-import { routes as a2a } from './a2a.js';
+import { a2aRoutes } from './a2a.js';
 import { routes as agents } from './agents.js';
 import { routes as channels } from './channels.js';
 import { contractRoutes } from './contract.js';
 import { routes as eventDeliveries } from './event-deliveries.js';
 import { routes as eventSubscriptions } from './event-subscriptions.js';
 import { routes as events } from './events.js';
-import { routes as mcp } from './mcp.js';
+import { mcpRoutes } from './mcp.js';
 import { routes as orchestrator } from './orchestrator.js';
 import { routes as profiles } from './profiles.js';
 import { routes as proofCards } from './proof-cards.js';
@@ -27,7 +27,7 @@ import { routes as wellKnown } from './well-known.js';
  */
 export const ALL_ROUTES: AnyRoute[] = [];
 ALL_ROUTES.push(
-  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2a, ...agents, ...channels, ...mcp, ...toolsNlp, ...tasks, ...workflows, ...sandbox,
+  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
   ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
   ...DOMAIN_ROUTES,
 );

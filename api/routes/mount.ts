@@ -3,14 +3,12 @@ import type { Context } from 'koa';
 import { Readable } from 'node:stream';
 import { claimIdempotencyKey, requestFingerprint } from '../../jobs/accounts/idempotency.js';
 import type { Deps } from '../../shared/deps.js';
-import { AppError, notImplemented } from '../../shared/errors.js';
-import { admitWorkflowRequest } from '../../shared/auth/workflow-allowance.js';
-import { AnyObject } from '../../shared/schemas/common.js';
+import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { assertValid } from '../../shared/validation.js';
 import { requireAuth } from '../middleware/auth.js';
+import { runHandler, validateInput } from './pipeline.js';
 import { isSandboxBody, sandboxSession } from '../../shared/auth/sandbox.js';
-import { RawReply, Reply, type AnyRoute } from '../../shared/http/route-spec.js';
+import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 
 /** `/v1/runs/{runId}` → `/v1/runs/:runId` */
 export function koaPath(path: string): string {
@@ -56,22 +54,18 @@ async function sandboxCaller(ctx: Context, deps: Deps): Promise<Principal> {
 /**
  * The one place a RouteSpec meets Koa: auth and scopes, validation, the
  * workflow allowance, idempotent replay, then the handler, then the reply.
+ * Validation, allowance and handler are the pipeline's (./pipeline.ts), the
+ * same path MCP tool calls and A2A messages take.
  */
 export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
   const router = new Router();
   for (const spec of [...routes].sort(literalFirst)) {
     router.register(koaPath(spec.path), [spec.method], async (ctx: Context) => {
       const principal: Principal | null =
-        spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes)
-        : spec.auth === 'sandboxOrBearer' ? (!ctx.state.principal && isSandboxBody(ctx.state.body) ? await sandboxCaller(ctx, deps) : requireAuth(ctx, spec.scopes))
+        spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes, spec.transport)
+        : spec.auth === 'sandboxOrBearer' ? (!ctx.state.principal && isSandboxBody(ctx.state.body) ? await sandboxCaller(ctx, deps) : requireAuth(ctx, spec.scopes, spec.transport))
         : (ctx.state.principal ?? null);
-      const params = spec.params ? assertValid(spec.params, { ...ctx.params }, 'params') : { ...ctx.params };
-      const query = spec.query ? assertValid(spec.query, { ...ctx.query }, 'query') : {};
-      const bodySchema = spec.body ?? (spec.method === 'GET' ? undefined : AnyObject);
-      const body = bodySchema ? assertValid(bodySchema, ctx.state.body ?? {}, 'body') : undefined;
-      if (!spec.handler) {
-        throw notImplemented(`${spec.method} ${spec.path} is declared in the contract but not implemented yet${spec.pendingIssue ? ` (issue ${spec.pendingIssue})` : ''}`);
-      }
+      const { params, query, body } = validateInput(spec, { params: ctx.params, query: ctx.query, body: ctx.state.body });
 
       // Replay is per account and token, so only an authenticated POST can carry a key.
       const key = ctx.method === 'POST' && principal ? ctx.get('idempotency-key') : '';
@@ -87,20 +81,14 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
       const alive = idem?.keepAlive();
 
       try {
-        if (spec.countsAsWorkflow && principal) await admitWorkflowRequest(deps, principal);
         const controller = new AbortController();
         // The response's close (not the request's, which fires once its body is read) says the client went away.
         ctx.res.once('close', () => { if (!ctx.res.writableFinished) controller.abort(); });
-        const result = await spec.handler(
-          { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, ip: ctx.ip, signal: controller.signal },
+        const result = await runHandler(
+          spec,
+          { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, ip: ctx.ip, origin: `${ctx.protocol}://${ctx.host}`, signal: controller.signal },
           deps,
         );
-        if (result instanceof RawReply) {
-          await idem?.release();
-          ctx.respond = false;
-          await result.run(ctx.req, ctx.res, body);
-          return;
-        }
         const reply = result instanceof Reply ? result : new Reply(200, result);
         ctx.status = reply.status;
         ctx.set(reply.headers);

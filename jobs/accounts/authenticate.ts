@@ -108,7 +108,7 @@ export function tokenAuthenticator(deps: Pick<Deps, 'db' | 'log' | 'bus'>): (sec
     if (touched.due(row.token_id)) {
       touchToken(deps.db, row.token_id).catch((err: Error) => deps.log.warn({ err: err.message }, 'token touch failed'));
     }
-    const principal: Principal = { accountId: row.account_id, tokenId: row.token_id, scopes: row.scopes, plan: row.plan, activated: row.account_status === 'active' };
+    const principal: Principal = { accountId: row.account_id, tokenId: row.token_id, scopes: row.scopes, plan: row.plan, activated: row.account_status === 'active', transports: row.transports };
     cache.set(hash, principal);
     return principal;
   };

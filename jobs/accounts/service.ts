@@ -6,7 +6,7 @@ import type { Deps } from '../../shared/deps.js';
 import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
 import { sendMail } from '../../shared/mail.js';
-import { DEFAULT_SCOPES, type Principal } from '../../shared/schemas/auth.js';
+import { DEFAULT_SCOPES, TRANSPORTS, type Principal, type Transport } from '../../shared/schemas/auth.js';
 
 function activationText(name: string, activationToken: string, baseUrl: string): string {
   return [
@@ -54,17 +54,24 @@ export async function activateProfile(deps: Deps, activationToken: string): Prom
 }
 
 const holds = (principal: Principal, scope: string) => principal.scopes.includes(scope) || principal.scopes.includes('admin');
+const transportsOf = (principal: Principal): Transport[] => principal.transports ?? [...TRANSPORTS];
 
 export async function listAccountTokens(deps: Deps, principal: Principal): Promise<TokenRow[]> {
   return listTokens(deps.db, principal.accountId);
 }
 
-/** A new token; it can only grant scopes its creator holds (403 otherwise), and defaults to those of the non-admin ones. */
-export async function createToken(deps: Deps, principal: Principal, input: { name?: string; scopes?: string[] }): Promise<{ token: string; row: TokenRow }> {
+/**
+ * A new token; it can only grant scopes and transports its creator holds (403
+ * otherwise), and defaults to the creator's non-admin scopes and its transports.
+ */
+export async function createToken(deps: Deps, principal: Principal, input: { name?: string; scopes?: string[]; transports?: Transport[] }): Promise<{ token: string; row: TokenRow }> {
   const scopes = input.scopes ?? DEFAULT_SCOPES.filter((s) => holds(principal, s));
   const escalation = scopes.filter((s) => !holds(principal, s));
   if (escalation.length > 0) throw forbidden(`A token cannot grant scopes its creator lacks: ${escalation.join(', ')}`);
-  return issueToken(deps.db, principal.accountId, { name: input.name ?? 'api', scopes });
+  const transports = input.transports ?? transportsOf(principal);
+  const wider = transports.filter((t) => !transportsOf(principal).includes(t));
+  if (wider.length > 0) throw forbidden(`A token cannot grant transports its creator lacks: ${wider.join(', ')}`);
+  return issueToken(deps.db, principal.accountId, { name: input.name ?? 'api', scopes, transports });
 }
 
 export async function fetchToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {
@@ -74,17 +81,17 @@ export async function fetchToken(deps: Deps, principal: Principal, tokenId: stri
 }
 
 /**
- * Managing a token needs every scope it holds: otherwise `tokens:manage`
+ * Managing a token needs every scope (and transport) it holds: otherwise `tokens:manage`
  * alone would be a way to obtain (rotate) or switch off (revoke) a more
  * powerful token. A token may always revoke itself.
  */
 function assertOutranks(principal: Principal, target: TokenRow, action: 'rotate' | 'revoke'): void {
   if (action === 'revoke' && target.id === principal.tokenId) return;
-  const missing = target.scopes.filter((s) => !holds(principal, s));
-  if (missing.length > 0) throw forbidden(`To ${action} token ${target.id} the calling token must hold all of its scopes; it lacks ${missing.join(', ')}`);
+  const missing = [...target.scopes.filter((s) => !holds(principal, s)), ...target.transports.filter((t) => !transportsOf(principal).includes(t)).map((t) => `transport ${t}`)];
+  if (missing.length > 0) throw forbidden(`To ${action} token ${target.id} the calling token must hold all of its scopes and transports; it lacks ${missing.join(', ')}`);
 }
 
-// A token's scopes never change after it is issued, so checking them before the write's transaction is safe.
+// A token's scopes and transports never change after it is issued, so checking them before the write's transaction is safe.
 async function activeToken(deps: Pick<Deps, 'db'>, principal: Principal, tokenId: string): Promise<TokenRow> {
   const row = await getToken(deps.db, principal.accountId, tokenId);
   if (!row || row.status !== 'active') throw notFound(`Active token ${tokenId}`);
@@ -98,7 +105,7 @@ export async function rotateToken(deps: Deps, principal: Principal, tokenId: str
     // The conditional revoke decides a race between two rotations: the loser finds no active token.
     const old = await revokeToken(trx, principal.accountId, tokenId);
     if (!old) throw notFound(`Active token ${tokenId}`);
-    return issueToken(trx, principal.accountId, { name: old.name, scopes: old.scopes, rotatedFrom: old.id });
+    return issueToken(trx, principal.accountId, { name: old.name, scopes: old.scopes, transports: old.transports, rotatedFrom: old.id });
   }).then(async (issued) => {
     await forgetPrincipals(deps, { tokenId });
     return issued;

@@ -9,6 +9,7 @@ export function tokenView(row: TokenRow): TokenView {
     name: row.name,
     prefix: row.prefix,
     scopes: row.scopes,
+    transports: row.transports,
     status: row.status,
     createdAt: iso(row.created_at)!,
     lastUsedAt: iso(row.last_used_at),

@@ -13,7 +13,7 @@ export async function reconcileOutbox(deps: Deps): Promise<{ events: number; del
   let deliveries = 0;
   for (const e of pending) {
     deliveries += await deps.db.transaction(async (trx) => {
-      const n = await fanOut(trx, e.id, e.account_id, e.type);
+      const n = await fanOut(trx, e.id);
       await markFannedOut(trx, e.id);
       return n;
     });

@@ -21,14 +21,14 @@ export const routes = [
   }),
   r.post('/v1/hunt/catalog/import', 'Import listings (JSON or CSV) into the catalog source; all rows or none', {
     description: 'Send `listings` (array of CatalogListing) or `csv` (header row with the same field names; tags separated by `;`). Any invalid row rejects the whole import with 400 and the reasons per row.',
-    body: CatalogImport,
+    body: CatalogImport, mcpTool: 'hunt.importCatalog',
     handler: async ({ body, principal }, deps) => {
       const ids = await importCatalog(deps, principal.accountId, body);
       return new Reply(201, { ok: true, imported: ids.length, listingIds: ids });
     },
   }),
   r.get('/v1/hunt/catalog', 'List the catalog listings of the current client', {
-    list: true,
+    list: true, mcpTool: 'hunt.listCatalog',
     handler: async ({ query, principal }, deps) => ({ ok: true, ...(await catalogPage(deps, principal.accountId, Number(query.limit ?? 50), query.cursor as string | undefined)) }),
   }),
   tools.post('/v1/tools/imageReader', 'Read image attachments, return evidence signals', {

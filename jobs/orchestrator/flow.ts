@@ -16,7 +16,8 @@ export const finalizeJobId = (runId: string, segment: number, drive?: number) =>
  * JOB_RETRY_BASE_MS, doubling over ten attempts); a domain's own unexpected
  * errors are retried only STEP_ERROR_ATTEMPTS times (step-job.ts). A step
  * that fails for good does not hold its parent: the parent runs, sees the
- * missing step and fails the run, so finalize always writes the run's end.
+ * missing step and fails the run, and the root (the last step) writes the
+ * run's end.
  */
 const JOB_ATTEMPTS = 10;
 
@@ -41,27 +42,24 @@ const jobOptions = (config: JobConfig): JobsOptions => ({
 
 /**
  * One segment of a run as a BullMQ flow: a chain with the first step as the
- * deepest child and `orchestrator.finalize` as the root, so BullMQ runs the
- * steps in route order, each on its own domain's queue, then finalizes.
+ * deepest child and the last step as the root, so BullMQ runs the steps in
+ * route order, each on its own domain's queue; the last one finalizes the
+ * segment (no job of its own for that: one hop and one job fewer per run).
  */
 export function buildSegmentFlow(runId: string, segment: number, route: string[], fromIndex: number, resumeWaitpointId?: string, drive?: number, config: JobConfig = DEFAULT_JOB_CONFIG): FlowJob {
   const opts = jobOptions(config);
+  if (fromIndex >= route.length) throw new Error(`segment ${segment} of run ${runId} has no step from ${fromIndex} on`);
   let child: FlowJob | undefined;
   for (let index = fromIndex; index < route.length; index++) {
     const data: StepJobData = {
       runId, segment, index, domain: route[index]!,
       ...(index === fromIndex ? { first: true, ...(resumeWaitpointId ? { resumeWaitpointId } : {}) } : {}),
+      ...(index === route.length - 1 ? { finalizes: true } : {}),
       ...(drive ? { drive } : {}),
     };
     child = { name: 'step', queueName: route[index]!, data, opts: { ...opts, jobId: stepJobId(data) }, ...(child ? { children: [child] } : {}) };
   }
-  return {
-    name: 'finalize',
-    queueName: 'orchestrator',
-    data: { runId, segment, ...(drive ? { drive } : {}) } satisfies FinalizeJobData,
-    opts: { ...opts, jobId: finalizeJobId(runId, segment, drive) },
-    ...(child ? { children: [child] } : {}),
-  };
+  return child!;
 }
 
 export async function enqueueSegment(deps: Pick<Deps, 'queues' | 'config'>, runId: string, segment: number, route: string[], fromIndex = 0, resumeWaitpointId?: string, drive?: number): Promise<void> {

@@ -14,6 +14,12 @@ function frame(ev: RunEvent, format: StreamFormat): string {
   return format === 'sse' ? `id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(rest)}\n\n` : `${JSON.stringify(rest)}\n`;
 }
 
+/** A run channel's message: the events one write appended, in order (see Bus.publishAll). */
+function liveEvents(msg: string): RunEvent[] {
+  const parsed = JSON.parse(msg) as RunEvent | RunEvent[];
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
 /**
  * Follows a run's events in sequence order, with none lost or repeated.
  * Postgres is the record: live events from Redis are a shortcut, sent only
@@ -72,9 +78,10 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
   out.on('close', close);
 
   void deps.bus.subscribe(`run:${runId}`, (msg) => {
-    const ev = JSON.parse(msg) as RunEvent;
-    if (ev.id === last + 1) send(ev);
-    else if (ev.id > last + 1) void catchUp();
+    for (const ev of liveEvents(msg)) {
+      if (ev.id === last + 1) send(ev);
+      else if (ev.id > last + 1) return void catchUp();
+    }
   }).then((unsub) => {
     unsubscribe = unsub;
     // A follower that left while SUBSCRIBE was in flight still leaves the channel.
@@ -88,7 +95,9 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
  * Resolves with the result of segment `minSegment` or a later one once it
  * rests (from its `final` event), or with null after `timeoutMs`. The timer
  * starts first (a Redis that does not answer cannot hold the caller), the
- * live channel is a shortcut, and Postgres is read every second as well.
+ * live channel is a shortcut, and Postgres is read every second as well;
+ * the first read waits for the subscription (or its failure), so a run that
+ * rests quickly costs one read, not two.
  */
 export async function waitForRest(deps: Deps, runId: string, timeoutMs: number, minSegment = 0): Promise<unknown | null> {
   let settle!: (v: unknown | null) => void;
@@ -102,14 +111,16 @@ export async function waitForRest(deps: Deps, runId: string, timeoutMs: number, 
   let finished = false;
   let unsubscribe: (() => Promise<void>) | undefined;
   void deps.bus.subscribe(`run:${runId}`, (msg) => {
-    const ev = JSON.parse(msg) as RunEvent & { segment?: number; result?: unknown };
-    if (ev.type === 'final' && (ev.segment ?? -1) >= minSegment) settle(ev.result);
+    // Only a final answers; the others (a step's start and end) are not even parsed. JSON.stringify writes no spaces, so a final always matches.
+    if (!msg.includes('"type":"final"')) return;
+    for (const ev of liveEvents(msg) as Array<RunEvent & { segment?: number; result?: unknown }>) {
+      if (ev.type === 'final' && (ev.segment ?? -1) >= minSegment) settle(ev.result);
+    }
   }).then((unsub) => {
     unsubscribe = unsub;
     if (finished) void unsub(); // answered while SUBSCRIBE was in flight
     else void check(); // the run may have rested before the subscription was in place
-  }, () => undefined);
-  void check();
+  }, () => void check());
   try {
     return await done;
   } finally {

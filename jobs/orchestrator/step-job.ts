@@ -1,8 +1,8 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, invalidPayload, isPermanent } from '../../shared/errors.js';
-import { stepsOf, type RunRow } from '../../shared/db/runs.js';
-import { completeStepGuard, completeStepRow, getWaitpoint, heartbeatStep, insertWaitpoint, loadStepState, noteStepError, startStep, type StepFields } from '../../shared/db/run-steps.js';
+import { getRunById } from '../../shared/db/runs.js';
+import { beginStep, completeStepGuard, completeStepRow, heartbeatStep, insertWaitpoint, noteStepError, type BegunStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
 import { redactSecrets } from '../../shared/secrets.js';
 import { isTransientInfraError } from '../../shared/transient.js';
@@ -13,11 +13,13 @@ import { readJob } from './read-job.js';
 import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
+import { StepStream } from './step-stream.js';
 import { stepRowId } from './flow.js';
 import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
 import { failRun } from './run-fail.js';
 import { canRestAt, isTerminal } from './run-state.js';
 import { finishStep } from '../../shared/db/run-writes.js';
+import { finalizeSegment } from './finalize.js';
 
 class StepTimeout extends Error {}
 
@@ -32,38 +34,48 @@ function humanElapsed(ms: number): string {
 /**
  * Generic processor of a domain step: load by id → domain handler → persist
  * idempotently → handoff. A re-run after a crash finds the completed row and
- * returns its handoff without running the domain again.
+ * returns its handoff without running the domain again. The segment's last
+ * step (the root of its flow) then finalizes the segment, whatever happened
+ * to the steps before it.
  */
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
   const data = readJob(StepJobData, job.data, 'step job data');
+  const outcome = await runStep(job, data, deps);
+  if (!data.finalizes) return outcome;
+  return { ...outcome, final: await finalizeSegment(deps, data.runId, data.segment) };
+}
+
+async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Promise<Record<string, unknown>> {
   const { runId, segment, index, domain } = data;
   const stepId = stepRowId(data);
-  const run = await loadStepState(deps.db, runId, stepId, segment, index - 1);
-  if (!run) return { skipped: 'run not found' };
+  const handler = stepHandler(domain);
+  if (!handler) {
+    const run = await getRunById(deps.db, runId);
+    return run ? failRun(deps, runId, run.account_id, `domain ${domain} is not available`, { stepId }) : { skipped: 'run not found' };
+  }
+  const first = data.first || index === 0 || Boolean(data.resumeWaitpointId);
+  const event = { phase: 'start', name: domain, status: 'running', stepId };
+  const begun = await beginStep(deps.db, { stepId, runId, segment, index, domain, first, resumeWaitpointId: data.resumeWaitpointId, event });
+  if (!begun) return { skipped: 'run not found' };
+  const { run, started } = begun;
   if (run.segment !== segment || isTerminal(run.status)) return { skipped: run.status };
   if (run.waiting) return { skipped: 'run is waiting' };
   if (run.step_status === 'completed') return { domain, status: 'completed', replayed: true };
-  // The step before this one failed for good (its job gave up without holding this one): the run ends here, through finalize.
-  const first = data.first || index === 0 || Boolean(data.resumeWaitpointId);
+  // The step before this one failed for good (its job gave up without holding this one): the run ends here.
   if (!first && run.prev_status !== 'completed') return failRun(deps, run.id, run.account_id, `the ${run.route[index - 1] ?? 'previous'} step did not complete`);
-
-  const handler = stepHandler(domain);
-  if (!handler) return failRun(deps, run.id, run.account_id, `domain ${domain} is not available`, { stepId });
-
-  const start = { phase: 'start', name: domain, status: 'running', message: `${domain} started (step ${index + 1} of ${run.route.length})`, stepId };
-  const ev = await startStep(deps.db, { stepId, runId, accountId: run.account_id, segment, index, domain, event: start });
   // Only a run still queued or running in this segment starts a step: a cancel or a newer segment is never undone.
-  if (!ev) return { skipped: 'run moved on' };
-  await deps.bus.publish(`run:${runId}`, { id: ev.seq, runId, type: 'handoff', at: new Date(ev.created_at).toISOString(), ...start }).catch(() => undefined);
+  if (!started) return { skipped: 'run moved on' };
+  await deps.bus.publishAll(`run:${runId}`, [{ id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data }]).catch(() => undefined);
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);
   const timeout = setTimeout(() => controller.abort(new StepTimeout(`${domain} step timed out after ${deps.config.STEP_TIMEOUT_MS} ms`)), deps.config.STEP_TIMEOUT_MS);
   const startedAt = Date.now();
   let lastEmit = Date.now();
+  const stream = new StepStream(deps, runId, run.account_id);
   const emit = async (message: string, data: Record<string, unknown> = {}) => {
     lastEmit = Date.now();
-    await emitRunEvent(deps, runId, run.account_id, 'domainStream', { domain, message, data });
+    stream.push('domainStream', { domain, message, data });
   };
   const quiet = setInterval(() => {
     if (Date.now() - lastEmit < deps.config.PROGRESS_QUIET_MS) return;
@@ -74,7 +86,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
   }, Math.min(1000, deps.config.PROGRESS_QUIET_MS / 2));
 
   try {
-    const input = await stepInput(deps, job.data, run, controller.signal, emit);
+    const input = stepInput(data, begun, controller.signal, emit);
     const outcome = await Promise.race([
       handler(input, deps),
       new Promise<never>((_, reject) => {
@@ -82,8 +94,10 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       }),
     ]);
-    return await completeStep(deps, job.data, run.account_id, stepId, outcome);
+    return await completeStep(deps, job.data, run.account_id, stepId, outcome, await stream.take());
   } catch (err) {
+    // What the step said before it failed is kept: written now, best effort.
+    await stream.flush().catch(() => undefined);
     if (err instanceof CancelError) {
       await finishStep(deps.db, stepId, 'canceled');
       return { domain, status: 'canceled' };
@@ -103,31 +117,28 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
   } finally {
     clearTimeout(timeout);
     clearInterval(quiet);
+    stream.stop();
     untrack();
   }
 }
 
-async function stepInput(deps: Deps, data: StepJobData, run: RunRow, signal: AbortSignal, emit: StepInput['emit']): Promise<StepInput> {
+function stepInput(data: StepJobData, { run, prior: done, resumeWaitpoint: wp }: BegunStep, signal: AbortSignal, emit: StepInput['emit']): StepInput {
   const prior: StepInput['prior'] = {};
-  for (const s of await stepsOf(deps.db, run.id)) {
-    if (s.status === 'completed' && s.output && !(s.segment === data.segment && s.idx >= data.index)) prior[s.domain] = s.output;
-  }
+  // In route order, so a later segment's output of a domain wins over an earlier one's.
+  for (const s of done) if (!(s.segment === data.segment && s.idx >= data.index)) prior[s.domain] = s.output;
   let resume: StepInput['resume'];
-  if (data.resumeWaitpointId) {
-    const wp = await getWaitpoint(deps.db, data.resumeWaitpointId);
-    if (wp) {
-      const resolution = readAs(WaitpointResolution, wp.resolution ?? {}, `resolution of waitpoint ${wp.id}`);
-      // What the waitpoint stored (the choices offered) and the validated answer win over the client's free-form data.
-      const { itemId, action, approved, ...clientData } = resolution;
-      resume = { waitpointId: wp.id, kind: wp.kind, action, itemId, data: { ...clientData, ...wp.payload, itemId, action, approved } };
-    }
+  if (wp) {
+    const resolution = readAs(WaitpointResolution, wp.resolution ?? {}, `resolution of waitpoint ${wp.id}`);
+    // What the waitpoint stored (the choices offered) and the validated answer win over the client's free-form data.
+    const { itemId, action, approved, ...clientData } = resolution;
+    resume = { waitpointId: wp.id, kind: wp.kind, action, itemId, data: { ...clientData, ...wp.payload, itemId, action, approved } };
   }
   const { metadata, ...extras } = readAs(RunInput, run.input, `input of run ${run.id}`);
   const clause = (run.routing as { clauses?: Record<string, string> }).clauses?.[data.domain] ?? run.request;
   return { runId: run.id, accountId: run.account_id, domain: data.domain, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
 }
 
-async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome) {
+async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome, held: Array<{ type: string; data: Record<string, unknown> }>) {
   // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas say.
   const what = `${data.domain} step outcome`;
   if (outcome.suspend && !canRestAt(data.domain, outcome.suspend.kind)) throw invalidPayload(`${what} asks to rest at ${outcome.suspend.kind}, which is neither a core wait kind nor one its module declares`);
@@ -138,6 +149,7 @@ async function completeStep(deps: Deps, data: StepJobData, accountId: string, st
     extra: JSON.stringify(readAs(StepExtra, { openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [], ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}) }, `${what} (doubts)`)),
   };
   const events = [
+    ...held,
     ...outcome.conversation.map((line) => ({ type: 'conversation', data: { domain: data.domain, line: `[${data.domain}] ${line}` } })),
     { type: 'handoff', data: { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId } },
   ];

@@ -10,7 +10,7 @@ import { availableDomains, stepHandler } from '../steps.js';
 import { domainModule } from '../domains.js';
 import { extendRoute } from './extend-route.js';
 import { movesInto, WAIT_STATUSES } from './run-state.js';
-import { insertRun, lockOpenWaitpoint, lockRun, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
+import { insertRun, type RunInsert, lockOpenWaitpoint, lockRun, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
 import { recordTurn } from '../../shared/db/conversations.js';
 import { decideRoute, previousTurn } from './decide.js';
 import { enqueueSegment } from './flow.js';
@@ -37,21 +37,26 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
 
   const runId = newId('run');
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
-  const created = await inRunTx(deps, runId, principal.accountId, async (trx, emit) => {
-    const row = await insertRun(trx, {
-      id: runId, accountId: principal.accountId, conversationId: conversationId ?? null, taskId: taskId ?? null, request,
-      input: rest, route: decision.route, routing: decision as unknown as Record<string, unknown>, channel: channel ?? 'api',
-    });
-    if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
-    if (taskId) {
-      const task = await getTask(trx, principal.accountId, taskId, true);
-      if (task && (task.status === 'open' || task.status.startsWith('awaiting'))) await moveTask(trx, principal.accountId, task, 'running', { actor: `run:${runId}`, note: 'run started' });
-    }
-    emit('trace', { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } });
-    return row;
-  });
+  const row: RunInsert = {
+    id: runId, accountId: principal.accountId, conversationId: conversationId ?? null, taskId: taskId ?? null, request,
+    input: rest, route: decision.route, routing: decision as unknown as Record<string, unknown>, channel: channel ?? 'api',
+  };
+  const created = { type: 'trace', data: { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } } };
+  // The run and its first event are one statement; a conversation turn or a task move joins them in one transaction.
+  // Not published: nobody can follow a run before its id is answered, and a follower reads this event from Postgres first.
+  const run = conversationId || taskId
+    ? await deps.db.transaction(async (trx) => {
+      const inserted = await insertRun(trx, row, created);
+      if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
+      if (taskId) {
+        const task = await getTask(trx, principal.accountId, taskId, true);
+        if (task && (task.status === 'open' || task.status.startsWith('awaiting'))) await moveTask(trx, principal.accountId, task, 'running', { actor: `run:${runId}`, note: 'run started' });
+      }
+      return inserted;
+    })
+    : await insertRun(deps.db, row, created);
   await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, 0, decision.route));
-  return created;
+  return run;
 }
 
 /**

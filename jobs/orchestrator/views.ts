@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { iso } from '../../shared/db/knex.js';
-import { openWaitpoint, stepsOf, type RunRow } from '../../shared/db/runs.js';
+import { currentSegmentFinal, openWaitpoint, stepsOf, type RunRow } from '../../shared/db/runs.js';
 
 /** Links a client follows for a run. */
 export function runLinks(runId: string) {
@@ -15,9 +15,9 @@ export function runSummary(run: RunRow) {
   };
 }
 
-/** The full run: summary, routing, steps with timings, open waitpoint and the result when it has one. */
+/** The full run: summary, routing, steps with timings, open waitpoint and the result of its current segment once it rested (its `final` event). */
 export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
-  const [steps, waitpoint] = await Promise.all([stepsOf(deps.db, run.id), openWaitpoint(deps.db, run.id)]);
+  const [steps, waitpoint, final] = await Promise.all([stepsOf(deps.db, run.id), openWaitpoint(deps.db, run.id), currentSegmentFinal(deps.db, run.id)]);
   return {
     ...runSummary(run),
     request: run.request,
@@ -29,7 +29,7 @@ export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
       durationMs: s.started_at && s.finished_at ? new Date(s.finished_at).getTime() - new Date(s.started_at).getTime() : null,
     })),
     waitpoint: waitpoint ? { waitpointId: waitpoint.id, kind: waitpoint.kind, domain: waitpoint.domain, payload: waitpoint.payload, createdAt: iso(waitpoint.created_at) } : null,
-    result: Object.keys(run.results ?? {}).length > 0 ? run.results : null,
+    result: final?.result ?? null,
     links: runLinks(run.id),
   };
 }

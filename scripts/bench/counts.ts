@@ -8,11 +8,13 @@ const per = (n: number, runs: number) => Math.round((n / runs) * 100) / 100;
 
 function statementsDelta(before: PgSnapshot, after: PgSnapshot) {
   if (!before.statements || !after.statements) return null;
-  const rows: Array<{ query: string; calls: number; rows: number }> = [];
+  const rows: Array<{ query: string; calls: number; rows: number; planMs: number; execMs: number }> = [];
   for (const [id, s] of after.statements) {
     const b = before.statements.get(id);
     const calls = s.calls - (b?.calls ?? 0);
-    if (calls > 0) rows.push({ query: s.query, calls, rows: s.rows - (b?.rows ?? 0) });
+    // Milliseconds per call: planning (every call, for a statement that is not prepared) and execution.
+    const ms = (total: number, was = 0) => Math.round(((total - was) / calls) * 1000) / 1000;
+    if (calls > 0) rows.push({ query: s.query, calls, rows: s.rows - (b?.rows ?? 0), planMs: ms(s.planMs, b?.planMs), execMs: ms(s.execMs, b?.execMs) });
   }
   return rows;
 }
@@ -42,7 +44,7 @@ function postgresPerRun(before: PgSnapshot, after: PgSnapshot, runs: number) {
     tableBytes: Math.round(Object.values(bytesByTable).reduce((a, b) => a + b, 0)),
     tableBytesByTable: bytesByTable,
     statementsByFamily: topPer(families, runs, 40),
-    topStatements: (stmts ?? []).sort((a, b) => b.calls - a.calls).slice(0, 25).map((s) => ({ calls: per(s.calls, runs), rows: per(s.rows, runs), query: s.query.replace(/\s+/g, ' ').slice(0, 160) })),
+    topStatements: (stmts ?? []).sort((a, b) => b.calls - a.calls).slice(0, 25).map((s) => ({ calls: per(s.calls, runs), rows: per(s.rows, runs), planMs: s.planMs, execMs: s.execMs, query: s.query.replace(/\s+/g, ' ').slice(0, 160) })),
   };
 }
 

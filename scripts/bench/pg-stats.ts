@@ -36,7 +36,12 @@ export async function enableStatements<P extends LocalService>(p: P | null, rest
     server = await restart();
   }
   await withClient(adminUrl, async (c) => {
-    if (p) await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    if (p) {
+      await c.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+      // Planning time too (known once the library is loaded): statements sent unprepared are planned at every call.
+      await c.query('ALTER SYSTEM SET pg_stat_statements.track_planning = on');
+      await c.query('SELECT pg_reload_conf()');
+    }
     await c.query(`${MARK} SELECT 1 FROM pg_stat_statements LIMIT 1`);
   });
   return server as P;
@@ -50,7 +55,7 @@ export interface PgSnapshot {
   tupDeleted: number;
   walBytes: number;
   /** pg_stat_statements by query id (null when it is not loaded). */
-  statements: Map<string, { query: string; calls: number; rows: number }> | null;
+  statements: Map<string, { query: string; calls: number; rows: number; planMs: number; execMs: number }> | null;
   tables: Record<string, { inserted: number; updated: number; deleted: number; bytes: number }>;
 }
 
@@ -83,9 +88,9 @@ export async function pgSnapshot(databaseUrl: string, statements: boolean): Prom
     const wal = (await c.query(`${MARK} SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS b`)).rows[0].b as string;
     let stmts: PgSnapshot['statements'] = null;
     if (statements) {
-      const { rows } = await c.query(`${MARK} SELECT queryid::text AS id, query, calls::bigint AS calls, rows::bigint AS rows FROM pg_stat_statements
+      const { rows } = await c.query(`${MARK} SELECT queryid::text AS id, query, calls::bigint AS calls, rows::bigint AS rows, total_plan_time AS plan, total_exec_time AS exec FROM pg_stat_statements
         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND query NOT LIKE '%awp-bench%'`, [dbName]);
-      stmts = new Map(rows.map((r: { id: string; query: string; calls: string; rows: string }) => [r.id, { query: r.query, calls: Number(r.calls), rows: Number(r.rows) }]));
+      stmts = new Map(rows.map((r: { id: string; query: string; calls: string; rows: string; plan: number; exec: number }) => [r.id, { query: r.query, calls: Number(r.calls), rows: Number(r.rows), planMs: Number(r.plan), execMs: Number(r.exec) }]));
     }
     const tables = await withClient(databaseUrl, async (b) => {
       const { rows } = await b.query(`${MARK} SELECT relname, n_tup_ins::bigint AS i, n_tup_upd::bigint AS u, n_tup_del::bigint AS d, pg_total_relation_size(relid)::bigint AS bytes FROM pg_stat_user_tables`);

@@ -1,6 +1,8 @@
 import type { Knex } from 'knex';
 import type pg from 'pg';
+import { listAgents } from '../../shared/db/agents.js';
 import { listListings } from '../../shared/db/catalog.js';
+import { listEnvelopes } from '../../shared/db/envelopes.js';
 import { chainOf, claimDeliveries, deliveriesOfEvent, hasChild, listDeliveries, nextPushDue, readyDeliveries } from '../../shared/db/deliveries.js';
 import { listEvents } from '../../shared/db/outbox.js';
 import { listRuns } from '../../shared/db/runs.js';
@@ -24,7 +26,7 @@ export interface PlanQuery {
   name: string;
   /** Whether the index must also give the order (a keyset page or a claim): a Sort over the account's rows is then a failure. */
   ordered: boolean;
-  /** Indexes the plan must use (made for it in migrations/20261122008802_list_and_retention_indexes.ts); `a|b`: either. */
+  /** Indexes the plan must use (made for it in migrations/20261122008802_list_and_retention_indexes.ts and 20261124000001_agents_envelopes.ts); `a|b`: either. */
   uses: string[];
   run: (db: Knex, c: PlanContext) => Promise<unknown>;
 }
@@ -61,6 +63,14 @@ export const PLAN_QUERIES: PlanQuery[] = [
   { name: 'deliveries: next push due', ordered: true, uses: ['deliveries_ready|deliveries_pull_ready'], run: (db) => nextPushDue(db) },
   { name: 'subscriptions: list', ordered: true, uses: ['subscriptions_account_page'], run: (db, c) => listSubscriptions(db, c.accountId, 50) },
   { name: 'catalog: list', ordered: true, uses: ['catalog_account_page'], run: (db, c) => listListings(db, c.accountId, 50) },
+  { name: 'agents: list', ordered: true, uses: ['agents_account_page'], run: (db, c) => listAgents(db, c.accountId, {}, 50) },
+  { name: 'agents: list by domain', ordered: true, uses: ['agents_account_page'], run: (db, c) => listAgents(db, c.accountId, { domain: 'hunt' }, 50) },
+  { name: 'envelopes: list', ordered: true, uses: ['envelopes_account_page'], run: (db, c) => listEnvelopes(db, c.accountId, {}, 50) },
+  { name: 'envelopes: list by status', ordered: true, uses: ['envelopes_account_status_page'], run: (db, c) => listEnvelopes(db, c.accountId, { status: 'queued' }, 50) },
+  { name: 'envelopes: list by recipient', ordered: true, uses: ['envelopes_account_recipient_page'], run: (db, c) => listEnvelopes(db, c.accountId, { recipient: 'courier' }, 50) },
+  { name: 'envelopes: list by plan', ordered: true, uses: ['envelopes_account_plan_page'], run: (db, c) => listEnvelopes(db, c.accountId, { planId: 'dlg_x' }, 50) },
+  { name: 'envelopes: list by run', ordered: true, uses: ['envelopes_run_page'], run: (db, c) => listEnvelopes(db, c.accountId, { runId: c.runCursor }, 50) },
+  { name: 'envelopes: list by task', ordered: true, uses: ['envelopes_task_page'], run: (db, c) => listEnvelopes(db, c.accountId, { taskId: 'task_x' }, 50) },
   { name: 'retention: run events', ordered: true, uses: ['runs_events_untrimmed', 'run_events_pkey'], run: (db) => retention.trimRunEvents(db, { olderThanDays: 30, terminal: TERMINAL, batch: 500 }) },
   { name: 'retention: run steps', ordered: true, uses: ['runs_steps_untrimmed', 'run_steps_run_id_index'], run: (db) => retention.trimRunSteps(db, { olderThanDays: 30, terminal: TERMINAL, batch: 500 }) },
   { name: 'retention: deliveries', ordered: true, uses: ['deliveries_finished', 'deliveries_parent', 'deliveries_chain'], run: (db) => retention.deleteFinishedDeliveries(db, { olderThanDays: 30, batch: 1000 }) },

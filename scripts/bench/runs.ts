@@ -1,3 +1,4 @@
+import { cpuPerOp, rolePids } from './cpu.js';
 import { FlowProducer, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import { benchToken, runOnce } from './awp-client.js';
@@ -41,19 +42,31 @@ export async function startBareFlows(redisUrl: string) {
  */
 export async function benchRuns(env: BenchEnv, n = Number(process.env.BENCH_N ?? 100), total = Number(process.env.BENCH_TOTAL ?? 300)) {
   const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 32);
+  const roles = await rolePids(env);
+  // CPU by process over each sustained phase: with everything on one machine, the rate is bounded by the sum.
+  const cpu: Record<string, Record<string, number>> = {};
+  const measured = (name: string, keep: string[]) => async <T>(fn: () => Promise<T>) => {
+    const picked = Object.fromEntries(Object.entries(roles).filter(([role]) => keep.includes(role) || keep.includes('*')));
+    const { value, cpuMsPerOp } = await cpuPerOp(picked, total, fn);
+    cpu[name] = cpuMsPerOp;
+    return value;
+  };
   const bareFlows = await startBareFlows(env.redisUrl);
-  const bare = await latencyAndRate(() => bareFlows.once(), n, total, inFlight);
+  const bare = await latencyAndRate(() => bareFlows.once(), n, total, inFlight, measured('bareBullmq3StepFlow', ['bench (client)', 'redis']));
   await bareFlows.close();
   const token = await benchToken(env);
-  const awp = await latencyAndRate(() => runOnce(env, token), n, total, inFlight, (fn) => env.window('runs.sustained', fn));
+  const awpCpu = measured('awp3StepRun', ['*']);
+  const awp = await latencyAndRate(() => runOnce(env, token), n, total, inFlight, (fn) => env.window('runs.sustained', () => awpCpu(fn)));
   return {
     layout: env.split,
     bareBullmq3StepFlow: bare,
     awp3StepRun: awp,
+    cpuMsPerRun: cpu,
     ratios: {
       latencyP50: Math.round((awp.latency.p50 / bare.latency.p50) * 100) / 100,
       latencyP99: Math.round((awp.latency.p99 / bare.latency.p99) * 100) / 100,
       throughput: Math.round((awp.perSec / bare.perSec) * 100) / 100,
+      cpuPerRun: Math.round(((cpu.awp3StepRun?.total ?? 0) / (cpu.bareBullmq3StepFlow?.total || 1)) * 100) / 100,
     },
   };
 }

@@ -60,6 +60,8 @@ export interface Figures {
   /** A bare Koa hello world started the same way, idle: the floor under the processes' RSS. */
   bareIdleRssMb?: number | null;
   rssAfterRuns?: { runs: number; lastMb: Record<string, number | null>; trendsUp: Record<string, boolean | null> };
+  /** awp ÷ each peer, measured in the same run: p50 latency (lower is better) and throughput (higher is better). */
+  peers?: Record<string, { latencyP50: number; throughput: number; p50Ms: number; perSec: number }>;
 }
 
 const ratioOf = (a: number, b: number) => round(a / b);
@@ -81,7 +83,16 @@ export function targetRows(f: Figures): TargetRow[] {
     const r = ratioOf(f.async.awpPerSec, f.async.barePerSec);
     rows.push({ figure: 'Async submissions/s (c=50)', awp: `${f.async.awpPerSec}/s`, primitive: `bare Koa + ajv + pg INSERT + queue.add ${f.async.barePerSec}/s`, ratio: r, target: '≥ 0.5×', met: split ? r >= 0.5 : null, ...(split ? {} : { note: 'workers ran in the bench process (BENCH_SPLIT=0)' }) });
   } else rows.push(none('Async submissions/s (c=50)', '≥ 0.5×', 'async section not run'));
-  rows.push(none('Same workflow in DBOS Transact and LangGraph JS', 'awp ahead on runs/s and p50', 'peers are issue 9 item 6 (bench/peers, --peers); not measured here'));
+  if (f.peers && Object.keys(f.peers).length > 0) {
+    const entries = Object.entries(f.peers);
+    rows.push({
+      figure: 'Same workflow in DBOS Transact and LangGraph JS', awp: 'awp ÷ peer',
+      primitive: entries.map(([name, p]) => `${name} ${p.p50Ms} ms, ${p.perSec}/s`).join('; '),
+      ratio: null, target: 'awp ahead on runs/s and p50',
+      met: entries.every(([, p]) => p.latencyP50 < 1 && p.throughput > 1),
+      note: entries.map(([name, p]) => `${name}: p50 ${p.latencyP50}×, runs/s ${p.throughput}×`).join('; '),
+    });
+  } else rows.push(none('Same workflow in DBOS Transact and LangGraph JS', 'awp ahead on runs/s and p50', 'run with --peers'));
   if (f.healthz) {
     const r = ratioOf(f.healthz.awpPerSec, f.healthz.barePerSec);
     rows.push({ figure: 'GET /healthz under load (c=50)', awp: `${f.healthz.awpPerSec}/s`, primitive: `bare Koa hello world ${f.healthz.barePerSec}/s`, ratio: r, target: '≥ 0.3×', met: r >= 0.3 });
@@ -103,7 +114,7 @@ export function targetRows(f: Figures): TargetRow[] {
 
 /** The rows as an aligned text table for stderr. */
 export function formatTable(rows: TargetRow[]): string {
-  const cells = [['Figure', 'awp', 'Raw primitive', 'Ratio', 'Target', 'Met?'], ...rows.map((r) => [r.figure, r.awp, r.primitive, r.ratio === null ? '—' : `${r.ratio}×`, r.target, r.met === null ? `n/a${r.note ? ` (${r.note})` : ''}` : r.met ? 'yes' : 'NO'])];
+  const cells = [['Figure', 'awp', 'Raw primitive', 'Ratio', 'Target', 'Met?'], ...rows.map((r) => [r.figure, r.awp, r.primitive, r.ratio === null ? '—' : `${r.ratio}×`, r.target, r.met === null ? `n/a${r.note ? ` (${r.note})` : ''}` : `${r.met ? 'yes' : 'NO'}${r.note ? ` (${r.note})` : ''}`])];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
   return cells.map((row, k) => {
     const line = row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join(' | ');

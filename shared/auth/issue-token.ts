@@ -2,6 +2,7 @@ import { insertToken, type TokenRow } from '../db/accounts.js';
 import type { Db } from '../db/knex.js';
 import { sha256 } from '../crypto.js';
 import { newId, randomSecret } from '../ids.js';
+import type { Transport } from '../schemas/auth.js';
 
 /** Token values look like `awp_<43 url-safe chars>`; only their SHA-256 is stored. */
 export const TOKEN_PREFIX = 'awp_';
@@ -14,7 +15,7 @@ export function hashToken(token: string): string {
 export async function issueToken(
   db: Db,
   accountId: string,
-  opts: { name: string; scopes: string[]; rotatedFrom?: string },
+  opts: { name: string; scopes: string[]; transports?: Transport[]; rotatedFrom?: string },
 ): Promise<{ token: string; row: TokenRow }> {
   const token = `${TOKEN_PREFIX}${randomSecret(32)}`;
   const row = await insertToken(db, {
@@ -24,6 +25,8 @@ export async function issueToken(
     prefix: token.slice(0, 10),
     token_hash: hashToken(token),
     scopes: opts.scopes,
+    // Absent: the column's default, every transport.
+    ...(opts.transports ? { transports: opts.transports } : {}),
     rotated_from: opts.rotatedFrom,
   });
   return { token, row };

@@ -1,4 +1,5 @@
 import type { Db } from './knex.js';
+import type { Transport } from '../schemas/auth.js';
 
 export interface AccountRow {
   id: string;
@@ -17,6 +18,7 @@ export interface TokenRow {
   name: string;
   prefix: string;
   scopes: string[];
+  transports: Transport[];
   status: 'active' | 'revoked';
   created_at: Date;
   last_used_at: Date | null;
@@ -44,7 +46,7 @@ export async function activateAccount(db: Db, activationHash: string): Promise<A
   return row ?? null;
 }
 
-export async function insertToken(db: Db, row: { id: string; account_id: string; name: string; prefix: string; token_hash: string; scopes: string[]; rotated_from?: string }): Promise<TokenRow> {
+export async function insertToken(db: Db, row: { id: string; account_id: string; name: string; prefix: string; token_hash: string; scopes: string[]; transports?: Transport[]; rotated_from?: string }): Promise<TokenRow> {
   const [created] = await db('api_tokens').insert(row).returning('*');
   return created;
 }
@@ -53,6 +55,7 @@ export interface TokenPrincipalRow {
   token_id: string;
   account_id: string;
   scopes: string[];
+  transports: Transport[];
   plan: AccountRow['plan'];
   account_status: AccountRow['status'];
 }
@@ -62,7 +65,7 @@ export async function findActiveToken(db: Db, tokenHash: string): Promise<TokenP
   const row = await db('api_tokens as t')
     .join('accounts as a', 'a.id', 't.account_id')
     .where({ 't.token_hash': tokenHash, 't.status': 'active' })
-    .first('t.id as token_id', 't.account_id', 't.scopes', 'a.plan', 'a.status as account_status');
+    .first('t.id as token_id', 't.account_id', 't.scopes', 't.transports', 'a.plan', 'a.status as account_status');
   return row ?? null;
 }
 
@@ -93,11 +96,13 @@ export async function touchToken(db: Db, tokenId: string): Promise<void> {
  * The conditional UPDATE is atomic, so concurrent requests never admit more than `limit`.
  */
 export async function takeUnverifiedAllowance(db: Db, accountId: string, limit: number): Promise<boolean> {
-  const updated = await db('accounts')
-    .where({ id: accountId, status: 'pending' })
-    .andWhere('unverified_used', '<', limit)
-    .increment('unverified_used', 1);
-  return updated === 1;
+  // An account activated since its caller's principal was read (a cached principal may be seconds old) is admitted, uncounted.
+  const result = await db.raw(
+    `WITH taken AS (UPDATE accounts SET unverified_used = unverified_used + 1 WHERE id = ? AND status = 'pending' AND unverified_used < ? RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM taken) OR EXISTS (SELECT 1 FROM accounts WHERE id = ? AND status = 'active') AS admitted`,
+    [accountId, limit, accountId],
+  );
+  return result.rows[0].admitted;
 }
 
 /** Counts one workflow request in the month's usage; false once `limit` is reached. */

@@ -32,3 +32,13 @@ export function iso(value: Date | string | null | undefined): string | null {
 export async function pingDb(db: Db): Promise<void> {
   await db.raw('select 1');
 }
+
+/**
+ * A raw statement sent as a named prepared statement: each connection has
+ * Postgres parse and plan it once, not at every call (the run engine's hot
+ * statements spend as long in planning as in execution otherwise). `name`
+ * must always go with the same text.
+ */
+export function prepared(db: Db, name: string, sql: string, bindings: readonly Knex.RawBinding[]) {
+  return db.raw(sql, bindings as Knex.RawBinding[]).options({ name: `awp_${name}` });
+}

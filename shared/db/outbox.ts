@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Db } from './knex.js';
+import { prepared, type Db } from './knex.js';
 import { page } from './page.js';
 import { newId } from '../ids.js';
 import type { EventSource } from '../schemas/events.js';
@@ -14,51 +14,68 @@ export interface OutboxEvent {
   source?: EventSource;
 }
 
+/** A SQL fragment and its bindings, to be composed into one statement. */
+export interface SqlPart { sql: string; bindings: Knex.RawBinding[] }
+
 /**
- * Creates one root delivery attempt per active or paused subscription of the
+ * The outbox insert and its fan-out as CTEs (`outbox_event`, `outbox_matched`,
+ * `outbox_deliveries`), so an event, its delivery attempts and the state change
+ * they report can be one statement. With `gate` (the name of an earlier CTE)
+ * nothing is recorded unless that CTE returned a row.
+ *
+ * Fan-out: one root delivery attempt per active or paused subscription of the
  * account whose `events` match the type (exact, `prefix.*` or `*`); those of
  * a paused one start held, to be delivered when it is resumed. Idempotent:
  * the unique (event, subscription) root index makes a second fan-out a no-op.
  * The subscriptions read are locked FOR KEY SHARE, so a pause or resume (which
  * locks its subscription FOR UPDATE) is ordered with this fan-out: a resume
- * never misses an attempt this transaction holds, a pause never misses one it
+ * never misses an attempt this statement holds, a pause never misses one it
  * leaves claimable.
  */
-export async function fanOut(trx: Db, eventId: string, accountId: string, type: string): Promise<number> {
+export function outboxCtes(event: OutboxEvent & { id: string }, gate?: string): SqlPart {
+  return {
+    sql: `outbox_event AS (
+       INSERT INTO events (id, account_id, type, source, subject, payload, fanned_out_at)
+       SELECT ?, ?, ?, ?, ?, ?::jsonb, now() ${gate ? `WHERE EXISTS (SELECT 1 FROM ${gate})` : ''}
+       RETURNING id, account_id, type),
+     ${FAN_OUT}`,
+    // Fanned out in this same statement, so the outbox reconciler can skip it.
+    bindings: [event.id, event.accountId, event.type, event.source ?? 'service', event.subject ?? null, JSON.stringify(event.payload)],
+  };
+}
+
+/** Delivery attempts for the rows of `outbox_event` (id, account_id, type): see outboxCtes. */
+const FAN_OUT = `outbox_matched AS (
+       SELECT e.id AS event_id, e.account_id, s.id AS subscription_id, s.mode, s.status = 'paused' AS held, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
+       FROM outbox_event e JOIN subscriptions s ON s.account_id = e.account_id
+       WHERE s.status IN ('active', 'paused')
+         AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = e.type OR (right(p, 2) = '.*' AND e.type LIKE left(p, -1) || '%'))
+       FOR KEY SHARE OF s),
+     outbox_deliveries AS (
+       INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id, mode, held)
+       SELECT delivery_id, account_id, event_id, subscription_id, delivery_id, mode, held FROM outbox_matched
+       ON CONFLICT DO NOTHING RETURNING 1)`;
+
+/** Fan-out of an event recorded earlier without one (the outbox reconciler's path). */
+export async function fanOut(trx: Db, eventId: string): Promise<number> {
   const result = await trx.raw(
-    `WITH matched AS (
-       SELECT s.id AS subscription_id, s.mode, s.status = 'paused' AS held, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
-       FROM subscriptions s
-       WHERE s.account_id = ? AND s.status IN ('active', 'paused')
-         AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = ? OR (right(p, 2) = '.*' AND ? LIKE left(p, -1) || '%'))
-       FOR KEY SHARE OF s)
-     INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id, mode, held)
-     SELECT delivery_id, ?, ?, subscription_id, delivery_id, mode, held FROM matched
-     ON CONFLICT DO NOTHING`,
-    [accountId, type, type, accountId, eventId],
+    `WITH outbox_event AS (SELECT id, account_id, type FROM events WHERE id = ?), ${FAN_OUT} SELECT (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`,
+    [eventId],
   );
-  return result.rowCount ?? 0;
+  return result.rows[0].deliveries;
 }
 
 /**
  * The one way domain code records an integration event. Pass the transaction
  * that makes the state change: the event and its delivery attempts commit
- * (or not) with it. When `deliveries` > 0 the caller wakes the dispatcher
- * after commit; the clock's pump covers a caller that does not.
+ * (or not) with it, in one statement. When `deliveries` > 0 the caller wakes
+ * the dispatcher after commit; the clock's pump covers a caller that does not.
  */
 export async function recordEvent(trx: Db, event: OutboxEvent): Promise<{ eventId: string; deliveries: number }> {
   const id = newId('evt');
-  await trx('events').insert({
-    id,
-    account_id: event.accountId,
-    type: event.type,
-    source: event.source ?? 'service',
-    subject: event.subject ?? null,
-    payload: JSON.stringify(event.payload),
-    // Fanned out in this same transaction, so the outbox reconciler can skip it.
-    fanned_out_at: trx.fn.now(),
-  });
-  return { eventId: id, deliveries: await fanOut(trx, id, event.accountId, event.type) };
+  const part = outboxCtes({ ...event, id });
+  const result = await prepared(trx, 'record_event', `WITH ${part.sql} SELECT (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`, part.bindings);
+  return { eventId: id, deliveries: result.rows[0].deliveries };
 }
 
 export interface EventRow {

@@ -1,49 +1,67 @@
 import type { EventGuard, RunRow } from './runs.js';
-import type { Db } from './knex.js';
+import { prepared, type Db } from './knex.js';
 
-/**
- * Everything that decides whether a step runs at all, in one round trip: the
- * run, whether it waits, the step's own status and that of the step before it
- * in the same segment.
- */
-export async function loadStepState(db: Db, runId: string, stepId: string, segment: number, prevIndex: number): Promise<(RunRow & { waiting: boolean; step_status: string | null; prev_status: string | null }) | null> {
-  const state = await db.raw(
-    `SELECT r.*, EXISTS (SELECT 1 FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL) AS waiting,
-            (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status,
-            (SELECT s.status FROM run_steps s WHERE s.run_id = r.id AND s.segment = ? AND s.idx = ?) AS prev_status
-     FROM runs r WHERE r.id = ?`,
-    [stepId, segment, prevIndex, runId],
-  );
-  return state.rows[0] ?? null;
-}
-
-export interface StepStart {
-  stepId: string; runId: string; accountId: string; segment: number; index: number; domain: string;
-  /** The `handoff` event's data announcing the start. */
+export interface StepBegin {
+  stepId: string; runId: string; segment: number; index: number; domain: string;
+  /** The segment starts with this step: no earlier step of the segment must have completed. */
+  first: boolean;
+  /** The waitpoint this step resumes, read in the same statement. */
+  resumeWaitpointId?: string;
+  /** The `handoff` event's data announcing the start; the statement adds `message` ("… step i of n"). */
   event: Record<string, unknown>;
 }
 
+export interface BegunStep {
+  run: RunRow & { waiting: boolean; step_status: string | null; prev_status: string | null };
+  /** The start event as written, or null when the step did not start (see beginStep). */
+  started: { seq: number; created_at: Date; data: Record<string, unknown> } | null;
+  /** Completed steps with output, in route order (segment, index). */
+  prior: Array<{ segment: number; idx: number; domain: string; output: Record<string, unknown> }>;
+  resumeWaitpoint: WaitpointRow | null;
+}
+
 /**
- * Marks the run running, the step running (a retry counts an attempt) and
- * appends the start event: one statement, so one round trip on the hot path.
- * Only a run that is queued or running in this very segment moves: a cancel,
- * a failure or a newer segment is never undone by a late step. Returns the
- * event's sequence and time, or null when the run had moved on (nothing written).
+ * A step's start in one round trip: reads what decides whether it runs (the
+ * run, an open waitpoint, this step's and the previous step's status), and,
+ * only when it may run, marks the run and the step running (a retry counts an
+ * attempt) and appends the start event; it also returns the earlier steps'
+ * outputs and the waitpoint it resumes. Only a run that is queued or running
+ * in this very segment, not waiting, whose step is not completed and whose
+ * previous step is (unless this one is first) starts: a cancel, a failure or
+ * a newer segment is never undone by a late step. Null when the run is gone.
  */
-export async function startStep(db: Db, s: StepStart): Promise<{ seq: number; created_at: Date } | null> {
-  const started = await db.raw(
-    `WITH run AS (
-       UPDATE runs SET status = 'running', updated_at = now(), event_seq = event_seq + 1
-       WHERE id = ? AND segment = ? AND status IN ('queued', 'running') RETURNING event_seq),
+export async function beginStep(db: Db, s: StepBegin): Promise<BegunStep | null> {
+  const result = await prepared(db, 'begin_step', 
+    `WITH r AS (
+       SELECT r.*, EXISTS (SELECT 1 FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL) AS waiting,
+              (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status,
+              (SELECT s.status FROM run_steps s WHERE s.run_id = r.id AND s.segment = ? AND s.idx = ?) AS prev_status
+       FROM runs r WHERE r.id = ?),
+     run AS (
+       UPDATE runs SET status = 'running', updated_at = now(), event_seq = runs.event_seq + 1
+       FROM r WHERE runs.id = r.id AND runs.segment = ? AND runs.status IN ('queued', 'running')
+         AND NOT r.waiting AND r.step_status IS DISTINCT FROM 'completed' AND (?::boolean OR r.prev_status = 'completed')
+       RETURNING runs.event_seq, runs.account_id, cardinality(runs.route) AS steps),
      step AS (
        INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, attempts, started_at, heartbeat_at)
-       SELECT ?, ?, ?, ?, ?, ?, 'running', 1, now(), now() WHERE EXISTS (SELECT 1 FROM run)
+       SELECT ?, ?, account_id, ?, ?, ?, 'running', 1, now(), now() FROM run
        ON CONFLICT (id) DO UPDATE SET status = 'running', attempts = run_steps.attempts + 1, started_at = now(), heartbeat_at = now()
-       RETURNING id)
-     INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT ?, event_seq, ?, 'handoff', ?::jsonb FROM run RETURNING seq, created_at`,
-    [s.runId, s.segment, s.stepId, s.runId, s.accountId, s.segment, s.index, s.domain, s.runId, s.accountId, JSON.stringify(s.event)],
+       RETURNING id),
+     ev AS (
+       INSERT INTO run_events (run_id, seq, account_id, type, data)
+       SELECT ?, event_seq, account_id, 'handoff', ?::jsonb || jsonb_build_object('message', ?::text || ' started (step ' || ? || ' of ' || steps || ')') FROM run
+       RETURNING seq, created_at, data)
+     SELECT r.*, to_jsonb(ev) AS started,
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('segment', s.segment, 'idx', s.idx, 'domain', s.domain, 'output', s.output) ORDER BY s.segment, s.idx), '[]')
+        FROM run_steps s WHERE s.run_id = r.id AND s.status = 'completed' AND s.output IS NOT NULL) AS prior,
+       (SELECT to_jsonb(w) FROM waitpoints w WHERE w.id = ?) AS resume_waitpoint
+     FROM r LEFT JOIN ev ON true`,
+    [s.stepId, s.segment, s.index - 1, s.runId, s.segment, s.first, s.stepId, s.runId, s.segment, s.index, s.domain, s.runId, JSON.stringify(s.event), s.domain, s.index + 1, s.resumeWaitpointId ?? null],
   );
-  return started.rows[0] ?? null;
+  const row = result.rows[0];
+  if (!row) return null;
+  const { started, prior, resume_waitpoint: resumeWaitpoint, ...run } = row;
+  return { run, started: started ? { ...started, created_at: new Date(started.created_at) } : null, prior, resumeWaitpoint };
 }
 
 export async function heartbeatStep(db: Db, stepId: string): Promise<void> {
@@ -79,6 +97,7 @@ export async function insertWaitpoint(trx: Db, w: WaitpointInsert): Promise<void
   await trx('waitpoints').insert({ id: w.id, run_id: w.runId, account_id: w.accountId, kind: w.kind, segment: w.segment, step_index: w.index, domain: w.domain, payload: JSON.stringify(w.payload) });
 }
 
-export async function getWaitpoint(db: Db, waitpointId: string) {
-  return (await db('waitpoints').where({ id: waitpointId }).first()) ?? null;
+export interface WaitpointRow {
+  id: string; run_id: string; account_id: string; kind: string; segment: number; step_index: number; domain: string;
+  payload: Record<string, unknown>; resolution: Record<string, unknown> | null; resolved_at: string | Date | null;
 }

@@ -1,5 +1,7 @@
-import type { Db } from './knex.js';
-import type { RunRow } from './runs.js';
+import { prepared, type Db } from './knex.js';
+import type { RunRow, StepRow } from './runs.js';
+import type { WaitpointRow } from './run-steps.js';
+import { outboxCtes, type OutboxEvent } from './outbox.js';
 
 /**
  * Writes of the run engine outside the hot step statements. The run state
@@ -44,28 +46,97 @@ export async function queueNextSegment(trx: Db, runId: string, from: string[], s
 
 export interface RunInsert { id: string; accountId: string; conversationId: string | null; taskId: string | null; request: string; input: Record<string, unknown>; route: string[]; routing: Record<string, unknown>; channel: string }
 
-export async function insertRun(trx: Db, r: RunInsert): Promise<RunRow> {
-  const [row] = await trx('runs').insert({
-    id: r.id, account_id: r.accountId, conversation_id: r.conversationId, task_id: r.taskId, status: 'queued', request: r.request,
-    input: JSON.stringify(r.input), route: r.route, routing: JSON.stringify(r.routing), channel: r.channel,
-  }).returning('*');
-  return row as RunRow;
+/** Inserts a queued run with its first event (sequence 1) in one statement. */
+export async function insertRun(db: Db, r: RunInsert, event: { type: string; data: Record<string, unknown> }): Promise<RunRow> {
+  const result = await prepared(db, 'insert_run', 
+    `WITH run AS (
+       INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel, event_seq)
+       VALUES (?, ?, ?, ?, 'queued', ?, ?::jsonb, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, 1) RETURNING *),
+     ev AS (INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT id, 1, account_id, ?, ?::jsonb FROM run)
+     SELECT * FROM run`,
+    [r.id, r.accountId, r.conversationId, r.taskId, r.request, JSON.stringify(r.input), JSON.stringify(r.route), JSON.stringify(r.routing), r.channel, event.type, JSON.stringify(event.data)],
+  );
+  return result.rows[0];
 }
 
-/** Locks the run row for the finalizer (two finalizers of a segment serialise here) and says whether the segment already has its `final` event. */
-export async function lockForFinalize(trx: Db, runId: string, segment: number): Promise<{ status: string; segment: number; finalized: boolean }> {
-  const locked = await trx('runs').where({ id: runId }).forUpdate().first('status', 'segment');
-  const final = await trx('run_events').where({ run_id: runId, type: 'final' }).whereRaw(`(data->>'segment')::int = ?`, [segment]).first('seq');
-  return { status: locked.status, segment: locked.segment, finalized: Boolean(final) };
+export interface SegmentEndState {
+  run: RunRow & { event_seq: number };
+  steps: StepRow[];
+  waitpoint: WaitpointRow | null;
+  /** The run's current segment already has its `final` event. */
+  finalized: boolean;
 }
 
-/** Adds the result to a run that a failure or a cancel already ended. */
-export async function storeEndedRunResult(trx: Db, runId: string, results: Record<string, unknown>): Promise<void> {
-  await trx('runs').where({ id: runId }).update({ results: JSON.stringify(results), proof_card_id: null, updated_at: trx.fn.now(), finished_at: trx.fn.now() });
+/** Everything a finalizer reads, in one round trip: the run, its steps in route order, its open waitpoint, and whether its segment has ended. */
+export async function loadSegmentEnd(db: Db, runId: string): Promise<SegmentEndState | null> {
+  const result = await prepared(db, 'load_segment_end', 
+    `SELECT r.*,
+       (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.segment, s.idx), '[]') FROM run_steps s WHERE s.run_id = r.id) AS steps,
+       (SELECT to_jsonb(w) FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL LIMIT 1) AS waitpoint,
+       EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = r.id AND e.type = 'final' AND (e.data->>'segment')::int = r.segment) AS finalized
+     FROM runs r WHERE r.id = ?`,
+    [runId],
+  );
+  const row = result.rows[0];
+  if (!row) return null;
+  const { steps, waitpoint, finalized, ...run } = row;
+  const at = (v: string | null) => (v === null ? null : new Date(v));
+  return { run, waitpoint, finalized, steps: (steps as StepRow[]).map((st) => ({ ...st, started_at: at(st.started_at as unknown as string), finished_at: at(st.finished_at as unknown as string) })) };
 }
 
-export async function insertProofCard(trx: Db, row: Record<string, unknown>): Promise<void> {
-  await trx('proof_cards').insert(row);
+export interface SegmentEnd {
+  runId: string;
+  segment: number;
+  /** The run's event_seq when it was read: the write applies only if nothing was appended since (else the finalizer reads again). */
+  eventSeq: number;
+  /** The status the run may be in (the move's guard) and the one it ends in; a run already ended keeps its status. */
+  from: string[];
+  status: string;
+  finished: boolean;
+  error: string | null;
+  proofCard: { id: string; decisionId: string; card: Record<string, unknown>; decision: Record<string, unknown> } | null;
+  /** Run events to append in order; the last is `final`, which holds the segment's result (stored there only). */
+  events: Array<{ type: string; data: Record<string, unknown> }>;
+  outbox: OutboxEvent & { id: string };
+}
+
+/**
+ * Ends a segment in one statement: the run's status, its proof card, its run
+ * events (the `final` one carries the result) and the outbox event with its
+ * delivery attempts. It
+ * applies only if the run is still in the segment and status it was read in
+ * and nothing was appended since (a cancel, a resume, another finalizer);
+ * null then, and the caller reads again.
+ */
+export async function writeSegmentEnd(db: Db, e: SegmentEnd): Promise<{ events: Array<{ seq: number; created_at: Date }>; deliveries: number } | null> {
+  const outbox = outboxCtes(e.outbox, 'moved');
+  const result = await prepared(db, 'write_segment_end', 
+    `WITH moved AS (
+       UPDATE runs SET status = ?, updated_at = now(), finished_at = CASE WHEN ?::boolean THEN now() END, error = ?, proof_card_id = ?,
+              event_seq = event_seq + ?
+       WHERE id = ? AND segment = ? AND event_seq = ? AND status IN (SELECT jsonb_array_elements_text(?::jsonb))
+       RETURNING account_id, event_seq),
+     card AS (
+       INSERT INTO proof_cards (id, account_id, run_id, decision_id, card, decision)
+       SELECT ?, account_id, ?, ?, ?::jsonb, ?::jsonb FROM moved WHERE ?::text IS NOT NULL),
+     appended AS (
+       INSERT INTO run_events (run_id, seq, account_id, type, data)
+       SELECT ?, moved.event_seq - ? + e.o, moved.account_id, e.type, e.data
+       FROM moved, jsonb_to_recordset(?::jsonb) AS e(o int, type text, data jsonb)
+       RETURNING seq, created_at),
+     ${outbox.sql}
+     SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM outbox_deliveries)::int AS deliveries,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('seq', seq, 'created_at', created_at) ORDER BY seq), '[]') FROM appended) AS events`,
+    [
+      e.status, e.finished, e.error, e.proofCard?.id ?? null, e.events.length, e.runId, e.segment, e.eventSeq, JSON.stringify(e.from),
+      e.proofCard?.id ?? null, e.runId, e.proofCard?.decisionId ?? null, JSON.stringify(e.proofCard?.card ?? null), JSON.stringify(e.proofCard?.decision ?? null), e.proofCard?.id ?? null,
+      e.runId, e.events.length, JSON.stringify(e.events.map((ev, i) => ({ o: i + 1, type: ev.type, data: ev.data }))),
+      ...outbox.bindings,
+    ],
+  );
+  const row = result.rows[0];
+  if (!row.moved) return null;
+  return { deliveries: row.deliveries, events: (row.events as Array<{ seq: number; created_at: string }>).map((ev) => ({ seq: ev.seq, created_at: new Date(ev.created_at) })) };
 }
 
 export interface StalledRun { id: string; account_id: string; status: string; segment: number; route: string[]; drives: number; running_step: string | null; running_domain: string | null }

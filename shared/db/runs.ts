@@ -1,5 +1,4 @@
-import type { Db } from './knex.js';
-import { iso } from './knex.js';
+import { iso, prepared, type Db } from './knex.js';
 import { page } from './page.js';
 
 export interface RunRow {
@@ -13,7 +12,6 @@ export interface RunRow {
   route: string[];
   routing: Record<string, unknown>;
   segment: number;
-  results: Record<string, unknown>;
   proof_card_id: string | null;
   error: string | null;
   stuck_reason: string | null;
@@ -63,7 +61,7 @@ export async function getRunById(db: Db, runId: string): Promise<RunRow | null> 
  */
 export async function appendEvents(db: Db, runId: string, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>, guard?: EventGuard): Promise<RunEvent[]> {
   if (events.length === 0) return [];
-  const result = await db.raw(
+  const result = await prepared(db, `append_events${guard ? `_${guard.name}` : ''}`, 
     `WITH ${guard ? `${guard.cte}, ` : ''}bump AS (
        UPDATE runs SET event_seq = event_seq + ? WHERE id = ? ${guard ? `AND EXISTS (SELECT 1 FROM ${guard.name})` : ''} RETURNING event_seq)
      INSERT INTO run_events (run_id, seq, account_id, type, data)
@@ -82,6 +80,7 @@ export async function appendEvents(db: Db, runId: string, accountId: string, eve
  * and its events then commit as one statement, or neither happens.
  */
 export interface EventGuard {
+  /** Names the guard's text (it is part of a prepared statement's name): one name, one text. */
   name: string;
   cte: string;
   bindings: Array<string | number | boolean | null>;
@@ -105,9 +104,9 @@ export async function eventTail(db: Db, runId: string): Promise<{ status: string
 
 /** The `final` event data of the run's current segment, if that segment has rested. */
 export async function currentSegmentFinal(db: Db, runId: string): Promise<{ segment: number; result: unknown } | null> {
-  const final = await db('run_events as e').join('runs as r', 'r.id', 'e.run_id')
-    .where({ 'e.run_id': runId, 'e.type': 'final' }).whereRaw(`(e.data->>'segment')::int = r.segment`).first('e.data');
-  return final ? final.data : null;
+  const result = await prepared(db, 'current_segment_final',
+    `SELECT e.data FROM run_events e JOIN runs r ON r.id = e.run_id WHERE e.run_id = ? AND e.type = 'final' AND (e.data->>'segment')::int = r.segment LIMIT 1`, [runId]);
+  return result.rows[0]?.data ?? null;
 }
 
 export async function stepsOf(db: Db, runId: string): Promise<StepRow[]> {

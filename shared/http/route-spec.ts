@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { Readable } from 'node:stream';
 import type { Deps } from '../deps.js';
-import type { Principal } from '../schemas/auth.js';
+import type { Principal, Transport } from '../schemas/auth.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `sandboxOrBearer`: a bearer token, or none when the body's conversationId starts with `sandbox_`. */
@@ -23,6 +23,8 @@ export interface RouteInput<B, P, Q, A extends AuthMode = AuthMode> {
   headers: Readonly<Record<string, string | undefined>>;
   requestId: string;
   ip: string;
+  /** `scheme://host` the client used (X-Forwarded-* honoured behind TRUST_PROXY), for links in answers. */
+  origin: string;
   /** Aborted when the client goes away (streams stop their work). */
   signal: AbortSignal;
 }
@@ -63,6 +65,8 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
   domain?: string;
   /** MCP tool name; set on routes exposed as tools over POST /mcp. */
   mcpTool?: string;
+  /** Set on a transport's own endpoint (POST /mcp, POST /a2a): a token narrowed to other transports is refused there. Default `http`. */
+  transport?: Transport;
   /** Issue that delivers the handler; such routes answer 501 notImplemented until then. */
   pendingIssue?: number;
   /** Produces a non-JSON body (streams); idempotent replay does not apply. */
@@ -83,9 +87,4 @@ export function defineRoute<B extends TSchema | undefined = undefined, P extends
   spec: RouteSpec<B, P, Q, A>,
 ): AnyRoute {
   return spec as AnyRoute;
-}
-
-/** Hands the raw Node request/response to a transport that writes its own reply (MCP). */
-export class RawReply {
-  constructor(readonly run: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body: unknown) => Promise<void>) {}
 }

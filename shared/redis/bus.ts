@@ -25,13 +25,10 @@ export class Bus {
     await this.publisher.publish(this.channel(name), JSON.stringify(message));
   }
 
-  /** Several messages on one channel in one write (a pipeline), in order. */
+  /** Several messages on one channel as one message (a JSON array, in order): one PUBLISH per batch, however many events it carries. */
   async publishAll(name: string, messages: unknown[]): Promise<void> {
     if (messages.length === 0) return;
-    if (messages.length === 1) return this.publish(name, messages[0]);
-    const pipeline = this.publisher.pipeline();
-    for (const m of messages) pipeline.publish(this.channel(name), JSON.stringify(m));
-    await pipeline.exec();
+    await this.publish(name, messages);
   }
 
   /** Subscribes and resolves once Redis confirms, so nothing published after it is missed. */

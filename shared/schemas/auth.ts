@@ -34,6 +34,11 @@ export const MAIL_DELIVERIES = ['smtp', 'stored', 'failed'] as const;
 export type MailDelivery = (typeof MAIL_DELIVERIES)[number];
 export const TOKEN_STATUSES = ['active', 'revoked'] as const;
 
+/** How a client reaches the service: the REST API, MCP (POST /mcp) or A2A (JSON-RPC at POST /a2a). */
+export const TRANSPORTS = ['http', 'mcp', 'a2a'] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+export const TransportName = StringEnum(TRANSPORTS);
+
 /** The authenticated caller, derived from the bearer token. */
 export interface Principal {
   accountId: string;
@@ -41,6 +46,8 @@ export interface Principal {
   scopes: string[];
   plan: Plan;
   activated: boolean;
+  /** Transports the token may be used over; absent means every one. */
+  transports?: Transport[];
 }
 
 export const ProfileCreate = Type.Object(
@@ -73,6 +80,7 @@ export const TokenView = Type.Object(
     name: Type.String(),
     prefix: Type.String({ description: 'First characters of the token, for recognising it' }),
     scopes: Type.Array(Type.String()),
+    transports: Type.Array(TransportName, { description: 'Transports the token works over' }),
     status: StringEnum(TOKEN_STATUSES),
     createdAt: Timestamp,
     lastUsedAt: Type.Union([Timestamp, Type.Null()]),
@@ -86,6 +94,10 @@ export const TokenCreate = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     scopes: Type.Optional(Type.Array(ScopeName, { minItems: 1, uniqueItems: true })),
+    transports: Type.Optional(Type.Array(TransportName, {
+      minItems: 1, uniqueItems: true,
+      description: 'Narrows the token to these transports (a separate MCP or A2A token); defaults to those of the calling token',
+    })),
   },
   { $id: 'TokenCreate' },
 );

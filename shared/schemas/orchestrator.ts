@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AnyObject, Money, StringEnum } from './common.js';
 
 const Str = (max = 4000) => Type.String({ maxLength: max });
-export const CHANNELS = ['api', 'mcp', 'sdk', 'sandbox'] as const;
+export const CHANNELS = ['api', 'mcp', 'a2a', 'sdk', 'sandbox'] as const;
 export const Channel = StringEnum(CHANNELS);
 export type Channel = Static<typeof Channel>;
 

@@ -82,12 +82,13 @@ export const StepJobData = Type.Object(
     resumeWaitpointId: Type.Optional(Type.String({ minLength: 1, description: 'Set on the first step of a segment that resumes a waitpoint' })),
     first: Type.Optional(Type.Boolean({ description: 'The segment starts with this step (no earlier step of the segment must have completed)' })),
     drive: Type.Optional(Type.Integer({ minimum: 1, description: 'Set when the clock re-drove the segment; part of the job id only' })),
+    finalizes: Type.Optional(Type.Boolean({ description: 'The segment\'s last step, the root of its flow: it finalizes the segment once it is done, skipped or failed' })),
   },
   { $id: 'StepJobData' },
 );
 export type StepJobData = Static<typeof StepJobData>;
 
-/** BullMQ data of the `orchestrator.finalize` job, the root of each segment's flow. */
+/** BullMQ data of the `orchestrator.finalize` job: a segment finalized on its own (the stuck-run sweep ended the run). */
 export const FinalizeJobData = Type.Object(
   { runId: Type.String({ minLength: 1 }), segment: Index, drive: Type.Optional(Type.Integer({ minimum: 1 })) },
   { $id: 'FinalizeJobData' },

@@ -38,6 +38,37 @@ describe('progress on a quiet step', () => {
     }
   });
 
+  it('a step\'s stream messages: written while it works when it works long, with its completion when it ends soon after', async () => {
+    const deps = createDeps(harness.configWith({ QUEUE_PREFIX: `{awp-stream-${randomBytes(3).toString('hex')}}` }), createLogger('silent'));
+    const workers = startWorkers(deps, ['resolve', 'orchestrator']);
+    let seenWhileWorking = 0;
+    const release = registerStepHandler('resolve', async (input) => {
+      await input.emit('looking');
+      await new Promise((r) => setTimeout(r, 700));
+      // The first message is in Postgres while the step still works.
+      seenWhileWorking = (await harness.deps.db('run_events').where({ run_id: input.runId, type: 'domainStream' })).length;
+      await input.emit('found it');
+      return { output: { done: true }, evidence: [], conversation: ['done'] };
+    });
+    try {
+      const { accountId, tokenId } = await harness.account();
+      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'audit', domainRoute: ['resolve'] });
+      await until(() => harness.deps.db('runs').where({ id: run.id }).first(), (r) => r.status === 'ready');
+      const events = await harness.deps.db('run_events').where({ run_id: run.id }).orderBy('seq');
+      assert.equal(seenWhileWorking, 1);
+      const stream = events.filter((e) => e.type === 'domainStream');
+      assert.deepEqual(stream.map((e) => e.data.message), ['looking', 'found it']);
+      const complete = events.find((e) => e.type === 'handoff' && e.data.phase === 'complete');
+      // The second message went out in the completion's statement (one transaction time), right before it.
+      assert.equal(new Date(stream[1].created_at).getTime(), new Date(complete.created_at).getTime());
+      assert.ok(stream[1].seq < complete.seq && stream[0].seq < stream[1].seq);
+    } finally {
+      release();
+      for (const w of workers) await w.stop();
+      await deps.close();
+    }
+  });
+
   it('a step over STEP_TIMEOUT_MS is aborted and fails the run with a readable reason', async () => {
     const deps = createDeps(harness.configWith({ QUEUE_PREFIX: `{awp-timeout-${randomBytes(3).toString('hex')}}`, STEP_TIMEOUT_MS: '300' }), createLogger('silent'));
     const workers = startWorkers(deps, ['resolve', 'orchestrator']);

@@ -3,7 +3,7 @@ import type { FlowJob } from 'bullmq';
 import { buildSegmentFlow } from '../../jobs/orchestrator/flow.js';
 import { ProofCard } from '../../shared/schemas/proof.js';
 import {
-  ChoiceWaitpointPayload, DecisionLog, FinalizeJobData, StepConversation, StepEvidence, StepExtra, StepJobData, StepOutput,
+  ChoiceWaitpointPayload, DecisionLog, StepConversation, StepEvidence, StepExtra, StepJobData, StepOutput,
 } from '../../shared/schemas/run-data.js';
 import { RunInput, WaitpointResolution } from '../../jobs/orchestrator/schemas.js';
 import { readAs } from '../../shared/validation.js';
@@ -72,14 +72,14 @@ describe('stored run data reads back through its schemas', () => {
     assert.deepEqual([input.budget, input.domainRoute], [{ maxUsd: 250 }, ['hunt', 'resolve']]);
   });
 
-  it('the flow builder\'s job data are StepJobData under a FinalizeJobData root', () => {
+  it('the flow builder\'s job data are StepJobData, the last step the root that finalizes', () => {
     const flow = buildSegmentFlow('run_x', 2, ['hunt', 'resolve'], 0, 'wait_1');
-    assert.deepEqual(readAs(FinalizeJobData, flow.data, 'finalize job data'), { runId: 'run_x', segment: 2 });
     const steps: unknown[] = [];
-    for (let job: FlowJob | undefined = flow.children?.[0]; job; job = job.children?.[0]) steps.push(readAs(StepJobData, job.data, `${job.queueName} job data`));
+    for (let job: FlowJob | undefined = flow; job; job = job.children?.[0]) steps.push(readAs(StepJobData, job.data, `${job.queueName} job data`));
     assert.deepEqual(steps, [
-      { runId: 'run_x', segment: 2, index: 1, domain: 'resolve' },
+      { runId: 'run_x', segment: 2, index: 1, domain: 'resolve', finalizes: true },
       { runId: 'run_x', segment: 2, index: 0, domain: 'hunt', first: true, resumeWaitpointId: 'wait_1' },
     ]);
+    assert.deepEqual(readAs(StepJobData, buildSegmentFlow('run_y', 0, ['hunt'], 0).data, 'one-step flow'), { runId: 'run_y', segment: 0, index: 0, domain: 'hunt', first: true, finalizes: true });
   });
 });

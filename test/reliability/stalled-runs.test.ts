@@ -46,7 +46,9 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
       await harness.deps.db('runs').where({ id: run.id }).update({ drives: MAX_DRIVES });
       await age(run.id);
       await sweepStuckRuns(harness.deps);
-      const done = await until(() => harness.deps.db('runs').where({ id: run.id }).first(), (r) => r.status === 'failed' && r.results && Object.keys(r.results).length > 0, 20_000);
+      await until(() => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(), (e) => Boolean(e), 20_000);
+      const done = await harness.deps.db('runs').where({ id: run.id }).first();
+      assert.equal(done.status, 'failed');
       assert.match(done.stuck_reason, /re-drives/);
       assert.equal((await harness.deps.db('run_events').where({ run_id: run.id, type: 'final' })).length, 1);
     } finally {
@@ -61,7 +63,9 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
     const workers = startWorkers(deps, ['resolve', 'orchestrator']);
     try {
       const run = await submitRun(deps, principal(), { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
-      const done = await until(() => harness.deps.db('runs').where({ id: run.id }).first(), (r) => r.status === 'failed' && Object.keys(r.results ?? {}).length > 0, 20_000);
+      await until(() => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(), (e) => Boolean(e), 20_000);
+      const done = await harness.deps.db('runs').where({ id: run.id }).first();
+      assert.equal(done.status, 'failed');
       assert.match(done.error, /the hunt step did not complete/);
       assert.equal((await harness.deps.db('run_events').where({ run_id: run.id, type: 'final' })).length, 1);
     } finally {

@@ -33,6 +33,10 @@ describe('bench verdicts', () => {
     assert.equal(met['Async submissions/s'], false, '0.25 < 0.5');
     assert.equal(met['GET /healthz under load'], null, 'not measured');
     assert.equal(met['Same workflow in DBOS Transact and LangGraph JS'], null);
+    const peerRow = (peers: Figures['peers']) => targetRows({ peers }).find((r) => r.figure.startsWith('Same workflow'))!.met;
+    assert.equal(peerRow({ dbos: { latencyP50: 0.8, throughput: 1.2, p50Ms: 10, perSec: 100 }, langgraph: { latencyP50: 0.5, throughput: 2, p50Ms: 20, perSec: 50 } }), true);
+    assert.equal(peerRow({ dbos: { latencyP50: 1.1, throughput: 1.2, p50Ms: 10, perSec: 100 } }), false, 'slower than a peer at p50');
+    assert.equal(peerRow({ dbos: { latencyP50: 0.9, throughput: 0.9, p50Ms: 10, perSec: 100 } }), false, 'fewer runs/s than a peer');
     assert.equal(met['Idle RSS per process'], false, 'the workers are over 150 MB');
     assert.equal(met['RSS after 10000 runs'], true);
     assert.equal(rows.find((r) => r.figure.startsWith('3-step'))!.ratio, 4);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ENVELOPES } from '../../jobs/envelopes/machine.js';
 import { DELIVERIES, SUBSCRIPTIONS } from '../../jobs/events/machines.js';
 import { defineMachine, type Machine } from '../../jobs/state-machine.js';
 import { RUN_TO_TASK, TASKS } from '../../jobs/tasks/machine.js';
@@ -41,6 +42,11 @@ describe('state machines', () => {
     assert.ok(DELIVERIES.canMove('queued', 'claimed'));
     assert.ok(DELIVERIES.canMove('claimed', 'queued'));
     assert.ok(DELIVERIES.canMove('claimed', 'completed'));
+  });
+
+  it('move an A2A envelope from queued to every status, and let a live one still fail or be canceled', () => {
+    assert.deepEqual([...reachable(ENVELOPES, 'queued')].sort(), [...ENVELOPES.statuses].sort());
+    for (const s of ENVELOPES.statuses.filter((x) => !ENVELOPES.isTerminal(x))) assert.ok(ENVELOPES.canMove(s, 'failed') && ENVELOPES.canMove(s, 'canceled'), s);
   });
 
   it('map every run status a task follows onto a task status', () => {
