@@ -107,6 +107,8 @@ export interface EgressResponse {
   headers: Record<string, string>;
   /** At most `maxBytes` of the body, as UTF-8 text. */
   text: string;
+  /** The same bytes undecoded, for callers that hash them, sniff their charset or read binary (images). */
+  body: Buffer;
   /** True when the body was longer than `maxBytes` and `text` holds only its start. */
   truncated: boolean;
 }
@@ -195,7 +197,8 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-    return { status: res.statusCode, headers, text: Buffer.concat(chunks).toString('utf8'), truncated };
+    const body = Buffer.concat(chunks);
+    return { status: res.statusCode, headers, text: body.toString('utf8'), body, truncated };
   } catch (err) {
     // undici rejects with its own wrapper or the reason; the reason we aborted with is the one that explains it.
     if (controller.signal.aborted) throw controller.signal.reason;

@@ -156,15 +156,6 @@ export const PolicyMapView = Type.Object(
   { $id: 'PolicyMap' },
 );
 
-export const ToolsMapRequest = Type.Object(
-  {
-    query: Str(500),
-    radiusKm: Type.Number({ minimum: 0.1, maximum: 500, default: 10 }),
-    placesProviderApiKey: Type.Optional(Type.String({ maxLength: 500, description: 'Caller-supplied key; never stored or echoed' })),
-  },
-  { $id: 'ToolsMapRequest', additionalProperties: true },
-);
-
 export const SecurityValidateRequest = Type.Object(
   { files: Type.Record(Type.String(), Type.String(), { description: 'path → contents' }) },
   { $id: 'SecurityValidateRequest', additionalProperties: true },
