@@ -12,6 +12,20 @@ import { mountRoutes } from './routes/mount.js';
 import type { AnyRoute } from '../shared/http/route-spec.js';
 
 /**
+ * Load balancers ask `GET /healthz` several times a second per instance: it
+ * is answered right after the error envelope, from its route's own handler
+ * (declared once, in the route table), without a request id, an access-log
+ * line, authentication, rate limiting or routing. It takes no input.
+ */
+function probeFirst(routes: AnyRoute[], deps: Deps): Koa.Middleware {
+  const probe = routes.find((r) => r.method === 'GET' && r.path === '/healthz')?.handler;
+  return async (ctx, next) => {
+    if (!probe || ctx.path !== '/healthz' || ctx.method !== 'GET') return next();
+    ctx.body = await probe({} as never, deps);
+  };
+}
+
+/**
  * The middleware order is the architecture: envelope errors, tag the request,
  * know the caller, charge the rate limit, then the admin board or the JSON
  * routes. Never listens; `server.ts` and the tests do.
@@ -21,6 +35,7 @@ export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
   app.silent = true; // errors are logged by the envelope middleware with their request id
   const router = mountRoutes(routes, deps);
   app.use(errorEnvelope);
+  app.use(probeFirst(routes, deps));
   app.use(requestContext(deps.log));
   app.use(authenticate(deps));
   app.use(rateLimit(deps));

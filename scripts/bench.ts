@@ -17,6 +17,8 @@
  *   plans    EXPLAIN ANALYZE of every list, claim and retention query on 1,000,000 rows
  *   peers    (only with `--peers`, or named) the same 3-step workflow in DBOS Transact and
  *            LangGraph JS, each in its own process from bench/peers, installed on first use
+ *   heap     (only named: `npm run bench:heap`) the API's heap after forced collections
+ *            every 250 of 2,000 runs, to tell a leak from heap V8 has not collected yet
  *
  * BENCH_SPLIT (default 2) lays out the processes: 2 runs the API and the
  * workers each in its own process, 1 only the workers, 0 neither.
@@ -33,6 +35,7 @@ import { benchScale } from './bench/scale.js';
 import { benchAsync, benchHealthz } from './bench/load-sections.js';
 import { benchEvents } from './bench/events.js';
 import { benchRss } from './bench/rss.js';
+import { benchHeap } from './bench/heap.js';
 import { benchStored } from './bench/stored.js';
 import { benchPlans } from './bench/plans.js';
 import { awpVersusPeers, benchPeers, type PeerResult } from './bench/peers.js';
@@ -59,6 +62,8 @@ const SECTIONS: Record<string, (env: BenchEnv) => Promise<unknown>> = {
   plans: benchPlans,
   // Not in the default list: it installs packages and runs two more engines (--peers asks for it).
   peers: benchPeers,
+  // Not in the default list either: it needs the API in this process and --expose-gc (npm run bench:heap).
+  heap: benchHeap,
 };
 const FLAGS = ['--peers'];
 const unknownFlags = process.argv.slice(2).filter((a) => !FLAGS.includes(a));
@@ -66,7 +71,7 @@ if (unknownFlags.length) {
   console.error(`bench: unknown argument ${unknownFlags.join(' ')} (known: ${FLAGS.join(', ')})`);
   process.exit(2);
 }
-const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).filter((s) => s !== 'peers').join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).filter((s) => s !== 'peers' && s !== 'heap').join(',')).split(',').map((s) => s.trim()).filter(Boolean);
 // Last, so the peers run after awp's own sections and their figures sit beside runs.
 if (process.argv.includes('--peers') && !wanted.includes('peers')) wanted.push('peers');
 const unknown = wanted.filter((name) => !SECTIONS[name]);

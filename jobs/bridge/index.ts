@@ -1,38 +1,26 @@
-import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
+import { toolsGroup } from '../../shared/http/route-group.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
-import { ConnectorCreate, PolicyEvaluate, PreflightRequest, PreflightResult } from '../../shared/schemas/bridge.js';
 import { defineDomain } from '../domain.js';
+import { r, registryRoutes, scopes, security } from './routes.js';
 import { vocabulary } from './vocabulary.js';
 
-/** Default scopes of the domain's routes. */
-const scopes = { read: ['bridge:read'], write: ['bridge:write'] };
-const r = routeGroup('bridge', scopes);
-const security = routeGroup('security', { read: ['tools:use'], write: ['tools:use'] });
 const tools = toolsGroup;
 const pending = (issue: number, routes: AnyRoute[]) => routes.map((route) => ({ ...route, pendingIssue: issue }));
 
-/** Connectors, scoped credentials, provider actions and portals: how the service reaches the outside. */
+/**
+ * Connectors, scoped credentials, provider actions and portals: how the
+ * service reaches the outside. The registry half (connectors, preflight,
+ * connection sessions, the policy) is built; actions (issue 19) and portals
+ * (issue 20) are declared and answer 501. No orchestrator step yet: a run
+ * routed through bridge is refused as not available.
+ */
 export const bridge = defineDomain({
   name: 'bridge',
   summary: 'Connectors, scoped credentials, provider actions and portals',
-  pendingIssue: 14,
   scopes,
   vocabulary,
   routes: [
-    r.get('/v1/bridge/connectors', 'Connectors of the current client with capability flags, status and preflight readiness', { list: true }),
-    r.post('/v1/bridge/connectors', 'Register a connector', { body: ConnectorCreate }),
-    r.get('/v1/bridge/connectors/ready', 'List ready-made connector templates'),
-    r.post('/v1/bridge/connectors/ready/install', 'Install templates into the registry'),
-    r.get('/v1/bridge/connectors/{connectorId}', 'Fetch a connector'),
-    r.post('/v1/bridge/connectors/match', 'Match by capability and credential scope'),
-    r.post('/v1/bridge/connectors/{connectorId}/preflight', 'Preflight with policy, scope and secret checks', { body: PreflightRequest, response: { 200: PreflightResult }, mcpTool: 'bridge.preflight' }),
-    r.post('/v1/bridge/connectors/{connectorId}/update', 'Update status or scope metadata'),
-    r.post('/v1/bridge/connection-sessions', 'Create a scoped connection session'),
-    r.get('/v1/bridge/connection-sessions', 'List connection sessions', { list: true }),
-    r.get('/v1/bridge/connection-sessions/{sessionId}', 'Fetch a connection session'),
-    r.post('/v1/bridge/connection-sessions/{sessionId}/revoke', 'Revoke a connection session'),
-    security.get('/v1/security/policy', 'Policy map: capabilities per domain, mandate requirements, preflight rules', { auth: 'public', scopes: [] }),
-    security.post('/v1/security/policy/evaluate', 'Evaluate an action against policy', { body: PolicyEvaluate }),
+    ...registryRoutes,
     ...pending(19, [
       r.post('/v1/bridge/actions', 'Queue a provider action and attach it to channel state'),
       r.get('/v1/bridge/actions', 'List bridge actions', { list: true }),

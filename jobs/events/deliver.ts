@@ -4,8 +4,7 @@ import { claimDeliveries, nextPushDue, type DeliveryRow } from '../../shared/db/
 import { iso } from '../../shared/db/knex.js';
 import { eventsByIds, type EventRow as OutboxEvent } from '../../shared/db/outbox.js';
 import { subscriptionsByIds, type SubscriptionRow } from '../../shared/db/subscriptions.js';
-import { AppError } from '../../shared/errors.js';
-import { egressFetch } from '../../shared/http/egress.js';
+import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import { completeAttempt, failAttempt, handBack } from './ledger.js';
 import { retryAfterMs, signingSecrets, verdictFor, webhookHeaders } from './logic.js';
 import { wakeDispatcher } from './wake.js';
@@ -24,20 +23,6 @@ export function webhookBody(event: EventRow): string {
 type EventRow = Pick<OutboxEvent, 'id' | 'type' | 'source' | 'subject' | 'payload' | 'created_at'>;
 type Outcome = { status: number | null; excerpt: string | null; error: string | null; retryAfter?: string };
 
-/**
- * What the ledger records when a POST got no answer. The service's own
- * errors carry messages written for the caller (a refused target reads the
- * same whatever refused it: REFUSED_TARGET); anything else is reduced to its
- * error code, since socket and TLS messages name the addresses a host
- * resolved to, which is not the caller's to learn.
- */
-function failureReason(err: unknown): string {
-  if (err instanceof AppError) return err.message.slice(0, 500);
-  const e = err as { code?: unknown; cause?: { code?: unknown } };
-  const code = e.code ?? e.cause?.code;
-  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? `could not reach the endpoint (${code})` : 'could not reach the endpoint';
-}
-
 async function post(deps: Deps, d: DeliveryRow, sub: SubscriptionRow, event: EventRow): Promise<Outcome> {
   const body = webhookBody(event);
   const headers = webhookHeaders(signingSecrets(sub), d.root_id, Math.floor(Date.now() / 1000), body);
@@ -45,7 +30,7 @@ async function post(deps: Deps, d: DeliveryRow, sub: SubscriptionRow, event: Eve
     const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, sub.endpoint, { method: 'POST', headers, body, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, maxBytes: EXCERPT });
     return { status: res.status, excerpt: res.text.slice(0, EXCERPT), error: null, retryAfter: res.headers['retry-after'] };
   } catch (err) {
-    return { status: null, excerpt: null, error: failureReason(err) };
+    return { status: null, excerpt: null, error: egressFailureReason(err) };
   }
 }
 

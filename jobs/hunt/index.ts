@@ -7,7 +7,7 @@ import { vocabulary } from './vocabulary.js';
 /** Source-bound discovery: candidates from the sources it can read, each bound to where it came from. */
 export const hunt = defineDomain({
   name: 'hunt',
-  summary: 'Source-bound discovery of candidates (catalog today; web pages and places with issue 11)',
+  summary: 'Source-bound discovery of candidates from the account\'s catalog and the web pages a request names; page, image and place readers',
   scopes,
   routes,
   step: huntStep,
@@ -16,6 +16,6 @@ export const hunt = defineDomain({
     buy: { description: 'Buy the chosen candidate; the run continues into pay', continueInto: 'pay' },
     contact: { description: 'Contact the chosen candidate; the run continues into proxy', continueInto: 'proxy' },
   },
-  redact: ['url', 'vendor', 'price', 'netUsd', 'itemId', 'candidateId'],
+  redact: ['url', 'finalUrl', 'vendor', 'price', 'fees', 'netUsd', 'itemId', 'candidateId', 'snapshotHash'],
   templates,
 });

@@ -1,52 +1,84 @@
 import { invalidPayload } from '../../shared/errors.js';
-import type { StepHandler } from '../step.js';
-import { detectIntent, needsChoice, parseBudget, toChoices, type Choice } from './logic.js';
+import type { Candidate } from '../../shared/schemas/hunt.js';
+import type { StepHandler, StepInput } from '../step.js';
+import { detectIntent, outcomeOf, parseBudget, toChoices, type Choice } from './logic.js';
 import { huntSearch } from './search.js';
+import type { PageReport } from './web-source.js';
+
+function budgetOf(input: StepInput): number | null {
+  const budget = input.extras.budget as { maxUsd?: number } | undefined;
+  return typeof budget?.maxUsd === 'number' ? budget.maxUsd : parseBudget(input.clause) ?? parseBudget(input.request);
+}
+
+function urlsOf(input: StepInput): string[] {
+  return Array.isArray(input.extras.urls) ? input.extras.urls.filter((u): u is string => typeof u === 'string') : [];
+}
+
+/** One `domainStream` line per page, as it is done. */
+function pageLine(r: PageReport): string {
+  const host = new URL(r.url).host;
+  return r.ok ? `Read ${host}: ${r.offers} offer(s), ${r.eligible} eligible` : `Could not use ${host}: ${r.error}`;
+}
+
+function evidenceOf(c: Candidate) {
+  const net = c.netUsd !== null ? ` (net $${c.netUsd})` : '';
+  const stock = c.availability ? `, ${c.availability}` : '';
+  return { claim: `${c.title}: ${c.price} ${c.currency}${net}${stock}`, source: c.url ?? c.vendor, sourceBound: Boolean(c.url) };
+}
+
+function resumed(input: StepInput) {
+  const resume = input.resume!;
+  const choices = (resume.data?.choices ?? []) as Choice[];
+  const selected = choices.find((c) => c.itemId === resume.itemId);
+  if (!selected) throw invalidPayload(`itemId ${resume.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
+  const action = resume.action ?? 'buy';
+  return {
+    output: { selected, action, choices },
+    evidence: [{ claim: `${selected.title} at ${selected.price} ${selected.currency}`, source: selected.url ?? selected.vendor ?? 'catalog', sourceBound: Boolean(selected.url ?? selected.vendor) }],
+    conversation: [`You chose "${selected.title}" (${selected.price} ${selected.currency}) to ${action}.`],
+  };
+}
 
 /**
- * The hunt step: searches the account's catalog for the request, and either
- * returns candidates, asks the user to choose (NEEDS_INPUT), or, resumed
- * with an itemId, records the selection.
+ * The hunt step: reads the catalog and the pages the request names (`urls`),
+ * then answers with one clear winner, asks the user to choose among
+ * competing eligible candidates (NEEDS_INPUT), or says why none qualifies.
+ * Resumed with an itemId, it records the selection.
  */
 export const huntStep: StepHandler = async (input, deps) => {
-  if (input.resume?.kind === 'NEEDS_INPUT') {
-    const choices = (input.resume.data?.choices ?? []) as Choice[];
-    const selected = choices.find((c) => c.itemId === input.resume!.itemId);
-    if (!selected) throw invalidPayload(`itemId ${input.resume.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
-    return {
-      output: { selected, action: input.resume.action ?? 'buy', choices },
-      evidence: [{ claim: `${selected.title} at ${selected.price} ${selected.currency}`, source: selected.vendor ?? 'catalog', sourceBound: Boolean(selected.vendor) }],
-      conversation: [`You chose "${selected.title}" (${selected.price} ${selected.currency}) to ${input.resume.action ?? 'buy'}.`],
-    };
-  }
+  if (input.resume?.kind === 'NEEDS_INPUT') return resumed(input);
 
-  const budgetUsd = typeof (input.extras.budget as { maxUsd?: number } | undefined)?.maxUsd === 'number'
-    ? (input.extras.budget as { maxUsd: number }).maxUsd
-    : parseBudget(input.clause) ?? parseBudget(input.request);
+  const budgetUsd = budgetOf(input);
+  const urls = urlsOf(input);
   // What to look for comes from hunt's own clause; what the user means to do with it, from the whole request.
   const intent = detectIntent(input.request);
-  await input.emit('Searching the catalog', { budgetUsd, intent });
-  const search = await huntSearch(deps, input.accountId, input.clause, { budgetUsd, cheapestFirst: /cheap/i.test(input.clause) });
-  const eligible = search.candidates.filter((c) => c.eligible);
-  const evidence = search.candidates.slice(0, 10).map((c) => ({
-    claim: `${c.title}: ${c.price} ${c.currency}${c.netUsd !== null ? ` (net $${c.netUsd})` : ''}`,
-    source: c.url ?? c.vendor,
-    sourceBound: Boolean(c.url),
-  }));
-  const output: Record<string, unknown> = { query: search.terms, budgetUsd, intent, candidates: search.candidates, sourceTelemetry: search.sourceTelemetry };
-  const conversation = [`Found ${search.candidates.length} listing(s) for "${search.terms}", ${eligible.length} within budget.`];
+  await input.emit(urls.length > 0 ? `Reading ${urls.length} page(s) and the catalog` : 'Searching the catalog', { budgetUsd, intent, urls: urls.length });
+  const cheapestFirst = /cheap/i.test(input.clause);
+  const search = await huntSearch(deps, input.accountId, input.clause, {
+    urls, budgetUsd, cheapestFirst, signal: input.signal,
+    onPage: (r) => input.emit(pageLine(r), { url: r.url, ok: r.ok, httpStatus: r.httpStatus, offers: r.offers, eligible: r.eligible, ms: r.ms, ...(r.snapshotHash ? { snapshotHash: r.snapshotHash } : {}) }),
+  });
+  const { candidates } = search;
+  const eligible = candidates.filter((c) => c.eligible);
+  const output: Record<string, unknown> = { query: search.terms, budgetUsd, intent, candidates, ranking: search.ranking, sourceTelemetry: search.sourceTelemetry };
+  const conversation = [`Found ${candidates.length} candidate(s) for "${search.terms}", ${eligible.length} eligible.`];
   const openQuestions: string[] = [];
-  if (search.candidates.length === 0) openQuestions.push(`No catalog listing matches "${search.terms}"; import listings or widen the request.`);
-  else if (eligible.length === 0) openQuestions.push('Every match is over budget or not priced in USD; raise the budget?');
-  const rejected = search.candidates.filter((c) => !c.eligible).map((c) => ({ option: c.title, reason: c.reasons.join('; ') || 'not eligible' }));
+  if (candidates.length === 0) openQuestions.push(`Nothing matches "${search.terms}"${urls.length > 0 ? ' in the catalog or on the pages given' : ' in the catalog'}; import listings, give product pages (urls) or widen the request.`);
+  else if (eligible.length === 0) openQuestions.push('No candidate is eligible (in stock, priced in USD, total clear, within budget); see each one\'s reasons.');
+  const rejected = candidates.filter((c) => !c.eligible).map((c) => ({ option: c.title, reason: c.reasons.join('; ') || 'not eligible' }));
+  const result = { output, evidence: candidates.slice(0, 10).map(evidenceOf), conversation, openQuestions, rejected };
 
-  if (needsChoice(intent, search.candidates)) {
-    const choices = toChoices(search.candidates);
+  const outcome = outcomeOf(intent, candidates, cheapestFirst);
+  if (outcome.kind === 'choice') {
+    const choices = toChoices(candidates);
     output.inputKind = 'choice';
     output.choices = choices;
-    conversation.push(`Which one should I ${intent === 'contact' ? 'contact' : 'buy'}? Reply with its itemId.`);
-    return { output, evidence, conversation, openQuestions, rejected, suspend: { kind: 'NEEDS_INPUT', payload: { choices, intent } } };
+    conversation.push(`${choices.length} candidates qualify. Which one should I ${intent === 'contact' ? 'contact' : intent === 'buy' ? 'buy' : 'go with'}? Reply with its itemId.`);
+    return { ...result, suspend: { kind: 'NEEDS_INPUT', payload: { choices, intent } } };
   }
-  if (eligible.length === 1 && intent !== 'browse') output.selected = toChoices(eligible)[0];
-  return { output, evidence, conversation, openQuestions, rejected };
+  if (outcome.kind === 'winner') {
+    output.selected = toChoices([outcome.winner])[0];
+    conversation.push(`Best fit: "${outcome.winner.title}"${outcome.winner.netUsd !== null ? ` at $${outcome.winner.netUsd} net` : ''}.`);
+  }
+  return result;
 };

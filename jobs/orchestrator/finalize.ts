@@ -8,6 +8,7 @@ import { readJob } from './read-job.js';
 import { wakeDispatcher } from '../events/wake.js';
 import { FINAL_OUTCOMES } from './run-state.js';
 import { planSegmentEnd } from './segment-end.js';
+import { announce } from './run-events.js';
 
 /** Reads a finalizer may take when the run keeps moving under it (cancel, resume, events) before it gives the job back to BullMQ's retries. */
 const MAX_READS = 5;
@@ -44,7 +45,7 @@ export async function finalizeSegment(deps: Deps, runId: string, segment?: numbe
       : await writeSegmentEnd(deps.db, plan);
     if (!written) continue;
     const published = plan.events.map((e, i) => ({ id: written.events[i]!.seq, runId, type: e.type, at: written.events[i]!.created_at.toISOString(), ...e.data }));
-    await deps.bus.publishAll(`run:${runId}`, published).catch(() => undefined);
+    announce(deps, runId, published);
     if (written.deliveries > 0) await wakeDispatcher(deps);
     return { status: plan.status };
   }

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AnyObject, Ok, PageQuery, StringEnum } from '../../shared/schemas/common.js';
+import { AnyObject, HttpUrl, Ok, PageQuery, StringEnum } from '../../shared/schemas/common.js';
 import { BudgetUsd, Channel } from '../../shared/schemas/orchestrator.js';
 import { ProofCard } from '../../shared/schemas/proof.js';
 import { DOMAIN_NAMES, RESUME_ACTIONS } from '../domains.js';
@@ -30,7 +30,7 @@ export const OrchestratorRequest = Type.Object(
     channel: Type.Optional(Channel),
     taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Task the run belongs to' })),
     country: Type.Optional(Str(64)),
-    urls: Type.Optional(Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 20 })),
+    urls: Type.Optional(Type.Array(HttpUrl('A page for hunt to read offers from'), { maxItems: 20 })),
     attachments: Type.Optional(Type.Array(Type.Object({ name: Str(300), mime: Str(200) }, { additionalProperties: true }), { maxItems: 20 })),
     marketplaces: Type.Optional(Type.Array(Str(200), { maxItems: 20 })),
     consentToCall: Type.Optional(Type.Boolean()),

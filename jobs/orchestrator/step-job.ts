@@ -15,7 +15,7 @@ import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
 import { StepStream } from './step-stream.js';
 import { stepRowId } from './flow.js';
-import { emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
+import { announce, emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
 import { failRun } from './run-fail.js';
 import { canRestAt, isTerminal } from './run-state.js';
 import { finishStep } from '../../shared/db/run-writes.js';
@@ -65,7 +65,7 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
   if (!first && run.prev_status !== 'completed') return failRun(deps, run.id, run.account_id, `the ${run.route[index - 1] ?? 'previous'} step did not complete`);
   // Only a run still queued or running in this segment starts a step: a cancel or a newer segment is never undone.
   if (!started) return { skipped: 'run moved on' };
-  await deps.bus.publishAll(`run:${runId}`, [{ id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data }]).catch(() => undefined);
+  announce(deps, runId, [{ id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data }]);
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);

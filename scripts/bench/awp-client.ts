@@ -6,7 +6,7 @@ import type { BenchEnv } from './env.js';
 
 export const BENCH_ACCOUNT = 'acct_bench';
 /** The bench's 3-step run: hunt → resolve → resolve, the route fixed so routing is not what is measured. */
-export const RUN_BODY = JSON.stringify({ request: 'find an espresso machine under $120', domainRoute: ['hunt', 'resolve', 'resolve'] });
+export const RUN_BODY = JSON.stringify({ request: 'find the cheapest espresso machine under $120', domainRoute: ['hunt', 'resolve', 'resolve'] });
 
 const tokens = new WeakMap<BenchEnv, Promise<string>>();
 

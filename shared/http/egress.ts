@@ -107,6 +107,8 @@ export interface EgressResponse {
   headers: Record<string, string>;
   /** At most `maxBytes` of the body, as UTF-8 text. */
   text: string;
+  /** The same bytes undecoded, for callers that hash them, sniff their charset or read binary (images). */
+  body: Buffer;
   /** True when the body was longer than `maxBytes` and `text` holds only its start. */
   truncated: boolean;
 }
@@ -195,7 +197,8 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
-    return { status: res.statusCode, headers, text: Buffer.concat(chunks).toString('utf8'), truncated };
+    const body = Buffer.concat(chunks);
+    return { status: res.statusCode, headers, text: body.toString('utf8'), body, truncated };
   } catch (err) {
     // undici rejects with its own wrapper or the reason; the reason we aborted with is the one that explains it.
     if (controller.signal.aborted) throw controller.signal.reason;
@@ -205,4 +208,18 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);
   }
+}
+
+/**
+ * Why an outbound call got no answer, in words safe to store and show the
+ * caller. The service's own errors carry messages written for the caller (a
+ * refused target reads the same whatever refused it: REFUSED_TARGET);
+ * anything else is reduced to its error code, since socket and TLS messages
+ * name the addresses a host resolved to, which is not the caller's to learn.
+ */
+export function egressFailureReason(err: unknown): string {
+  if (err instanceof AppError) return err.message.slice(0, 500);
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = e.code ?? e.cause?.code;
+  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? `could not reach the endpoint (${code})` : 'could not reach the endpoint';
 }

@@ -35,6 +35,9 @@ export const OkEnvelope = Type.Object({ ok: Type.Literal(true) }, { $id: 'OkEnve
 /** Any JSON object: the spec's "optional object body" of contract routes. */
 export const AnyObject = Type.Object({}, { additionalProperties: true });
 
+/** An http(s) URL. `format: uri` alone admits javascript:, data: and file: links, which a client would render or follow. */
+export const HttpUrl = (description = 'An http(s) URL') => Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description });
+
 export const Id = (description = 'Identifier') => Type.String({ minLength: 1, maxLength: 200, description });
 export const Timestamp = Type.String({ format: 'date-time' });
 

@@ -1,5 +1,19 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Ok } from './common.js';
+import { HttpUrl, Ok, StringEnum } from './common.js';
+import { BudgetUsd } from './orchestrator.js';
+
+/** Where hunt reads candidates: the account's imported catalog, and the web pages a request names in `urls`. */
+export const HUNT_SOURCES = ['catalog', 'web'] as const;
+export type HuntSource = (typeof HUNT_SOURCES)[number];
+
+/** schema.org ItemAvailability, in camel case; `unknown` when the page does not say. */
+export const AVAILABILITIES = ['inStock', 'limitedAvailability', 'onlineOnly', 'inStoreOnly', 'preOrder', 'preSale', 'backOrder', 'madeToOrder', 'outOfStock', 'soldOut', 'discontinued', 'reserved', 'unknown'] as const;
+export type Availability = (typeof AVAILABILITIES)[number];
+export const Availability = StringEnum(AVAILABILITIES, { description: 'schema.org ItemAvailability of the offer (unknown: the page does not say)' });
+
+/** The markup a web offer was read from. */
+export const OFFER_MARKUPS = ['jsonLd', 'microdata', 'openGraph'] as const;
+export type OfferMarkup = (typeof OFFER_MARKUPS)[number];
 
 export const Listing = Type.Object(
   {
@@ -8,8 +22,7 @@ export const Listing = Type.Object(
     currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' }),
     fees: Type.Number({ minimum: 0, maximum: 1e9, default: 0, description: 'Shipping, service and other fees on top of price' }),
     vendor: Type.Optional(Type.String({ maxLength: 200 })),
-    // format uri alone admits javascript:, data: and file: links, which a client would render or follow.
-    url: Type.Optional(Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description: 'An http(s) URL' })),
+    url: Type.Optional(HttpUrl()),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
     tags: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 30 })),
     location: Type.Optional(Type.String({ maxLength: 200 })),
@@ -31,15 +44,20 @@ export const Candidate = Type.Object(
   {
     candidateId: Type.String(),
     title: Type.String(),
-    netUsd: Type.Union([Type.Number(), Type.Null()]),
+    netUsd: Type.Union([Type.Number(), Type.Null()], { description: 'price + shipping + mandatory fees in USD; null when not in USD or when a fee is not priced' }),
     price: Type.Number(),
     currency: Type.String(),
-    source: Type.String(),
-    vendor: Type.Union([Type.String(), Type.Null()]),
-    url: Type.Union([Type.String(), Type.Null()]),
+    source: StringEnum(HUNT_SOURCES),
+    vendor: Type.Union([Type.String(), Type.Null()], { description: 'Seller (web: the offer\'s seller, else the site name, else the host)' }),
+    url: Type.Union([Type.String(), Type.Null()], { description: 'Where it was read (web: the page, after redirects)' }),
     eligible: Type.Boolean(),
-    reasons: Type.Array(Type.String()),
-    rank: Type.Number(),
+    reasons: Type.Array(Type.String(), { description: 'Why it is or is not eligible, and what its net price is made of' }),
+    rank: Type.Number({ description: 'Share of the search terms its title contains (0..1)' }),
+    fees: Type.Number({ description: 'Mandatory fees added to the price, in its currency (web: shipping and priced fees)' }),
+    hiddenFeeClear: Type.Boolean({ description: 'False when its source mentions a fee it does not price' }),
+    availability: Type.Optional(Availability),
+    snapshotHash: Type.Optional(Type.String({ description: 'SHA-256 (hex) of the page body the offer was read from' })),
+    markup: Type.Optional(StringEnum(OFFER_MARKUPS, { description: 'The page markup the offer was read from' })),
   },
   { $id: 'HuntCandidate' },
 );
@@ -54,13 +72,31 @@ export const Choice = Type.Object(
     currency: Type.String(),
     netUsd: Type.Union([Type.Number(), Type.Null()]),
     vendor: Type.Union([Type.String(), Type.Null()]),
+    url: Type.Union([Type.String(), Type.Null()]),
   },
   { $id: 'HuntChoice' },
 );
 export type Choice = Static<typeof Choice>;
 
+export const HuntSearchRequest = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 1000 }),
+    sources: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, description: 'catalog, web; default: the catalog, and the web when urls are given' })),
+    urls: Type.Optional(Type.Array(HttpUrl('A page to read offers from (the web source)'), { maxItems: 20 })),
+    budget: Type.Optional(BudgetUsd),
+    location: Type.Optional(Type.String({ maxLength: 300 })),
+    taskId: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { $id: 'HuntSearchRequest', additionalProperties: true },
+);
+export type HuntSearchRequest = Static<typeof HuntSearchRequest>;
+
 export const HuntSearchResult = Ok(
-  { candidates: Type.Array(Candidate), sourceTelemetry: Type.Record(Type.String(), Type.Unknown()) },
+  {
+    candidates: Type.Array(Candidate),
+    ranking: Type.String({ description: 'How the candidates are ordered' }),
+    sourceTelemetry: Type.Record(Type.String(), Type.Unknown(), { description: 'Per source: status, latency, what was read, errors' }),
+  },
   'HuntSearchResult',
 );
 

@@ -82,7 +82,7 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
 
   it('1.x client: SendMessage runs the request as a run; the task is that run, readable over HTTP with the same id', async () => {
     const client = await v1Client(a.token);
-    const task = await send(client, userMessage('find an espresso machine under $250', { data: { domainRoute: ['hunt'] } }));
+    const task = await send(client, userMessage('find the cheapest espresso machine under $250', { data: { domainRoute: ['hunt'] } }));
     assert.match(task.id, /^run_/);
     assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
     assert.ok(task.contextId);
@@ -168,7 +168,7 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
 
   it('the 0.3 client: message/send, message/stream, tasks/get and tasks/cancel on the same runs', async () => {
     const client = await v03Client(a.token);
-    const task = await send(client, userMessage('find an espresso machine under $250', { data: { domainRoute: ['hunt'] } }));
+    const task = await send(client, userMessage('find the cheapest espresso machine under $250', { data: { domainRoute: ['hunt'] } }));
     assert.equal(task.status?.state, TaskState.TASK_STATE_COMPLETED);
     assert.equal((await client.getTask({ tenant: '', id: task.id })).id, task.id);
     const events = await collect(client.sendMessageStream({ tenant: '', message: userMessage('audit this claim', { data: { domainRoute: ['resolve'] } }), configuration: undefined, metadata: undefined }));

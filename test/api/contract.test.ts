@@ -10,6 +10,9 @@ describe('contract routes', () => {
     assert.equal(res.body.version, '0.1.0');
     assert.equal(res.body.contractCount, ALL_ROUTES.length);
     assert.deepEqual(res.body.checks, { postgres: 'up', redis: 'up' });
+    // Answered before the rest of the stack (app.ts probeFirst): no request id, no access-log line.
+    assert.equal(res.headers.get('x-request-id'), null);
+    assert.ok((await harness.call('GET', '/v1/manifest')).headers.get('x-request-id'), 'other routes do carry one');
   });
 
   it('GET /v1/manifest lists the twelve domains and three transports', async () => {

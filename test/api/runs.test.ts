@@ -11,7 +11,7 @@ describe('run API and proof cards: errors and ownership', () => {
     a = await harness.account();
     b = await harness.account();
     await seedCatalog(a.accountId);
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token: a.token, body: { request: 'find an espresso machine under $250', domainRoute: ['hunt'], conversationId: 'c-api' } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token: a.token, body: { request: 'find the cheapest espresso machine under $250', domainRoute: ['hunt'], conversationId: 'c-api' } });
     runId = res.body.runId;
     cardId = res.body.proofCard.cardId;
   });

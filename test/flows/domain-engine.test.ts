@@ -82,7 +82,7 @@ describe('engine capabilities for domains: route extension, domain statuses, fol
 
   it('a short follow-up in a conversation whose run finished keeps its route (orchestrator and nlp)', async () => {
     const conversationId = `conv-follow-${Date.now()}`;
-    const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine under $1000', conversationId } });
+    const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find the cheapest espresso machine under $1000', conversationId } });
     assert.equal(first.body.status, 'ready', first.text);
     const nlp = await harness.call('POST', '/v1/tools/nlp', { token, body: { query: 'and what about the cheaper one?', conversationId } });
     assert.equal(nlp.status, 200, nlp.text);

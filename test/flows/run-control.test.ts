@@ -45,7 +45,7 @@ describe('run control: streams, cancel, failures', () => {
   });
 
   it('SSE resume after a dropped connection yields every event exactly once', async () => {
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'] } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] } });
     assert.equal(res.body.status, 'ready');
     const url = `${harness.url}/v1/runs/${res.body.runId}/events`;
     const all = await readSse(url, token, null, 1000);

@@ -13,7 +13,7 @@ describe('orchestrator runs end to end', () => {
   });
 
   it('a multi-domain run (hunt → resolve) reaches ready with a proof card', async () => {
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine under $250', domainRoute: ['hunt', 'resolve'] } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find the cheapest espresso machine under $250', domainRoute: ['hunt', 'resolve'] } });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.status, 'ready');
     assert.match(res.body.runId, /^run_/);
@@ -45,7 +45,7 @@ describe('orchestrator runs end to end', () => {
   });
 
   it('stream: true yields well-formed NDJSON with increasing ids, ending in final', async () => {
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'], stream: true } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'], stream: true } });
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type')!, /application\/x-ndjson/);
     const events = ndjson(res.text);
@@ -59,7 +59,7 @@ describe('orchestrator runs end to end', () => {
   });
 
   it('Prefer: respond-async answers 202 with links, then polling shows the result', async () => {
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine', domainRoute: ['hunt'] }, headers: { prefer: 'respond-async' } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt'] }, headers: { prefer: 'respond-async' } });
     assert.equal(res.status, 202);
     assert.equal(res.headers.get('preference-applied'), 'respond-async');
     assert.equal(res.body.links.self, `/v1/runs/${res.body.runId}`);
@@ -125,7 +125,7 @@ describe('orchestrator runs end to end', () => {
     const task = await harness.call('POST', '/v1/tasks', { token, body: { domain: 'hunt', inData: { want: 'espresso' } } });
     assert.equal(task.status, 201);
     const taskId = task.body.task.taskId;
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine', domainRoute: ['hunt'], taskId } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt'], taskId } });
     assert.equal(res.body.status, 'ready');
     const after = await harness.call('GET', `/v1/tasks/${taskId}`, { token });
     assert.equal(after.body.task.status, 'completed');

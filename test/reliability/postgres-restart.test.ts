@@ -37,7 +37,7 @@ describe('Postgres restarted under a stream of runs', function () {
       await insertListings(deps.db, accountId, [{ title: 'Espresso machine', price: 150, fees: 0, currency: 'USD', vendor: 'CafeCo', url: 'https://shop.example/e', tags: [] }]);
       const principal = { accountId, tokenId: 'tok_x', scopes: [], plan: 'team' as const, activated: true };
       const runIds: string[] = [];
-      for (let i = 0; i < 12; i++) runIds.push((await submitRun(deps, principal, { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'] })).id);
+      for (let i = 0; i < 12; i++) runIds.push((await submitRun(deps, principal, { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] })).id);
 
       await pg.stop();
       await new Promise((r) => setTimeout(r, 6000));

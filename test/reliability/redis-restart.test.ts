@@ -25,7 +25,7 @@ describe('Redis restarted empty', function () {
       const { accountId, tokenId } = await harness.account();
       await seedCatalog(accountId);
       // No worker runs yet: the flow sits in Redis when Redis goes away.
-      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'] });
+      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
       assert.ok(Number(await deps.redis.dbsize()) > 0);
       await redis.stop();
       redis = await startRedis(dir, { persist: false, port: redis.port });

@@ -29,7 +29,7 @@ describe('races between cancel, resume and finalize end in one consistent outcom
 
   it('a cancel racing a run to its end: a 200 cancel means canceled, a 409 means it had finished; one terminal event each', async () => {
     const runs = await Promise.all(Array.from({ length: 24 }, () =>
-      harness.call('POST', '/v1/orchestrator/run', { token, headers: { prefer: 'respond-async' }, body: { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'] } })));
+      harness.call('POST', '/v1/orchestrator/run', { token, headers: { prefer: 'respond-async' }, body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] } })));
     const cancels = await Promise.all(runs.map((r, i) => new Promise<Awaited<ReturnType<typeof harness.call>>>((resolve) =>
       setTimeout(() => resolve(harness.call('POST', `/v1/runs/${r.body.runId}/cancel`, { token })), i % 6))));
     for (let i = 0; i < runs.length; i++) {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
-import { spawnEntry, stopWith, waitForOutput } from '../support/spawn.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT, spawnEntry, stopWith, waitForOutput } from '../support/spawn.js';
 
 /**
  * Each Procfile process starts, connects and, on SIGTERM, stops and exits
@@ -19,11 +21,15 @@ describe('process lifecycle', function () {
     RATE_LIMIT_PER_MINUTE: '10000', // shares the suite's Redis and prefix, so it shares the anonymous budget too
   });
 
-  for (const entry of ['api/server.ts', 'workers/domains.ts', 'workers/delivery.ts', 'workers/clock.ts']) {
-    it(`${entry} shuts down cleanly on SIGTERM with no open handles`, async () => {
+  // The Procfile's long-running processes, run exactly as it says (compiled by `npm run build`, which `npm test` runs first).
+  const procfile = fs.readFileSync(path.join(ROOT, 'Procfile'), 'utf8').split('\n').filter((l) => /^(web|worker|delivery|clock):/.test(l));
+  assert.equal(procfile.length, 4, 'web, worker, delivery and clock in the Procfile');
+  for (const line of procfile) {
+    const entry = /^\w+: node (\S+)$/.exec(line)?.[1] ?? assert.fail(`unexpected Procfile line: ${line}`);
+    it(`${line} shuts down cleanly on SIGTERM with no open handles`, async () => {
       const child = spawnEntry(entry, env());
       await waitForOutput(child, (out) => out.includes('"msg":"started"'));
-      if (entry === 'api/server.ts') {
+      if (line.startsWith('web:')) {
         const url = /"url":"(http:[^"]+)"/.exec(child.output())![1]!;
         assert.equal((await harness.call('GET', '/healthz', {}, url)).status, 200);
       }

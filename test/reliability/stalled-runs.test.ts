@@ -25,7 +25,7 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
   it('a run whose flow is gone is re-driven and completes, and the drive is on record', async () => {
     const lost = otherPrefix('lost'); // its flow goes where no worker looks
     try {
-      const run = await submitRun(lost, principal(), { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'] });
+      const run = await submitRun(lost, principal(), { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
       await age(run.id);
       const swept = await sweepStuckRuns(harness.deps);
       assert.ok(swept.requeued >= 1);
@@ -42,7 +42,7 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
   it(`after ${MAX_DRIVES} drives the run fails with a stuckReason and is finalized once`, async () => {
     const lost = otherPrefix('lost2');
     try {
-      const run = await submitRun(lost, principal(), { request: 'find an espresso machine', domainRoute: ['hunt'] });
+      const run = await submitRun(lost, principal(), { request: 'find the cheapest espresso machine', domainRoute: ['hunt'] });
       await harness.deps.db('runs').where({ id: run.id }).update({ drives: MAX_DRIVES });
       await age(run.id);
       await sweepStuckRuns(harness.deps);
@@ -62,7 +62,7 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
     const quitter = new Worker('hunt', async () => { throw new UnrecoverableError('gave up'); }, { connection: deps.redis as unknown as ConnectionOptions, prefix: deps.config.QUEUE_PREFIX });
     const workers = startWorkers(deps, ['resolve', 'orchestrator']);
     try {
-      const run = await submitRun(deps, principal(), { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'] });
+      const run = await submitRun(deps, principal(), { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
       await until(() => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(), (e) => Boolean(e), 20_000);
       const done = await harness.deps.db('runs').where({ id: run.id }).first();
       assert.equal(done.status, 'failed');

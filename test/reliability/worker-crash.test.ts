@@ -22,7 +22,7 @@ describe('a worker killed mid-step', function () {
       await waitForOutput(child, (o) => o.includes('WORKER_READY'));
       const { accountId, tokenId } = await harness.account();
       await seedCatalog(accountId);
-      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'find an espresso machine', domainRoute: ['hunt', 'resolve'] });
+      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
       await waitForOutput(child, (o) => o.includes(`STEP_STARTED ${run.id}`));
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));

@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /**
- * Runs a project entry point as a real child process (node with the tsx
- * loader in-process, not the tsx CLI, which would put a second process
- * between the test and the code: a SIGKILL must hit the worker itself).
+ * Runs a project entry point as a real child process: compiled (`dist/….js`,
+ * as the Procfile runs it) or TypeScript with the tsx loader in-process (not
+ * the tsx CLI, which would put a second process between the test and the
+ * code: a SIGKILL must hit the worker itself).
  */
 export function spawnEntry(entry: string, env: Record<string, string>, args: string[] = []): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, entry), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, path.join(ROOT, entry), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -1,0 +1,14 @@
+/** Bodies the bridge tests share. */
+
+/** A credential as someone might paste it where a reference belongs. */
+export const LITERAL = 'sk_live_' + 'Q7zR2mX9'.repeat(4);
+
+export const crmConnector = (connectorId: string, extra: Record<string, unknown> = {}) => ({
+  connectorId,
+  kind: 'custom',
+  caps: ['crm.read', 'crm.update'],
+  endpoint: 'https://crm.example.com/api',
+  credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_TEST_CRM_TOKEN' },
+  scopes: [{ actions: ['crm.read'], resources: ['contacts/*'] }, { actions: ['crm.update'], resources: ['contacts/*/notes'], tokenRefs: ['env:AWP_SECRET_TEST_CRM_WRITE'] }],
+  ...extra,
+});
