@@ -1,7 +1,5 @@
 import { Readable } from 'node:stream';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, invalidPayload } from '../../shared/errors.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
@@ -13,6 +11,14 @@ import { mayCall, routeInput, toolDefinition, toolRoutes } from './mcp-tools.js'
 import { publicBase } from './public-base.js';
 
 type Call = CallContext & { principal: Principal };
+
+/** The MCP SDK, loaded on the first /mcp request: it weighs about 16 MB, which an API that is never asked over MCP does not carry. */
+let loading: Promise<typeof import('@modelcontextprotocol/sdk/server/index.js') & typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js') & typeof import('@modelcontextprotocol/sdk/types.js')> | undefined;
+const mcpSdk = () => (loading ??= Promise.all([
+  import('@modelcontextprotocol/sdk/server/index.js'),
+  import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  import('@modelcontextprotocol/sdk/types.js'),
+]).then(([server, transport, types]) => ({ ...server, ...transport, ...types })));
 
 const INSTRUCTIONS = 'Each tool is one route of the awp HTTP API (its description names it) and answers what that route answers, as structuredContent. '
   + 'orchestrator.run starts a run and waits for it to rest; runs.get, runs.events, runs.resume and runs.cancel act on it by runId, the same id the HTTP API uses.';
@@ -31,7 +37,10 @@ function errorResult(err: unknown, call: Call, deps: Deps): CallToolResult {
  */
 async function callTool(tools: Map<string, AnyRoute>, name: string, args: Record<string, unknown>, call: Call, deps: Deps): Promise<CallToolResult> {
   const route = tools.get(name);
-  if (!route) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!route) {
+    const { McpError, ErrorCode } = await mcpSdk();
+    throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  }
   try {
     // A tool answers once: the NDJSON stream of stream: true belongs to runs.events here.
     if (args.stream === true) throw invalidPayload('stream: true is not available over MCP; follow the run with the runs.events tool');
@@ -76,6 +85,7 @@ async function refusal(res: Response): Promise<AppError> {
  */
 export async function mcpAnswer(table: () => AnyRoute[], call: Call, body: unknown, deps: Deps): Promise<Reply> {
   const tools = toolRoutes(table());
+  const { Server, ListToolsRequestSchema, CallToolRequestSchema, WebStandardStreamableHTTPServerTransport } = await mcpSdk();
   const server = new Server({ name: 'awp', version: SERVICE_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].filter((r) => mayCall(call.principal, r)).map(toolDefinition),

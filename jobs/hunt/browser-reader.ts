@@ -55,7 +55,7 @@ export async function readPage(config: Config, body: Request, signal?: AbortSign
   const page = await fetchPage(body.url, { allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS, signal, timeoutMs: config.WEB_PAGE_TIMEOUT_MS, maxBytes: config.WEB_PAGE_MAX_BYTES, accept: ACCEPT }).catch(refused);
   const base = { ok: true as const, mode: 'read' as const, url: body.url, finalUrl: page.url, status: page.status, contentType: page.contentType, contentHash: sha256(page.body), bytes: page.body.length, fetchedAt: page.fetchedAt };
   if (isHtml(page.contentType)) {
-    const $ = parseHtml(page);
+    const $ = await parseHtml(page);
     const text = readableText($, TEXT_CHARS + 1);
     return { ...base, title: pageTitle($), text: text.slice(0, TEXT_CHARS), textTruncated: text.length > TEXT_CHARS, links: pageLinks($, page.url, LINKS), structuredData: jsonLdBlocks($).roots };
   }

@@ -1,6 +1,4 @@
 import type { Static } from '@sinclair/typebox';
-import exifr from 'exifr';
-import { imageSize } from 'image-size';
 import type { Config } from '../../shared/config.js';
 import { invalidPayload } from '../../shared/errors.js';
 import type { ImageAttachment, ImageReport } from '../../shared/schemas/hunt-tools.js';
@@ -48,8 +46,13 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.round(v * 1e6) / 1e6 : null);
 type Segments = Record<string, Record<string, unknown> | undefined>;
 
+/** The image libraries, loaded on the first image read (a process that reads none does not carry them). */
+let libs: Promise<[typeof import('exifr'), typeof import('image-size')]> | undefined;
+const imageLibs = () => (libs ??= Promise.all([import('exifr'), import('image-size')]));
+
 /** EXIF, GPS, XMP and IPTC as exifr reads them, raw (no date revival: EXIF times have no zone, and the server's must not be added). */
 async function metadataOf(bytes: Buffer): Promise<Segments> {
+  const exifr = (await imageLibs())[0].default;
   try {
     return ((await exifr.parse(bytes, { tiff: true, exif: true, gps: true, xmp: true, iptc: true, icc: false, jfif: false, ihdr: false, mergeOutput: false, reviveValues: false, translateValues: false })) ?? {}) as Segments;
   } catch {
@@ -67,6 +70,7 @@ function historyActions(seg: Segments): string[] {
 
 async function readOne(config: Config, a: Attachment, i: number, signal?: AbortSignal): Promise<Report> {
   const { bytes, from } = await bytesOf(config, a, i, signal);
+  const { imageSize } = (await imageLibs())[1];
   let size: { width?: number; height?: number; type?: string };
   try {
     size = imageSize(bytes);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { loadBuffer, type CheerioAPI } from 'cheerio';
+import type { CheerioAPI } from 'cheerio';
 import { AppError, policyViolation } from '../../shared/errors.js';
 import { checkEgressUrl, EgressError, EgressRefused, egressFetch } from '../../shared/http/egress.js';
 
@@ -111,8 +111,12 @@ function charsetOf(contentType: string): string | undefined {
   return param?.[1]?.replace(/"/g, '').trim() || undefined;
 }
 
+/** cheerio, loaded on the first page read: about 28 MB that a process which never reads a page does not carry. */
+let cheerio: Promise<typeof import('cheerio')> | undefined;
+
 /** The page as a document (cheerio: parse5 for HTML), decoded with the charset it declares. */
-export function parseHtml(page: FetchedPage): CheerioAPI {
+export async function parseHtml(page: FetchedPage): Promise<CheerioAPI> {
+  const { loadBuffer } = await (cheerio ??= import('cheerio'));
   return loadBuffer(page.body, { encoding: { transportLayerEncodingLabel: charsetOf(page.contentType) } });
 }
 

@@ -63,7 +63,7 @@ async function readOne(config: Config, url: string, opts: WebSearchOptions): Pro
   }
   if (page.status < 200 || page.status >= 300) return failed('httpStatus', `answered HTTP ${page.status}`, page);
   if (!isHtml(page.contentType)) return failed('notHtml', `not an HTML page (${page.contentType.split(';')[0]})`, page);
-  const $ = parseHtml(page);
+  const $ = await parseHtml(page);
   const found = extractOffers($);
   const snapshotHash = sha256(page.body);
   const siteName = $('meta[property="og:site_name"]').attr('content')?.trim() || null;
