@@ -191,15 +191,14 @@ export interface Purchase {
 
 /**
  * The purchase a hunt selection stands for: the net price (fees included)
- * in USD when hunt could price it so, the vendor (the item id when the
- * listing names none), and the listing's URL as proof of value.
+ * in USD when hunt could price it so, and the vendor (the item id when the
+ * listing names none); its proof of value is the catalog record until the
+ * caller finds the listing's URL.
  */
 export function purchaseOfSelection(hunt: Record<string, unknown> | undefined): Purchase | null {
   const selected = hunt?.selected as { itemId?: unknown; title?: unknown; price?: unknown; currency?: unknown; netUsd?: unknown; vendor?: unknown } | undefined;
   if (!selected || typeof selected.itemId !== 'string' || typeof selected.price !== 'number') return null;
   const itemId = selected.itemId;
-  const candidates = Array.isArray(hunt?.candidates) ? (hunt.candidates as Array<{ candidateId?: unknown; url?: unknown }>) : [];
-  const url = candidates.find((c) => c?.candidateId === itemId)?.url;
   const net = typeof selected.netUsd === 'number' ? selected.netUsd : null;
   return {
     itemId,
@@ -207,6 +206,6 @@ export function purchaseOfSelection(hunt: Record<string, unknown> | undefined): 
     vendorId: typeof selected.vendor === 'string' && selected.vendor.trim() ? selected.vendor : itemId,
     amount: net ?? selected.price,
     currency: net !== null ? 'USD' : typeof selected.currency === 'string' ? selected.currency : 'USD',
-    povRef: typeof url === 'string' ? url : `catalog:${itemId}`,
+    povRef: `catalog:${itemId}`,
   };
 }

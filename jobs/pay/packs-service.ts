@@ -22,7 +22,10 @@ import { receiptView } from './views.js';
 async function sealRunPack(db: Db, deps: Pick<Deps, 'config'>, accountId: string, runId: string, packId: string): Promise<void> {
   const run = await getRun(db, accountId, runId);
   if (!run) throw notFound(`Run ${runId}`);
-  const [steps, card, receipts] = await Promise.all([stepsOf(db, runId), latestProofCardOfRun(db, runId), receiptsOfRun(db, accountId, runId)]);
+  // One after another: `db` may be a transaction, which is one connection.
+  const steps = await stepsOf(db, runId);
+  const card = await latestProofCardOfRun(db, runId);
+  const receipts = await receiptsOfRun(db, accountId, runId);
   const sections = buildSections({
     run: { id: run.id, route: run.route, status: run.status, extensions: (run.routing.extensions as unknown[] | undefined) ?? [] },
     steps, card: card?.card ?? null, receipts: receipts.map(receiptView),

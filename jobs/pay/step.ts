@@ -1,4 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
+import { getListing } from '../../shared/db/catalog.js';
 import { usableMandateOfTask } from '../../shared/db/pay.js';
 import { getRun } from '../../shared/db/runs.js';
 import { AppError, invalidPayload } from '../../shared/errors.js';
@@ -10,10 +11,17 @@ import { packIdForRun } from './pack-logic.js';
 import { purchaseEvidence, settle } from './settle.js';
 import { money, settledReceiptView } from './views.js';
 
-/** The run's purchase: hunt's selection, else `metadata.payment` (400 when that is malformed), else nothing. */
-function purchaseOf(input: StepInput): Purchase | null {
+/**
+ * The run's purchase: hunt's selection (its listing's URL as the proof of
+ * value), else `metadata.payment` (400 when that is malformed), else nothing.
+ */
+async function purchaseOf(input: StepInput, deps: Deps): Promise<Purchase | null> {
   const fromHunt = purchaseOfSelection(input.prior.hunt);
-  if (fromHunt || input.metadata.payment === undefined) return fromHunt;
+  if (fromHunt) {
+    const listing = fromHunt.itemId ? await getListing(deps.db, input.accountId, fromHunt.itemId) : null;
+    return { ...fromHunt, povRef: listing?.url ?? fromHunt.povRef };
+  }
+  if (input.metadata.payment === undefined) return null;
   const errors = check(PaymentMetadata, input.metadata.payment);
   if (errors.length > 0) throw invalidPayload(`metadata.payment${errors[0]!.path}: ${errors[0]!.message}`, { errors });
   const p = input.metadata.payment as PaymentMetadata;
@@ -50,7 +58,7 @@ export const payStep: StepHandler = async (input, deps) => {
   if (resumed && (resumed.data?.approved === false || resumed.action === 'decline')) {
     return { output: { paid: false, reason: 'declined', message: 'the payment was declined' }, evidence: [], conversation: ['You declined the payment; nothing was settled.'] };
   }
-  const purchase = purchaseOf(input);
+  const purchase = await purchaseOf(input, deps);
   if (!purchase) {
     const message = 'nothing was chosen to pay for (no hunt selection and no metadata.payment)';
     return { output: { paid: false, reason: 'nothingToPay', message }, evidence: [], conversation: [`Not paid: ${message}.`], openQuestions: [`Pay: ${message}.`] };
