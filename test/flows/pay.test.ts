@@ -91,6 +91,18 @@ describe('pay in a run: buy after a choice, under a mandate, sealed into a proof
     assert.equal(pack.status, 200, 'the pack is sealed when the run finishes');
   });
 
+  it('a run that only pays (metadata.payment) settles under the mandate it names; a malformed payment fails the run naming the field', async () => {
+    const taskId = await newTask(token);
+    const m = await grant(token, taskId, { maxSpend: { amount: 400, currency: 'USD' } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'pay the electrician the 300 dollars we agreed', metadata: { mandateId: m.mandateId, payment: { vendorId: 'Sparks Ltd', amount: 300, povRef: 'quote-5' } } } });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual([res.body.route, res.body.status, res.body.results.pay.receipt.amount, res.body.results.pay.receipt.taskId], [['pay'], 'ready', 300, taskId]);
+    assert.equal((await harness.call('GET', `/v1/audit/proofPacks/${res.body.results.pay.packId}`, { token })).body.pack.sections[4].receiptId, res.body.results.pay.receipt.receiptId);
+    const bad = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'pay the electrician', metadata: { mandateId: m.mandateId, payment: { vendorId: 'Sparks Ltd', amount: 'lots' } } } });
+    assert.equal(bad.body.status, 'failed');
+    assert.match(bad.body.error, /metadata\.payment\/amount/);
+  });
+
   it('a mandate that refuses (vendor not allowed) rests the run naming the rule; decline ends it without paying', async () => {
     const taskId = await newTask(token);
     await grant(token, taskId, { allowedVendors: ['SomeoneElse'] });
