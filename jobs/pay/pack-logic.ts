@@ -129,7 +129,7 @@ export interface PackProblem {
  * section does not match; the signature is checked by the caller (it needs
  * the published key).
  */
-export function checkPackHashes(pack: Obj): { problems: PackProblem[]; rootHash: string | null } {
+export function checkPackHashes(pack: Obj): { problems: PackProblem[]; rootHash: string } {
   const problems: PackProblem[] = [];
   const seal = isObj(pack.seal) ? pack.seal : {};
   const sections = Array.isArray(pack.sections) ? pack.sections : [];

@@ -32,7 +32,7 @@ async function sealRunPack(db: Db, deps: Pick<Deps, 'config'>, accountId: string
   });
   const header = headerOf(packId, runId, new Date().toISOString());
   const { sectionHashes, rootHash } = sealHashes(header, sections);
-  const signature = await sign({ db: db as Deps['db'], config: deps.config }, rootHash);
+  const signature = await sign({ db, config: deps.config }, rootHash);
   const seal = { hashAlg: 'SHA-256', canonicalization: 'RFC8785', sectionHashes, rootHash, alg: signature.alg, kid: signature.kid, signature: signature.signature };
   await insertProofPack(db, { id: packId, account_id: accountId, run_id: runId, document: canonicalize({ ...header, sections, seal })!, root_hash: rootHash, kid: signature.kid });
 }

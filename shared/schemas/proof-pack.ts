@@ -15,7 +15,7 @@ export const SectionKind = StringEnum(SECTION_KINDS, {
 });
 
 export const PACK_PROBLEMS = ['hashMismatch', 'itemHashMismatch', 'sectionMissing', 'kindMismatch', 'rootHashMismatch', 'malformed', 'unknownKey', 'badSignature'] as const;
-export const PackProblem = StringEnum(PACK_PROBLEMS);
+export const PackProblemKind = StringEnum(PACK_PROBLEMS);
 
 const Section = Type.Object({ kind: SectionKind }, { additionalProperties: true });
 
@@ -70,10 +70,10 @@ export const ProofPackVerification = Ok(
   {
     valid: Type.Boolean(),
     packId: Type.Union([Type.String(), Type.Null()]),
-    rootHash: Type.Object({ computed: Type.Union([Type.String(), Type.Null()]), sealed: Type.Union([Type.String(), Type.Null()]) }),
+    rootHash: Type.Object({ computed: Type.String(), sealed: Type.Union([Type.String(), Type.Null()]) }),
     signature: Type.Object({ kid: Type.Union([Type.String(), Type.Null()]), keyPublished: Type.Boolean(), valid: Type.Boolean() }),
     invalidSections: Type.Array(Type.String(), { description: 'Section kinds, `header` or `seal`, each with a problem' }),
-    problems: Type.Array(Type.Object({ section: Type.String(), problem: PackProblem, detail: Type.String() })),
+    problems: Type.Array(Type.Object({ section: Type.String(), problem: PackProblemKind, detail: Type.String() })),
   },
   'ProofPackVerification',
 );
