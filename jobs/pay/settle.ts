@@ -7,6 +7,7 @@ import { notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { wakeDispatcher } from '../events/wake.js';
+import { decide } from '../policy/table.js';
 import { cites, evidenceFromOutputs, NO_EVIDENCE, settlementRefusal, toMajor, type PurchaseEvidence } from './logic.js';
 import { knownCurrency, minorUnits } from './mandates-service.js';
 import { PROVIDER } from './provider.js';
@@ -54,6 +55,9 @@ export const taskEvidence = (accountId: string, taskId: string) => async (db: Db
  * on the lock, so together they never exceed what was granted.
  */
 export async function settle(deps: Deps, accountId: string, input: SettleInput): Promise<Settled> {
+  // The published policy is the enforced one: pay settles only while its table allows it, and what it requires (a mandate) is checked below.
+  const policy = decide('pay', 'payments.settle');
+  if (!policy.allowed) throw policyViolation(`payments.settle is denied by ${policy.rule.id}: ${policy.reason}`, { reason: 'policyDenied', rule: policy.rule });
   const currency = knownCurrency(input.currency, '/currency');
   const amountMinor = minorUnits(input.amount, currency, '/amount');
   const done = await deps.db.transaction(async (trx) => {

@@ -16,7 +16,7 @@ export type ResolveRule = Static<typeof ResolveRule>;
 
 /** Why a settlement is refused (422 policyViolation, `details.reason`): each names the mandate rule that refused it. */
 export const REFUSAL_REASONS = [
-  'unknownMandate', 'mandateRevoked', 'mandateExpired', 'taskMismatch', 'currencyMismatch', 'vendorNotAllowed', 'overBudget', 'resolveRuleUnmet',
+  'policyDenied', 'unknownMandate', 'mandateRevoked', 'mandateExpired', 'taskMismatch', 'currencyMismatch', 'vendorNotAllowed', 'overBudget', 'resolveRuleUnmet',
 ] as const;
 export const RefusalReason = StringEnum(REFUSAL_REASONS, { description: 'The mandate rule that refused the settlement' });
 export type RefusalReason = Static<typeof RefusalReason>;
