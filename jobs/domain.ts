@@ -1,5 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { RunRow } from '../shared/db/runs.js';
+import type { Db } from '../shared/db/knex.js';
 import type { Deps } from '../shared/deps.js';
 import type { AnyRoute } from '../shared/http/route-spec.js';
 import type { Principal } from '../shared/schemas/auth.js';
@@ -88,6 +89,12 @@ export interface DomainModule<N extends string = string> {
   /** Output keys hidden from the `board` audience of a proof export. */
   redact?: string[];
   templates?: WorkflowTemplate[];
+  /**
+   * Runs inside the transaction that ends a run whose route went through
+   * this domain (any final status): what must commit together with the
+   * run's end. pay seals the run's proof pack here when it settled anything.
+   */
+  onRunFinished?: (trx: Db, deps: Pick<Deps, 'config'>, run: { runId: string; accountId: string; status: string }) => Promise<void>;
 }
 
 /** Identity helper that keeps the module's name a literal type. */

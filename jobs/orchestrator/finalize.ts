@@ -9,6 +9,10 @@ import { wakeDispatcher } from '../events/wake.js';
 import { FINAL_OUTCOMES } from './run-state.js';
 import { planSegmentEnd } from './segment-end.js';
 import { announce } from './run-events.js';
+import { domainModule } from '../domains.js';
+
+/** What the domains of a route do in the transaction that ends the run (pay: seal its proof pack). */
+const runEndHooks = (route: string[]) => [...new Set(route)].flatMap((d) => domainModule(d)?.onRunFinished ?? []);
 
 /** Reads a finalizer may take when the run keeps moving under it (cancel, resume, events) before it gives the job back to BullMQ's retries. */
 const MAX_READS = 5;
@@ -28,10 +32,12 @@ export async function finalizeSegment(deps: Deps, runId: string, segment?: numbe
     const plan = planSegmentEnd(state);
     const { run } = state;
     const { conversation_id: conversationId, task_id: taskId } = run;
-    const written = conversationId || taskId
+    const finishers = plan.finished ? runEndHooks(run.route) : [];
+    const written = conversationId || taskId || finishers.length > 0
       ? await deps.db.transaction(async (trx) => {
         const w = await writeSegmentEnd(trx, plan);
         if (!w) return null;
+        for (const finish of finishers) await finish(trx, deps, { runId, accountId: run.account_id, status: plan.status });
         if (conversationId) {
           await setConversationContext(trx, run.account_id, conversationId, { route: run.route, status: plan.status, waiting: state.waitpoint?.kind ?? null, lastRunId: runId });
         }

@@ -15,5 +15,7 @@ export const vocabulary: DomainVocabulary = {
     'set a spending limit of 50 euros for this task',
     'transfer the deposit to the supplier',
     'order it and pay',
+    'send my landlord the rent for march',
+    'release the agreed payment to the freelancer',
   ],
 };

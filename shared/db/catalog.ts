@@ -52,3 +52,8 @@ export async function listListings(db: Db, accountId: string, limit: number, cur
     .select('id', 'title', 'price_minor', 'fees_minor', 'currency', 'vendor', 'url', 'location', 'tags', 'created_at');
   return page<{ id: string; title: string; price_minor: number; fees_minor: number; currency: string; vendor: string | null; url: string | null; location: string | null; tags: string[]; created_at: Date }>(q as never, limit, cursor);
 }
+
+/** One listing of the account, with the text it was listed with (pay checks a chosen candidate's fees and stock against it). */
+export async function getListing(db: Db, accountId: string, id: string): Promise<{ id: string; title: string; description: string; tags: string[]; fees_minor: number; price_minor: number; currency: string; url: string | null } | null> {
+  return (await db('catalog_listings').where({ id, account_id: accountId }).first('id', 'title', 'description', 'tags', 'fees_minor', 'price_minor', 'currency', 'url')) ?? null;
+}

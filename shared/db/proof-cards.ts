@@ -12,3 +12,8 @@ export interface ProofCardRow {
 export async function getProofCard(db: Db, accountId: string, cardId: string): Promise<ProofCardRow | null> {
   return (await db('proof_cards').where({ id: cardId, account_id: accountId }).first()) ?? null;
 }
+
+/** The card of the run's latest rest, if it ever rested with one. */
+export async function latestProofCardOfRun(db: Db, runId: string): Promise<ProofCardRow | null> {
+  return (await db('proof_cards').where({ run_id: runId }).orderBy('id', 'desc').first()) ?? null;
+}

@@ -61,9 +61,9 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
     assert.deepEqual(v1.body.securitySchemes.bearer, { httpAuthSecurityScheme: v1.body.securitySchemes.bearer.httpAuthSecurityScheme });
     assert.equal(v1.body.securitySchemes.bearer.httpAuthSecurityScheme.scheme, 'bearer');
     const skills = v1.body.skills.map((s: any) => s.id);
-    for (const id of ['hunt', 'resolve', 'proxy', 'template:findBestFit', 'template:vendorDueDiligence', 'template:coordinateHumanProcess']) assert.ok(skills.includes(id), id);
+    for (const id of ['hunt', 'resolve', 'proxy', 'pay', 'template:findBestFit', 'template:vendorDueDiligence', 'template:coordinateHumanProcess']) assert.ok(skills.includes(id), id);
     // Domains that do not run yet are not offered.
-    assert.ok(!skills.includes('pay'));
+    assert.ok(!skills.includes('kubernetes'));
     assert.equal(v1.body.capabilities.streaming, true);
     const v03 = await harness.call('GET', '/.well-known/agent-card.json');
     assert.equal(v03.body.url, `${harness.url}/a2a`);
@@ -113,7 +113,11 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
 
   it('input-required is a run waiting for a choice; a message on the task answers it, and cancel ends a waiting one', async () => {
     const client = await v1Client(a.token);
-    const waiting = await send(client, userMessage('shortlist espresso machines under $250 so I can choose one'));
+    // Answering a choice buys it: the run continues into pay, which settles under the mandate its metadata names.
+    const task = await harness.call('POST', '/v1/tasks', { token: a.token, body: { domain: 'pay', inData: {} } });
+    const mandate = await harness.call('POST', '/v1/pay/mandates', { token: a.token, body: { taskId: task.body.task.taskId, constraints: { maxSpend: { amount: 1000, currency: 'USD' } } } });
+    const paid = { metadata: { mandateId: mandate.body.mandateId } };
+    const waiting = await send(client, userMessage('shortlist espresso machines under $250 so I can choose one', { data: paid }));
     assert.equal(waiting.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
     const waitpoint = (waiting.status!.message!.parts[1]!.content as any).value.waitpoint;
     assert.equal(waitpoint.kind, 'NEEDS_INPUT');
@@ -131,7 +135,7 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
     const other = await send(client, userMessage('shortlist espresso machines under $250 so I can choose one'));
     const followed = await collect(client.resubscribeTask({ tenant: '', id: other.id }));
     assert.deepEqual(followed.map((e) => [e.payload?.$case, (e.payload?.value as Task).status?.state]), [['task', TaskState.TASK_STATE_INPUT_REQUIRED]]);
-    const third = await send(client, userMessage('shortlist espresso machines under $250 so I can choose one'));
+    const third = await send(client, userMessage('shortlist espresso machines under $250 so I can choose one', { data: paid }));
     const thirdChoice = (third.status!.message!.parts[1]!.content as any).value.waitpoint.payload.choices[1].itemId;
     const answer = userMessage(null, { taskId: third.id, contextId: third.contextId, data: { itemId: thirdChoice } });
     const streamed = await collect(client.sendMessageStream({ tenant: '', message: answer, configuration: undefined, metadata: undefined }));

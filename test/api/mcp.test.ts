@@ -37,11 +37,11 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.deepEqual(names, [...toolRoutes(ALL_ROUTES).keys()].sort());
     const named = ALL_ROUTES.filter((r) => r.mcpTool).map((r) => r.mcpTool!);
     assert.equal(new Set(named).size, named.length, 'each tool name names one route');
-    for (const expected of ['orchestrator.run', 'runs.get', 'runs.events', 'runs.resume', 'runs.cancel', 'workflows.listTemplates', 'workflows.runTemplate', 'hunt.search', 'tools.nlp', 'tools.map', 'tools.browserReader', 'tools.imageReader']) {
+    for (const expected of ['orchestrator.run', 'runs.get', 'runs.events', 'runs.resume', 'runs.cancel', 'workflows.listTemplates', 'workflows.runTemplate', 'hunt.search', 'tools.nlp', 'tools.map', 'tools.browserReader', 'tools.imageReader', 'pay.settle', 'pay.createMandate']) {
       assert.ok(names.includes(expected), expected);
     }
-    // Routes still pending (resolve.scamTriage, pay.settle, ...) offer no tool until they are built.
-    assert.ok(!names.includes('resolve.scamTriage') && !names.includes('pay.settle'));
+    // Routes still pending (resolve.scamTriage, ...) offer no tool until they are built.
+    assert.ok(!names.includes('resolve.scamTriage'));
     const run = tools.find((t) => t.name === 'orchestrator.run')!;
     assert.equal(run.inputSchema.type, 'object');
     assert.deepEqual(run.inputSchema.required, ['request']);
@@ -94,7 +94,7 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.equal(bad.isError, true);
     assert.equal((bad.structuredContent as any).error, 'invalidPayload');
     assert.equal((bad.structuredContent as any).details[0].path, '/request');
-    const unbuilt = await client.callTool({ name: 'orchestrator.run', arguments: { request: 'pay the invoice', domainRoute: ['pay'] } });
+    const unbuilt = await client.callTool({ name: 'orchestrator.run', arguments: { request: 'scale the deployment', domainRoute: ['kubernetes'] } });
     assert.equal((unbuilt.structuredContent as any).error, 'policyViolation');
     const missing = await client.callTool({ name: 'runs.get', arguments: { runId: 'run_missing' } });
     assert.equal((missing.structuredContent as any).error, 'notFound');

@@ -47,9 +47,10 @@ describe('workflow templates, nlp, sandbox and local benchmark', () => {
   });
 
   it('POST /v1/tools/nlp explains the route, and detects a follow-up in a conversation', async () => {
-    const res = await harness.call('POST', '/v1/tools/nlp', { token: a.token, body: { query: 'find a cheap espresso machine and pay for it' } });
-    assert.deepEqual(res.body.route, ['hunt', 'pay']);
-    assert.deepEqual(res.body.unavailableDomains, ['pay']);
+    const res = await harness.call('POST', '/v1/tools/nlp', { token: a.token, body: { query: 'find a cheap espresso machine, then scale the kubernetes deployment' } });
+    assert.deepEqual(res.body.route, ['hunt', 'kubernetes']);
+    assert.deepEqual(res.body.unavailableDomains, ['kubernetes']);
+    assert.deepEqual((await harness.call('POST', '/v1/tools/nlp', { token: a.token, body: { query: 'find a cheap espresso machine and pay for it' } })).body.unavailableDomains, []);
     assert.equal(res.body.classification.length, 12);
     assert.match(res.body.why, /hunt/);
     await harness.call('POST', '/v1/orchestrator/run', { token: a.token, body: { request: 'shortlist espresso machines under $250 to choose one', conversationId: 'nlp-conv' } });

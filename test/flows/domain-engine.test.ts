@@ -45,16 +45,6 @@ describe('engine capabilities for domains: route extension, domain statuses, fol
     });
   });
 
-  it('without a pay step, the buy is recorded as not extended and the run ends with the selection', async () => {
-    const first = await choose(`conv-noext-${Date.now()}`);
-    const resumed = await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token, body: { itemId: first.results.hunt.choices[0].itemId, action: 'buy' } });
-    assert.equal(resumed.status, 202);
-    const run = await pollUntilRest(token, first.runId);
-    assert.deepEqual(run.route, ['hunt']);
-    assert.equal(run.routing.extensions[0].added, null);
-    assert.match(run.routing.extensions[0].reason, /pay.*not available/);
-  });
-
   it('an action the waiting domain does not accept is 400 and leaves the waitpoint open', async () => {
     const first = await choose(`conv-bad-${Date.now()}`);
     const res = await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token, body: { itemId: first.results.hunt.choices[0].itemId, action: 'proxyOutcome' } });

@@ -17,7 +17,7 @@ describe('resume data and sandbox sessions cannot reach beyond the caller', () =
     const res = await harness.call('POST', `/v1/runs/${first.body.runId}/resume`, { token, body: { itemId: offered.itemId, data: { itemId: 'lst_invented', action: 'contact', choices: [invented] } } });
     assert.equal(res.status, 202, res.text);
     const run = await pollUntilRest(token, first.body.runId);
-    assert.equal(run.status, 'ready');
+    assert.equal(run.status, 'awaitingApproval', 'the buy continued into pay, which waits for a mandate');
     assert.equal(run.result.results.hunt.selected.itemId, offered.itemId);
     assert.equal(run.result.results.hunt.action, 'buy');
     assert.ok(!JSON.stringify(run.result).includes('Free espresso machine'), 'the invented listing appears nowhere');
@@ -43,7 +43,8 @@ describe('resume data and sandbox sessions cannot reach beyond the caller', () =
     const own = await harness.call('POST', '/v1/orchestrator/run', { headers: { 'x-sandbox-session': session! }, body: { request: 'buy it', conversationId, itemId, action: 'buy' } });
     assert.equal(own.status, 200, own.text);
     assert.equal(own.body.runId, a.body.runId);
-    assert.equal(own.body.status, 'ready');
+    assert.equal(own.body.status, 'awaitingApproval', 'the buy continued into pay; a sandbox account has no mandate');
+    assert.equal(own.body.results.pay.reason, 'mandateMissing');
   });
 
   it('a canceled run cancels its task', async () => {

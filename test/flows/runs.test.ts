@@ -73,7 +73,11 @@ describe('orchestrator runs end to end', () => {
 
   it('NEEDS_INPUT: a choice, then resume with itemId + action reaches ready; a second resume is 409', async () => {
     const conversationId = `conv-${Date.now()}`;
-    const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId } });
+    // The buy continues into pay, which settles under the task's mandate.
+    const task = await harness.call('POST', '/v1/tasks', { token, body: { domain: 'hunt', inData: {} } });
+    const taskId = task.body.task.taskId;
+    await harness.call('POST', '/v1/pay/mandates', { token, body: { taskId, constraints: { maxSpend: { amount: 500, currency: 'USD' } } } });
+    const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId, taskId } });
     assert.equal(first.status, 200, first.text);
     assert.equal(first.body.status, 'NEEDS_INPUT', first.text);
     assert.equal(first.body.results.hunt.inputKind, 'choice');
@@ -91,6 +95,7 @@ describe('orchestrator runs end to end', () => {
     assert.equal(second.body.runId, first.body.runId);
     assert.equal(second.body.status, 'ready');
     assert.equal(second.body.results.hunt.selected.itemId, chosen.itemId);
+    assert.equal(second.body.results.pay.paid, true);
 
     const again = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'buy it', conversationId, itemId: chosen.itemId, action: 'buy' } });
     assert.equal(again.status, 409);
@@ -113,12 +118,12 @@ describe('orchestrator runs end to end', () => {
   });
 
   it('a run through a domain that is not built yet is refused naming it', async () => {
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find a cheap espresso machine and pay for it' } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find a cheap espresso machine, then scale the kubernetes deployment' } });
     assert.equal(res.status, 422);
     assert.equal(res.body.error, 'policyViolation');
-    assert.match(res.body.message, /pay/);
-    assert.deepEqual(res.body.details.route, ['hunt', 'pay']);
-    assert.deepEqual(res.body.details.missing, ['pay']);
+    assert.match(res.body.message, /kubernetes/);
+    assert.deepEqual(res.body.details.route, ['hunt', 'kubernetes']);
+    assert.deepEqual(res.body.details.missing, ['kubernetes']);
   });
 
   it('a run that belongs to a task completes the task and writes task.completed in the outbox', async () => {

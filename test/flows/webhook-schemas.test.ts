@@ -45,12 +45,14 @@ describe('webhooks in the OpenAPI document', () => {
     const goneSecrets: string[] = [];
     const gone = await startReceiver(() => goneSecrets, () => ({ status: 410 }));
     try {
-      const sub = await harness.call('POST', '/v1/event-subscriptions', { token, body: { endpoint: rx.url, events: ['run.*', 'task.completed', 'subscription.disabled'] } });
+      const sub = await harness.call('POST', '/v1/event-subscriptions', { token, body: { endpoint: rx.url, events: ['run.*', 'task.completed', 'subscription.disabled', 'pay.settled'] } });
       secrets.push(sub.body.secret);
       const doomed = await harness.call('POST', '/v1/event-subscriptions', { token, body: { endpoint: gone.url, events: ['x.gone'] } });
       goneSecrets.push(doomed.body.secret);
 
       const task = await harness.call('POST', '/v1/tasks', { token, body: { domain: 'hunt', inData: {} } });
+      // The buy continues into pay, which settles under the task's mandate.
+      await harness.call('POST', '/v1/pay/mandates', { token, body: { taskId: task.body.task.taskId, constraints: { maxSpend: { amount: 500, currency: 'USD' } } } });
       const conversationId = `conv-hooks-${Date.now()}`;
       const request = 'shortlist espresso machines under $250 so I can choose one';
       const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request, conversationId, taskId: task.body.task.taskId } });
@@ -61,7 +63,7 @@ describe('webhooks in the OpenAPI document', () => {
       assert.equal((await harness.call('POST', `/v1/runs/${other.body.runId}/cancel`, { token })).status, 200);
       await harness.call('POST', '/v1/events', { token, body: { type: 'x.gone', payload: {} } });
 
-      const expected = ['run.canceled', 'run.completed', 'run.waiting', 'subscription.disabled', 'task.completed'];
+      const expected = ['pay.settled', 'run.canceled', 'run.completed', 'run.waiting', 'subscription.disabled', 'task.completed'];
       await until(() => new Set(rx.received.map((r) => r.body.type)), (types) => expected.every((t) => types.has(t)));
       const check = validatorFor(doc);
       for (const r of rx.received as Received[]) {

@@ -21,10 +21,15 @@ async function runOutcomeEvents(runId: string) {
 describe('races between cancel, resume and finalize end in one consistent outcome', function () {
   this.timeout(120_000);
   let token: string;
+  /** Metadata naming a mandate: a resumed choice buys, and its pay step settles under it, so the run ends ready. */
+  let paid: { mandateId: string };
   before(async () => {
     let accountId: string;
     ({ token, accountId } = await harness.account());
     await seedCatalog(accountId);
+    const task = await harness.call('POST', '/v1/tasks', { token, body: { domain: 'pay', inData: {} } });
+    const mandate = await harness.call('POST', '/v1/pay/mandates', { token, body: { taskId: task.body.task.taskId, constraints: { maxSpend: { amount: 100_000, currency: 'USD' } } } });
+    paid = { mandateId: mandate.body.mandateId };
   });
 
   it('a cancel racing a run to its end: a 200 cancel means canceled, a 409 means it had finished; one terminal event each', async () => {
@@ -56,7 +61,7 @@ describe('races between cancel, resume and finalize end in one consistent outcom
 
   it('two resumes of one waitpoint, many times: one 202, one 409, and the run completes once', async () => {
     for (let i = 0; i < 8; i++) {
-      const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId: `conv-rr-${Date.now()}-${i}` } });
+      const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId: `conv-rr-${Date.now()}-${i}`, metadata: paid } });
       const itemId = first.body.results.hunt.choices[0].itemId;
       const both = await Promise.all([0, 1].map(() => harness.call('POST', `/v1/runs/${first.body.runId}/resume`, { token, body: { itemId } })));
       assert.deepEqual(both.map((b) => b.status).sort(), [202, 409], both.map((b) => b.text).join(' | '));
@@ -69,7 +74,7 @@ describe('races between cancel, resume and finalize end in one consistent outcom
 
   it('a resume racing a cancel: whichever wins, the run ends once and consistently', async () => {
     for (let i = 0; i < 8; i++) {
-      const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId: `conv-rc-${Date.now()}-${i}` } });
+      const first = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId: `conv-rc-${Date.now()}-${i}`, metadata: paid } });
       const itemId = first.body.results.hunt.choices[0].itemId;
       const [resume, cancel] = await Promise.all([
         harness.call('POST', `/v1/runs/${first.body.runId}/resume`, { token, body: { itemId } }),

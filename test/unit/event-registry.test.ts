@@ -8,8 +8,10 @@ const module = (name: string, events: DomainModule['events']): DomainModule => (
 });
 
 describe('event type registry', () => {
-  it('lists every type the service records: run.*, task.completed, subscription.disabled, and the domains\' (proxy.*)', () => {
-    assert.deepEqual(Object.keys(EVENT_TYPES).sort(), ['proxy.canceled', 'proxy.expired', 'proxy.outcome', 'run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed']);
+  it('lists every type the service records: run.*, task.completed, subscription.disabled, and the built domains\' (proxy.*, pay.settled)', () => {
+    assert.deepEqual(Object.keys(EVENT_TYPES).filter((t) => EVENT_TYPES[t]!.origin === 'core').sort(), ['run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed']);
+    assert.equal(EVENT_TYPES['pay.settled']?.origin, 'pay');
+    for (const t of ['proxy.canceled', 'proxy.expired', 'proxy.outcome']) assert.equal(EVENT_TYPES[t]?.origin, 'proxy', t);
     for (const spec of Object.values(EVENT_TYPES)) assert.ok((spec.payload as { $id?: string }).$id && spec.description, spec.type);
   });
 

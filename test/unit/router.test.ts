@@ -21,6 +21,8 @@ const TABLE: Array<[string, string[]]> = [
   ['what runtimes does this repo need for local development', ['environment']],
   ['find me a cheap espresso machine under $200 and pay for it', ['hunt', 'pay']],
   ['buy a used road bike', ['hunt', 'pay']],
+  ['pay the electrician the 300 dollars we agreed', ['pay']],
+  ["send the landlord this month's rent", ['pay']],
   ["verify this vendor's claims then call them", ['resolve', 'proxy']],
   ['search for a plumber, then phone them to book a visit', ['hunt', 'proxy']],
 ];

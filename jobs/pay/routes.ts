@@ -1,0 +1,67 @@
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
+import { MandateCreate, MandateRevoke, ReceiptReply, SettleReply, SettleRequest } from '../../shared/schemas/pay.js';
+import { ProofPackCreate, ProofPackReply, ProofPackVerification, ProofPackVerify } from '../../shared/schemas/proof-pack.js';
+import { createMandate, fetchMandate, findMandates, revokeMandateByClient } from './mandates-service.js';
+import { createPack, fetchPack, packView, verifyPack } from './packs-service.js';
+import { MandateDetailReply, MandateListQuery, MandatePage, MandateReply } from './schemas.js';
+import { fetchReceipt, settle, taskEvidence } from './settle.js';
+import { mandateView, receiptView, settledReceiptView } from './views.js';
+
+/** Default scopes of the domain's routes. */
+export const scopes = { read: ['pay:read'], write: ['pay:write'] };
+const r = routeGroup('pay', scopes);
+const mandates = routeGroup('mandates', scopes);
+// Proof packs are audit records: any token that reads audit records may seal and check them.
+const audit = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
+
+export const routes = [
+  mandates.post('/v1/pay/mandates', 'Create a payment mandate; pay does not execute without one', {
+    body: MandateCreate, response: { 201: MandateReply }, mcpTool: 'pay.createMandate',
+    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, ...mandateView(await createMandate(deps, principal, body)) }),
+  }),
+  mandates.get('/v1/pay/mandates', 'List mandates (by task and status)', {
+    query: MandateListQuery, response: { 200: MandatePage },
+    handler: async ({ query, principal }, deps) => {
+      const { rows, nextCursor } = await findMandates(deps, principal, query);
+      return { ok: true, mandates: rows.map(mandateView), nextCursor };
+    },
+  }),
+  mandates.get('/v1/pay/mandates/{mandateId}', 'Fetch a mandate with its remaining budget and settlements', {
+    response: { 200: MandateDetailReply },
+    handler: async ({ params, principal }, deps) => {
+      const { mandate, settlements, settlementCount } = await fetchMandate(deps, principal, params.mandateId);
+      return { ok: true, ...mandateView(mandate), settlementCount, settlements: settlements.map(receiptView) };
+    },
+  }),
+  mandates.post('/v1/pay/mandates/{mandateId}/revoke', 'Revoke a mandate: it settles nothing afterwards', {
+    body: MandateRevoke, response: { 200: MandateReply },
+    handler: async ({ params, body, principal }, deps) => ({ ok: true, ...mandateView(await revokeMandateByClient(deps, principal, params.mandateId, body.reason)) }),
+  }),
+  r.post('/v1/pay/settle', 'Settle against a mandate', {
+    body: SettleRequest, response: { 201: SettleReply }, countsAsWorkflow: true, mcpTool: 'pay.settle',
+    handler: async ({ body, principal }, deps) => {
+      const { receipt, mandate } = await settle(deps, principal.accountId, {
+        mandateId: body.mandateId, taskId: body.taskId, vendorId: body.vendorId, amount: body.amount, currency: body.currency ?? 'USD', povRef: body.povRef ?? null,
+        evidence: taskEvidence(principal.accountId, body.taskId),
+      });
+      return new Reply(201, { ok: true, receipt: settledReceiptView(receipt), remaining: mandateView(mandate).remaining });
+    },
+  }),
+  r.get('/v1/pay/receipts/{receiptId}', 'Fetch a receipt', {
+    response: { 200: ReceiptReply }, scopes: ['audit:read'],
+    handler: async ({ params, principal }, deps) => ({ ok: true, receipt: receiptView(await fetchReceipt(deps, principal, params.receiptId)) }),
+  }),
+  audit.post('/v1/audit/proofPacks', 'Seal a proof pack of a run that rests', {
+    body: ProofPackCreate, response: { 201: ProofPackReply }, mcpTool: 'audit.createProofPack',
+    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, pack: packView(await createPack(deps, principal, body.runId), deps.config) }),
+  }),
+  audit.get('/v1/audit/proofPacks/{packId}', 'Fetch a sealed proof pack', {
+    response: { 200: ProofPackReply },
+    handler: async ({ params, principal }, deps) => ({ ok: true, pack: packView(await fetchPack(deps, principal, params.packId), deps.config) }),
+  }),
+  audit.post('/v1/audit/proofPacks/verify', 'Check a pack as submitted: every hash recomputed from its content, and the signature', {
+    body: ProofPackVerify, response: { 200: ProofPackVerification }, mcpTool: 'audit.verifyProofPack',
+    handler: async ({ body }, deps) => ({ ok: true, ...(await verifyPack(deps, body.pack)) }),
+  }),
+];

@@ -1,0 +1,62 @@
+import { iso } from '../../shared/db/knex.js';
+import type { MandateRow, ReceiptRow } from '../../shared/db/pay.js';
+import { cites, toMajor } from './logic.js';
+import { MANDATES, type MandateStatus } from './machine.js';
+
+/** `revoked` as stored; otherwise `expired` once `expiresAt` has passed (by Postgres' clock, read with the row), else `active`. */
+export function mandateStatus(row: MandateRow): MandateStatus {
+  if (row.status === 'revoked') return 'revoked';
+  return row.expired ? 'expired' : 'active';
+}
+
+/** Minor units → the API's `{ amount, currency }` (major units). */
+export const money = (minor: number, currency: string) => ({ amount: toMajor(minor, currency), currency });
+
+export function mandateView(row: MandateRow) {
+  const status = mandateStatus(row);
+  return {
+    mandateId: row.id,
+    taskId: row.task_id,
+    status,
+    allowedTransitions: MANDATES.allowed(status),
+    constraints: {
+      ...row.constraints,
+      maxSpend: money(row.max_minor, row.currency),
+      allowedVendors: row.allowed_vendors,
+      resolveRules: row.resolve_rules,
+    },
+    remaining: money(row.max_minor - row.spent_minor, row.currency),
+    spent: money(row.spent_minor, row.currency),
+    issuer: row.issuer ? { entityId: row.issuer.entityId, publicKey: row.issuer.publicKey ?? null, signed: row.issuer_signature !== null } : null,
+    expiresAt: iso(row.expires_at),
+    revokedAt: iso(row.revoked_at),
+    revokedReason: row.revoked_reason,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}
+
+function receiptFields(row: ReceiptRow) {
+  return {
+    receiptId: row.id,
+    status: 'settled' as const,
+    vendorId: row.vendor_id,
+    povRef: row.pov_ref,
+    cite: cites.receipt(row.id),
+    mandateId: row.mandate_id,
+    taskId: row.task_id,
+    runId: row.run_id,
+    provider: row.provider,
+    settledAt: iso(row.settled_at)!,
+  };
+}
+
+/** A receipt as GET /v1/pay/receipts/{receiptId} shows it: `amount` is `{ amount, currency }`. */
+export function receiptView(row: ReceiptRow) {
+  return { ...receiptFields(row), amount: money(row.amount_minor, row.currency) };
+}
+
+/** A receipt as the settle response shows it: `amount` is a plain number (the spec's shape), `currency` beside it. */
+export function settledReceiptView(row: ReceiptRow) {
+  return { ...receiptFields(row), amount: toMajor(row.amount_minor, row.currency), currency: row.currency };
+}
