@@ -49,8 +49,7 @@ export class AwpRedis extends Redis {
 
 // On the prototype, not in the class body: ioredis types `duplicate` with a generic reply mapping a subclass cannot restate.
 AwpRedis.prototype.duplicate = function duplicate(this: AwpRedis, override?: Partial<RedisOptions>) {
-  // Copies block (workers) or subscribe (the bus): no auto-pipelining there, whatever the original does.
-  const copy = new AwpRedis({ ...this.options, enableAutoPipelining: false, ...(override ?? {}) } as LegacyOptions);
+  const copy = new AwpRedis({ ...this.options, ...(override ?? {}) } as LegacyOptions);
   this.copies.add(copy); // only made when a worker or the bus starts, so the set stays small
   return copy;
 } as unknown as Redis['duplicate'];
