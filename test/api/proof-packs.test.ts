@@ -15,7 +15,7 @@ describe('proof packs', () => {
     a = await harness.account();
     b = await harness.account();
     await seedCatalog(a.accountId);
-    const run = await harness.call('POST', '/v1/orchestrator/run', { token: a.token, body: { request: 'find espresso machines under $250 and check them for hidden fees', domainRoute: ['hunt', 'resolve'] } });
+    const run = await harness.call('POST', '/v1/orchestrator/run', { token: a.token, body: { request: 'find the cheapest espresso machine under $250 and check it for hidden fees', domainRoute: ['hunt', 'resolve'] } });
     assert.equal(run.body.status, 'ready', run.text);
     runId = run.body.runId;
   });
