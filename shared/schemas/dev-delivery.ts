@@ -6,7 +6,10 @@ const Files = Type.Record(Type.String(), Type.String(), { description: 'path →
 export const STRATEGIES = ['rolling', 'blue-green', 'canary', 'recreate'] as const;
 export const Strategy = StringEnum(STRATEGIES);
 export const DELIVERY_ENVIRONMENTS = ['staging', 'prod'] as const;
-const GateStatus = Type.Optional(Type.String({ maxLength: 50 }));
+/** What a release gate reports; an absent gate is not a passed one. */
+export const GATE_STATUSES = ['passed', 'failed', 'pending', 'approved', 'rejected', 'healthy', 'unhealthy'] as const;
+export const GATE_NAMES = ['build', 'tests', 'security', 'approval', 'health'] as const;
+const GateStatus = Type.Optional(StringEnum(GATE_STATUSES));
 export const Artifacts = Type.Object({ build: GateStatus, tests: GateStatus, security: GateStatus, approval: GateStatus, health: GateStatus }, { additionalProperties: true });
 
 export const EnvironmentConfigure = Type.Object({ files: Files, repoUrl: Type.Optional(Str(2000)) }, { $id: 'EnvironmentConfigureRequest', additionalProperties: true });
