@@ -39,7 +39,7 @@ export const ReleasePlan = Ok(
   {
     verdict: PlanVerdict,
     reasons: Strings,
-    gates: Type.Array(Type.Object({ gate: StringEnum(GATE_NAMES), status: StringEnum(GATE_STATES), ok: Type.Boolean(), why: Type.String() })),
+    gates: Type.Array(Type.Object({ gate: StringEnum(GATE_NAMES), status: StringEnum(GATE_STATES), ok: Type.Boolean(), effect: StringEnum(['none', 'needsApproval', 'blocks'] as const), why: Type.String() })),
     steps: Type.Array(Type.Object({ order: Type.Integer(), action: Type.String(), description: Type.String() }, Open)),
     rollback: Type.Object({ trigger: Type.String(), steps: Strings }, Open),
   },

@@ -14,7 +14,7 @@ export const Artifacts = Type.Object({ build: GateStatus, tests: GateStatus, sec
 
 export const EnvironmentConfigure = Type.Object({ files: Files, repoUrl: Type.Optional(Str(2000)) }, { $id: 'EnvironmentConfigureRequest', additionalProperties: true });
 export const CicdPlan = Type.Object(
-  { service: Str(), environment: Str(), version: Str(), strategy: Type.Optional(Strategy), artifacts: Type.Optional(Artifacts) },
+  { service: Str(), environment: Str(), version: Str(), strategy: Type.Optional(Strategy), artifacts: Type.Optional(Artifacts), previousVersion: Type.Optional(Str()) },
   { $id: 'CicdPlanRequest', additionalProperties: true },
 );
 export const KubernetesRepair = Type.Object({ pods: Type.Array(AnyObject, { maxItems: 1000 }), events: Type.Optional(Type.Array(AnyObject, { maxItems: 5000 })) }, { $id: 'KubernetesRepairRequest', additionalProperties: true });

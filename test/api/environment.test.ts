@@ -3,7 +3,7 @@ import { harness } from '../support/harness.js';
 import { PROJECTS } from '../support/project-fixtures.js';
 
 const configure = (token: string | undefined, body: unknown) => harness.call('POST', '/v1/environment/configure', { token, body });
-const byName = (list: Array<{ name: string }>) => Object.fromEntries(list.map((x) => [x.name, x]));
+const byName = (list: Array<{ name: string }>): Record<string, any> => Object.fromEntries(list.map((x) => [x.name, x]));
 
 describe('environment: POST /v1/environment/configure', () => {
   let a: { token: string };
