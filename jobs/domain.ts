@@ -58,6 +58,8 @@ export interface DomainModule<N extends string = string> {
    */
   statuses?: { resting?: string[]; final?: Record<string, 'succeeded' | 'failed'> };
   events?: Record<string, DomainEvent>;
+  /** Fields a run through this domain shows at the top of GET /v1/runs/{runId}, read from the rested result's `results` (delivery: stages, handoff). */
+  runView?: (results: Record<string, unknown>) => Record<string, unknown>;
   /** Output keys hidden from the `board` audience of a proof export. */
   redact?: string[];
   templates?: WorkflowTemplate[];

@@ -12,3 +12,9 @@ export function objectArray(value: unknown): Array<Record<string, unknown>> {
 export function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
+
+/** How a person answered a gate, when the step runs again after it (`approved` or the `approve` action; anything else refuses). */
+export function gateAnswer(resume: { action?: string; data?: Record<string, unknown> } | undefined): 'approved' | 'rejected' | null {
+  if (!resume) return null;
+  return resume.data?.approved === true || resume.action === 'approve' ? 'approved' : 'rejected';
+}

@@ -1,20 +1,7 @@
-import type { KubernetesFailure } from '../../shared/schemas/delivery-ops.js';
-import { remediate, type Approval, type Remediation } from './remedies.js';
+import { remediate, type Approval, type Finding, type Remediation } from './remedies.js';
 
-export interface Finding {
-  findingId: string;
-  kind: KubernetesFailure;
-  pod: string;
-  namespace: string;
-  container: string | null;
-  /** The workload that owns the pod (`deployment/api`), which a fix patches. */
-  workload: string;
-  cause: string;
-  /** Cause class the remediation is chosen by (`exit127`, `notFound`, `insufficientCpu`, ...). */
-  causeClass: string;
-  evidence: string[];
-  detail: Record<string, unknown>;
-}
+export type { Finding };
+
 
 type Obj = Record<string, any>;
 const asArray = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter((x) => x && typeof x === 'object') : []);

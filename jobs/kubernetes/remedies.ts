@@ -1,4 +1,20 @@
-import type { Finding } from './logic.js';
+import type { KubernetesFailure } from '../../shared/schemas/delivery-ops.js';
+
+export interface Finding {
+  findingId: string;
+  kind: KubernetesFailure;
+  pod: string;
+  namespace: string;
+  container: string | null;
+  /** The workload that owns the pod (`deployment/api`), which a fix patches. */
+  workload: string;
+  cause: string;
+  /** Cause class the remediation is chosen by (`exit127`, `notFound`, `insufficientCpu`, ...). */
+  causeClass: string;
+  evidence: string[];
+  detail: Record<string, unknown>;
+}
+
 
 export interface Remediation {
   findingId: string;
