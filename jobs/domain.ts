@@ -86,6 +86,8 @@ export interface DomainModule<N extends string = string> {
   events?: Record<string, DomainEvent>;
   /** Sweeps the clock runs for the domain, by name (`proxy.expire`). */
   sweeps?: Record<string, DomainSweep>;
+  /** Fields a run through this domain shows at the top of GET /v1/runs/{runId}, read from the rested result's `results` (delivery: stages, handoff). */
+  runView?: (results: Record<string, unknown>) => Record<string, unknown>;
   /** Output keys hidden from the `board` audience of a proof export. */
   redact?: string[];
   templates?: WorkflowTemplate[];

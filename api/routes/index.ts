@@ -3,6 +3,7 @@ import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { a2aRoutes } from './a2a.js';
 import { routes as agents } from './agents.js';
 import { routes as channels } from './channels.js';
+import { routes as delivery } from './delivery.js';
 import { contractRoutes } from './contract.js';
 import { routes as eventDeliveries } from './event-deliveries.js';
 import { routes as eventSubscriptions } from './event-subscriptions.js';
@@ -28,6 +29,6 @@ import { routes as wellKnown } from './well-known.js';
 export const ALL_ROUTES: AnyRoute[] = [];
 ALL_ROUTES.push(
   ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
-  ...orchestrator, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
+  ...orchestrator, ...delivery, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
   ...DOMAIN_ROUTES,
 );

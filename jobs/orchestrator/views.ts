@@ -1,6 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { iso } from '../../shared/db/knex.js';
 import { currentSegmentFinal, openWaitpoint, stepsOf, type RunRow } from '../../shared/db/runs.js';
+import { domainModule } from '../domains.js';
 
 /** Links a client follows for a run. */
 export function runLinks(runId: string) {
@@ -18,7 +19,11 @@ export function runSummary(run: RunRow) {
 /** The full run: summary, routing, steps with timings, open waitpoint and the result of its current segment once it rested (its `final` event). */
 export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
   const [steps, waitpoint, final] = await Promise.all([stepsOf(deps.db, run.id), openWaitpoint(deps.db, run.id), currentSegmentFinal(deps.db, run.id)]);
+  const results = ((final?.result as { results?: Record<string, unknown> } | undefined)?.results) ?? {};
+  // A domain may lift fields of its result to the top (a delivery run's stages and handoff), so the run reads as the route that started it answered.
+  const lifted = final ? Object.assign({}, ...run.route.map((d) => domainModule(d)?.runView?.(results) ?? {})) : {};
   return {
+    ...lifted,
     ...runSummary(run),
     request: run.request,
     routing: run.routing,

@@ -1,0 +1,78 @@
+import { STRATEGIES } from '../../shared/schemas/dev-delivery.js';
+import { planRelease, type Strategy } from '../cicd/logic.js';
+import { respond } from '../incident/logic.js';
+import { repairReport } from '../kubernetes/logic.js';
+import type { StepHandler, StepOutcome } from '../step.js';
+import { decideAutonomy, type AutonomyGrant, type AutonomyVerdict } from './autonomy.js';
+import { environmentAutonomy } from './environment-mode.js';
+import { gateAnswer, objectArray, stringRecord, text } from './inputs.js';
+import { planDelivery, type DeliveryContext, type DeliveryPlan } from './logic.js';
+import { ciConnector, validateAnalyzers } from './stage-inputs.js';
+
+/** The actions of a delivery an autonomy grant must cover, in order: each stage the run performs. */
+export const DELIVERY_ACTIONS = ['configure', 'validate', 'deploy', 'monitor'] as const;
+
+function monitorFindings(m: Record<string, unknown>): DeliveryContext['monitor'] {
+  const pods = objectArray(m.pods);
+  const alerts = objectArray(m.alerts);
+  const checked = [...(pods.length ? [`${pods.length} pod(s)`] : []), ...(alerts.length ? [`${alerts.length} alert payload(s)`] : [])];
+  const k8s = pods.length ? repairReport(pods, objectArray(m.events)) : null;
+  const inc = alerts.length ? respond(alerts, (m.signals as Record<string, unknown>) ?? {}) : null;
+  const problems = [
+    ...(k8s?.findings ?? []).map((f) => `${f.namespace}/${f.pod}: ${f.kind} — ${f.cause}`),
+    ...(inc && inc.incident.status === 'active' ? [`${inc.incident.title} (${inc.incident.severityRule})`] : []),
+  ];
+  const remediations = [...(k8s?.approvals ?? []).map((a) => a.action), ...(inc?.approvals ?? []).map((a) => a.action)];
+  return { checked, problems, remediations };
+}
+
+/** The autonomy part of the answer: each action with its decision and the status its stage reached. */
+function autonomyView(verdict: AutonomyVerdict, plan: DeliveryPlan) {
+  const statusOf = (action: string) => plan.stages.find((s) => s.name === action)?.status ?? 'pending';
+  return {
+    actions: verdict.decisions.map((d) => ({ ...d, status: d.decision === 'autoApproved' ? statusOf(d.action) : 'awaitingApproval' })),
+    budgetUsed: verdict.budgetUsed, maxActions: verdict.maxActions, needsGrant: verdict.needsGrant, reasons: verdict.reasons,
+    autonomousToCompletion: verdict.granted && plan.finalStatus === 'delivered',
+  };
+}
+
+/**
+ * The delivery step: builds the stages from what the environment and cicd
+ * steps (and the migration and security analyzers, once built) found,
+ * rests the run at the deploy gate when an approval is needed, and on the
+ * resumed pass deploys (dry run without a CI connector), monitors and ends
+ * the run `delivered` or `blocked`.
+ */
+export const deliveryStep: StepHandler = async (input, deps) => {
+  const m = input.metadata;
+  if (m.mode === 'environment') return environmentAutonomy(input);
+  const service = text(m.service) ?? 'service';
+  const environment = text(m.environment) ?? 'staging';
+  const version = text(m.version) ?? 'unversioned';
+  const strategy = STRATEGIES.find((s) => s === m.strategy) as Strategy | undefined;
+  // A run routed here without a cicd step (an orchestrator request) still gets its gates judged, fail closed.
+  const plan = input.prior.cicd ?? planRelease({ service, environment, version, strategy, artifacts: stringRecord(m.artifacts), previousVersion: text(m.previousVersion) });
+  const answer = gateAnswer(input.resume);
+  const grant = m.autonomy && typeof m.autonomy === 'object' ? (m.autonomy as AutonomyGrant) : undefined;
+  const autonomy = grant && !answer ? decideAutonomy(grant, DELIVERY_ACTIONS.map((action) => ({ action }))) : undefined;
+  const { analyzers, unavailable } = validateAnalyzers(input.prior, stringRecord(m.files));
+  const ctx: DeliveryContext = {
+    runId: input.runId, service, environment, version, configure: input.prior.environment, plan, analyzers, unavailable,
+    approval: answer ?? (autonomy?.granted ? 'granted' : 'pending'), autonomy,
+    connector: await ciConnector(deps, input.accountId, input.runId, grant ? grant.dryRun !== false : false),
+    monitor: monitorFindings(m),
+  };
+  const result = planDelivery(ctx);
+  const output = {
+    mode: 'delivery', service, environment, version, stages: result.stages, handoff: result.handoff, idempotencyKey: input.runId,
+    ...(grant ? { autonomy: autonomy ? autonomyView(autonomy, result) : { resolvedBy: answer } } : {}),
+  };
+  const outcome: StepOutcome = {
+    output,
+    evidence: result.stages.flatMap((s) => s.findings.slice(0, 3).map((f) => ({ claim: `${s.name}: ${f}`, source: `delivery stage ${s.name}`, sourceBound: s.name !== 'deploy' }))),
+    conversation: [`${service}@${version} → ${environment}: ${result.stages.map((s) => `${s.name} ${s.status}`).join(', ')}.`],
+    openQuestions: result.gate ? [result.gate.question] : [],
+  };
+  if (result.gate) return { ...outcome, suspend: { kind: 'awaitingApproval', payload: { gate: 'deploy', question: result.gate.question, service, environment, version, ...(result.gate.needsGrant ? { needsGrant: result.gate.needsGrant } : {}) } } };
+  return { ...outcome, finalStatus: result.finalStatus };
+};
