@@ -94,7 +94,7 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.equal(bad.isError, true);
     assert.equal((bad.structuredContent as any).error, 'invalidPayload');
     assert.equal((bad.structuredContent as any).details[0].path, '/request');
-    const unbuilt = await client.callTool({ name: 'orchestrator.run', arguments: { request: 'scale the deployment', domainRoute: ['kubernetes'] } });
+    const unbuilt = await client.callTool({ name: 'orchestrator.run', arguments: { request: 'sync the CRM connector', domainRoute: ['bridge'] } });
     assert.equal((unbuilt.structuredContent as any).error, 'policyViolation');
     const missing = await client.callTool({ name: 'runs.get', arguments: { runId: 'run_missing' } });
     assert.equal((missing.structuredContent as any).error, 'notFound');

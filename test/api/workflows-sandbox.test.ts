@@ -47,9 +47,9 @@ describe('workflow templates, nlp, sandbox and local benchmark', () => {
   });
 
   it('POST /v1/tools/nlp explains the route, and detects a follow-up in a conversation', async () => {
-    const res = await harness.call('POST', '/v1/tools/nlp', { token: a.token, body: { query: 'find a cheap espresso machine, then scale the kubernetes deployment' } });
-    assert.deepEqual(res.body.route, ['hunt', 'kubernetes']);
-    assert.deepEqual(res.body.unavailableDomains, ['kubernetes']);
+    const res = await harness.call('POST', '/v1/tools/nlp', { token: a.token, body: { query: 'find a cheap espresso machine, then register a webhook connector for our CRM' } });
+    assert.deepEqual(res.body.route, ['hunt', 'bridge']);
+    assert.deepEqual(res.body.unavailableDomains, ['bridge']);
     assert.deepEqual((await harness.call('POST', '/v1/tools/nlp', { token: a.token, body: { query: 'find a cheap espresso machine and pay for it' } })).body.unavailableDomains, []);
     assert.equal(res.body.classification.length, 12);
     assert.match(res.body.why, /hunt/);

@@ -118,12 +118,12 @@ describe('orchestrator runs end to end', () => {
   });
 
   it('a run through a domain that is not built yet is refused naming it', async () => {
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find a cheap espresso machine, then scale the kubernetes deployment' } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find a cheap espresso machine, then register a webhook connector for our CRM' } });
     assert.equal(res.status, 422);
     assert.equal(res.body.error, 'policyViolation');
-    assert.match(res.body.message, /kubernetes/);
-    assert.deepEqual(res.body.details.route, ['hunt', 'kubernetes']);
-    assert.deepEqual(res.body.details.missing, ['kubernetes']);
+    assert.match(res.body.message, /bridge/);
+    assert.deepEqual(res.body.details.route, ['hunt', 'bridge']);
+    assert.deepEqual(res.body.details.missing, ['bridge']);
   });
 
   it('a run that belongs to a task completes the task and writes task.completed in the outbox', async () => {
