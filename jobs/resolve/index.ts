@@ -1,4 +1,8 @@
 import { defineDomain } from '../domain.js';
+import { caseEvents } from './cases/events.js';
+import { sweepDeadlines } from './cases/review.js';
+import { caseRoutes } from './cases/routes.js';
+import { withCaseLink } from './cases/run-link.js';
 import { routes, scopes } from './routes.js';
 import { resolveStep } from './step.js';
 import { templates } from './templates.js';
@@ -9,8 +13,10 @@ export const resolve = defineDomain({
   name: 'resolve',
   summary: 'Audit, contradictions, evidence and cases',
   scopes,
-  routes,
-  step: resolveStep,
+  routes: [...routes, ...caseRoutes],
+  step: withCaseLink(resolveStep),
   vocabulary,
   templates,
+  events: caseEvents,
+  sweeps: { 'cases.deadlines': { cron: '*/5 * * * *', run: sweepDeadlines } },
 });

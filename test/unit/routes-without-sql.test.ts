@@ -16,10 +16,12 @@ function apiFiles(dir = 'api'): string[] {
   });
 }
 
-/** Every file that declares routes: api/ and each domain module's routes.ts and index.ts. */
+const subdirs = (dir: string) => readdirSync(path.join(ROOT, dir), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}/${e.name}`);
+
+/** Every file that declares routes: api/ and each domain module's routes.ts and index.ts, and those of its sub-areas (jobs/resolve/cases/). */
 function routeFiles(): string[] {
-  const domains = readdirSync(path.join(ROOT, 'jobs'), { withFileTypes: true }).filter((e) => e.isDirectory())
-    .flatMap((e) => ['routes.ts', 'index.ts'].map((f) => `jobs/${e.name}/${f}`))
+  const domains = subdirs('jobs').flatMap((d) => [d, ...subdirs(d)])
+    .flatMap((d) => ['routes.ts', 'index.ts'].map((f) => `${d}/${f}`))
     .filter((f) => { try { readFileSync(path.join(ROOT, f)); return true; } catch { return false; } });
   return [...apiFiles(), ...domains];
 }
@@ -32,7 +34,8 @@ function sqlUses(file: string): string[] {
 }
 
 describe('routes map, services act, repositories hold SQL', () => {
-  it('no file that declares routes (api/, jobs/<domain>/routes.ts and index.ts) runs SQL or opens a transaction', () => {
+  it('no file that declares routes (api/, jobs/<domain>/routes.ts and index.ts, and its sub-areas\') runs SQL or opens a transaction', () => {
+    assert.ok(routeFiles().includes('jobs/resolve/cases/routes.ts'), 'sub-areas are scanned');
     assert.deepEqual(routeFiles().flatMap(sqlUses), []);
   });
 });
