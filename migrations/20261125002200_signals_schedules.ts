@@ -100,6 +100,8 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['schedule_id', 'id'], 'schedule_firings_schedule_page');
     t.index(['run_id'], 'schedule_firings_run');
   });
+  // The overlap check looks for a firing still starting its run.
+  await knex.raw(`CREATE INDEX schedule_firings_pending ON schedule_firings (schedule_id) WHERE outcome = 'pending'`);
   await knex.raw(`CREATE UNIQUE INDEX schedule_firings_one_per_tick ON schedule_firings (schedule_id, scheduled_for) WHERE trigger <> 'manual'`);
   await knex.raw(
     `UPDATE api_tokens SET scopes = scopes || ?::text[] WHERE scopes @> ?::text[] AND NOT scopes && ?::text[]`,

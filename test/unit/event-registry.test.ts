@@ -8,8 +8,8 @@ const module = (name: string, events: DomainModule['events']): DomainModule => (
 });
 
 describe('event type registry', () => {
-  it('lists every type the service records: run.*, task.completed, subscription.disabled, and the domains\' (proxy.*)', () => {
-    assert.deepEqual(Object.keys(EVENT_TYPES).sort(), ['proxy.canceled', 'proxy.expired', 'proxy.outcome', 'run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed']);
+  it('lists every type the service records: run.*, task.completed, subscription.disabled, the domains\' (proxy.*), signal.matched and schedule.fired', () => {
+    assert.deepEqual(Object.keys(EVENT_TYPES).sort(), ['proxy.canceled', 'proxy.expired', 'proxy.outcome', 'run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'schedule.fired', 'signal.matched', 'subscription.disabled', 'task.completed']);
     for (const spec of Object.values(EVENT_TYPES)) assert.ok((spec.payload as { $id?: string }).$id && spec.description, spec.type);
   });
 
