@@ -12,7 +12,7 @@ import type { Knex } from 'knex';
  * Then the four new scopes go to every token that holds the whole default
  * set as it was before them (a token narrowed on purpose stays narrow).
  */
-const OLD_DEFAULT_SCOPES = [
+export const OLD_DEFAULT_SCOPES = [
   'runs:read', 'runs:write', 'tasks:read', 'tasks:write', 'cases:read', 'cases:write', 'bridge:read', 'bridge:write',
   'proxy:read', 'proxy:write', 'pay:read', 'pay:write', 'events:read', 'events:write', 'agents:read', 'agents:write',
   'channels:read', 'channels:write', 'audit:read', 'tools:use', 'delivery:write', 'tokens:manage',
@@ -103,10 +103,16 @@ export async function up(knex: Knex): Promise<void> {
   // The overlap check looks for a firing still starting its run.
   await knex.raw(`CREATE INDEX schedule_firings_pending ON schedule_firings (schedule_id) WHERE outcome = 'pending'`);
   await knex.raw(`CREATE UNIQUE INDEX schedule_firings_one_per_tick ON schedule_firings (schedule_id, scheduled_for) WHERE trigger <> 'manual'`);
-  await knex.raw(
+  await grantNewScopes(knex);
+}
+
+/** The new scopes for every token holding the whole previous default set and none of them yet. */
+export async function grantNewScopes(knex: Knex): Promise<number> {
+  const result = await knex.raw(
     `UPDATE api_tokens SET scopes = scopes || ?::text[] WHERE scopes @> ?::text[] AND NOT scopes && ?::text[]`,
     [NEW_SCOPES, OLD_DEFAULT_SCOPES, NEW_SCOPES],
   );
+  return result.rowCount ?? 0;
 }
 
 export async function down(knex: Knex): Promise<void> {
