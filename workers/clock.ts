@@ -1,5 +1,6 @@
 import cron from 'node-cron';
 import { SWEEPS } from '../jobs/clock/sweeps.js';
+import { startScheduleTicker } from '../jobs/schedules/ticker.js';
 import type { Deps } from '../shared/deps.js';
 import { Lease } from '../shared/redis/lease.js';
 import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
@@ -11,6 +12,7 @@ const LEADER_TTL_MS = 30_000;
  * node-cron ticks behind a Redis leader lease. A tick only enqueues the
  * sweep's job with a per-minute job id, so even two leaders in a split
  * second would enqueue it once; the `clock` queue's worker does the work.
+ * Schedules tick in every clock process, leader or not (jobs/schedules/ticker.ts).
  */
 export function startClock(deps: Deps): Stoppable[] {
   const lease = new Lease(deps.redis, `${deps.config.QUEUE_PREFIX}:clock:leader`, LEADER_TTL_MS);
@@ -36,6 +38,7 @@ export function startClock(deps: Deps): Stoppable[] {
   );
   return [
     ...startWorkers(deps, ['clock']),
+    startScheduleTicker(deps),
     {
       name: 'clock',
       stop: async () => {

@@ -14,6 +14,8 @@ import { routes as profiles } from './profiles.js';
 import { routes as proofCards } from './proof-cards.js';
 import { routes as runs } from './runs.js';
 import { routes as sandbox } from './sandbox.js';
+import { routes as schedules } from './schedules.js';
+import { routes as signals } from './signals.js';
 import { routes as tasks } from './tasks.js';
 import { routes as tokens } from './tokens.js';
 import { routes as toolsNlp } from './tools-nlp.js';
@@ -29,6 +31,6 @@ import { routes as wellKnown } from './well-known.js';
 export const ALL_ROUTES: AnyRoute[] = [];
 ALL_ROUTES.push(
   ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
-  ...orchestrator, ...delivery, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
+  ...orchestrator, ...delivery, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown, ...signals, ...schedules,
   ...DOMAIN_ROUTES,
 );

@@ -4,6 +4,7 @@ import { EVENT_SOURCES } from '../../shared/schemas/events.js';
 import { check, type FieldError } from '../../shared/validation.js';
 import type { DomainEvent, DomainModule } from '../domain.js';
 import { DOMAIN_NAMES, DOMAINS } from '../domains.js';
+import { automationEvents } from '../automation/events.js';
 import { FINAL_OUTCOMES, WAIT_STATUSES, type RunOutcome } from '../orchestrator/run-state.js';
 
 /**
@@ -65,7 +66,7 @@ const payloadId = (type: string) => `${type.split(/[^A-Za-z0-9]+/).map((w) => w.
  * Core types merged with every module's `events`. A type declared twice is a
  * startup error: two meanings for one name would reach subscribers as one.
  */
-export function collectEventTypes(modules: readonly DomainModule[]): Record<string, EventTypeSpec> {
+export function collectEventTypes(modules: readonly Pick<DomainModule, 'name' | 'events'>[]): Record<string, EventTypeSpec> {
   const all: Record<string, EventTypeSpec> = {};
   const add = (type: string, event: DomainEvent, origin: string) => {
     if (all[type]) throw new Error(`event type ${type} is declared by ${all[type].origin} and by ${origin}`);
@@ -77,7 +78,8 @@ export function collectEventTypes(modules: readonly DomainModule[]): Record<stri
   return all;
 }
 
-export const EVENT_TYPES: Readonly<Record<string, EventTypeSpec>> = collectEventTypes(DOMAINS);
+/** The domains' events, then those of signals and schedules (jobs/automation/events.ts), which are a module but not a domain. */
+export const EVENT_TYPES: Readonly<Record<string, EventTypeSpec>> = collectEventTypes([...DOMAINS, automationEvents]);
 
 export function isRegisteredEvent(type: string): boolean {
   return Object.hasOwn(EVENT_TYPES, type);

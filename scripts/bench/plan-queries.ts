@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import * as schedulesDb from '../../shared/db/schedules.js';
+import * as signalsDb from '../../shared/db/signals.js';
 import type pg from 'pg';
 import { listAgents } from '../../shared/db/agents.js';
 import { listListings } from '../../shared/db/catalog.js';
@@ -78,6 +80,12 @@ export const PLAN_QUERIES: PlanQuery[] = [
   { name: 'proxy missions: list by task', ordered: true, uses: ['proxy_missions_account_task_page'], run: (db, c) => listMissions(db, c.accountId, { taskId: 'task_x' }, 50) },
   { name: 'proxy missions: due to close', ordered: true, uses: ['proxy_missions_live_expiry'], run: (db) => missionsToClose(db, ['open', 'inProgress'], 200) },
   { name: 'proxy providers: list', ordered: true, uses: ['proxy_providers_account_page'], run: (db, c) => listProviders(db, c.accountId, {}, 50) },
+  { name: 'signals: list', ordered: true, uses: ['signals_account_page'], run: (db, c) => signalsDb.listSignals(db, c.accountId, { limit: 50 }) },
+  { name: 'signals: list by type', ordered: true, uses: ['signals_account_type_page'], run: (db, c) => signalsDb.listSignals(db, c.accountId, { type: 'price.changed', limit: 50 }) },
+  { name: 'signals: list by subject', ordered: true, uses: ['signals_account_subject_page'], run: (db, c) => signalsDb.listSignals(db, c.accountId, { subject: 'sku-1', limit: 50 }) },
+  { name: 'signal rules: list', ordered: true, uses: ['signal_rules_account_page'], run: (db, c) => signalsDb.listRules(db, c.accountId, { limit: 50 }) },
+  { name: 'schedules: list', ordered: true, uses: ['schedules_account_page'], run: (db, c) => schedulesDb.listSchedules(db, c.accountId, { limit: 50 }) },
+  { name: 'schedules: claim due', ordered: true, uses: ['schedules_due'], run: (db) => db.transaction((trx) => schedulesDb.claimDueSchedules(trx, new Date(), 50)) },
   { name: 'retention: run events', ordered: true, uses: ['runs_events_untrimmed', 'run_events_pkey'], run: (db) => retention.trimRunEvents(db, { olderThanDays: 30, terminal: TERMINAL, batch: 500 }) },
   { name: 'retention: run steps', ordered: true, uses: ['runs_steps_untrimmed', 'run_steps_run_id_index'], run: (db) => retention.trimRunSteps(db, { olderThanDays: 30, terminal: TERMINAL, batch: 500 }) },
   { name: 'retention: deliveries', ordered: true, uses: ['deliveries_finished', 'deliveries_parent', 'deliveries_chain'], run: (db) => retention.deleteFinishedDeliveries(db, { olderThanDays: 30, batch: 1000 }) },

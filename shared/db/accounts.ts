@@ -124,3 +124,8 @@ export async function insertSandboxAccount(db: Db, accountId: string): Promise<b
     .onConflict('id').ignore().returning('id');
   return inserted.length === 1;
 }
+
+/** An account's plan and activation, for work started without a request token (signal rules, schedules). */
+export async function getAccountStanding(db: Db, accountId: string): Promise<Pick<AccountRow, 'id' | 'plan' | 'status'> | null> {
+  return (await db('accounts').select('id', 'plan', 'status').where({ id: accountId }).first()) ?? null;
+}

@@ -16,6 +16,8 @@ export const SCOPES = [
   'events:read', 'events:write',
   'agents:read', 'agents:write',
   'channels:read', 'channels:write',
+  'signals:read', 'signals:write',
+  'schedules:read', 'schedules:write',
   'audit:read',
   'tools:use',
   'delivery:write',

@@ -8,11 +8,12 @@ const module = (name: string, events: DomainModule['events']): DomainModule => (
 });
 
 describe('event type registry', () => {
-  it('lists every type the service records: run.*, task.completed, subscription.disabled, and the built domains\' (case.*, proxy.*, pay.settled)', () => {
+  it('lists every type the service records: run.*, task.completed, subscription.disabled, the built domains\' (case.*, proxy.*, pay.settled), signal.matched and schedule.fired', () => {
     assert.deepEqual(Object.keys(EVENT_TYPES).filter((t) => EVENT_TYPES[t]!.origin === 'core').sort(), ['run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed']);
     assert.equal(EVENT_TYPES['pay.settled']?.origin, 'pay');
     for (const t of ['proxy.canceled', 'proxy.expired', 'proxy.outcome']) assert.equal(EVENT_TYPES[t]?.origin, 'proxy', t);
     for (const t of ['case.action.updated', 'case.deadline.missed', 'case.updated']) assert.equal(EVENT_TYPES[t]?.origin, 'resolve', t);
+    for (const t of ['schedule.fired', 'signal.matched']) assert.ok(EVENT_TYPES[t], t);
     for (const spec of Object.values(EVENT_TYPES)) assert.ok((spec.payload as { $id?: string }).$id && spec.description, spec.type);
   });
 

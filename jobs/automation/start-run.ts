@@ -1,0 +1,44 @@
+import { admitWorkflowRequest } from '../../shared/auth/workflow-allowance.js';
+import { getAccountStanding } from '../../shared/db/accounts.js';
+import type { Deps } from '../../shared/deps.js';
+import { AppError } from '../../shared/errors.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+import { submitRun } from '../orchestrator/submit.js';
+import { runTemplate } from '../workflows/run-template.js';
+import { withOrigin, type RunTarget } from './target.js';
+
+/** How an attempt to start a rule's or a schedule's run ended; recorded on the match or firing. */
+export type StartOutcome = { outcome: 'started'; runId: string } | { outcome: 'refused' | 'failed'; reason: string };
+
+/**
+ * Starts the run a signal rule or a schedule names, for its account. There
+ * is no request token, so the account itself is admitted: the same
+ * unverified allowance and monthly quota a workflow request counts against
+ * (shared/auth/workflow-allowance.ts). A refusal (quota, allowance) and a
+ * failure to start (a domain not available, a template input that no longer
+ * fits) are answers to record, never thrown: the caller writes them on the
+ * match or firing. `origin` lands in the run's metadata under `awp`.
+ */
+export async function startAutomatedRun(deps: Deps, accountId: string, target: RunTarget, origin: Record<string, unknown> & { startedBy: string }): Promise<StartOutcome> {
+  const account = await getAccountStanding(deps.db, accountId);
+  if (!account) return { outcome: 'failed', reason: 'account not found' };
+  // Never `admin`: an automation is a customer's usage, whoever created it.
+  const principal: Principal = { accountId, tokenId: origin.startedBy, scopes: ['runs:write'], plan: account.plan, activated: account.status === 'active' };
+  try {
+    await admitWorkflowRequest(deps, principal);
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return { outcome: 'refused', reason: err.message };
+    throw err;
+  }
+  try {
+    const start = withOrigin(target, origin);
+    const run = 'templateId' in start
+      ? await runTemplate(deps, principal, start.templateId, start.body as Parameters<typeof runTemplate>[3])
+      : await submitRun(deps, principal, start.request);
+    return { outcome: 'started', runId: run.id };
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return { outcome: 'failed', reason: err.message };
+    deps.log.error({ accountId, startedBy: origin.startedBy, err: (err as Error).message }, 'automated run did not start');
+    return { outcome: 'failed', reason: 'internal error starting the run' };
+  }
+}

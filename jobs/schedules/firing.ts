@@ -1,0 +1,81 @@
+import type { Deps } from '../../shared/deps.js';
+import { recordEvent } from '../../shared/db/outbox.js';
+import { advanceSchedule, claimDueSchedules, hasRunningFiring, insertFiring, settleFiring, type FiringRow, type ScheduleRow } from '../../shared/db/schedules.js';
+import type { Db } from '../../shared/db/knex.js';
+import { newId } from '../../shared/ids.js';
+import type { FiringTrigger } from '../automation/events.js';
+import { startAutomatedRun } from '../automation/start-run.js';
+import type { RunTarget } from '../automation/target.js';
+import { wakeDispatcher } from '../events/wake.js';
+import { TERMINAL_STATUSES } from '../orchestrator/run-state.js';
+import { planTick, type CatchUp } from './logic.js';
+
+/** Schedules one claim takes at most; the rest wait for the next tick (or another clock). */
+const CLAIM_BATCH = 50;
+
+/**
+ * One clock tick of the schedules, run by every clock process. In one
+ * transaction: claim the due schedules (FOR UPDATE SKIP LOCKED), record one
+ * firing per schedule for its latest due tick (pending, or skipped for
+ * overlap, or missed under catchUp none), and advance next_fire_at past now.
+ * A schedule another clock holds is skipped, and once that clock commits its
+ * tick is no longer due: each tick fires once whatever the number of clocks.
+ * Then each pending firing asks for its run (outside the claim: a run start
+ * writes and enqueues on its own) and records the outcome with its
+ * `schedule.fired` event. A process that dies between the two leaves the
+ * firing `pending`, visible, never run twice.
+ */
+export async function fireDueSchedules(deps: Deps, now = new Date()): Promise<{ claimed: number; started: number }> {
+  const graceMs = deps.config.SCHEDULE_MISFIRE_GRACE_SECONDS * 1000;
+  let claimed = 0;
+  const pending = await deps.db.transaction(async (trx) => {
+    const toStart: Array<{ firing: FiringRow; target: RunTarget }> = [];
+    for (const schedule of await claimDueSchedules(trx, now, CLAIM_BATCH)) {
+      claimed++;
+      const plan = planTick({ cron: schedule.cron, timezone: schedule.timezone, catchUp: schedule.catch_up as CatchUp, nextFireAt: schedule.next_fire_at }, now, graceMs);
+      await advanceSchedule(trx, schedule.id, plan.nextFireAt, plan.scheduledFor);
+      const firing = await recordFiring(trx, schedule, { scheduledFor: plan.scheduledFor, trigger: plan.trigger, missed: plan.missed, missedTick: plan.action === 'missed' });
+      if (firing?.outcome === 'pending') toStart.push({ firing, target: schedule.target as RunTarget });
+    }
+    return toStart;
+  });
+  let started = 0;
+  for (const { firing, target } of pending) if ((await startFiring(deps, firing, target)).outcome === 'started') started++;
+  return { claimed, started };
+}
+
+/**
+ * Writes a firing in the caller's transaction: `pending` when its run is to
+ * start, else settled at once with its event (`missed`, `skippedOverlap`).
+ * Null when the tick has a firing already.
+ */
+export async function recordFiring(trx: Db, schedule: ScheduleRow, f: { scheduledFor: Date; trigger: FiringTrigger; missed: number; missedTick?: boolean }): Promise<FiringRow | null> {
+  const overlapping = !f.missedTick && schedule.overlap === 'skip' && (await hasRunningFiring(trx, schedule, TERMINAL_STATUSES));
+  const outcome = f.missedTick ? 'missed' : overlapping ? 'skippedOverlap' : 'pending';
+  const reason = f.missedTick
+    ? `no clock ran at this tick (catchUp none): ${f.missed} tick${f.missed === 1 ? '' : 's'} not run`
+    : overlapping ? 'the previous run of this schedule has not finished (overlap skip)' : null;
+  const firing = await insertFiring(trx, { id: newId('sfr'), account_id: schedule.account_id, schedule_id: schedule.id, scheduled_for: f.scheduledFor, trigger: f.trigger, missed: f.missed, outcome, reason });
+  if (firing && outcome !== 'pending') await recordFired(trx, firing);
+  return firing;
+}
+
+/** Starts a pending firing's run and records what came of it, with its event, in one transaction. */
+export async function startFiring(deps: Deps, firing: FiringRow, target: RunTarget): Promise<FiringRow> {
+  const started = await startAutomatedRun(deps, firing.account_id, target, {
+    startedBy: `schedule:${firing.schedule_id}`, scheduleId: firing.schedule_id, firingId: firing.id, scheduledFor: firing.scheduled_for.toISOString(), trigger: firing.trigger,
+  });
+  const result = await deps.db.transaction(async (trx) => {
+    const row = await settleFiring(trx, firing.id, { outcome: started.outcome, runId: started.outcome === 'started' ? started.runId : null, reason: started.outcome === 'started' ? null : started.reason });
+    return row ? { row, deliveries: (await recordFired(trx, row)).deliveries } : null;
+  });
+  if (result?.deliveries) await wakeDispatcher(deps);
+  return result?.row ?? firing;
+}
+
+function recordFired(trx: Db, f: FiringRow) {
+  return recordEvent(trx, {
+    accountId: f.account_id, type: 'schedule.fired', subject: f.schedule_id,
+    payload: { scheduleId: f.schedule_id, firingId: f.id, scheduledFor: new Date(f.scheduled_for).toISOString(), trigger: f.trigger, outcome: f.outcome, missed: f.missed, runId: f.run_id, reason: f.reason },
+  });
+}

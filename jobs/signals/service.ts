@@ -1,0 +1,137 @@
+import type { Deps } from '../../shared/deps.js';
+import { recordEvent } from '../../shared/db/outbox.js';
+import {
+  deleteRule, getRule, getSignal, insertMatch, insertRule, insertSignal, listRules, listSignals, lockActiveRules, matchesOfSignal,
+  recentMatches, settleMatch, signalBySourceId, updateRule, type SignalMatchRow, type SignalRow, type SignalRuleRow,
+} from '../../shared/db/signals.js';
+import { invalidPayload, notFound } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+import { startAutomatedRun } from '../automation/start-run.js';
+import { checkTarget, type RunTarget } from '../automation/target.js';
+import { wakeDispatcher } from '../events/wake.js';
+import { admitMatch, checkCondition, conditionHolds, disallowedOperators } from './logic.js';
+import type { SignalIngest, SignalRuleCreate, SignalRuleUpdate } from './schemas.js';
+
+/**
+ * Ingests a signal. The signal, the rules it matches (each held back by its
+ * dedup window or rate limit, or pending) are one transaction, under a lock
+ * of the type's active rules so two signals count a window one after the
+ * other. Then each pending match asks for its run, and its outcome and the
+ * `signal.matched` event are written together. A signal whose source and
+ * sourceId were seen before answers the first one, `duplicate: true`, and
+ * starts nothing.
+ */
+export async function ingestSignal(deps: Deps, principal: Principal, body: SignalIngest): Promise<{ signal: SignalRow; duplicate: boolean; matches: SignalMatchRow[] }> {
+  const accountId = principal.accountId;
+  const recorded = await deps.db.transaction(async (trx) => {
+    const signal = await insertSignal(trx, {
+      id: newId('sig'), account_id: accountId, type: body.type, subject: body.subject, value: body.value ?? null,
+      source: body.source, source_id: body.sourceId, observed_at: body.observedAt ? new Date(body.observedAt) : new Date(),
+    });
+    if (!signal) return null;
+    const matches: SignalMatchRow[] = [];
+    for (const rule of await lockActiveRules(trx, accountId, body.type)) {
+      if (!conditionHolds(rule.condition, signal)) continue;
+      const admission = admitMatch({ dedupWindowSeconds: rule.dedup_window_seconds, maxRunsPerHour: rule.max_runs_per_hour }, await recentMatches(trx, rule.id, signal.subject, rule.dedup_window_seconds));
+      const outcome = admission === 'start' ? 'pending' : admission;
+      const match = await insertMatch(trx, { id: newId('smt'), account_id: accountId, signal_id: signal.id, rule_id: rule.id, subject: signal.subject, outcome, reason: admission === 'start' ? null : heldBackReason(admission, rule) });
+      if (outcome !== 'pending') await recordMatched(trx, match);
+      matches.push(match);
+    }
+    return { signal, matches };
+  });
+  if (!recorded) {
+    const first = (await signalBySourceId(deps.db, accountId, body.source, body.sourceId))!;
+    return { signal: first, duplicate: true, matches: await matchesOfSignal(deps.db, first.id) };
+  }
+  const targets = new Map<string, RunTarget | undefined>();
+  const settled: SignalMatchRow[] = [];
+  for (const match of recorded.matches) {
+    if (match.outcome !== 'pending') { settled.push(match); continue; }
+    const ruleId = match.rule_id!;
+    if (!targets.has(ruleId)) targets.set(ruleId, (await getRule(deps.db, accountId, ruleId))?.target as RunTarget | undefined);
+    const target = targets.get(ruleId);
+    const started = target
+      ? await startAutomatedRun(deps, accountId, target, { startedBy: `signalRule:${ruleId}`, signalId: recorded.signal.id, ruleId, matchId: match.id, type: recorded.signal.type, subject: recorded.signal.subject })
+      : { outcome: 'failed' as const, reason: 'rule deleted before its run started' };
+    const result = await deps.db.transaction(async (trx) => {
+      const row = await settleMatch(trx, match.id, { outcome: started.outcome, runId: started.outcome === 'started' ? started.runId : null, reason: started.outcome === 'started' ? null : started.reason });
+      return row ? { row, deliveries: (await recordMatched(trx, row)).deliveries } : null;
+    });
+    if (result?.deliveries) await wakeDispatcher(deps);
+    settled.push(result?.row ?? match);
+  }
+  return { signal: recorded.signal, duplicate: false, matches: settled };
+}
+
+const heldBackReason = (admission: 'deduplicated' | 'rateLimited', rule: SignalRuleRow) => admission === 'deduplicated'
+  ? `a match for this subject counted within the last ${rule.dedup_window_seconds} s`
+  : `the rule started ${rule.max_runs_per_hour} runs in the last hour`;
+
+function recordMatched(trx: Deps['db'], match: SignalMatchRow) {
+  return recordEvent(trx, {
+    accountId: match.account_id, type: 'signal.matched', subject: match.signal_id,
+    payload: { signalId: match.signal_id, ruleId: match.rule_id, matchId: match.id, subject: match.subject, outcome: match.outcome, runId: match.run_id, reason: match.reason },
+  });
+}
+
+export async function findSignals(deps: Deps, principal: Principal, query: { type?: string; subject?: string; observedFrom?: string; observedTo?: string; limit?: number; cursor?: string }) {
+  return listSignals(deps.db, principal.accountId, { ...query, limit: query.limit ?? 50 });
+}
+
+export async function fetchSignal(deps: Deps, principal: Principal, signalId: string): Promise<{ signal: SignalRow; matches: SignalMatchRow[] }> {
+  const signal = await getSignal(deps.db, principal.accountId, signalId);
+  if (!signal) throw notFound(`Signal ${signalId}`);
+  return { signal, matches: await matchesOfSignal(deps.db, signal.id) };
+}
+
+/** A condition is checked when it is written: 400 naming each operator the language does not allow. */
+function checkedCondition(condition: unknown): Record<string, unknown> | null {
+  if (condition === undefined || condition === null) return null;
+  const problems = checkCondition(condition);
+  if (problems.length === 0) return condition as Record<string, unknown>;
+  const operators = disallowedOperators(problems);
+  const first = problems[0]!;
+  throw invalidPayload(
+    operators.length > 0 ? `condition uses operator${operators.length > 1 ? 's' : ''} not allowed: ${operators.join(', ')}` : `condition${first.path} ${first.message}`,
+    { operators, problems: problems.map((p) => ({ path: `/condition${p.path}`, message: p.message })) },
+  );
+}
+
+export async function createRule(deps: Deps, principal: Principal, body: SignalRuleCreate): Promise<SignalRuleRow> {
+  return insertRule(deps.db, {
+    id: newId('srl'), account_id: principal.accountId, name: body.name, signal_type: body.signalType, condition: checkedCondition(body.condition),
+    target: checkTarget(body.target) as Record<string, unknown>, status: body.status ?? 'active', dedup_window_seconds: body.dedupWindowSeconds ?? 0, max_runs_per_hour: body.maxRunsPerHour ?? null,
+  });
+}
+
+export async function fetchRule(deps: Deps, principal: Principal, ruleId: string): Promise<SignalRuleRow> {
+  const rule = await getRule(deps.db, principal.accountId, ruleId);
+  if (!rule) throw notFound(`Signal rule ${ruleId}`);
+  return rule;
+}
+
+export async function findRules(deps: Deps, principal: Principal, query: { signalType?: string; limit?: number; cursor?: string }) {
+  return listRules(deps.db, principal.accountId, { ...query, limit: query.limit ?? 50 });
+}
+
+export async function updateRuleByClient(deps: Deps, principal: Principal, ruleId: string, body: SignalRuleUpdate): Promise<SignalRuleRow> {
+  const patch: Parameters<typeof updateRule>[2] = {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.signalType !== undefined ? { signal_type: body.signalType } : {}),
+    ...(body.condition !== undefined ? { condition: checkedCondition(body.condition) } : {}),
+    ...(body.target !== undefined ? { target: checkTarget(body.target) as Record<string, unknown> } : {}),
+    ...(body.status !== undefined ? { status: body.status } : {}),
+    ...(body.dedupWindowSeconds !== undefined ? { dedup_window_seconds: body.dedupWindowSeconds } : {}),
+    ...(body.maxRunsPerHour !== undefined ? { max_runs_per_hour: body.maxRunsPerHour } : {}),
+  };
+  return deps.db.transaction(async (trx) => {
+    if (!(await getRule(trx, principal.accountId, ruleId, true))) throw notFound(`Signal rule ${ruleId}`);
+    return updateRule(trx, ruleId, patch);
+  });
+}
+
+export async function removeRule(deps: Deps, principal: Principal, ruleId: string): Promise<void> {
+  if (!(await deleteRule(deps.db, principal.accountId, ruleId))) throw notFound(`Signal rule ${ruleId}`);
+}
