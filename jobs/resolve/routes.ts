@@ -1,5 +1,6 @@
-import { Type } from '@sinclair/typebox';
 import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
+import { ScamTriageRequest, ScamTriageResult } from '../../shared/schemas/resolve.js';
+import { triageForClient } from './triage-service.js';
 
 /** Default scopes of the domain's routes. */
 export const scopes = { read: ['tools:use'], write: ['tools:use'] };
@@ -7,17 +8,12 @@ const r = routeGroup('resolve', scopes);
 const tools = toolsGroup;
 const cases = routeGroup('cases', { read: ['cases:read'], write: ['cases:write'] });
 
-export const ScamTriageRequest = Type.Object(
-  {
-    claim: Type.String({ minLength: 1, maxLength: 20_000 }),
-    documents: Type.Optional(Type.Array(Type.String({ maxLength: 100_000 }), { maxItems: 50 })),
-    taskId: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { $id: 'ScamTriageRequest', additionalProperties: true },
-);
-
 export const routes = [
-  r.post('/v1/resolve/scamTriage', 'Risk, evidence map, contradictions and missing evidence for a claim', { body: ScamTriageRequest, countsAsWorkflow: true, mcpTool: 'resolve.scamTriage', pendingIssue: 17 }),
+  r.post('/v1/resolve/scamTriage', 'Risk, evidence map, contradictions and missing evidence for a claim', {
+    description: 'Deterministic rules (FTC signs, IC3 categories; README "Scam triage" lists each rule id), lookalike domains, and contradictions between the claim and the documents, each citing its exact spans. A configured LLM may add signals, never remove them.',
+    body: ScamTriageRequest, response: { 200: ScamTriageResult }, countsAsWorkflow: true, mcpTool: 'resolve.scamTriage',
+    handler: ({ body, principal, signal }, deps) => triageForClient(deps, principal.accountId, body, signal),
+  }),
   tools.post('/v1/tools/chainTrace', 'Trace blockchain transactions, prepare a recovery assessment', { pendingIssue: 17 }),
   ...[
     cases.get('/v1/cases', 'List cases', { list: true }),

@@ -37,11 +37,11 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.deepEqual(names, [...toolRoutes(ALL_ROUTES).keys()].sort());
     const named = ALL_ROUTES.filter((r) => r.mcpTool).map((r) => r.mcpTool!);
     assert.equal(new Set(named).size, named.length, 'each tool name names one route');
-    for (const expected of ['orchestrator.run', 'runs.get', 'runs.events', 'runs.resume', 'runs.cancel', 'workflows.listTemplates', 'workflows.runTemplate', 'hunt.search', 'tools.nlp', 'tools.map', 'tools.browserReader', 'tools.imageReader']) {
+    for (const expected of ['orchestrator.run', 'runs.get', 'runs.events', 'runs.resume', 'runs.cancel', 'workflows.listTemplates', 'workflows.runTemplate', 'hunt.search', 'tools.nlp', 'tools.map', 'tools.browserReader', 'tools.imageReader', 'resolve.scamTriage']) {
       assert.ok(names.includes(expected), expected);
     }
-    // Routes still pending (resolve.scamTriage, pay.settle, ...) offer no tool until they are built.
-    assert.ok(!names.includes('resolve.scamTriage') && !names.includes('pay.settle'));
+    // Routes still pending (pay.settle, ...) offer no tool until they are built.
+    assert.ok(!names.includes('pay.settle'));
     const run = tools.find((t) => t.name === 'orchestrator.run')!;
     assert.equal(run.inputSchema.type, 'object');
     assert.deepEqual(run.inputSchema.required, ['request']);
