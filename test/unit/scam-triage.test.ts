@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lookalikeOf, registrableDomain } from '../../jobs/resolve/lookalike.js';
 import { analyseClaim } from '../../jobs/resolve/triage.js';
 import { triageClaim } from '../../jobs/resolve/triage-service.js';
 import { createLogger } from '../../shared/log.js';
+import { RULE_IDS } from '../../shared/schemas/resolve.js';
+import { RULE_DOCS } from '../../jobs/resolve/triage-rules.js';
 import { SCAM_CORPUS } from '../fixtures/scam-corpus.js';
 import { harness } from '../support/harness.js';
 
@@ -28,6 +31,14 @@ describe('scam triage (pure analysis)', () => {
     console.log(`      scam triage corpus: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (${tp} caught, ${fp} false alarms, ${fn} missed)${wrong.length ? `\n      ${wrong.join('\n      ')}` : ''}`);
     assert.ok(precision >= 0.85, `precision ${precision}`);
     assert.ok(recall >= 0.85, `recall ${recall}`);
+  });
+
+  it('every rule id is documented: in the rule table and in the README with its trigger', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const id of RULE_IDS) {
+      assert.ok(RULE_DOCS[id]?.trigger, id);
+      assert.ok(readme.includes(`| \`${id}\` | ${RULE_DOCS[id].weight} |`), `README documents ${id}`);
+    }
   });
 
   it('the tax-office example: likelyScam/high with four signals, each with its exact span and taxonomy', () => {
