@@ -69,7 +69,7 @@ export function evmTracer(t: ProviderTarget): Tracer {
       if (!Array.isArray(log?.topics) || log.topics[0] !== TRANSFER || log.topics.length !== 3) continue; // ERC-721 Transfer has 4 topics
       const contract = String(log.address).toLowerCase();
       const meta = await token(contract);
-      hops.push({ txHash: log.transactionHash, from: topicAddress(log.topics[1]), to: topicAddress(log.topics[2]), raw: hexInt(log.data), asset: meta.symbol, decimals: meta.decimals, contract, timestamp: await timeOf(log.blockNumber), block: Number(hexInt(log.blockNumber)) });
+      hops.push({ txHash: String(log.transactionHash ?? ''), from: topicAddress(log.topics[1]), to: topicAddress(log.topics[2]), raw: hexInt(log.data), asset: meta.symbol, decimals: meta.decimals, contract, timestamp: await timeOf(log.blockNumber), block: Number(hexInt(log.blockNumber)) });
     }
     return hops;
   };
