@@ -47,6 +47,9 @@ export interface StoredScope {
   tokenRefs: string[];
 }
 
+/** A connector's Standard Webhooks secret, as webhook subscriptions use: `whsec_` and base64 of at least 16 bytes. */
+export const SigningSecret = Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{22,}={0,2}$', maxLength: 200, description: 'Standard Webhooks secret (`whsec_…`) shared with the provider: signs what bridge actions send and verifies its callbacks; stored, never returned' });
+
 const Caps = Type.Array(Capability, { minItems: 1, maxItems: 100, uniqueItems: true });
 export const Endpoint = Type.String({ minLength: 1, maxLength: 2000, description: 'https URL, or `bridge://client/<name>` for a client-hosted adapter' });
 const Scopes = Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Omitted: one scope with every cap on any resource' });
@@ -59,6 +62,7 @@ export const ConnectorCreate = Type.Object(
     endpoint: Endpoint,
     credential: Type.Optional(CredentialRef),
     scopes: Type.Optional(Scopes),
+    signingSecret: Type.Optional(SigningSecret),
   },
   { $id: 'ConnectorCreate', additionalProperties: true },
 );
