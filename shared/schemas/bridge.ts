@@ -12,6 +12,8 @@ export type PreflightStatus = (typeof PREFLIGHT_STATUSES)[number];
 export const PREFLIGHT_CHECKS = ['status', 'capability', 'policy', 'scope', 'session', 'secret', 'endpoint'] as const;
 export type PreflightCheck = (typeof PREFLIGHT_CHECKS)[number];
 export const POLICY_EFFECTS = ['allow', 'deny'] as const;
+/** Bridge action statuses, in the order of the action table (jobs/bridge/machines.ts, which a unit test holds to this list). */
+export const ACTION_STATUSES = ['queued', 'running', 'retrying', 'awaitingClient', 'succeeded', 'delivered', 'failed', 'timedOut'] as const;
 
 const Str = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 

@@ -121,4 +121,27 @@ describe('bridge actions: provider calls that happen once', function () {
     assert.equal(notCap.status, 422);
     assert.deepEqual(notCap.body.details.errors.map((e: any) => e.check), ['capability', 'scope']);
   });
+
+  it('a proxy mission with a connectorId sends its message as a bridge action, and shows it', async () => {
+    answers = [];
+    const start = provider.received.length;
+    const { call, connectorId } = await setup();
+    const task = await call('POST', '/v1/tasks', { domain: 'proxy', inData: {} });
+    const made = await call('POST', '/v1/proxy/missions', {
+      taskId: task.body.task.taskId, kind: 'message', reason: 'localServiceAvailability', task: 'Ask whether Monday works',
+      channelMsg: { channel: 'sms', to: '+49305550123', text: 'Does Monday work?', connectorId },
+    });
+    assert.equal(made.status, 201, made.text);
+    const sent = made.body.mission.dispatch.channelMsg;
+    assert.deepEqual([sent.status, sent.connectorId], ['queued', connectorId]);
+    await settled(call, sent.actionId, ['succeeded']);
+    const got = provider.received.slice(start);
+    assert.equal(got.length, 1);
+    assert.equal(got[0]!.body.data.capability, 'sms.send');
+    assert.deepEqual([got[0]!.body.data.input.proxyId, got[0]!.body.data.input.callbackRef], [made.body.proxyId, made.body.mission.callbackRef]);
+    const mission = await call('GET', `/v1/proxy/missions/${made.body.proxyId}`);
+    assert.equal(mission.body.mission.dispatch.channelMsg.status, 'succeeded');
+    const refused = await call('POST', '/v1/proxy/missions', { taskId: task.body.task.taskId, kind: 'call', reason: 'localServiceAvailability', task: 'Call them', voiceCall: { phone: '+49305550123', connectorId } });
+    assert.equal(refused.status, 422, 'the connector has no voice.call: no mission is written');
+  });
 });
