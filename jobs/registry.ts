@@ -1,6 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Deps } from '../shared/deps.js';
-import { SERVICE_QUEUES } from '../shared/queues.js';
+import { BRIDGE_ACTIONS_QUEUE, SERVICE_QUEUES } from '../shared/queues.js';
+import { processBridgeAction } from './bridge/action-worker.js';
 import { processClockJob } from './clock/job.js';
 import { DOMAINS, isDomain } from './domains.js';
 import { stepHandler } from './steps.js';
@@ -26,6 +27,7 @@ export const PROCESSORS: Record<string, Processor> = {
   events: (_job, deps) => reconcileOutbox(deps),
   webhooks: dispatchDue,
   clock: processClockJob,
+  [BRIDGE_ACTIONS_QUEUE]: processBridgeAction,
 };
 
 /** A service queue always has its processor; a domain queue once its module (or a test) provides a step. */

@@ -3,10 +3,13 @@ import type { Redis } from 'ioredis';
 
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
- * delivery and clock ticks. Domain queues are named by the domain modules
+ * delivery, clock ticks and bridge actions (provider calls, apart from the
+ * orchestrator's `bridge` step queue). Domain queues are named by the domain modules
  * (one queue per domain, named after it), listed in `jobs/registry.ts`.
  */
-export const SERVICE_QUEUES = ['orchestrator', 'events', 'webhooks', 'clock'] as const;
+export const SERVICE_QUEUES = ['orchestrator', 'events', 'webhooks', 'clock', 'bridge-actions'] as const;
+/** The queue hosted bridge actions run on (and client-hosted ones time out on). */
+export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 
 /** Lazily created Queue handles plus one FlowProducer, all on one prefix and connection. */

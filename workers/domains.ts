@@ -1,14 +1,15 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { DOMAIN_NAMES } from '../jobs/domains.js';
 import { hasProcessor, PROCESSORS, QUEUE_NAMES } from '../jobs/registry.js';
+import { BRIDGE_ACTIONS_QUEUE } from '../shared/queues.js';
 import type { Deps } from '../shared/deps.js';
 import { copiesOf, endClients } from '../shared/redis/connection.js';
 import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifecycle.js';
 
-/** Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration. */
+/** Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration and bridge actions. */
 export function selectedQueues(deps: Deps): string[] {
   const wanted = deps.config.WORKER_QUEUES?.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!wanted) return [...DOMAIN_NAMES, 'orchestrator'];
+  if (!wanted) return [...DOMAIN_NAMES, 'orchestrator', BRIDGE_ACTIONS_QUEUE];
   const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')}`);
   return wanted;

@@ -86,7 +86,7 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
         ctx.res.once('close', () => { if (!ctx.res.writableFinished) controller.abort(); });
         const result = await runHandler(
           spec,
-          { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, ip: ctx.ip, origin: `${ctx.protocol}://${ctx.host}`, signal: controller.signal },
+          { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, rawBody: ctx.state.rawBody, ip: ctx.ip, origin: `${ctx.protocol}://${ctx.host}`, signal: controller.signal },
           deps,
         );
         const reply = result instanceof Reply ? result : new Reply(200, result);

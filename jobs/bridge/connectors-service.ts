@@ -49,7 +49,7 @@ export async function registerConnector(deps: Deps, principal: Principal, body: 
   if (problems.length > 0) throw refused(problems);
   const endpoint = checkConnectorEndpoint(deps, body.endpoint);
   const row = await insertConnector(deps.db, {
-    id: newId('con'), account_id: principal.accountId, connector_id: body.connectorId, kind: body.kind, caps: body.caps, endpoint, credential, scopes, template_id: null,
+    id: newId('con'), account_id: principal.accountId, connector_id: body.connectorId, kind: body.kind, caps: body.caps, endpoint, credential, scopes, template_id: null, signing_secret: body.signingSecret ?? null,
   });
   if (!row) throw conflict(`Connector ${body.connectorId} already exists in this account`, { connectorId: body.connectorId });
   return row;
@@ -84,7 +84,7 @@ export async function updateConnectorByClient(deps: Deps, principal: Principal, 
     }
     const endpoint = change.endpoint !== undefined ? checkConnectorEndpoint(deps, change.endpoint) : undefined;
     const statusReason = to !== row.status || change.statusReason !== undefined ? (change.statusReason ?? null) : undefined;
-    return updateConnector(trx, row.id, { status: to, statusReason, scopes, credential, endpoint });
+    return updateConnector(trx, row.id, { status: to, statusReason, scopes, credential, endpoint, signingSecret: change.signingSecret });
   });
 }
 

@@ -1,6 +1,8 @@
 import { toolsGroup } from '../../shared/http/route-group.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { defineDomain } from '../domain.js';
+import { actionRoutes } from './action-routes.js';
+import { ActionAwaitingClientPayload } from './action-schemas.js';
 import { r, registryRoutes, scopes, security } from './routes.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -10,24 +12,25 @@ const pending = (issue: number, routes: AnyRoute[]) => routes.map((route) => ({ 
 /**
  * Connectors, scoped credentials, provider actions and portals: how the
  * service reaches the outside. The registry half (connectors, preflight,
- * connection sessions, the policy) is built; actions (issue 19) and portals
- * (issue 20) are declared and answer 501. No orchestrator step yet: a run
- * routed through bridge is refused as not available.
+ * connection sessions, the policy) and actions (provider calls on their own
+ * queue, jobs/bridge/action-worker.ts) are built; portals (issue 20) are
+ * declared and answer 501. No orchestrator step yet: a run routed through
+ * bridge is refused as not available.
  */
 export const bridge = defineDomain({
   name: 'bridge',
   summary: 'Connectors, scoped credentials, provider actions and portals',
   scopes,
   vocabulary,
+  events: {
+    'bridge.action.awaitingClient': {
+      description: 'A bridge action was dispatched to a client-hosted adapter (bridge://client/<name>); it waits for POST /v1/bridge/actions/{actionId}/update until its deadline',
+      payload: ActionAwaitingClientPayload,
+    },
+  },
   routes: [
     ...registryRoutes,
-    ...pending(19, [
-      r.post('/v1/bridge/actions', 'Queue a provider action and attach it to channel state'),
-      r.get('/v1/bridge/actions', 'List bridge actions', { list: true }),
-      r.get('/v1/bridge/actions/{actionId}', 'Fetch a bridge action'),
-      r.post('/v1/bridge/actions/{actionId}/update', 'Update status, response, proof or error'),
-      r.post('/v1/bridge/actions/{actionId}/run', 'Run via hosted adapter or dispatch to a client-hosted adapter'),
-    ]),
+    ...actionRoutes,
     ...pending(20, [
       r.post('/v1/bridge/portal/sessions', 'Create a credential-reference-backed portal session'),
       r.get('/v1/bridge/portal/sessions', 'List portal sessions', { list: true }),

@@ -25,3 +25,25 @@ export const SESSIONS = defineMachine({
 
 export type ConnectorStatus = (typeof CONNECTORS.statuses)[number];
 export type SessionStatus = (typeof SESSIONS.statuses)[number];
+
+/**
+ * A bridge action. A hosted one goes `queued → running` and ends
+ * `succeeded` (the provider took it) or `failed`, passing through
+ * `retrying` between attempts of a transient failure. A client-hosted one
+ * waits in `awaitingClient` until the client reports through `update`, or
+ * `timedOut`. A provider's delivery callback moves a `succeeded` action to
+ * `delivered` (or `failed`). `run` puts a failed or timed-out action back in
+ * the queue, with the same idempotency key.
+ */
+export const ACTIONS = defineMachine({
+  queued: ['running', 'awaitingClient', 'failed'],
+  running: ['succeeded', 'retrying', 'failed'],
+  retrying: ['running', 'failed'],
+  awaitingClient: ['succeeded', 'delivered', 'failed', 'timedOut'],
+  succeeded: ['delivered', 'failed'],
+  delivered: [],
+  failed: ['queued'],
+  timedOut: ['queued'],
+});
+
+export type ActionStatus = (typeof ACTIONS.statuses)[number];

@@ -45,7 +45,7 @@ async function probeEndpoint(deps: Deps, endpoint: string, signal: AbortSignal):
  * policy, a covering scope, the session (when one is named), each reference
  * set on this server (named, never shown) and, when asked, the endpoint.
  */
-async function runChecks(deps: Deps, principal: Principal, row: ConnectorRow, req: PreflightRequest, signal: AbortSignal) {
+export async function runChecks(deps: Deps, principal: Principal, row: ConnectorRow, req: PreflightRequest, signal: AbortSignal) {
   const { action } = req;
   const resource = req.resource ?? null;
   const shape = connectorShape(row);

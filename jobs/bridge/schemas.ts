@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  Capability, ConnectorId, ConnectorScope, CONNECTOR_KINDS, CredentialRef, CREDENTIAL_TYPES, Endpoint, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES, ResourcePattern,
+  Capability, ConnectorId, ConnectorScope, CONNECTOR_KINDS, CredentialRef, CREDENTIAL_TYPES, Endpoint, SigningSecret, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES, ResourcePattern,
 } from '../../shared/schemas/bridge.js';
 import { Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { MATCH_CRITERIA } from './logic.js';
@@ -38,6 +38,7 @@ export const ConnectorView = Type.Object(
     notReady: Type.Array(Type.Object({ check: StringEnum(PREFLIGHT_CHECKS), message: Type.String() })),
     lastPreflight: Nullable(Type.Object({ at: Timestamp, action: Type.String(), resource: Nullable(Type.String()), status: StringEnum(PREFLIGHT_STATUSES) })),
     templateId: Nullable(Type.String()),
+    signed: Type.Boolean({ description: 'Has a signing secret (never shown): actions are signed, callbacks verified' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -54,6 +55,7 @@ export const ConnectorUpdate = Type.Object(
     scopes: Type.Optional(Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Replaces every scope' })),
     credential: Type.Optional(CredentialRef),
     endpoint: Type.Optional(Endpoint),
+    signingSecret: Type.Optional(Type.Union([SigningSecret, Type.Null()], { description: 'A new signing secret; null removes it' })),
   },
   { $id: 'ConnectorUpdate', additionalProperties: true },
 );

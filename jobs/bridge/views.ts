@@ -44,6 +44,7 @@ export function connectorView(row: ConnectorRow, secretPrefix: string) {
     notReady,
     lastPreflight: row.last_preflight,
     templateId: row.template_id,
+    signed: Boolean(row.signing_secret),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

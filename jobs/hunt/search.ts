@@ -2,6 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import { searchListings } from '../../shared/db/catalog.js';
 import { HUNT_SOURCES, type Candidate, type HuntSearchRequest } from '../../shared/schemas/hunt.js';
 import { checkReadableUrl, PageReadError } from './page-fetch.js';
+import { searchConnectors } from './connector-source.js';
 import { catalogCandidate, rankCandidates, rankingExplanation, searchTerms } from './logic.js';
 import { searchWeb, type PageReport } from './web-source.js';
 
@@ -48,6 +49,10 @@ export async function huntSearch(deps: Pick<Deps, 'db' | 'config'>, accountId: s
       const found = rows.map((row) => catalogCandidate(row, terms, opts.budgetUsd));
       candidates.push(...found);
       sourceTelemetry.catalog = { status: 'ok', terms, matchMode: mode, matched: rows.length, eligible: found.filter((c) => c.eligible).length, ms: ms(started) };
+    } else if (source === 'connector') {
+      const found = await searchConnectors(deps, accountId, { terms, budgetUsd: opts.budgetUsd, signal: opts.signal });
+      candidates.push(...found.candidates);
+      sourceTelemetry.connector = { ...found.telemetry, ms: ms(started) };
     } else if (urls.length === 0) {
       sourceTelemetry.web = { status: 'unavailable', reason: 'the web source reads the pages given in urls, and none were given' };
     } else {

@@ -41,18 +41,18 @@ export const routes = [
     },
   }),
   r.post('/v1/proxy/missions', 'Create a human-in-the-loop mission', {
-    description: 'The task must be yours (404 otherwise) and not finished (409); it moves to awaitingProxy. A provider named in context.selectedProvider (or the call\'s phone) goes into the provider book, unverified. voiceCall and channelMsg are recorded for the bridge; nothing is sent yet (`dispatch`).',
+    description: 'The task must be yours (404 otherwise) and not finished (409); it moves to awaitingProxy. A provider named in context.selectedProvider (or the call\'s phone) goes into the provider book, unverified. A voiceCall or channelMsg with a connectorId is sent as a bridge action (checked first: 404, 409 or 422 as POST /v1/bridge/actions answers), its input carrying the mission\'s proxyId and callbackRef; `dispatch` shows each action and its status.',
     body: ProxyMissionCreate, response: { 201: MissionOne }, mcpTool: 'proxy.createMission',
     handler: async ({ body, principal, requestId }, deps) => {
-      const { mission, provider } = await createMission(deps, principal, body, requestId);
-      return new Reply(201, { ok: true, proxyId: mission.id, status: mission.status, mission: missionView(mission, provider) });
+      const { mission, provider, actions } = await createMission(deps, principal, body, requestId);
+      return new Reply(201, { ok: true, proxyId: mission.id, status: mission.status, mission: missionView(mission, provider, actions) });
     },
   }),
   r.get('/v1/proxy/missions/{proxyId}', 'Mission with status, context, outcome, proof artefacts and history', {
     response: { 200: MissionOne }, mcpTool: 'proxy.getMission',
     handler: async ({ params, principal }, deps) => {
-      const { mission, provider } = await fetchMission(deps, principal, params.proxyId);
-      return { ok: true, proxyId: mission.id, status: mission.status, mission: missionView(mission, provider) };
+      const { mission, provider, actions } = await fetchMission(deps, principal, params.proxyId);
+      return { ok: true, proxyId: mission.id, status: mission.status, mission: missionView(mission, provider, actions) };
     },
   }),
   r.post('/v1/proxy/missions/{proxyId}/update', 'Take a mission (inProgress), hand it back (open) or cancel it', {

@@ -1,4 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
+import { actionsOfMission, type ActionRow } from '../../shared/db/bridge-actions.js';
 import type { Db } from '../../shared/db/knex.js';
 import {
   getMission, getProvider, insertMission, listMissions, listProviders, missionsByReference, moveMission, providerVerifications, upsertProvider,
@@ -14,6 +15,7 @@ import type { RunAnswer } from '../domain.js';
 import { moveTask } from '../tasks/service.js';
 import { missionStatusFor, normalizePhone, providerIdentity } from './logic.js';
 import { LIVE_MISSION_STATUSES, MISSIONS } from './machine.js';
+import { checkMissionSends, enqueueMissionSends, writeMissionSends } from './dispatch.js';
 import { endMission, type Ended } from './outcome.js';
 
 const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
@@ -54,17 +56,25 @@ async function awaitProxy(trx: Db, principal: Principal, task: TaskRow, proxyId:
   return (await moveTask(trx, principal.accountId, running, 'awaitingProxy', opts)).deliveries;
 }
 
-export async function createMission(deps: Deps, principal: Principal, body: ProxyMissionCreate, requestId: string): Promise<{ mission: MissionRow; provider: ProviderRow | null }> {
+/**
+ * A mission from the API. A voiceCall or channelMsg naming a connectorId is
+ * sent as a bridge action, checked before anything is written and queued
+ * once the mission has committed.
+ */
+export async function createMission(deps: Deps, principal: Principal, body: ProxyMissionCreate, requestId: string): Promise<{ mission: MissionRow; provider: ProviderRow | null; actions: ActionRow[] }> {
   const { taskId, kind, reason, task, context, voiceCall, channelMsg, proofReq, resume } = body;
   if (!(await getTask(deps.db, principal.accountId, taskId))) throw notFound(`Task ${taskId}`);
-  return deps.db.transaction(async (trx) => {
+  const sends = await checkMissionSends(deps, principal, voiceCall, channelMsg);
+  const made = await deps.db.transaction(async (trx) => {
     const fields: MissionFields = { kind, reason, task, context: context ?? {}, voice_call: voiceCall ?? null, channel_msg: channelMsg ?? null, proof_req: proofReq ?? [], resume: resume ?? null };
     const written = await writeMission(trx, deps, principal.accountId, taskId, fields, { actor: actorOf(principal), requestId });
     // The task is locked after the provider, as an outcome does (mission, provider, task), so the two never wait on each other in a circle.
     const owned = (await getTask(trx, principal.accountId, taskId, true))!;
     await awaitProxy(trx, principal, owned, written.mission.id);
-    return written;
+    return { ...written, actions: await writeMissionSends(trx, principal.accountId, written.mission, sends, actorOf(principal)) };
   });
+  await enqueueMissionSends(deps, made.actions);
+  return made;
 }
 
 export async function findMissions(deps: Pick<Deps, 'db'>, principal: Principal, filter: MissionFilter & { limit?: number; cursor?: string }) {
@@ -72,10 +82,11 @@ export async function findMissions(deps: Pick<Deps, 'db'>, principal: Principal,
 }
 
 /** A mission with the provider it names. */
-export async function fetchMission(deps: Pick<Deps, 'db'>, principal: Principal, proxyId: string): Promise<{ mission: MissionRow; provider: ProviderRow | null }> {
+export async function fetchMission(deps: Pick<Deps, 'db'>, principal: Principal, proxyId: string): Promise<{ mission: MissionRow; provider: ProviderRow | null; actions: ActionRow[] }> {
   const mission = await getMission(deps.db, principal.accountId, proxyId);
   if (!mission) throw notFound(`Mission ${proxyId}`);
-  return { mission, provider: mission.provider_id ? await getProvider(deps.db, principal.accountId, mission.provider_id) : null };
+  const provider = mission.provider_id ? await getProvider(deps.db, principal.accountId, mission.provider_id) : null;
+  return { mission, provider, actions: await actionsOfMission(deps.db, mission.id) };
 }
 
 /** A client's move: take the mission (inProgress), hand it back (open), or cancel it (which resumes a run waiting on it). */

@@ -1,13 +1,23 @@
+import type { ActionRow } from '../../shared/db/bridge-actions.js';
 import { iso } from '../../shared/db/knex.js';
 import type { MissionRow, ProviderRow, VerificationRow } from '../../shared/db/proxy.js';
 import { MISSIONS } from './machine.js';
 import { proofArtefacts } from './logic.js';
 
-/** Until bridge actions exist (issue 14) nothing is sent for a mission: the person does the contacting. */
-const NOT_SENT = { status: 'notSent' as const, reason: 'recorded for the bridge to send once bridge actions exist; nothing was sent' };
+/** Without a connectorId nothing is sent for a mission: the person does the contacting. */
+const NOT_SENT = { status: 'notSent', reason: 'no connectorId was given: recorded for the person, nothing was sent' };
+
+/** What went out for each of voiceCall and channelMsg: its bridge action (by capability), or nothing. */
+function dispatchOf(row: MissionRow, actions: ActionRow[]) {
+  const of = (part: 'voiceCall' | 'channelMsg') => {
+    const action = actions.find((a) => a.input.part === part);
+    return action ? { status: action.status, actionId: action.id, connectorId: action.connector_id } : NOT_SENT;
+  };
+  return { ...(row.voice_call ? { voiceCall: of('voiceCall') } : {}), ...(row.channel_msg ? { channelMsg: of('channelMsg') } : {}) };
+}
 
 /** A mission as the API shows it: the moves open to it now, its outcome and proof artefacts, and its history. */
-export function missionView(row: MissionRow, provider: ProviderRow | null = null) {
+export function missionView(row: MissionRow, provider: ProviderRow | null = null, actions: ActionRow[] = []) {
   return {
     proxyId: row.id,
     taskId: row.task_id,
@@ -18,7 +28,7 @@ export function missionView(row: MissionRow, provider: ProviderRow | null = null
     context: row.context,
     voiceCall: row.voice_call,
     channelMsg: row.channel_msg,
-    dispatch: { ...(row.voice_call ? { voiceCall: NOT_SENT } : {}), ...(row.channel_msg ? { channelMsg: NOT_SENT } : {}) },
+    dispatch: dispatchOf(row, actions),
     proofReq: row.proof_req,
     resume: row.resume,
     status: row.status,

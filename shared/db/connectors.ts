@@ -25,11 +25,13 @@ export interface ConnectorRow {
   status_reason: string | null;
   template_id: string | null;
   last_preflight: LastPreflight | null;
+  /** Standard Webhooks secret (`whsec_…`) shared with the provider: signs what bridge actions send, verifies its callbacks. Never returned. */
+  signing_secret: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export type NewConnector = Pick<ConnectorRow, 'id' | 'account_id' | 'connector_id' | 'kind' | 'caps' | 'endpoint' | 'credential' | 'scopes' | 'template_id'>;
+export type NewConnector = Pick<ConnectorRow, 'id' | 'account_id' | 'connector_id' | 'kind' | 'caps' | 'endpoint' | 'credential' | 'scopes' | 'template_id'> & { signing_secret?: string | null };
 
 /** Fields an update may write; absent ones stay as they are. */
 export interface ConnectorChange {
@@ -39,6 +41,7 @@ export interface ConnectorChange {
   credential?: ConnectorRow['credential'];
   endpoint?: string;
   lastPreflight?: LastPreflight;
+  signingSecret?: string | null;
 }
 
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
@@ -74,6 +77,7 @@ export async function updateConnector(db: Db, id: string, change: ConnectorChang
   if (change.scopes !== undefined) patch.scopes = JSON.stringify(change.scopes);
   if (change.credential !== undefined) patch.credential = json(change.credential);
   if (change.endpoint !== undefined) patch.endpoint = change.endpoint;
+  if (change.signingSecret !== undefined) patch.signing_secret = change.signingSecret;
   if (change.lastPreflight !== undefined) patch.last_preflight = JSON.stringify(change.lastPreflight);
   const [row] = await db('connectors').where({ id }).update(patch).returning('*');
   return row;
@@ -82,4 +86,9 @@ export async function updateConnector(db: Db, id: string, change: ConnectorChang
 /** Deletes a connector of the account (its sessions go with it); the number of rows deleted. */
 export async function deleteConnector(db: Db, accountId: string, connectorId: string): Promise<number> {
   return db('connectors').where({ account_id: accountId, connector_id: connectorId }).delete();
+}
+
+/** A connector by its key (an action keeps the key of the connector it was made for). */
+export async function getConnectorByPk(db: Db, id: string): Promise<ConnectorRow | null> {
+  return (await db('connectors').where({ id }).first()) ?? null;
 }

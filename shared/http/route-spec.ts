@@ -22,6 +22,8 @@ export interface RouteInput<B, P, Q, A extends AuthMode = AuthMode> {
   principal: PrincipalFor<A>;
   headers: Readonly<Record<string, string | undefined>>;
   requestId: string;
+  /** The body exactly as received over HTTP (signatures are computed over it); absent for MCP and A2A calls. */
+  rawBody?: string;
   ip: string;
   /** `scheme://host` the client used (X-Forwarded-* honoured behind TRUST_PROXY), for links in answers. */
   origin: string;

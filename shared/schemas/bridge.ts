@@ -12,6 +12,8 @@ export type PreflightStatus = (typeof PREFLIGHT_STATUSES)[number];
 export const PREFLIGHT_CHECKS = ['status', 'capability', 'policy', 'scope', 'session', 'secret', 'endpoint'] as const;
 export type PreflightCheck = (typeof PREFLIGHT_CHECKS)[number];
 export const POLICY_EFFECTS = ['allow', 'deny'] as const;
+/** Bridge action statuses, in the order of the action table (jobs/bridge/machines.ts, which a unit test holds to this list). */
+export const ACTION_STATUSES = ['queued', 'running', 'retrying', 'awaitingClient', 'succeeded', 'delivered', 'failed', 'timedOut'] as const;
 
 const Str = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 
@@ -47,6 +49,9 @@ export interface StoredScope {
   tokenRefs: string[];
 }
 
+/** A connector's Standard Webhooks secret, as webhook subscriptions use: `whsec_` and base64 of at least 16 bytes. */
+export const SigningSecret = Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{22,}={0,2}$', maxLength: 200, description: 'Standard Webhooks secret (`whsec_…`) shared with the provider: signs what bridge actions send and verifies its callbacks; stored, never returned' });
+
 const Caps = Type.Array(Capability, { minItems: 1, maxItems: 100, uniqueItems: true });
 export const Endpoint = Type.String({ minLength: 1, maxLength: 2000, description: 'https URL, or `bridge://client/<name>` for a client-hosted adapter' });
 const Scopes = Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Omitted: one scope with every cap on any resource' });
@@ -59,6 +64,7 @@ export const ConnectorCreate = Type.Object(
     endpoint: Endpoint,
     credential: Type.Optional(CredentialRef),
     scopes: Type.Optional(Scopes),
+    signingSecret: Type.Optional(SigningSecret),
   },
   { $id: 'ConnectorCreate', additionalProperties: true },
 );

@@ -2,8 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { HttpUrl, Ok, StringEnum } from './common.js';
 import { BudgetUsd } from './orchestrator.js';
 
-/** Where hunt reads candidates: the account's imported catalog, and the web pages a request names in `urls`. */
-export const HUNT_SOURCES = ['catalog', 'web'] as const;
+/** Where hunt reads candidates: the account's imported catalog, the web pages a request names in `urls`, and the account's `hunt.search` connectors. */
+export const HUNT_SOURCES = ['catalog', 'web', 'connector'] as const;
 export type HuntSource = (typeof HUNT_SOURCES)[number];
 
 /** schema.org ItemAvailability, in camel case; `unknown` when the page does not say. */
@@ -81,7 +81,7 @@ export type Choice = Static<typeof Choice>;
 export const HuntSearchRequest = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 1000 }),
-    sources: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, description: 'catalog, web; default: the catalog, and the web when urls are given' })),
+    sources: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, description: 'catalog, web, connector; default: the catalog, and the web when urls are given' })),
     urls: Type.Optional(Type.Array(HttpUrl('A page to read offers from (the web source)'), { maxItems: 20 })),
     budget: Type.Optional(BudgetUsd),
     location: Type.Optional(Type.String({ maxLength: 300 })),

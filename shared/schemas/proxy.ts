@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { ACTION_STATUSES } from './bridge.js';
 import { AnyObject, Id, PageQuery, StringEnum, Timestamp } from './common.js';
 
 /** The spec's vocabularies of a mission and its outcome. */
@@ -90,7 +91,12 @@ export const MissionListQuery = Type.Composite([
 ]);
 
 const Move = Type.Object({ from: Type.Union([MissionStatus, Type.Null()]), to: MissionStatus, at: Timestamp, actor: Type.String(), note: Type.Union([Type.String(), Type.Null()]) });
-const Dispatch = Type.Object({ status: StringEnum(['notSent']), reason: Type.String() });
+const Dispatch = Type.Object({
+  status: StringEnum(['notSent', ...ACTION_STATUSES], { description: 'notSent: no connectorId was given; else the status of the bridge action that sends it' }),
+  reason: Type.Optional(Type.String()),
+  actionId: Type.Optional(Type.String({ description: 'The bridge action (bac_...) that sends it' })),
+  connectorId: Type.Optional(Type.String()),
+});
 const Availability = Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]);
 
 export const VerifiedProvider = Type.Object(
@@ -109,7 +115,7 @@ export const MissionView = Type.Object(
     context: AnyObject,
     voiceCall: Type.Union([AnyObject, Type.Null()]),
     channelMsg: Type.Union([AnyObject, Type.Null()]),
-    dispatch: Type.Object({ voiceCall: Type.Optional(Dispatch), channelMsg: Type.Optional(Dispatch) }, { description: 'What was sent for the mission; nothing is until bridge actions exist' }),
+    dispatch: Type.Object({ voiceCall: Type.Optional(Dispatch), channelMsg: Type.Optional(Dispatch) }, { description: 'What was sent for the mission: with a connectorId, voiceCall and channelMsg go out as bridge actions' }),
     proofReq: Type.Array(Type.String()),
     resume: Type.Union([AnyObject, Type.Null()]),
     status: MissionStatus,

@@ -57,6 +57,7 @@ export class Harness {
       AWP_ALLOW_PRIVATE_EGRESS: '1',
       RUN_SYNC_WAIT_MS: '10000',
       WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200,200,200,200,200', // the real schedule (5 s … 10 h) in miniature
+      BRIDGE_ACTION_RETRY_BASE_MS: '100', // bridge action retries in miniature too
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
       ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000',
       LOG_LEVEL: 'silent',

@@ -6,6 +6,8 @@ import { RUN_TO_TASK, TASKS } from '../../jobs/tasks/machine.js';
 import { MISSIONS } from '../../jobs/proxy/machine.js';
 import { RUNS, WAIT_STATUSES } from '../../jobs/orchestrator/run-state.js';
 import { MISSION_STATUSES } from '../../shared/schemas/proxy.js';
+import { ACTIONS } from '../../jobs/bridge/machines.js';
+import { ACTION_STATUSES } from '../../shared/schemas/bridge.js';
 
 function reachable(machine: Machine<string>, from: string): Set<string> {
   const seen = new Set([from]);
@@ -50,6 +52,13 @@ describe('state machines', () => {
   it('move an A2A envelope from queued to every status, and let a live one still fail or be canceled', () => {
     assert.deepEqual([...reachable(ENVELOPES, 'queued')].sort(), [...ENVELOPES.statuses].sort());
     for (const s of ENVELOPES.statuses.filter((x) => !ENVELOPES.isTerminal(x))) assert.ok(ENVELOPES.canMove(s, 'failed') && ENVELOPES.canMove(s, 'canceled'), s);
+  });
+
+  it('take a bridge action from queued to every status, as the API enum lists them, and let failed and timed-out ones run again', () => {
+    assert.deepEqual(ACTIONS.statuses, [...ACTION_STATUSES]);
+    assert.deepEqual([...reachable(ACTIONS, 'queued')].sort(), [...ACTIONS.statuses].sort());
+    assert.deepEqual(ACTIONS.terminal, ['delivered']);
+    assert.ok(ACTIONS.canMove('failed', 'queued') && ACTIONS.canMove('timedOut', 'queued'));
   });
 
   it('take a proxy mission from open to every status, list them as the API enum does, and end a live one by outcome, clock or cancel', () => {

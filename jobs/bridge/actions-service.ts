@@ -1,0 +1,149 @@
+import type { Deps } from '../../shared/deps.js';
+import { getAction, insertAction, listActions, moveAction, type ActionFilter, type ActionRow } from '../../shared/db/bridge-actions.js';
+import { getThread } from '../../shared/db/channels.js';
+import { getConnector, type ConnectorRow } from '../../shared/db/connectors.js';
+import type { Db } from '../../shared/db/knex.js';
+import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
+import { newId } from '../../shared/ids.js';
+import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+import { resourcePatternProblem } from './logic.js';
+import { ACTIONS, type ActionStatus } from './machines.js';
+import { runChecks } from './preflight.js';
+import { isClientHosted } from './views.js';
+
+export interface ActionRequest {
+  connectorId: string;
+  capability: string;
+  input?: Record<string, unknown>;
+  resource?: string;
+  threadId?: string;
+  sessionId?: string;
+  caseId?: string;
+  missionId?: string;
+}
+
+/** An action that passed its checks, ready to be written (in the caller's transaction) and queued after the commit. */
+export interface CheckedAction {
+  connector: ConnectorRow;
+  request: ActionRequest;
+}
+
+const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
+
+/**
+ * The preflight's checks, before anything is written: the connector (404),
+ * not disabled (409), the capability among its caps, the bridge policy, a
+ * covering scope, the session when one is named (revoked or expired: 409),
+ * and every reference set on this server; any other failure is 422 naming
+ * each check. A thread must be the caller's (404).
+ */
+export async function checkAction(deps: Deps, principal: Principal, request: ActionRequest): Promise<CheckedAction> {
+  if (request.resource) {
+    const problem = resourcePatternProblem(request.resource);
+    if (problem) throw invalidPayload(`/resource: resource ${problem}`);
+  }
+  const connector = await getConnector(deps.db, principal.accountId, request.connectorId);
+  if (!connector) throw notFound(`Connector ${request.connectorId}`);
+  if (connector.status === 'disabled') throw conflict(`Connector ${connector.connector_id} is disabled; enable it before sending actions`, { connectorId: connector.connector_id, status: connector.status });
+  if (request.threadId && !(await getThread(deps.db, principal.accountId, request.threadId))) throw notFound(`Thread ${request.threadId}`);
+  const { errors, status } = await runChecks(deps, principal, connector, { action: request.capability, resource: request.resource, sessionId: request.sessionId }, new AbortController().signal);
+  if (errors.length > 0) throw policyViolation(`${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more, see details)` : ''}`, { preflightStatus: status, errors });
+  return { connector, request };
+}
+
+/** Writes a checked action, `queued`, in `trx`; its idempotency key is fixed here for every attempt to come. */
+export async function writeAction(trx: Db, accountId: string, checked: CheckedAction, actor: string): Promise<ActionRow> {
+  const { connector, request } = checked;
+  const id = newId('bac');
+  return insertAction(trx, {
+    id, account_id: accountId, connector_pk: connector.id, connector_id: connector.connector_id, capability: request.capability, resource: request.resource ?? null,
+    input: request.input ?? {}, thread_id: request.threadId ?? null, session_id: request.sessionId ?? null, case_id: request.caseId ?? null, mission_id: request.missionId ?? null,
+    hosting: isClientHosted(connector.endpoint) ? 'client' : 'hosted', status: 'queued', idempotency_key: id,
+    history: [{ from: null, to: 'queued', at: new Date().toISOString(), actor, note: 'created' }],
+  });
+}
+
+/**
+ * Puts the action's next attempt on the bridge-actions queue (one job per
+ * attempt, so a retried enqueue adds nothing). A lost enqueue leaves the
+ * action `queued`; `run` enqueues it again.
+ */
+export async function enqueueAction(deps: Pick<Deps, 'queues'>, action: Pick<ActionRow, 'id' | 'attempts'>, delayMs = 0): Promise<void> {
+  const attempt = action.attempts + 1;
+  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add('run', { actionId: action.id, attempt }, {
+    jobId: `${action.id}.${attempt}`, delay: Math.max(0, delayMs), attempts: 8, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: 1000,
+  });
+}
+
+/** Times out a client-hosted action still waiting when its deadline passes. */
+export async function enqueueClientTimeout(deps: Pick<Deps, 'queues'>, action: Pick<ActionRow, 'id' | 'attempts'>, delayMs: number): Promise<void> {
+  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add('clientTimeout', { actionId: action.id, attempt: action.attempts }, {
+    jobId: `${action.id}.timeout.${action.attempts}`, delay: Math.max(0, delayMs), attempts: 8, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: 1000,
+  });
+}
+
+export async function createAction(deps: Deps, principal: Principal, request: ActionRequest): Promise<ActionRow> {
+  const checked = await checkAction(deps, principal, request);
+  const row = await writeAction(deps.db, principal.accountId, checked, actorOf(principal));
+  await enqueueAction(deps, row);
+  return row;
+}
+
+export async function findActions(deps: Pick<Deps, 'db'>, principal: Principal, filter: ActionFilter & { limit?: number; cursor?: string }) {
+  return listActions(deps.db, principal.accountId, filter, filter.limit ?? 50, filter.cursor);
+}
+
+export async function fetchAction(deps: Pick<Deps, 'db'>, principal: Principal, actionId: string): Promise<ActionRow> {
+  const row = await getAction(deps.db, principal.accountId, actionId);
+  if (!row) throw notFound(`Bridge action ${actionId}`);
+  return row;
+}
+
+/**
+ * The one way an action changes status outside the worker: checks the move
+ * against the table (409 with the allowed moves otherwise) and appends it
+ * to the history. `row` must be locked in `trx`.
+ */
+export async function transitionAction(
+  trx: Db, row: ActionRow, to: ActionStatus, actor: string,
+  fields: { note?: string | null; response?: Record<string, unknown> | null; proof?: Record<string, unknown> | null; error?: Record<string, unknown> | null; providerRef?: string | null } = {},
+): Promise<ActionRow> {
+  if (!ACTIONS.canMove(row.status, to)) throw conflict(`A bridge action cannot move from ${row.status} to ${to}`, { from: row.status, to, allowed: ACTIONS.allowed(row.status) });
+  const { note, ...rest } = fields;
+  return moveAction(trx, row.id, {
+    status: to, move: { from: row.status, to, at: new Date().toISOString(), actor, note: note ?? null }, ...rest,
+    ...(to === 'queued' ? { finished: false, error: null } : ACTIONS.isTerminal(to) || to === 'failed' || to === 'timedOut' || to === 'succeeded' ? { finished: true } : {}),
+  });
+}
+
+/** How a client-hosted adapter (or a client reconciling by hand) reports: status, response, proof or error. */
+export async function updateActionByClient(
+  deps: Deps, principal: Principal, actionId: string,
+  body: { status: ActionStatus; response?: Record<string, unknown>; proof?: Record<string, unknown>; error?: Record<string, unknown>; providerRef?: string; note?: string },
+): Promise<ActionRow> {
+  if (body.status === 'failed' && !body.error) throw invalidPayload('A failed action carries its error', [{ path: '/error', message: 'required when status is failed', keyword: 'required' }]);
+  return deps.db.transaction(async (trx) => {
+    const row = await getAction(trx, principal.accountId, actionId, true);
+    if (!row) throw notFound(`Bridge action ${actionId}`);
+    return transitionAction(trx, row, body.status, actorOf(principal), {
+      note: body.note, response: body.response, proof: body.proof, error: body.error, providerRef: body.providerRef,
+    });
+  });
+}
+
+/**
+ * Runs an action (again): a `failed` or `timedOut` one goes back to
+ * `queued` with the same idempotency key; a `queued` one is enqueued again
+ * (a lost job). Anything else is under way or done: 409.
+ */
+export async function runAction(deps: Deps, principal: Principal, actionId: string): Promise<ActionRow> {
+  const row = await deps.db.transaction(async (trx) => {
+    const locked = await getAction(trx, principal.accountId, actionId, true);
+    if (!locked) throw notFound(`Bridge action ${actionId}`);
+    if (locked.status === 'queued') return locked;
+    return transitionAction(trx, locked, 'queued', actorOf(principal), { note: 'run again' });
+  });
+  await enqueueAction(deps, row);
+  return row;
+}
