@@ -14,6 +14,7 @@ import { routes as profiles } from './profiles.js';
 import { routes as proofCards } from './proof-cards.js';
 import { routes as runs } from './runs.js';
 import { routes as sandbox } from './sandbox.js';
+import { routes as session } from './session.js';
 import { routes as tasks } from './tasks.js';
 import { routes as tokens } from './tokens.js';
 import { routes as toolsNlp } from './tools-nlp.js';
@@ -28,7 +29,7 @@ import { routes as wellKnown } from './well-known.js';
  */
 export const ALL_ROUTES: AnyRoute[] = [];
 ALL_ROUTES.push(
-  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
+  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...session, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
   ...orchestrator, ...delivery, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown,
   ...DOMAIN_ROUTES,
 );

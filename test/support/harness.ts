@@ -59,6 +59,7 @@ export class Harness {
       WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200,200,200,200,200', // the real schedule (5 s … 10 h) in miniature
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
       ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000',
+      SIGN_IN_ATTEMPTS_PER_15_MIN: '100000', // every dashboard test signs in from 127.0.0.1; the limit is tested on its own app
       LOG_LEVEL: 'silent',
       ...overrides,
     });
