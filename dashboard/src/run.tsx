@@ -3,6 +3,8 @@ import { api, when } from './api';
 import { Waitpoint } from './waitpoint';
 
 type RunEvent = { id: string; type: string; text: string };
+/** The stream's event types (the spec's orchestrator stream); SSE names each frame by its type. */
+const EVENT_TYPES = ['trace', 'conversation', 'domainStream', 'handoff', 'progress', 'final'];
 
 /** One run: steps with timings, the live event stream (SSE), the waitpoint's actions and the proof card. */
 export function RunPage({ runId }: { runId: string }) {
@@ -15,11 +17,13 @@ export function RunPage({ runId }: { runId: string }) {
     void load();
     // EventSource sends Accept: text/event-stream and the cookie; it resumes with Last-Event-ID by itself.
     const source = new EventSource(`/v1/runs/${runId}/events`);
-    source.onmessage = (m) => {
+    const onEvent = (m: MessageEvent) => {
       const data = JSON.parse(m.data);
-      setEvents((list) => [...list, { id: m.lastEventId, type: data.type ?? 'event', text: data.message ?? data.text ?? data.status ?? '' }]);
+      const text = data.line ?? data.message ?? data.event ?? (m.type === 'final' ? 'run rested' : '');
+      setEvents((list) => [...list, { id: m.lastEventId, type: m.type, text }]);
       void load();
     };
+    for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
     return () => source.close();
   }, [runId]);
   if (error) return <p role="alert" class="error">{error}</p>;
