@@ -6,6 +6,7 @@ import { authenticate } from './middleware/auth.js';
 import { dashboard } from './middleware/dashboard.js';
 import { jsonBody } from './middleware/body.js';
 import { errorEnvelope } from './middleware/errors.js';
+import { metrics } from './middleware/metrics.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { sessionAuth } from './middleware/session.js';
@@ -36,12 +37,15 @@ export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
   app.silent = true; // errors are logged by the envelope middleware with their request id
   const router = mountRoutes(routes, deps);
+  const prometheus = metrics(deps);
+  app.use(prometheus.observe);
   app.use(errorEnvelope);
   app.use(probeFirst(routes, deps));
   app.use(requestContext(deps.log));
   app.use(dashboard());
   app.use(authenticate(deps));
   app.use(sessionAuth(deps));
+  app.use(prometheus.serve);
   app.use(rateLimit(deps));
   app.use(adminBoard(deps));
   app.use(jsonBody(deps.config.MAX_BODY_BYTES));

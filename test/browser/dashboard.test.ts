@@ -84,7 +84,7 @@ describe('dashboard in headless chromium', function () {
     await page.getByRole('heading', { name: 'Waiting for you: awaitingApproval (pay)' }).waitFor();
     await page.getByRole('button', { name: 'Reject' }).click();
     await page.getByRole('heading', { name: /Waiting for you/ }).waitFor({ state: 'detached' });
-    await page.waitForFunction(() => !['awaitingApproval', 'queued', 'running'].includes(document.querySelector('[data-testid=run-status]')?.textContent ?? ''));
+    await page.getByTestId('run-status').filter({ hasNotText: /^(awaitingApproval|queued|running)$/ }).waitFor();
     const done = await harness.call('GET', `/v1/runs/${runId}`, { token: secret });
     assert.deepEqual(done.body.run.route, ['hunt', 'pay']);
     assert.ok(TERMINAL_STATUSES.includes(done.body.run.status), done.text);
