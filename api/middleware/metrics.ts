@@ -4,14 +4,13 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { QUEUE_NAMES } from '../../jobs/registry.js';
 import { isOperator } from '../../shared/auth/operator.js';
 import type { Deps } from '../../shared/deps.js';
+import { poolUsage } from '../../shared/db/knex.js';
 import { unauthorized } from '../../shared/errors.js';
 
 export const METRICS_PATH = '/metrics';
 const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as const;
 /** Refusals operators watch: the burst limit and the plan quota. */
 const REJECTIONS = new Set(['rateLimitExceeded', 'quotaExceeded']);
-
-type KnexPool = { numUsed(): number; numFree(): number; numPendingAcquires(): number };
 
 /** One registry per app: the process's defaults (event-loop lag, heap, GC), HTTP timings, and what is read on each scrape. */
 function buildRegistry(deps: Deps) {
@@ -32,11 +31,8 @@ function buildRegistry(deps: Deps) {
   new Gauge({
     name: 'awp_pg_pool_connections', help: 'Postgres pool of this process: used, free, and acquires waiting', labelNames: ['state'] as const, registers: [registry],
     collect() {
-      const pool = (deps.db.client as { pool?: KnexPool }).pool;
-      if (!pool) return;
-      this.set({ state: 'used' }, pool.numUsed());
-      this.set({ state: 'free' }, pool.numFree());
-      this.set({ state: 'pending' }, pool.numPendingAcquires());
+      const usage = poolUsage(deps);
+      if (usage) for (const [state, n] of Object.entries(usage)) this.set({ state }, n);
     },
   });
   return { registry, http, rejections };
