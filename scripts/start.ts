@@ -2,7 +2,8 @@
  * `npm start`: everything in one process for local use. When REDIS_URL or
  * DATABASE_URL is unset it starts a private redis-server / Postgres with data
  * under DATA_DIR (.data/), loopback only, installing the Debian packages if
- * they are missing. Then migrations, then web + worker + delivery + clock.
+ * they are missing. It builds the dashboard when dashboard/dist is missing.
+ * Then migrations, then web + worker + delivery + clock.
  */
 import path from 'node:path';
 import { startWeb } from '../api/server.js';
@@ -15,11 +16,14 @@ import { startDelivery } from '../workers/delivery.js';
 import { startDomainWorkers } from '../workers/domains.js';
 import { onShutdown, type Stoppable } from '../shared/lifecycle.js';
 import { ensureBinaries, startPostgres, startRedis } from './local-services.js';
+import { ensureDashboardBuilt } from './build-dashboard.js';
 
 const base = loadConfig();
 const log = createLogger(base.LOG_LEVEL, { process: 'all' });
 const parts: Stoppable[] = [];
 onShutdown(log, () => parts, base.SHUTDOWN_GRACE_MS);
+
+await ensureDashboardBuilt((m) => log.info(m));
 
 const env: Record<string, string> = {};
 if (!base.REDIS_URL || !base.DATABASE_URL) {

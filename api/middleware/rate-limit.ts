@@ -6,7 +6,7 @@ import { AppError } from '../../shared/errors.js';
 
 // Probes: /healthz answers from memory; /readyz must answer while Redis (which counts the budget) is down,
 // and concurrent calls share one in-flight check, so it costs no more than a counted request.
-const EXEMPT = new Set(['/healthz', '/readyz']);
+const EXEMPT = new Set(['/healthz', '/readyz', '/livez']);
 
 function setHeaders(ctx: Context, limit: number, res: RateLimiterRes) {
   ctx.set('X-RateLimit-Limit', String(limit));

@@ -15,6 +15,7 @@ import { TRANSPORTS, type Transport } from '../../shared/schemas/auth.js';
 const startedAt = Date.now();
 
 const Health = Ok({ version: Type.String(), contractCount: Type.Integer(), checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Health');
+const Liveness = Ok({ uptimeSec: Type.Integer() }, 'Liveness');
 const Readiness = Ok({ checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Readiness');
 const Manifest = Ok({ name: Type.String(), version: Type.String(), domains: Type.Array(Type.String()), transports: Type.Array(Type.String()) }, 'Manifest');
 const Handshake = Type.Object(
@@ -84,6 +85,12 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
       failIfDown(checks);
       return { ok: true, version: SERVICE_VERSION, contractCount: table().length, checks };
     },
+  }),
+  defineRoute({
+    method: 'GET', path: '/livez', tag: 'runtime', auth: 'public', summary: 'Liveness: the process answers; no dependency is called',
+    description: 'For an orchestrator\'s liveness probe: restart the process only when this fails. A dependency outage shows in /healthz and /readyz, not here.',
+    response: { 200: Liveness },
+    handler: () => ({ ok: true, uptimeSec: Math.round(process.uptime()) }),
   }),
   defineRoute({
     method: 'GET', path: '/readyz', tag: 'runtime', auth: 'public', summary: 'Readiness, checked live',

@@ -15,6 +15,7 @@ import { routes as proofCards } from './proof-cards.js';
 import { routes as runs } from './runs.js';
 import { routes as sandbox } from './sandbox.js';
 import { routes as schedules } from './schedules.js';
+import { routes as session } from './session.js';
 import { routes as signals } from './signals.js';
 import { routes as tasks } from './tasks.js';
 import { routes as tokens } from './tokens.js';
@@ -30,7 +31,7 @@ import { routes as wellKnown } from './well-known.js';
  */
 export const ALL_ROUTES: AnyRoute[] = [];
 ALL_ROUTES.push(
-  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
+  ...contractRoutes(() => ALL_ROUTES), ...profiles, ...session, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
   ...orchestrator, ...delivery, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown, ...signals, ...schedules,
   ...DOMAIN_ROUTES,
 );

@@ -22,6 +22,18 @@ function activationText(name: string, activationToken: string, baseUrl: string):
   ].join('\n');
 }
 
+/** Sends (or stores) the activation mail of a pending account; the dashboard's "resend" sends a new code through it too. */
+export async function activationMail(deps: Deps, to: { accountId: string; email: string; name: string }, activationToken: string) {
+  const baseUrl = deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
+  const delivery = await sendMail(deps, { accountId: to.accountId, to: to.email, subject: 'Activate your awp account', text: activationText(to.name, activationToken, baseUrl) });
+  if (delivery !== 'smtp' && deps.config.NODE_ENV !== 'production') {
+    // A mail "console backend" for local use: without SMTP the link would only be in Postgres. This one line is the only
+    // place a log carries an activation token, and never in production.
+    deps.log.info(`development: activation link for ${to.email} (no mail was sent): ${baseUrl}/v1/profiles/activate?activationToken=${activationToken}`);
+  }
+  return delivery;
+}
+
 /**
  * A pending builder account with its starter token (409 when the email is
  * taken), then the activation mail. The mail goes out after commit: the
@@ -36,13 +48,7 @@ export async function createProfile(deps: Deps, input: { email: string; name: st
     if (!created) throw conflict('A profile with this email already exists');
     return issueToken(trx, accountId, { name: 'starter', scopes: DEFAULT_SCOPES });
   });
-  const baseUrl = deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
-  const delivery = await sendMail(deps, { accountId, to: input.email, subject: 'Activate your awp account', text: activationText(input.name, activationToken, baseUrl) });
-  if (delivery !== 'smtp' && deps.config.NODE_ENV !== 'production') {
-    // A mail "console backend" for local use: without SMTP the link would only be in Postgres. This one line is the only
-    // place a log carries an activation token, and never in production.
-    deps.log.info(`development: activation link for ${input.email} (no mail was sent): ${baseUrl}/v1/profiles/activate?activationToken=${activationToken}`);
-  }
+  const delivery = await activationMail(deps, { accountId, email: input.email, name: input.name }, activationToken);
   return { accountId, token: issued.token, tokenId: issued.row.id, activationSentTo: input.email, delivery };
 }
 

@@ -42,3 +42,11 @@ export async function pingDb(db: Db): Promise<void> {
 export function prepared(db: Db, name: string, sql: string, bindings: readonly Knex.RawBinding[]) {
   return db.raw(sql, bindings as Knex.RawBinding[]).options({ name: `awp_${name}` });
 }
+
+type KnexPool = { numUsed(): number; numFree(): number; numPendingAcquires(): number };
+
+/** The pool of this process: connections in use, idle, and acquires waiting (for the metrics); null before the pool exists. */
+export function poolUsage({ db }: { db: Knex }): { used: number; free: number; pending: number } | null {
+  const pool = (db.client as { pool?: KnexPool }).pool;
+  return pool ? { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() } : null;
+}

@@ -70,5 +70,8 @@ describe('health routes', function () {
     const down = await harness.call('GET', '/readyz', {}, app.url);
     assert.equal(down.status, 503);
     assert.match(down.body.message, /redis/);
+    const live = await harness.call('GET', '/livez', {}, app.url); // the process is fine: an orchestrator must not restart it
+    assert.equal(live.status, 200);
+    assert.equal(typeof live.body.uptimeSec, 'number');
   });
 });

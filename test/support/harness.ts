@@ -60,6 +60,7 @@ export class Harness {
       BRIDGE_ACTION_RETRY_BASE_MS: '100', // bridge action retries in miniature too
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
       ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000',
+      SIGN_IN_ATTEMPTS_PER_15_MIN: '100000', // every dashboard test signs in from 127.0.0.1; the limit is tested on its own app
       LOG_LEVEL: 'silent',
       ...overrides,
     });

@@ -1,0 +1,27 @@
+/** The dashboard speaks the public JSON API, signed in by the session cookie; mutating calls carry the CSRF token. */
+let csrfToken = '';
+
+export function setCsrf(token: string): void {
+  csrfToken = token;
+}
+
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+export async function api<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET') headers['x-csrf-token'] = csrfToken;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+  const data = await res.json().catch(() => ({}));
+  if (!res.ok) {
+    if (res.status === 401 && path !== '/v1/session') window.dispatchEvent(new Event('awp:signed-out'));
+    throw new ApiError(res.status, data.message ?? `HTTP ${res.status}`);
+  }
+  return data as T;
+}
+
+export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
