@@ -23,9 +23,10 @@ export interface Emitted {
 type Timeout = 'session' | 'local' | null;
 
 export interface MigrationState {
+  /** The tool wraps the migration in a transaction (until the SQL's own COMMIT ends it). */
   assumeInTransaction: boolean;
-  /** Depth of BEGIN … COMMIT written in the SQL. */
-  depth: number;
+  /** A BEGIN written in the SQL is open (Postgres does not nest transactions). */
+  explicitTx: boolean;
   sawBegin: boolean;
   lockTimeout: Timeout;
   statementTimeout: Timeout;
@@ -43,7 +44,7 @@ export interface BatchState {
 }
 
 export function newMigrationState(assumeInTransaction: boolean): MigrationState {
-  return { assumeInTransaction, depth: 0, sawBegin: false, lockTimeout: null, statementTimeout: null, reported: new Set(), enumValuesInTx: new Map(), notValidInTx: new Set() };
+  return { assumeInTransaction, explicitTx: false, sawBegin: false, lockTimeout: null, statementTimeout: null, reported: new Set(), enumValuesInTx: new Map(), notValidInTx: new Set() };
 }
 
 export class RuleContext {
@@ -68,7 +69,7 @@ export class RuleContext {
   }
 
   inTransaction(): boolean {
-    return this.m.depth > 0 || this.m.assumeInTransaction;
+    return this.m.explicitTx || this.m.assumeInTransaction;
   }
 
   /** A table created earlier in this batch holds no live rows and no one else waits on it. */

@@ -5,10 +5,12 @@ import type { MigrationCategory, MigrationRuleId } from '../../shared/schemas/mi
  * What each rule is about and how much it weighs. The severity follows the
  * verdict semantics: `error` (block) for what locks out reads or writes for
  * as long as a scan, build or rewrite takes, for what fails on a live
- * database, and for destruction without a verified backup; `warning` (warn)
- * for risky but bounded changes (a brief ACCESS EXCLUSIVE, a change running
- * code may trip on); `hygiene` rules are warnings at most, type preferences
- * are notes. Typed as a Record so a rule added to MIGRATION_RULES without an
+ * database with rows (a NOT NULL column without a default), and for
+ * destruction without a verified backup; `warning` (warn) for risky but
+ * bounded changes: a brief ACCESS EXCLUSIVE, a change running code may trip
+ * on, a statement that always fails inside its transaction (Postgres rolls
+ * the migration back, nothing is half applied). `hygiene` rules are warnings
+ * at most, type preferences are notes. Typed as a Record so a rule added to MIGRATION_RULES without an
  * entry here does not compile.
  */
 export interface RuleInfo {
@@ -48,11 +50,11 @@ export const RULES: Record<MigrationRuleId, RuleInfo> = {
   'drop-index-without-concurrently': { category: 'locking', severity: 'warning', title: 'DROP INDEX without CONCURRENTLY takes ACCESS EXCLUSIVE on the table' },
   'reindex-without-concurrently': { category: 'locking', severity: 'error', title: 'REINDEX without CONCURRENTLY blocks writes (and reads through the index) for the whole build' },
   'detach-partition-without-concurrently': { category: 'locking', severity: 'warning', title: 'DETACH PARTITION without CONCURRENTLY takes ACCESS EXCLUSIVE on the parent table' },
-  'not-allowed-in-transaction': { category: 'failure', severity: 'error', title: 'The statement cannot run inside a transaction block and fails there' },
+  'not-allowed-in-transaction': { category: 'failure', severity: 'warning', title: 'The statement cannot run inside a transaction block: the migration fails there and rolls back' },
   'transaction-nesting': { category: 'transaction', severity: 'warning', title: 'BEGIN inside a transaction, or COMMIT/ROLLBACK outside one: the migration is not atomic as written' },
   'uncommitted-transaction': { category: 'transaction', severity: 'warning', title: 'BEGIN without COMMIT: what happens to the open transaction depends on the tool' },
   'enum-value-ordering': { category: 'hygiene', severity: 'note', title: 'ADD VALUE without BEFORE/AFTER appends the value at the end of the enum\'s order' },
-  'enum-value-used-in-transaction': { category: 'failure', severity: 'error', title: 'A value added to an enum cannot be used in the same transaction' },
+  'enum-value-used-in-transaction': { category: 'failure', severity: 'warning', title: 'A value added to an enum cannot be used in the same transaction: the migration fails there and rolls back' },
   'prefer-identity': { category: 'hygiene', severity: 'note', title: 'serial columns: prefer GENERATED … AS IDENTITY' },
   'prefer-jsonb': { category: 'hygiene', severity: 'note', title: 'json columns: prefer jsonb' },
   'prefer-bigint-ids': { category: 'hygiene', severity: 'note', title: 'integer ids run out at 2^31; prefer bigint' },

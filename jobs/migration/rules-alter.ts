@@ -74,22 +74,20 @@ function addColumn(ctx: RuleContext, table: string, col: ColumnDef, cmd: AlterTa
   }
 }
 
+/** A constraint added NOT VALID: a VALIDATE later in the same transaction would undo the point of it. */
+function notValid(ctx: RuleContext, table: string, name: string): void {
+  if (ctx.inTransaction()) ctx.m.notValidInTx.add(name);
+  ctx.check(postChecks.constraintValidated(table, name, false));
+}
+
 function addConstraint(ctx: RuleContext, table: string, c: Constraint, lock: ReturnType<typeof alterCmdLock>): void {
   const name = c.conname ?? '(unnamed)';
   if (c.contype === 'CONSTR_FOREIGN') {
     const ref = sqlRelation(c.pktable);
-    if (c.skip_validation) {
-      ctx.m.notValidInTx.add(name);
-      ctx.check(postChecks.constraintValidated(table, name, false));
-      return;
-    }
+    if (c.skip_validation) return notValid(ctx, table, name);
     ctx.emit('foreign-key-without-not-valid', { lock, message: `ADD CONSTRAINT ${name} FOREIGN KEY checks every row of ${table} while blocking writes to ${table} and ${ref} (SHARE ROW EXCLUSIVE on both)`, safeRewrite: notValidSteps(table, name, `FOREIGN KEY (…) REFERENCES ${ref} (…)`) });
   } else if (c.contype === 'CONSTR_CHECK') {
-    if (c.skip_validation) {
-      ctx.m.notValidInTx.add(name);
-      ctx.check(postChecks.constraintValidated(table, name, false));
-      return;
-    }
+    if (c.skip_validation) return notValid(ctx, table, name);
     ctx.emit('check-without-not-valid', { lock, message: `ADD CONSTRAINT ${name} CHECK scans every row of ${table} while holding ACCESS EXCLUSIVE (no reads, no writes)`, safeRewrite: notValidSteps(table, name, 'CHECK (…)') });
   } else if (c.contype === 'CONSTR_UNIQUE' || c.contype === 'CONSTR_PRIMARY' || c.contype === 'CONSTR_EXCLUSION') {
     if (c.indexname) return;

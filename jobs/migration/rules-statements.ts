@@ -9,7 +9,7 @@ import { postChecks } from './post-checks.js';
 const OUTSIDE_TX = ['-- run it in a migration of its own, outside a transaction (turn the tool\'s transaction off for that migration)'];
 
 function notInTransaction(ctx: RuleContext, what: string): void {
-  if (ctx.inTransaction()) ctx.emit('not-allowed-in-transaction', { lock: statementLock(ctx.stmt.node), message: `${what} cannot run inside a transaction block: the migration fails here${ctx.m.assumeInTransaction && ctx.m.depth === 0 ? ' (the tool wraps the migration in one: assumeInTransaction)' : ''}`, safeRewrite: OUTSIDE_TX });
+  if (ctx.inTransaction()) ctx.emit('not-allowed-in-transaction', { lock: statementLock(ctx.stmt.node), message: `${what} cannot run inside a transaction block: the migration fails here${ctx.m.assumeInTransaction && !ctx.m.explicitTx ? ' (the tool wraps the migration in one: assumeInTransaction)' : ''}`, safeRewrite: OUTSIDE_TX });
 }
 
 function robust(ctx: RuleContext, ok: boolean | undefined, what: string, fix: string): void {
@@ -77,12 +77,14 @@ function dataRules(ctx: RuleContext, kind: 'UPDATE' | 'DELETE', rel: RangeVar | 
 function transactionRules(ctx: RuleContext, s: TransactionStmt): void {
   const m = ctx.m;
   if (s.kind === 'TRANS_STMT_BEGIN' || s.kind === 'TRANS_STMT_START') {
-    if (ctx.inTransaction()) ctx.emit('transaction-nesting', { lock: null, message: `BEGIN inside a transaction that is already open${m.depth === 0 ? ' (the tool opens one: assumeInTransaction)' : ''}: Postgres ignores it with a warning, and the first COMMIT ends the whole transaction early`, safeRewrite: ['-- remove the inner BEGIN/COMMIT, or split the migration'] });
-    m.depth += 1;
+    // Postgres does not nest: a BEGIN inside a transaction is ignored (with a warning); the first COMMIT ends it.
+    if (ctx.inTransaction()) ctx.emit('transaction-nesting', { lock: null, message: `BEGIN inside a transaction that is already open${m.explicitTx ? '' : ' (the tool opens one: assumeInTransaction)'}: Postgres ignores it with a warning, and the first COMMIT ends the whole transaction early`, safeRewrite: ['-- remove the inner BEGIN/COMMIT, or split the migration'] });
+    m.explicitTx = true;
     m.sawBegin = true;
   } else if (s.kind === 'TRANS_STMT_COMMIT' || s.kind === 'TRANS_STMT_ROLLBACK') {
-    if (m.depth === 0) ctx.emit('transaction-nesting', { lock: null, message: m.assumeInTransaction ? `${s.kind === 'TRANS_STMT_COMMIT' ? 'COMMIT' : 'ROLLBACK'} ends the transaction the tool opened: what follows runs outside it` : `${s.kind === 'TRANS_STMT_COMMIT' ? 'COMMIT' : 'ROLLBACK'} without an open transaction`, safeRewrite: ['-- let the tool manage the transaction, or BEGIN before it'] });
-    m.depth = Math.max(0, m.depth - 1);
+    if (!m.explicitTx) ctx.emit('transaction-nesting', { lock: null, message: m.assumeInTransaction ? `${s.kind === 'TRANS_STMT_COMMIT' ? 'COMMIT' : 'ROLLBACK'} ends the transaction the tool opened: what follows runs outside it` : `${s.kind === 'TRANS_STMT_COMMIT' ? 'COMMIT' : 'ROLLBACK'} without an open transaction`, safeRewrite: ['-- let the tool manage the transaction, or BEGIN before it'] });
+    if (!m.explicitTx) m.assumeInTransaction = false; // it ended the tool's transaction
+    m.explicitTx = false;
     m.enumValuesInTx.clear();
     m.notValidInTx.clear();
     if (m.lockTimeout === 'local') m.lockTimeout = null;

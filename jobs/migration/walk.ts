@@ -54,7 +54,7 @@ export function walkMigration(parsed: ParsedMigration, batch: BatchState, assume
     checks.push(...ctx.checks);
   }
   const last = parsed.statements[parsed.statements.length - 1];
-  if (m.depth > 0 && last) {
+  if (m.explicitTx && last) {
     const ctx = new RuleContext(m, batch, last);
     ctx.emit('uncommitted-transaction', { lock: null, message: 'the migration opens a transaction it never commits: depending on the tool it is committed, rolled back, or left open holding its locks', safeRewrite: ['COMMIT;  -- at the end of the migration'] });
     findings.push(...ctx.findings);
