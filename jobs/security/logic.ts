@@ -51,7 +51,7 @@ const PLACEHOLDER_WORDS = /example|sample|dummy|placeholder|changeme|change[_-]?
 
 /** A value written to stand in for a secret, not a secret: example words, masks, one repeated character, a counting run. */
 export function isPlaceholder(value: string): boolean {
-  if (PLACEHOLDER_WORDS.test(value)) return true;
+  if (PLACEHOLDER_WORDS.test(value) || /^(pass(word)?|secret|changeme|postgres|root|admin|user|test)$/i.test(value)) return true;
   const core = value.replace(/^[A-Za-z]+[_-]+/, ''); // the part after a vendor prefix (sk_live_, ghp_)
   if (/(.)\1{7,}/.test(core)) return true;
   if (/0123456789|123456789|abcdefghij/i.test(core)) return true;

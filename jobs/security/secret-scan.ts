@@ -69,13 +69,24 @@ function secretRange(content: string, msg: SecretLintCoreResultMessage): readonl
   return [start, end];
 }
 
+/** The part that is secret: in a URL with credentials, the password (its host may well be example.com). */
+function secretPart(kind: SecretKind, text: string): string {
+  if (kind !== 'databaseConnectionString' && kind !== 'basicAuthCredentials') return text;
+  return /^[a-z+]+:\/\/[^:/\s@]*:([^@/\s]+)@/i.exec(text)?.[1] ?? text;
+}
+
 function toMatch(file: string, content: string, msg: SecretLintCoreResultMessage): Match {
   const data = (msg.data ?? {}) as { variant?: string; suppress?: string };
-  const range = secretRange(content, msg);
-  const text = content.slice(range[0], range[1]);
-  const suppress = (data.suppress as SuppressionReason | undefined) ?? (isFixturePath(file) ? 'fixture' : isPlaceholder(text) ? 'placeholder' : null);
+  const kind = secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]);
+  let range = secretRange(content, msg);
+  if (kind === 'databaseConnectionString') {
+    // The preset's URL patterns run on past the closing quote (`app";`): end the secret where the URL ends.
+    const trailing = /["'`;,)\]}>]+$/.exec(content.slice(range[0], range[1]))?.[0].length ?? 0;
+    range = [range[0], range[1] - trailing];
+  }
+  const suppress = (data.suppress as SuppressionReason | undefined) ?? (isFixturePath(file) ? 'fixture' : isPlaceholder(secretPart(kind, content.slice(range[0], range[1]))) ? 'placeholder' : null);
   const variant = data.variant === 'test' || data.variant === 'expired' ? data.variant : 'live';
-  return { range, kind: secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]), ruleId: msg.ruleId, variant, suppress };
+  return { range, kind, ruleId: msg.ruleId, variant, suppress };
 }
 
 const ADVICE: Record<Match['variant'], string> = {
