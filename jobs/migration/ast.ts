@@ -44,13 +44,16 @@ export function constraintsOf(col: ColumnDef | undefined): Constraint[] {
   return (col?.constraints ?? []).map((c) => as<Constraint>(c, 'Constraint')).filter((c): c is Constraint => Boolean(c));
 }
 
-/** Every node below `node` (itself included), depth first. */
+/** Every object below `node` (itself included). A loop, not recursion: expressions nest thousands deep (`1+1+…`). */
 export function* descendants(node: unknown): Generator<Record<string, unknown>> {
-  if (Array.isArray(node)) {
-    for (const item of node) yield* descendants(item);
-  } else if (node && typeof node === 'object') {
-    yield node as Record<string, unknown>;
-    for (const value of Object.values(node)) yield* descendants(value);
+  const stack: unknown[] = [node];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (Array.isArray(next)) for (const item of next) stack.push(item); // not push(...next): VALUES lists run to 100,000 rows
+    else if (next && typeof next === 'object') {
+      yield next as Record<string, unknown>;
+      for (const value of Object.values(next)) stack.push(value);
+    }
   }
 }
 

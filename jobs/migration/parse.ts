@@ -95,6 +95,18 @@ function tokens(sql: string): Token[] | null {
   }
 }
 
+/** Index of the first token starting at or after `byte` (tokens are in order: a binary search, so 100,000 statements stay linear). */
+function firstTokenAt(all: Token[], byte: number): number {
+  let lo = 0;
+  let hi = all.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (all[mid]!.start < byte) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 const isComment = (t: Token) => t.tokenName === 'SQL_COMMENT' || t.tokenName === 'C_COMMENT';
 
 function syntaxMessage(err: unknown): { message: string; cursor: number | null } {
@@ -115,7 +127,9 @@ function statementsOf(chunk: string, base: number, all: Token[], pos: Positions)
     const from = base + (s.stmt_location ?? 0);
     const to = base + (s.stmt_len ? (s.stmt_location ?? 0) + s.stmt_len : chunkBytes);
     // The statement starts at its first token that is not a comment (stmt_location includes the comments and spaces before it).
-    const first = all.find((t) => t.start >= from && t.start < to && !isComment(t));
+    let k = firstTokenAt(all, from);
+    while (k < all.length && isComment(all[k]!)) k += 1;
+    const first = k < all.length && all[k]!.start < to ? all[k] : undefined;
     const start = pos.char(first?.start ?? from);
     return { node: s.stmt as Node, start, end: pos.char(to) };
   });
@@ -145,7 +159,9 @@ export async function parseMigration(sql: string): Promise<ParsedMigration> {
   for (let k = 0; k + 1 < cuts.length; k++) {
     const from = cuts[k]!;
     const piece = bytes.subarray(from, cuts[k + 1]!).toString('utf8');
-    if (piece.trim() === '' || toks.every((t) => t.start < from || t.start >= cuts[k + 1]! || isComment(t) || t.tokenName === 'ASCII_59')) continue;
+    let first = firstTokenAt(toks, from);
+    while (first < toks.length && isComment(toks[first]!)) first += 1;
+    if (first >= toks.length || toks[first]!.start >= cuts[k + 1]! || toks[first]!.tokenName === 'ASCII_59') continue; // only comments and the semicolon
     const index = statements.length + syntaxErrors.length;
     try {
       for (const s of statementsOf(piece, from, toks, pos)) statements.push(statement(statements.length + syntaxErrors.length, s.node, s.start, s.end));

@@ -1,6 +1,6 @@
 import { verdictOf } from '../../shared/schemas/analysis.js';
 import { policyViolation } from '../../shared/errors.js';
-import type { MigrationValidate, MigrationValidateResult, PostCheck } from '../../shared/schemas/migration.js';
+import type { MigrationFinding, MigrationValidate, MigrationValidateResult, PostCheck } from '../../shared/schemas/migration.js';
 import type { BatchState } from './analyze.js';
 import { backupState, migrationVerdict, sortFindings, summarize, syntaxFinding, toFinding } from './logic.js';
 import { orderingIssues } from './ordering.js';
@@ -15,6 +15,10 @@ import { walkMigration } from './walk.js';
  */
 
 const DIALECTS = new Set(['postgres', 'postgresql', 'pg']);
+// A MiB of `DROP TABLE t;` is 70,000 findings: the answer lists enough to act on and counts the rest.
+const FINDINGS_PER_MIGRATION = 200;
+const FINDINGS_LISTED = 1000;
+const POST_CHECKS = 500;
 
 export async function validateMigrations(body: MigrationValidate, signal?: AbortSignal): Promise<MigrationValidateResult> {
   const dialect = (body.dialect ?? 'postgres').trim().toLowerCase();
@@ -24,7 +28,9 @@ export async function validateMigrations(body: MigrationValidate, signal?: Abort
   const backup = backupState(body.backup);
   const batch: BatchState = { created: new Set() };
   const postChecks: PostCheck[] = [];
+  const seen = new Set<string>();
   const migrations: MigrationValidateResult['migrations'] = [];
+  const all: MigrationFinding[] = [];
   let statements = 0;
   for (const migration of body.migrations) {
     signal?.throwIfAborted();
@@ -32,8 +38,12 @@ export async function validateMigrations(body: MigrationValidate, signal?: Abort
     const walked = walkMigration(parsed, batch, body.assumeInTransaction === true);
     const findings = sortFindings([...parsed.syntaxErrors.map(syntaxFinding), ...walked.findings.map((f) => toFinding(f, backup))]);
     statements += parsed.statements.length + parsed.syntaxErrors.length;
-    migrations.push({ id: migration.id, verdict: migrationVerdict(findings), statements: parsed.statements.length + parsed.syntaxErrors.length, transaction: walked.transaction, findings });
-    const seen = new Set(postChecks.map((c) => `${c.migrationId}|${c.kind}|${c.target}`));
+    const listed = Math.max(0, Math.min(FINDINGS_PER_MIGRATION, FINDINGS_LISTED - migrations.reduce((n, m) => n + m.findings.length, 0)));
+    for (const f of findings) all.push(f); // a MiB of SQL can hold 100,000 findings: too many arguments for push(...)
+    migrations.push({
+      id: migration.id, verdict: migrationVerdict(findings), statements: parsed.statements.length + parsed.syntaxErrors.length, transaction: walked.transaction,
+      findings: findings.slice(0, listed), omitted: findings.length - Math.min(listed, findings.length),
+    });
     for (const check of walked.checks) {
       const key = `${migration.id}|${check.kind}|${check.target}`;
       if (!seen.has(key)) postChecks.push({ migrationId: migration.id, ...check });
@@ -41,7 +51,6 @@ export async function validateMigrations(body: MigrationValidate, signal?: Abort
     }
   }
   const ordering = orderingIssues(body.migrations.map((m) => m.id));
-  const all = migrations.flatMap((m) => m.findings);
   return {
     ok: true,
     verdict: verdictOf([...all.map((f) => f.severity), ...ordering.map((o) => o.severity)]),
@@ -51,7 +60,7 @@ export async function validateMigrations(body: MigrationValidate, signal?: Abort
     backup,
     migrations,
     orderingIssues: ordering,
-    postChecks,
-    summary: { migrations: migrations.length, statements, ...summarize(all) },
+    postChecks: postChecks.slice(0, POST_CHECKS),
+    summary: { migrations: migrations.length, statements, ...summarize(all), postChecksOmitted: Math.max(0, postChecks.length - POST_CHECKS) },
   };
 }

@@ -111,6 +111,8 @@ export function workflowChecks(content: string): Draft[] {
   return out;
 }
 
+export const isConfigFile = (path: string) => isDockerfile(path) || isWorkflow(path);
+
 /** The config findings of one file (none for files that are neither a Dockerfile nor a workflow). */
 export function configChecks(path: string, content: string): Draft[] {
   if (isDockerfile(path)) return dockerfileChecks(content);

@@ -9,10 +9,15 @@ import { isPlaceholder, isReferenceValue, looksSecret } from './logic.js';
  * the value: the scanner builds its own from the range.
  */
 
+// Every pattern here runs over up to 1 MiB of untrusted text, so none may backtrack without bound: quantifiers are capped
+// and each match can only start at the start of a token (test/unit/secret-scan.test.ts scans 1 MB files built against them).
 const STRIPE = /\b(?:sk|rk)_(live|test)_[0-9A-Za-z]{20,247}\b/g;
-const JWT = /\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]{16,}/g;
-// A key whose name says it holds a secret, then = : => or :=, then the value (quoted or bare).
-const ASSIGNMENT = /([A-Za-z0-9_.-]*(?:secret|token|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credential|auth[_-]?key|signing[_-]?key|encryption[_-]?key)[A-Za-z0-9_.-]*)["']?\s*(?:=>|:=|=|:)\s*(["'`]?)([^\s"'`,;]{8,})\2/gi;
+/** Runs of the characters a JWT is made of; each is then checked whole. */
+const TOKEN_RUN = /[A-Za-z0-9_.-]+/g;
+const JWT = /^(eyJ[A-Za-z0-9_-]{8,4000})\.(eyJ[A-Za-z0-9_-]{2,8000})\.[A-Za-z0-9_-]{16,2000}$/;
+/** A key (a whole token of at most 80 characters), then = : => or :=, then the value (quoted or bare). */
+const ASSIGNMENT = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,80})["']?[ \t]{0,10}(?:=>|:=|=|:)[ \t]{0,10}(["'`]?)([^\s"'`,;]{8,500})\2/g;
+const SECRET_NAME = /secret|token|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth[_-]?key|signing[_-]?key|encryption[_-]?key/i;
 
 function scanner(id: string, messageId: string, find: (source: SecretLintSourceCode, report: (start: number, end: number, data?: Record<string, string>) => void) => void): SecretLintRuleCreator {
   // The props become the result message's `data` (how a rule passes the variant or a suppression to the scanner); the text names no value.
@@ -46,18 +51,23 @@ function decodePart(part: string): Record<string, unknown> | null {
 
 /** A token only when its header decodes to JSON naming an algorithm and its payload to a JSON object; an `exp` in the past marks it expired. */
 export const jwtRule = scanner('awp/jwt', 'JWT', (source, report) => {
-  for (const m of source.content.matchAll(JWT)) {
-    const [header, payload] = m[0].split('.');
-    const h = decodePart(header!);
-    const p = decodePart(payload!);
+  for (const run of source.content.matchAll(TOKEN_RUN)) {
+    if (!run[0].startsWith('eyJ')) continue;
+    let end = run[0].length;
+    while (end > 0 && run[0][end - 1] === '.') end -= 1; // a sentence's full stop after the token
+    const m = JWT.exec(run[0].slice(0, end));
+    if (!m) continue;
+    const h = decodePart(m[1]!);
+    const p = decodePart(m[2]!);
     if (!h || typeof h.alg !== 'string' || !p) continue;
     const expired = typeof p.exp === 'number' && p.exp * 1000 < Date.now();
-    report(m.index, m.index + m[0].length, { variant: expired ? 'expired' : 'live' });
+    report(run.index, run.index + m[0].length, { variant: expired ? 'expired' : 'live' });
   }
 });
 
 export const genericRule = scanner('awp/generic-high-entropy', 'HIGH_ENTROPY_ASSIGNMENT', (source, report) => {
   for (const m of source.content.matchAll(ASSIGNMENT)) {
+    if (!SECRET_NAME.test(m[1]!)) continue;
     const value = m[3]!;
     const start = m.index + m[0].lastIndexOf(value);
     // References and placeholders are reported as such, so the scanner can count what it did not report.

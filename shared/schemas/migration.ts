@@ -91,7 +91,8 @@ export const MigrationReport = Type.Object({
   verdict: VerdictSchema,
   statements: Type.Integer(),
   transaction: StringEnum(TRANSACTION_MODES, { description: '`explicit`: BEGIN … COMMIT in the SQL; `assumed`: assumeInTransaction; `none`' }),
-  findings: Type.Array(MigrationFinding),
+  findings: Type.Array(MigrationFinding, { description: 'At most 200, in statement order; the verdict counts all' }),
+  omitted: Type.Integer({ description: 'Findings past the first 200: counted, not listed' }),
 });
 
 export const OrderingIssue = Type.Object({
@@ -121,8 +122,8 @@ export const MigrationValidateResult = Ok(
     backup: Type.Object({ provided: Type.Boolean(), verified: Type.Boolean(), takenAt: Type.Union([Type.String(), Type.Null()]), location: Type.Union([Type.String(), Type.Null()]), note: Type.String() }),
     migrations: Type.Array(MigrationReport),
     orderingIssues: Type.Array(OrderingIssue),
-    postChecks: Type.Array(PostCheck),
-    summary: Type.Object({ migrations: Type.Integer(), statements: Type.Integer(), errors: Type.Integer(), warnings: Type.Integer(), notes: Type.Integer() }),
+    postChecks: Type.Array(PostCheck, { description: 'At most 500' }),
+    summary: Type.Object({ migrations: Type.Integer(), statements: Type.Integer(), errors: Type.Integer(), warnings: Type.Integer(), notes: Type.Integer(), postChecksOmitted: Type.Integer() }),
   },
   'MigrationValidateResult',
 );

@@ -58,10 +58,11 @@ export type SecurityFinding = Static<typeof SecurityFinding>;
 export const SecurityValidateResult = Ok(
   {
     verdict: VerdictSchema,
-    findings: Type.Array(SecurityFinding),
+    findings: Type.Array(SecurityFinding, { description: 'At most 100 per file, secrets first' }),
+    omitted: Type.Integer({ description: 'Findings past the first 100 of a file: counted, not listed' }),
     scanned: Type.Object({ files: Type.Integer(), bytes: Type.Integer() }),
     suppressed: Type.Object({ placeholder: Type.Integer(), fixture: Type.Integer(), reference: Type.Integer() }, { description: 'Matches not reported, by reason: placeholders and examples, test fixtures named as such, env: and other references (lines under a secretlint-disable comment are not counted)' }),
-    scanErrors: Type.Array(Type.Object({ file: Type.String(), message: Type.String() }), { description: 'Files the scanner could not check (the verdict is at least warn)' }),
+    scanErrors: Type.Array(Type.Object({ file: Type.String(), message: Type.String() }), { description: 'Files the scanner could not check, or not wholly (the verdict is at least warn)' }),
     rules: Type.Object({ secretlint: Type.String({ description: 'Version of @secretlint/secretlint-rule-preset-recommend' }), ruleIds: Type.Array(Type.String()) }),
   },
   'SecurityValidateResult',

@@ -35,7 +35,7 @@ describe('POST /v1/database/migration/validate', () => {
     ]);
     assert.match(res.body.postChecks[0].sql, /^SELECT convalidated FROM pg_constraint/);
     assert.deepEqual(res.body.orderingIssues, []);
-    assert.deepEqual(res.body.summary, { migrations: 3, statements: 10, errors: 1, warnings: 0, notes: 0 });
+    assert.deepEqual(res.body.summary, { migrations: 3, statements: 10, errors: 1, warnings: 0, notes: 0, postChecksOmitted: 0 });
   });
 
   it('a syntax error blocks with the statement and the character position; the other statements are still judged', async () => {
@@ -100,6 +100,16 @@ describe('POST /v1/database/migration/validate', () => {
     const { rows: made } = await harness.deps.db.raw("SELECT to_regclass('i15_never') AS t");
     assert.equal(made[0].t, null);
     await harness.deps.db.raw('DROP TABLE i15_keep_me');
+  });
+
+  it('lists at most 200 findings a migration (1000 in all) and counts the rest; the verdict and summary count everything', async () => {
+    const many = (n: number) => `${TIMEOUTS}${'DROP TABLE IF EXISTS t;\n'.repeat(n)}`;
+    const res = await validate({ migrations: [{ id: '0001_big', sql: many(1500) }, ...Array.from({ length: 5 }, (_, i) => ({ id: `000${i + 2}_more`, sql: many(150) }))] });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.migrations.map((m: any) => [m.findings.length, m.omitted]), [[200, 1300], [150, 0], [150, 0], [150, 0], [150, 0], [150, 0]]);
+    const only = await validate({ migrations: Array.from({ length: 7 }, (_, i) => ({ id: `00${i + 10}_x`, sql: many(180) })) });
+    assert.deepEqual(only.body.migrations.map((m: any) => m.findings.length), [180, 180, 180, 180, 180, 100, 0]);
+    assert.deepEqual([res.body.verdict, res.body.summary.errors], ['block', 2250]);
   });
 
   it('422 for a dialect other than postgres; 400 for a malformed body; 401 without a token', async () => {
