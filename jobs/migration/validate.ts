@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { verdictOf } from '../../shared/schemas/analysis.js';
 import { policyViolation } from '../../shared/errors.js';
 import type { MigrationFinding, MigrationValidate, MigrationValidateResult, PostCheck } from '../../shared/schemas/migration.js';
@@ -33,6 +34,7 @@ export async function validateMigrations(body: MigrationValidate, signal?: Abort
   const all: MigrationFinding[] = [];
   let statements = 0;
   for (const migration of body.migrations) {
+    await setImmediate(); // parsing is synchronous work: let the process serve other requests between migrations
     signal?.throwIfAborted();
     const parsed = await parseMigration(migration.sql);
     const walked = walkMigration(parsed, batch, body.assumeInTransaction === true);

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { Logger } from '../../shared/log.js';
 import { verdictOf, type Severity } from '../../shared/schemas/analysis.js';
 import { SUPPRESSION_REASONS, type SecurityFinding, type SecurityValidateRequest, type SecurityValidateResult } from '../../shared/schemas/security.js';
@@ -25,6 +26,7 @@ export async function scanFiles(files: SecurityValidateRequest['files'], log: Lo
   const scanErrors: SecurityValidateResult['scanErrors'] = [];
   let bytes = 0;
   for (const [file, content] of Object.entries(files)) {
+    await setImmediate(); // scanning is synchronous work: let the process serve other requests between files
     signal?.throwIfAborted();
     bytes += Buffer.byteLength(content);
     try {
