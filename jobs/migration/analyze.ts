@@ -36,6 +36,8 @@ export interface MigrationState {
   enumValuesInTx: Map<string, string>;
   /** Constraints added NOT VALID in the open transaction. */
   notValidInTx: Set<string>;
+  /** Existing tables the open transaction holds ACCESS EXCLUSIVE on (lower-case names as written). */
+  exclusiveInTx: Set<string>;
 }
 
 export interface BatchState {
@@ -44,7 +46,7 @@ export interface BatchState {
 }
 
 export function newMigrationState(assumeInTransaction: boolean): MigrationState {
-  return { assumeInTransaction, explicitTx: false, sawBegin: false, lockTimeout: null, statementTimeout: null, reported: new Set(), enumValuesInTx: new Map(), notValidInTx: new Set() };
+  return { assumeInTransaction, explicitTx: false, sawBegin: false, lockTimeout: null, statementTimeout: null, reported: new Set(), enumValuesInTx: new Map(), notValidInTx: new Set(), exclusiveInTx: new Set() };
 }
 
 export class RuleContext {

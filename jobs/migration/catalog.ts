@@ -16,7 +16,7 @@ import type { MigrationCategory, MigrationRuleId } from '../../shared/schemas/mi
 export interface RuleInfo {
   category: MigrationCategory;
   severity: Severity;
-  /** Short statement of the problem (the README lists these). */
+  /** What the rule is about, for readers of this table (findings carry their own message). */
   title: string;
 }
 
@@ -44,6 +44,7 @@ export const RULES: Record<MigrationRuleId, RuleInfo> = {
   'truncate-cascade': { category: 'destructive', severity: 'error', title: 'TRUNCATE … CASCADE also empties every table with a foreign key to it' },
   'update-without-where': { category: 'destructive', severity: 'error', title: 'UPDATE without WHERE overwrites every row' },
   'delete-without-where': { category: 'destructive', severity: 'error', title: 'DELETE without WHERE deletes every row' },
+  'backfill-in-schema-transaction': { category: 'locking', severity: 'error', title: 'A data change in the transaction that took ACCESS EXCLUSIVE on its table keeps everyone out until the backfill commits' },
   'renaming-column': { category: 'compatibility', severity: 'warning', title: 'Renaming a column breaks running code that still uses the old name' },
   'renaming-table': { category: 'compatibility', severity: 'warning', title: 'Renaming a table breaks running code that still uses the old name' },
   'index-without-concurrently': { category: 'locking', severity: 'error', title: 'CREATE INDEX without CONCURRENTLY blocks writes for the whole build' },

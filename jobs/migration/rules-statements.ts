@@ -1,5 +1,5 @@
 import type { AlterDomainStmt, AlterEnumStmt, ClusterStmt, Constraint, DeleteStmt, DropStmt, IndexStmt, LockStmt, Node, RangeVar, RenameStmt, ReindexStmt, TransactionStmt, TruncateStmt, UpdateStmt, VacuumStmt } from 'libpg-query';
-import { as, ident, literal, sqlRelation, strings } from './ast.js';
+import { as, ident, literal, relationName, sqlRelation, strings } from './ast.js';
 import type { RuleContext } from './analyze.js';
 import { hasOption, statementLock } from './locks.js';
 import { postChecks } from './post-checks.js';
@@ -64,6 +64,13 @@ function dropRules(ctx: RuleContext, s: DropStmt): void {
 function dataRules(ctx: RuleContext, kind: 'UPDATE' | 'DELETE', rel: RangeVar | undefined, where: Node | undefined): void {
   const table = sqlRelation(rel);
   if (ctx.isNew(rel)) return;
+  if (ctx.inTransaction() && ctx.m.exclusiveInTx.has(relationName(rel).toLowerCase())) {
+    ctx.emit('backfill-in-schema-transaction', {
+      lock: 'ACCESS EXCLUSIVE',
+      message: `${kind} on ${table} runs in the transaction that took ACCESS EXCLUSIVE on it: no one reads or writes ${table} until every row is done and the transaction commits`,
+      safeRewrite: ['COMMIT;  -- the schema change first, in its own short transaction', `-- then the ${kind} in batches, each in its own transaction (a separate migration, or one the tool runs outside a transaction)`],
+    });
+  }
   if (!where) {
     ctx.emit(kind === 'UPDATE' ? 'update-without-where' : 'delete-without-where', {
       lock: 'ROW EXCLUSIVE',
@@ -87,6 +94,7 @@ function transactionRules(ctx: RuleContext, s: TransactionStmt): void {
     m.explicitTx = false;
     m.enumValuesInTx.clear();
     m.notValidInTx.clear();
+    m.exclusiveInTx.clear();
     if (m.lockTimeout === 'local') m.lockTimeout = null;
     if (m.statementTimeout === 'local') m.statementTimeout = null;
   }

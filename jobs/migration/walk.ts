@@ -1,5 +1,5 @@
 import type { Node, RangeVar } from 'libpg-query';
-import { as, kindOf, stringLiterals } from './ast.js';
+import { as, kindOf, relationName, stringLiterals } from './ast.js';
 import { newMigrationState, RuleContext, type BatchState, type Emitted } from './analyze.js';
 import { statementLock } from './locks.js';
 import type { ParsedMigration } from './parse.js';
@@ -45,6 +45,7 @@ export function walkMigration(parsed: ParsedMigration, batch: BatchState, assume
     const rels = relationsOf(node);
     const lock = statementLock(node);
     timeoutRules(ctx, lock, rels.length === 0 ? lock !== null : rels.some((r) => !ctx.isNew(r)), DATA_CHANGES.has(kind));
+    if (lock === 'ACCESS EXCLUSIVE' && ctx.inTransaction()) for (const r of rels) if (!ctx.isNew(r)) m.exclusiveInTx.add(relationName(r).toLowerCase());
     if (kind === 'AlterTableStmt') alterTableRules(ctx, node);
     else if (kind === 'CreateStmt') createTableRules(ctx, node);
     else if (kind === 'CreateTableAsStmt') ctx.remember(as<{ into?: { rel?: RangeVar } }>(node, kind)?.into?.rel);

@@ -1,5 +1,5 @@
 import type { Severity } from '../../shared/schemas/analysis.js';
-import type { SecretKind, SuppressionReason } from '../../shared/schemas/security.js';
+import type { SecretKind } from '../../shared/schemas/security.js';
 import { isSecretRef, looksLikeLiteralSecret } from '../../shared/secrets.js';
 
 /**
@@ -121,4 +121,3 @@ export function dedupe<T extends RangedMatch>(matches: T[]): T[] {
   return kept.sort((a, b) => a.range[0] - b.range[0]);
 }
 
-export type { SuppressionReason };

@@ -14,7 +14,7 @@ export const MIGRATION_RULES = [
   'foreign-key-without-not-valid', 'check-without-not-valid', 'validate-in-same-transaction', 'unique-constraint-without-index',
   'changing-column-type', 'table-rewrite', 'vacuum-full', 'cluster', 'explicit-lock',
   'dropping-column', 'dropping-table', 'dropping-schema', 'dropping-database', 'drop-cascade', 'truncating-table', 'truncate-cascade',
-  'update-without-where', 'delete-without-where',
+  'update-without-where', 'delete-without-where', 'backfill-in-schema-transaction',
   'renaming-column', 'renaming-table',
   'index-without-concurrently', 'drop-index-without-concurrently', 'reindex-without-concurrently', 'detach-partition-without-concurrently',
   'not-allowed-in-transaction', 'transaction-nesting', 'uncommitted-transaction',
