@@ -30,6 +30,16 @@ export function secretKind(ruleId: string, messageId: string | undefined, ownKin
   return ownKind ?? KINDS[ruleId]?.[messageId ?? ''] ?? 'otherSecret';
 }
 
+/**
+ * The kind of a generic match whose key names it: an AWS secret access key
+ * that ends in `+` or `/` escapes the preset's pattern (it wants a word
+ * boundary after the key), and the generic rule finds it under its name.
+ */
+export function genericKind(key: string, value: string): SecretKind {
+  if (/aws_?secret_?access_?key|secret_?access_?key/i.test(key) && /^[A-Za-z0-9/+=]{40}$/.test(value)) return 'awsSecretAccessKey';
+  return 'genericHighEntropy';
+}
+
 const LABEL: Record<SecretKind, string> = {
   awsAccessKeyId: 'AWS access key ID', awsSecretAccessKey: 'AWS secret access key', awsAccountId: 'AWS account ID', gcpServiceAccountKey: 'GCP service account key',
   privateKey: 'private key block', npmToken: 'npm token', basicAuthCredentials: 'password in a URL (basic auth)', slackToken: 'Slack token', slackWebhook: 'Slack incoming webhook URL',
@@ -78,8 +88,19 @@ export function isReferenceValue(value: string): boolean {
 }
 
 /** The generic rule's value test: long, mixed, high in entropy (the same test the reference checker uses for pasted credentials). */
+/**
+ * A file path rather than a value: relative or home paths, or absolute ones
+ * of two or more plain segments with few capitals (base64 secrets contain
+ * `/` too, and are about 40 % capitals).
+ */
+function looksLikePath(value: string): boolean {
+  if (/^(\.{1,2}|~)\//.test(value)) return true;
+  if (!/^(\/[A-Za-z0-9._-]+)+\/?$/.test(value) || value.split('/').filter(Boolean).length < 2) return false;
+  return (value.match(/[A-Z]/g) ?? []).length / value.length < 0.2;
+}
+
 export function looksSecret(value: string): boolean {
-  if (/^(https?|file):\/\//i.test(value) || /^(\.{0,2}\/|~\/)/.test(value)) return false; // a URL or a path (credentials in URLs are the basic-auth rule's)
+  if (/^(https?|file):\/\//i.test(value) || looksLikePath(value)) return false; // credentials in URLs are the basic-auth rule's
   if (/\.(ya?ml|json|pem|key|txt|env|crt|cer|p12|pfx|conf|cfg|ini|toml|js|ts|py|rb)$/i.test(value)) return false; // a file name
   return looksLikeLiteralSecret(value);
 }
@@ -107,13 +128,15 @@ export function lineColumn(text: string): (offset: number) => { line: number; co
 
 export interface RangedMatch {
   range: readonly [number, number];
-  kind: SecretKind;
+  ruleId: string;
 }
 
-/** One finding per secret: where matches overlap, a named kind wins over the generic rule, then the earlier rule. */
+export const GENERIC_RULE_ID = 'awp/generic-high-entropy';
+
+/** One finding per secret: where matches overlap, a rule for the kind wins over the generic rule, then the earlier rule. */
 export function dedupe<T extends RangedMatch>(matches: T[]): T[] {
   const kept: T[] = [];
-  const rank = (m: T) => (m.kind === 'genericHighEntropy' ? 1 : 0);
+  const rank = (m: T) => (m.ruleId === GENERIC_RULE_ID ? 1 : 0);
   for (const m of [...matches].sort((a, b) => rank(a) - rank(b))) {
     if (kept.some((k) => m.range[0] < k.range[1] && k.range[0] < m.range[1])) continue;
     kept.push(m);

@@ -1,5 +1,5 @@
 import type { SecretLintRuleCreator, SecretLintSourceCode } from '@secretlint/types';
-import { isPlaceholder, isReferenceValue, looksSecret } from './logic.js';
+import { GENERIC_RULE_ID, isPlaceholder, isReferenceValue, looksSecret } from './logic.js';
 
 /**
  * Rules secretlint's recommended preset does not carry, written as secretlint
@@ -65,7 +65,7 @@ export const jwtRule = scanner('awp/jwt', 'JWT', (source, report) => {
   }
 });
 
-export const genericRule = scanner('awp/generic-high-entropy', 'HIGH_ENTROPY_ASSIGNMENT', (source, report) => {
+export const genericRule = scanner(GENERIC_RULE_ID, 'HIGH_ENTROPY_ASSIGNMENT', (source, report) => {
   for (const m of source.content.matchAll(ASSIGNMENT)) {
     if (!SECRET_NAME.test(m[1]!)) continue;
     const value = m[3]!;

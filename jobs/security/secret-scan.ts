@@ -4,7 +4,7 @@ import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretl
 import { createRequire } from 'node:module';
 import { posix } from 'node:path';
 import type { SecretKind, SecurityFinding, SuppressionReason } from '../../shared/schemas/security.js';
-import { dedupe, isFixturePath, isPlaceholder, kindLabel, lineColumn, redactedEvidence, secretKind, secretSeverity } from './logic.js';
+import { dedupe, GENERIC_RULE_ID, genericKind, isFixturePath, isPlaceholder, kindLabel, lineColumn, redactedEvidence, secretKind, secretSeverity } from './logic.js';
 import { OWN_RULES } from './own-rules.js';
 
 /**
@@ -20,7 +20,7 @@ const PRESET_ID = '@secretlint/secretlint-rule-preset-recommend';
 export const PRESET_VERSION: string = createRequire(import.meta.url)(`${PRESET_ID}/package.json`).version;
 export const RULE_IDS = [...recommended.rules.map((r) => r.meta.id), ...OWN_RULES.map((r) => r.meta.id)];
 
-const OWN_KINDS: Record<string, SecretKind> = { 'awp/stripe': 'stripeKey', 'awp/jwt': 'jwt', 'awp/generic-high-entropy': 'genericHighEntropy' };
+const OWN_KINDS: Record<string, SecretKind> = { 'awp/stripe': 'stripeKey', 'awp/jwt': 'jwt' };
 
 const CONFIG: SecretLintCoreConfig = {
   rules: [
@@ -76,9 +76,9 @@ function secretPart(kind: SecretKind, text: string): string {
 }
 
 function toMatch(file: string, content: string, msg: SecretLintCoreResultMessage): Match {
-  const data = (msg.data ?? {}) as { variant?: string; suppress?: string };
-  const kind = secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]);
+  const data = (msg.data ?? {}) as { variant?: string; suppress?: string; key?: string };
   let range = secretRange(content, msg);
+  const kind = msg.ruleId === GENERIC_RULE_ID ? genericKind(data.key ?? '', content.slice(range[0], range[1])) : secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]);
   if (kind === 'databaseConnectionString') {
     // The preset's URL patterns run on past the closing quote (`app";`): end the secret where the URL ends.
     const trailing = /["'`;,)\]}>]+$/.exec(content.slice(range[0], range[1]))?.[0].length ?? 0;

@@ -13,7 +13,8 @@ describe('secret scanning: the pure rules, and input built to make patterns back
     for (const r of ['env:AWP_SECRET_X', '$TOKEN', '${TOKEN}', '${{ secrets.X }}', 'process.env.TOKEN', "os.environ['X']", 'arn:aws:secretsmanager:eu-west-1:123:secret:x', 'op://vault/item/field']) assert.ok(isReferenceValue(r), r);
     assert.ok(!isReferenceValue(random(32)));
     assert.ok(looksSecret(random(40, 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+/')));
-    for (const notSecret of ['https://example.com/a/b/c/d/e/f/g', './config/credentials/prod-aws.yaml', 'short', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) assert.ok(!looksSecret(notSecret), notSecret);
+    for (const notSecret of ['https://example.com/a/b/c/d/e/f/g', './config/credentials/prod-aws.yaml', '/var/run/secrets/kubernetes.io/serviceaccount/token', 'short', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']) assert.ok(!looksSecret(notSecret), notSecret);
+    assert.ok(looksSecret('/Kq8ZtR2xWmPb7YcN4vLd9FhJ3sAe6GuT1oXiBnQ'), 'a base64 secret that starts with /');
     assert.deepEqual(redactedEvidence('ghp_abcdefghijklmnopqrstuvwxyz0123456789'), { prefix: 'ghp_', length: 40 });
     assert.deepEqual(redactedEvidence('abcdefgh'), { prefix: 'ab', length: 8 });
   });
@@ -39,6 +40,12 @@ describe('secret scanning: the pure rules, and input built to make patterns back
     const huge = await scanFiles({ Dockerfile: fill('FROM a\n'), '.github/workflows/deep.yml': fill('[', 'a: ') }, createLogger('silent'));
     assert.deepEqual(huge.scanErrors.map((e) => e.file), ['Dockerfile', '.github/workflows/deep.yml']);
     assert.equal(huge.verdict, 'warn');
+  });
+
+  it('an AWS secret access key ending in / or + (which the preset\'s pattern misses) is still found as one, by its name', async () => {
+    const keys = [`${random(39)}/`, `${random(39)}+`, random(40)];
+    const res = await scanFiles({ 'aws.ini': keys.map((k, i) => `[p${i}]\naws_secret_access_key = ${k}\n`).join('') }, createLogger('silent'));
+    assert.deepEqual(res.findings.map((f) => [f.kind, f.line, f.evidence.length]), [['awsSecretAccessKey', 2, 40], ['awsSecretAccessKey', 4, 40], ['awsSecretAccessKey', 6, 40]]);
   });
 
   it('lists 100 findings of a file and counts the rest; the verdict counts them all', async () => {
