@@ -162,9 +162,4 @@ export const PolicyMapView = Type.Object(
   { $id: 'PolicyMap' },
 );
 
-export const SecurityValidateRequest = Type.Object(
-  { files: Type.Record(Type.String(), Type.String(), { description: 'path → contents' }) },
-  { $id: 'SecurityValidateRequest', additionalProperties: true },
-);
-
 export { AnyObject };

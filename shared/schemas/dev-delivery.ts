@@ -19,14 +19,6 @@ export const CicdPlan = Type.Object(
 );
 export const KubernetesRepair = Type.Object({ pods: Type.Array(AnyObject, { maxItems: 1000 }), events: Type.Optional(Type.Array(AnyObject, { maxItems: 5000 })) }, { $id: 'KubernetesRepairRequest', additionalProperties: true });
 export const IncidentRespond = Type.Object({ alerts: Type.Array(AnyObject, { maxItems: 1000 }), signals: Type.Optional(AnyObject) }, { $id: 'IncidentRespondRequest', additionalProperties: true });
-export const MigrationValidate = Type.Object(
-  {
-    migrations: Type.Array(Type.Object({ id: Str(200), sql: Type.String({ maxLength: 500_000 }) }), { minItems: 1, maxItems: 500 }),
-    backup: Type.Optional(AnyObject),
-    dialect: Type.String({ default: 'postgres', maxLength: 50 }),
-  },
-  { $id: 'MigrationValidateRequest', additionalProperties: true },
-);
 export const DeliveryRun = Type.Object(
   {
     service: Str(),

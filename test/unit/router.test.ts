@@ -16,6 +16,8 @@ const TABLE: Array<[string, string[]]> = [
   ['the checkout page is down and alerts are firing', ['incident']],
   ['is this migration that adds a not null column safe', ['migration']],
   ['scan the repository for leaked aws keys', ['security']],
+  ['will this migration lock the orders table', ['migration']],
+  ['look for hardcoded tokens in our config files', ['security']],
   ['deploy version 3.1 of the api to staging', ['delivery']],
   ['plan a canary release for the search service', ['cicd']],
   ['what runtimes does this repo need for local development', ['environment']],
