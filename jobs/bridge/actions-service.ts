@@ -53,9 +53,8 @@ export async function checkAction(deps: Deps, principal: Principal, request: Act
 }
 
 /** Writes a checked action, `queued`, in `trx`; its idempotency key is fixed here for every attempt to come. */
-export async function writeAction(trx: Db, accountId: string, checked: CheckedAction, actor: string): Promise<ActionRow> {
+export async function writeAction(trx: Db, accountId: string, checked: CheckedAction, actor: string, id = newId('bac')): Promise<ActionRow> {
   const { connector, request } = checked;
-  const id = newId('bac');
   return insertAction(trx, {
     id, account_id: accountId, connector_pk: connector.id, connector_id: connector.connector_id, capability: request.capability, resource: request.resource ?? null,
     input: request.input ?? {}, thread_id: request.threadId ?? null, session_id: request.sessionId ?? null, case_id: request.caseId ?? null, mission_id: request.missionId ?? null,

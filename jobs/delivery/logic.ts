@@ -59,7 +59,8 @@ function configureStage(env: Obj | undefined): Stage {
 function validateStage(ctx: DeliveryContext): Stage {
   const gates = (ctx.plan.gates ?? []) as Obj[];
   const findings = gates.map((g) => `${g.gate}: ${g.why}`);
-  const failedAnalyzers = Object.entries(ctx.analyzers).filter(([, o]) => o.verdict === 'blocked' || o.blocked === true || o.safe === false);
+  // The migration and security analyzers answer `verdict: pass | warn | block` (shared/schemas/analysis.ts); `block` stops the release.
+  const failedAnalyzers = Object.entries(ctx.analyzers).filter(([, o]) => o.verdict === 'block');
   findings.push(...failedAnalyzers.map(([d]) => `${d} analysis blocks the release`), ...ctx.unavailable);
   const blocked = ctx.plan.verdict === 'blocked' || failedAnalyzers.length > 0;
   return { name: 'validate', status: blocked ? 'failed' : 'passed', findings, detail: { verdict: ctx.plan.verdict, strategy: ctx.plan.strategy, analyzers: Object.keys(ctx.analyzers) } };
@@ -100,7 +101,7 @@ export function planDelivery(ctx: DeliveryContext): DeliveryPlan {
   const live = ctx.connector?.dispatched === true;
   const steps = ((ctx.plan.steps ?? []) as Obj[]).map((s) => s.description as string);
   const deploy: Stage = live
-    ? { name: 'deploy', status: 'deployed', findings: [`dispatched through CI connector ${ctx.connector!.connectorId}`], detail: { idempotencyKey: ctx.runId, steps } }
+    ? { name: 'deploy', status: 'deployed', findings: [`dispatched through CI connector ${ctx.connector!.connectorId} (${ctx.connector!.note}; its id is the Idempotency-Key the CI sees on every attempt)`], detail: { idempotencyKey: ctx.runId, steps } }
     : { name: 'deploy', status: 'dry run', findings: [`dry run: ${ctx.connector ? ctx.connector.note : 'no CI connector (capability ci.trigger) is configured'}; nothing was deployed`, ...steps], detail: { idempotencyKey: ctx.runId, steps } };
   const monitor: Stage = ctx.monitor.problems.length
     ? { name: 'monitor', status: 'failed', findings: ctx.monitor.problems, detail: { checked: ctx.monitor.checked } }

@@ -1,5 +1,9 @@
 import type { Deps } from '../../shared/deps.js';
 import { connectorsWithCapability } from '../../shared/db/connectors.js';
+import { getAction } from '../../shared/db/bridge-actions.js';
+import { AppError } from '../../shared/errors.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+import { checkAction, enqueueAction, writeAction } from '../bridge/actions-service.js';
 
 type Obj = Record<string, any>;
 
@@ -8,12 +12,10 @@ export const MIGRATION_FILE = /(^|\/)(migrations?|db\/migrate)\/[^/]+\.(sql|js|t
 const CODE_FILE = /\.(js|mjs|cjs|ts|tsx|jsx|py|go|rb|java|kt|rs|php|cs)$/i;
 
 /**
- * Issue 15's analyzers in the validate stage. HOOK: while the `migration`
- * and `security` domains have no step (pending), runs skip them and the
- * validate stage says so; once they are built, they join the route of any
- * delivery whose files call for them, read `metadata.files` (and
- * `metadata.migrations` as `[{ id, sql }]`), and a `verdict: "blocked"`,
- * `blocked: true` or `safe: false` in their output fails the stage.
+ * The migration and security analyzers in the validate stage: they join the
+ * route of any delivery whose files call for them, read `metadata.files`
+ * (and `metadata.migrations` as `[{ id, sql }]`), and a `verdict: "block"`
+ * in their output fails the stage. A service built without them says so.
  */
 export function analyzersFor(files: Record<string, string>): Array<'migration' | 'security'> {
   const paths = Object.keys(files);
@@ -31,13 +33,41 @@ export function validateAnalyzers(prior: Record<string, Obj>, files: Record<stri
 }
 
 /**
- * The account's CI connector (capability `ci.trigger`, not disabled). HOOK:
- * dispatching a workflow through it (with the run id as idempotency key) is
- * not built yet, so even with one the deploy stays a dry run and says why.
+ * The account's CI connector (capability `ci.trigger`, not disabled), or
+ * null: without one every deploy is a dry run. `dryRunAsked`: an autonomy
+ * grant asked for one, so nothing is sent even with a connector.
  */
 export async function ciConnector(deps: Deps, accountId: string, runId: string, dryRunAsked: boolean): Promise<{ connectorId: string; dispatched: boolean; note: string } | null> {
   const row = (await connectorsWithCapability(deps.db, accountId, 'ci.trigger', 10)).find((c) => c.status !== 'disabled');
   if (!row) return null;
-  const note = dryRunAsked ? `the autonomy grant asked for a dry run (CI connector ${row.connector_id} is configured)` : `CI connector ${row.connector_id} is configured, but live dispatch through it is not built yet (idempotency key ${runId})`;
+  const note = dryRunAsked ? `the autonomy grant asked for a dry run (CI connector ${row.connector_id} is configured)` : `CI connector ${row.connector_id} is configured (idempotency key ${runId})`;
   return { connectorId: row.connector_id, dispatched: false, note };
+}
+
+/**
+ * Sends the deploy through the CI connector as a bridge action (capability
+ * `ci.trigger`), once per run: the action's id, which is also the
+ * Idempotency-Key the provider sees on every attempt, is derived from the run,
+ * so a retried step finds the action it made instead of making another. The
+ * bridge's own checks (policy, scope, references) run first; a refusal sends
+ * nothing and is returned, so the deploy stays a dry run saying why.
+ */
+export async function dispatchDeploy(deps: Deps, accountId: string, runId: string, connectorId: string, input: Record<string, unknown>): Promise<{ actionId: string } | { refused: string }> {
+  const id = `bac_${runId.replace(/^run_/, '')}`;
+  const existing = await getAction(deps.db, accountId, id);
+  if (existing) {
+    // Written by an earlier attempt of this step; queue it again only if it never got to run (a retried enqueue adds nothing).
+    if (existing.status === 'queued' && existing.attempts === 0) await enqueueAction(deps, existing);
+    return { actionId: id };
+  }
+  const principal: Principal = { accountId, tokenId: `run:${runId}`, scopes: [], plan: 'team', activated: true };
+  try {
+    const checked = await checkAction(deps, principal, { connectorId, capability: 'ci.trigger', input });
+    const row = await writeAction(deps.db, accountId, checked, `run:${runId}`, id);
+    await enqueueAction(deps, row);
+    return { actionId: row.id };
+  } catch (err) {
+    if (err instanceof AppError && err.status < 500) return { refused: err.message };
+    throw err;
+  }
 }

@@ -7,7 +7,7 @@ import { decideAutonomy, type AutonomyGrant, type AutonomyVerdict } from './auto
 import { environmentAutonomy } from './environment-mode.js';
 import { gateAnswer, objectArray, stringRecord, text } from './inputs.js';
 import { planDelivery, type DeliveryContext, type DeliveryPlan } from './logic.js';
-import { ciConnector, validateAnalyzers } from './stage-inputs.js';
+import { ciConnector, dispatchDeploy, validateAnalyzers } from './stage-inputs.js';
 
 /** The actions of a delivery an autonomy grant must cover, in order: each stage the run performs. */
 export const DELIVERY_ACTIONS = ['configure', 'validate', 'deploy', 'monitor'] as const;
@@ -38,10 +38,10 @@ function autonomyView(verdict: AutonomyVerdict, plan: DeliveryPlan) {
 
 /**
  * The delivery step: builds the stages from what the environment and cicd
- * steps (and the migration and security analyzers, once built) found,
- * rests the run at the deploy gate when an approval is needed, and on the
- * resumed pass deploys (dry run without a CI connector), monitors and ends
- * the run `delivered` or `blocked`.
+ * steps (and the migration and security analyzers) found, rests the run at
+ * the deploy gate when an approval is needed, and on the resumed pass
+ * deploys (through the CI connector as a bridge action; a dry run without
+ * one), monitors and ends the run `delivered` or `blocked`.
  */
 export const deliveryStep: StepHandler = async (input, deps) => {
   const m = input.metadata;
@@ -55,14 +55,23 @@ export const deliveryStep: StepHandler = async (input, deps) => {
   const answer = gateAnswer(input.resume);
   const grant = m.autonomy && typeof m.autonomy === 'object' ? (m.autonomy as AutonomyGrant) : undefined;
   const autonomy = grant && !answer ? decideAutonomy(grant, DELIVERY_ACTIONS.map((action) => ({ action }))) : undefined;
+  const dryRunAsked = grant ? grant.dryRun !== false : false;
   const { analyzers, unavailable } = validateAnalyzers(input.prior, stringRecord(m.files));
   const ctx: DeliveryContext = {
     runId: input.runId, service, environment, version, configure: input.prior.environment, plan, analyzers, unavailable,
     approval: answer ?? (autonomy?.granted ? 'granted' : 'pending'), autonomy,
-    connector: await ciConnector(deps, input.accountId, input.runId, grant ? grant.dryRun !== false : false),
+    connector: await ciConnector(deps, input.accountId, input.runId, dryRunAsked),
     monitor: monitorFindings(m),
   };
-  const result = planDelivery(ctx);
+  let result = planDelivery(ctx);
+  // The deploy goes ahead (no gate holds it) and a CI connector is there: send it, once per run, then say it went out.
+  if (ctx.connector && !dryRunAsked && result.stages.find((s) => s.name === 'deploy')?.status === 'dry run') {
+    const sent = await dispatchDeploy(deps, input.accountId, input.runId, ctx.connector.connectorId, { service, environment, version, strategy: plan.strategy ?? strategy ?? null, runId: input.runId });
+    const connector = 'actionId' in sent
+      ? { ...ctx.connector, dispatched: true, note: `bridge action ${sent.actionId}` }
+      : { ...ctx.connector, note: `CI connector ${ctx.connector.connectorId} refused the deploy: ${sent.refused}` };
+    result = planDelivery({ ...ctx, connector });
+  }
   const output = {
     mode: 'delivery', service, environment, version, stages: result.stages, handoff: result.handoff, idempotencyKey: input.runId,
     ...(grant ? { autonomy: autonomy ? autonomyView(autonomy, result) : { resolvedBy: answer } } : {}),

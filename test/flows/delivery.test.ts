@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { harness } from '../support/harness.js';
 import { PODS } from '../support/pod-fixtures.js';
 import { PROJECTS } from '../support/project-fixtures.js';
@@ -30,13 +31,25 @@ describe('delivery runs through the queue: staging, prod gate, approve, reject',
     assert.ok(run.steps.every((s: any) => s.status === 'completed'));
   });
 
-  it('a failing gate ends the run blocked at validate; files with code name the security analyzer it could not run', async () => {
+  it('a failing gate ends the run blocked at validate; files with code bring the security analyzer into the route', async () => {
     const res = await harness.call('POST', '/v1/delivery/run', { token: a.token, body: { service: 'api', environment: 'staging', version: '2.3.1', artifacts: { ...green, tests: 'failed' }, files: { ...PROJECTS.node, 'src/app.ts': 'export {}' } } });
     assert.equal(res.body.status, 'blocked', res.text);
     assert.equal(stage(res.body, 'validate').status, 'failed');
-    assert.ok(stage(res.body, 'validate').findings.some((f: string) => /security analysis skipped/.test(f)));
+    assert.ok(stage(res.body, 'validate').detail.analyzers.includes('security'), JSON.stringify(stage(res.body, 'validate')));
+    const run = (await harness.call('GET', `/v1/runs/${res.body.runId}`, { token: a.token })).body.run;
+    assert.deepEqual(run.route, ['environment', 'security', 'cicd', 'delivery']);
     assert.equal(stage(res.body, 'deploy').status, 'skipped');
     assert.match(res.body.handoff.message, /tests is failed/);
+  });
+
+  it('a leaked key in the files: the security analyzer blocks the release at validate', async () => {
+    const alnum = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+    const key = `AKIA${Array.from(randomBytes(16), (b) => alnum[b % alnum.length]).join('')}`;
+    const res = await harness.call('POST', '/v1/delivery/run', { token: a.token, body: { service: 'api', environment: 'staging', version: '2.3.2', artifacts: green, files: { ...PROJECTS.node, 'src/aws.ts': `export const accessKeyId = '${key}';\n` } } });
+    assert.equal(res.body.status, 'blocked', res.text);
+    assert.equal(stage(res.body, 'validate').status, 'failed');
+    assert.ok(stage(res.body, 'validate').findings.includes('security analysis blocks the release'), JSON.stringify(stage(res.body, 'validate')));
+    assert.ok(!res.text.includes(key), 'the key itself is never shown');
   });
 
   it('prod rests at the deploy gate; approve continues to delivered; a second resume is 409', async () => {
