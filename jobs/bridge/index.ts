@@ -2,8 +2,9 @@ import { toolsGroup } from '../../shared/http/route-group.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { defineDomain } from '../domain.js';
 import { actionRoutes } from './action-routes.js';
+import { complianceRoutes } from './compliance-routes.js';
 import { ActionAwaitingClientPayload } from './action-schemas.js';
-import { r, registryRoutes, scopes, security } from './routes.js';
+import { r, registryRoutes, scopes } from './routes.js';
 import { vocabulary } from './vocabulary.js';
 
 const tools = toolsGroup;
@@ -13,8 +14,8 @@ const pending = (issue: number, routes: AnyRoute[]) => routes.map((route) => ({ 
  * Connectors, scoped credentials, provider actions and portals: how the
  * service reaches the outside. The registry half (connectors, preflight,
  * connection sessions, the policy) and actions (provider calls on their own
- * queue, jobs/bridge/action-worker.ts) are built; portals (issue 20) are
- * declared and answer 501. No orchestrator step yet: a run routed through
+ * queue, jobs/bridge/action-worker.ts) and outreach compliance are built;
+ * portals (issue 20) are declared and answer 501. No orchestrator step yet: a run routed through
  * bridge is refused as not available.
  */
 export const bridge = defineDomain({
@@ -31,6 +32,7 @@ export const bridge = defineDomain({
   routes: [
     ...registryRoutes,
     ...actionRoutes,
+    ...complianceRoutes,
     ...pending(20, [
       r.post('/v1/bridge/portal/sessions', 'Create a credential-reference-backed portal session'),
       r.get('/v1/bridge/portal/sessions', 'List portal sessions', { list: true }),
@@ -46,7 +48,6 @@ export const bridge = defineDomain({
       r.get('/v1/bridge/portal/playbooks/{playbookId}', 'Fetch a recovery playbook'),
       r.post('/v1/bridge/portal/playbooks/{playbookId}/instantiate', 'Instantiate a playbook into queued portal actions'),
       tools.post('/v1/tools/portalBrowser', 'Fail-closed authenticated portal action with proof-ready artefacts'),
-      security.post('/v1/compliance/outreach/evaluate', 'Lawful basis, consent, suppression and auditability before outreach'),
     ]),
   ],
 });
