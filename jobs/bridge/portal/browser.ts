@@ -74,7 +74,11 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   let blocked: Blocked | null = null;
   let current = -1;
   let browser: Browser | null = null;
-  const deadline = setTimeout(() => void browser?.close().catch(() => undefined), deps.config.PORTAL_ACTION_TIMEOUT_MS);
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    void browser?.close().catch(() => undefined);
+  }, deps.config.PORTAL_ACTION_TIMEOUT_MS);
   let error: string | null = null;
   try {
     browser = await chromium.launch({ executablePath: deps.config.BROWSER_EXECUTABLE, headless: true, args: FLAGS, timeout: deps.config.PORTAL_STEP_TIMEOUT_MS });
@@ -116,7 +120,7 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
       artefacts.push({ index: i, op: step.op, url: page.url(), screenshot: { sha256: hash, bytes: png.length }, extracted: record.extracted ?? null, ...(record.typed ? { typed: record.typed } : {}), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started });
     }
   } catch (err) {
-    error = blocked ? null : `step ${current}: ${(err as Error).message.split('\n')[0]}`;
+    error = blocked ? null : timedOut ? `step ${current}: the action's time limit (PORTAL_ACTION_TIMEOUT_MS) passed` : `step ${current}: ${(err as Error).message.split('\n')[0]}`;
   } finally {
     clearTimeout(deadline);
     await (browser as Browser | null)?.close().catch(() => undefined);
