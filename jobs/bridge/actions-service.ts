@@ -7,6 +7,7 @@ import { conflict, invalidPayload, notFound, policyViolation } from '../../share
 import { newId } from '../../shared/ids.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import type { Principal } from '../../shared/schemas/auth.js';
+import { requireOutreach } from '../policy/outreach-service.js';
 import { resourcePatternProblem } from './logic.js';
 import { ACTIONS, type ActionStatus } from './machines.js';
 import { runChecks } from './preflight.js';
@@ -36,7 +37,8 @@ const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
  * not disabled (409), the capability among its caps, the bridge policy, a
  * covering scope, the session when one is named (revoked or expired: 409),
  * and every reference set on this server; any other failure is 422 naming
- * each check. A thread must be the caller's (404).
+ * each check. A thread must be the caller's (404). Last, an action that
+ * contacts a person passes outreach compliance (jobs/policy/outreach-service.ts).
  */
 export async function checkAction(deps: Deps, principal: Principal, request: ActionRequest): Promise<CheckedAction> {
   if (request.resource) {
@@ -49,7 +51,8 @@ export async function checkAction(deps: Deps, principal: Principal, request: Act
   if (request.threadId && !(await getThread(deps.db, principal.accountId, request.threadId))) throw notFound(`Thread ${request.threadId}`);
   const { errors, status } = await runChecks(deps, principal, connector, { action: request.capability, resource: request.resource, sessionId: request.sessionId }, new AbortController().signal);
   if (errors.length > 0) throw policyViolation(`${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more, see details)` : ''}`, { preflightStatus: status, errors });
-  return { connector, request };
+  const input = await requireOutreach(deps, principal, request.capability, request.input ?? {}, request.input?.part ? 'proxy.mission' : 'bridge.action');
+  return { connector, request: { ...request, input } };
 }
 
 /** Writes a checked action, `queued`, in `trx`; its idempotency key is fixed here for every attempt to come. */

@@ -51,7 +51,7 @@ describe('bridge actions: provider calls that happen once', function () {
     answers = [];
     const before = provider.received.length;
     const { call, connectorId } = await setup();
-    const made = await call('POST', '/v1/bridge/actions', { connectorId, capability: 'sms.send', input: { to: '+4930555', text: 'hello' } });
+    const made = await call('POST', '/v1/bridge/actions', { connectorId, capability: 'sms.send', input: { to: '+49305550155', text: 'hello', outreach: { lawfulBasis: 'contract' } } });
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.action.status, 'queued');
     const done = await settled(call, made.body.action.actionId, ['succeeded', 'failed']);
@@ -61,7 +61,7 @@ describe('bridge actions: provider calls that happen once', function () {
     assert.equal(got[0]!.headers.authorization, `Bearer ${credential}`);
     assert.equal(got[0]!.headers['idempotency-key'], made.body.action.idempotencyKey);
     assert.equal(got[0]!.headers['webhook-id'], made.body.action.actionId);
-    assert.deepEqual(got[0]!.body.data.input, { to: '+4930555', text: 'hello' });
+    assert.deepEqual(got[0]!.body.data.input, { to: '+49305550155', text: 'hello' }, 'the outreach object is not sent');
     const { proof, request } = done.body.action;
     assert.equal(proof.responseStatus, 200);
     assert.match(proof.requestSha256, /^[0-9a-f]{64}$/);
@@ -74,7 +74,7 @@ describe('bridge actions: provider calls that happen once', function () {
     const start = provider.received.length;
     answers = [...Array(start).fill(200), 503, 200];
     const { call, connectorId } = await setup();
-    const made = await call('POST', '/v1/bridge/actions', { connectorId, capability: 'sms.send', input: { to: '+4930555', text: 'again' } });
+    const made = await call('POST', '/v1/bridge/actions', { connectorId, capability: 'sms.send', input: { to: '+49305550155', text: 'again', outreach: { lawfulBasis: 'contract' } } });
     const done = await settled(call, made.body.action.actionId, ['succeeded', 'failed']);
     assert.equal(done.body.action.status, 'succeeded', done.text);
     assert.equal(done.body.action.attempts, 2);
@@ -129,7 +129,7 @@ describe('bridge actions: provider calls that happen once', function () {
     const task = await call('POST', '/v1/tasks', { domain: 'proxy', inData: {} });
     const made = await call('POST', '/v1/proxy/missions', {
       taskId: task.body.task.taskId, kind: 'message', reason: 'localServiceAvailability', task: 'Ask whether Monday works',
-      channelMsg: { channel: 'sms', to: '+49305550123', text: 'Does Monday work?', connectorId },
+      channelMsg: { channel: 'sms', to: '+49305550123', text: 'Does Monday work?', connectorId, outreach: { lawfulBasis: 'legitimateInterest' } },
     });
     assert.equal(made.status, 201, made.text);
     const sent = made.body.mission.dispatch.channelMsg;

@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import dns from 'node:dns';
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Deps } from '../../../shared/deps.js';
+import { movePortalAction, storeScreenshot, type PortalActionRow, type PortalSessionRow } from '../../../shared/db/portal.js';
+import { conflict, policyViolation } from '../../../shared/errors.js';
+import { isBlockedAddress } from '../../../shared/http/egress.js';
+import { refusedHost } from '../../../shared/http/address-ranges.js';
+import type { Principal } from '../../../shared/schemas/auth.js';
+import type { PortalStep } from '../../../shared/schemas/portal.js';
+import { redactSecretsDeep, resolveSecret } from '../../../shared/secrets.js';
+import { CREDENTIAL_FIELD, inScope, stepUrl } from './logic.js';
+import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from './service.js';
+
+/**
+ * POST /v1/tools/portalBrowser and …/actions/{id}/run: a portal action's
+ * steps in headless chromium (playwright-core), one fresh context per run.
+ * Fails closed: nothing runs unless the session's preflight (run again now)
+ * is ready; every request is checked against the egress rules and every
+ * main-frame navigation against the session's scope, and the first one out
+ * of bounds is aborted and stops the run as `blocked`. Credential values
+ * are typed, never recorded: a fill from a credential is recorded as
+ * `[credential:name]`, its field masked in every later screenshot, and the
+ * values are redacted from extracted text and errors.
+ */
+
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const RUNNABLE = ['queued', 'failed', 'blocked'];
+
+interface Blocked { reason: string; message: string; step: number | null }
+
+async function hostRefused(hostname: string): Promise<boolean> {
+  if (refusedHost(hostname)) return true;
+  try {
+    const addresses = await dns.promises.lookup(hostname.replace(/^\[|\]$/g, ''), { all: true });
+    return addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address));
+  } catch {
+    return true;
+  }
+}
+
+const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+async function extractTable(locator: Locator): Promise<string[][]> {
+  return locator.evaluate((el) => [...el.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('th,td')].map((c) => (c.textContent ?? '').trim())));
+}
+
+export async function runPortalAction(deps: Deps, principal: Principal, portalActionId: string): Promise<PortalActionRow> {
+  const action = await fetchPortalAction(deps, principal, portalActionId);
+  const session = await fetchPortalSession(deps, principal, action.session_id);
+  if (!RUNNABLE.includes(action.status)) throw conflict(`Portal action ${action.id} is ${action.status}; only ${RUNNABLE.join(', ')} actions run`, { status: action.status, allowed: RUNNABLE });
+  if (!existsSync(deps.config.BROWSER_EXECUTABLE)) throw policyViolation(`No browser on this server: ${deps.config.BROWSER_EXECUTABLE} does not exist (install chromium or set BROWSER_EXECUTABLE)`, { browser: 'missing' });
+  const running = await movePortalAction(deps.db, action.id, RUNNABLE, 'running', { blocked: null, error: null, artefacts: [], extracted: {}, finished: false });
+  if (!running) throw conflict(`Portal action ${action.id} started elsewhere`, { status: 'running' });
+  const preflight = await preflightPortalSession(deps, session);
+  if (preflight.status !== 'ready') {
+    const blocked = { reason: `preflight.${preflight.status}`, message: `the session's preflight is ${preflight.status}: ${preflight.errors.map((e) => e.message).join('; ')}`, step: null, errors: preflight.errors };
+    return (await movePortalAction(deps.db, action.id, ['running'], 'blocked', { blocked, finished: true }))!;
+  }
+  return execute(deps, running, session);
+}
+
+async function execute(deps: Deps, action: PortalActionRow, session: PortalSessionRow): Promise<PortalActionRow> {
+  const values: Partial<Record<string, string>> = {};
+  for (const [name, field] of Object.entries(CREDENTIAL_FIELD)) {
+    const ref = session.credentials[field];
+    const resolved = ref ? resolveSecret(ref, { prefix: deps.config.SECRET_ENV_PREFIX }) : null;
+    if (resolved?.set) values[name] = resolved.value;
+  }
+  const secrets = Object.values(values).filter((v): v is string => Boolean(v));
+  const artefacts: unknown[] = [];
+  const extracted: Record<string, unknown> = {};
+  let blocked: Blocked | null = null;
+  let current = -1;
+  let browser: Browser | null = null;
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    void browser?.close().catch(() => undefined);
+  }, deps.config.PORTAL_ACTION_TIMEOUT_MS);
+  let error: string | null = null;
+  try {
+    browser = await chromium.launch({ executablePath: deps.config.BROWSER_EXECUTABLE, headless: true, args: FLAGS, timeout: deps.config.PORTAL_STEP_TIMEOUT_MS });
+    const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await context.route('**/*', async (route) => {
+      const request = route.request();
+      const url = new URL(request.url());
+      if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return route.abort('blockedbyclient');
+      if (!deps.config.AWP_ALLOW_PRIVATE_EGRESS && (await hostRefused(url.hostname))) {
+        if (request.isNavigationRequest()) blocked ??= { reason: 'egress', message: `${url.origin} is a private, loopback or special-purpose address`, step: current };
+        return route.abort('blockedbyclient');
+      }
+      if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !inScope(url.href, session.scope)) {
+        blocked ??= { reason: 'outOfScope', message: `navigation to ${url.origin}${url.pathname} is outside the session's target scope`, step: current };
+        return route.abort('blockedbyclient');
+      }
+      return route.continue();
+    });
+    const masked: string[] = [];
+    const steps = action.steps as PortalStep[];
+    for (let i = 0; i < steps.length && !blocked; i++) {
+      current = i;
+      const step = steps[i]!;
+      const started = Date.now();
+      page.setDefaultTimeout(Math.min(step.timeoutMs ?? deps.config.PORTAL_STEP_TIMEOUT_MS, deps.config.PORTAL_STEP_TIMEOUT_MS));
+      const record: Record<string, unknown> = {};
+      try {
+        record.extracted = await runStep(page, step, { origin: session.target_origin, inputs: action.inputs, values, masked, record });
+      } catch (err) {
+        if (!blocked) throw err;
+      }
+      if (blocked) break;
+      if (step.op === 'extractText' || step.op === 'extractTable') extracted[step.as] = record.extracted;
+      const png = await page.screenshot({ type: 'png', mask: masked.map((s) => page.locator(s)) });
+      const hash = sha256(png);
+      await storeScreenshot(deps.db, hash, png);
+      artefacts.push({ index: i, op: step.op, url: page.url(), screenshot: { sha256: hash, bytes: png.length }, extracted: record.extracted ?? null, ...(record.typed ? { typed: record.typed } : {}), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started });
+    }
+  } catch (err) {
+    error = blocked ? null : timedOut ? `step ${current}: the action's time limit (PORTAL_ACTION_TIMEOUT_MS) passed` : `step ${current}: ${(err as Error).message.split('\n')[0]}`;
+  } finally {
+    clearTimeout(deadline);
+    await (browser as Browser | null)?.close().catch(() => undefined);
+  }
+  const status = blocked ? 'blocked' : error ? 'failed' : 'succeeded';
+  const clean = redactSecretsDeep({ artefacts, extracted, blocked, error }, secrets);
+  return (await movePortalAction(deps.db, action.id, ['running'], status, { ...clean, finished: true }))!;
+}
+
+async function runStep(page: Page, step: PortalStep, ctx: { origin: string; inputs: Record<string, string>; values: Partial<Record<string, string>>; masked: string[]; record: Record<string, unknown> }): Promise<unknown> {
+  switch (step.op) {
+    case 'navigate':
+      await page.goto(stepUrl(step.url, ctx.origin, ctx.inputs)!, { waitUntil: 'load' });
+      return null;
+    case 'fill': {
+      if (step.credential) {
+        ctx.masked.push(step.selector);
+        ctx.record.typed = `[credential:${step.credential}]`;
+        await page.locator(step.selector).first().fill(ctx.values[step.credential] ?? '');
+      } else {
+        ctx.record.typed = ctx.inputs[step.input!] ?? '';
+        await page.locator(step.selector).first().fill(ctx.inputs[step.input!] ?? '');
+      }
+      return null;
+    }
+    case 'click':
+      await page.locator(step.selector).first().click();
+      await page.waitForLoadState('load');
+      return null;
+    case 'waitFor':
+      await page.locator(step.selector).first().waitFor({ state: 'visible' });
+      return null;
+    case 'extractText':
+      return (await page.locator(step.selector).first().innerText()).trim();
+    case 'extractTable':
+      return extractTable(page.locator(step.selector).first());
+    case 'screenshot':
+      return null;
+  }
+}
