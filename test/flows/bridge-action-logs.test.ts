@@ -55,7 +55,7 @@ describe('bridge actions: no credential in any log line', function () {
       const principal = { accountId, tokenId, scopes: DEFAULT_SCOPES, plan: 'team' as const, activated: true };
       const read = (id: string) => deps.db('bridge_actions').where({ id }).first();
 
-      const ok = await createAction(deps, principal, { connectorId, capability: 'sms.send', input: { to: '+4930555', text: 'hi' } });
+      const ok = await createAction(deps, principal, { connectorId, capability: 'sms.send', input: { to: '+49305550155', text: 'hi', outreach: { lawfulBasis: 'contract' } } });
       const done = await until(() => read(ok.id), (r) => r.status === 'succeeded' || r.status === 'failed');
       assert.equal(done.status, 'succeeded');
       assert.ok(JSON.stringify(done).includes('youSent'), 'the provider answered');
@@ -66,7 +66,7 @@ describe('bridge actions: no credential in any log line', function () {
       assert.ok(!shown.text.includes(credential), 'the action as answered carries no credential');
 
       refuse = true;
-      const bad = await createAction(deps, principal, { connectorId, capability: 'sms.send', input: { to: '+4930555', text: 'hi' } });
+      const bad = await createAction(deps, principal, { connectorId, capability: 'sms.send', input: { to: '+49305550155', text: 'hi', outreach: { lawfulBasis: 'contract' } } });
       const failed = await until(() => read(bad.id), (r) => r.status === 'failed');
       assert.equal(failed.status, 'failed');
       assert.ok(!JSON.stringify(failed).includes(credential), 'a refusal quoting the credential is stored masked');
