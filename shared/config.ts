@@ -68,6 +68,7 @@ export const ConfigSchema = Type.Object({
   SIGNING_KEY: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', description: 'Ed25519 signing key of every process: base64 of the 32-byte private seed (`openssl rand -base64 32`); unset: generated once and kept in Postgres' })),
   SESSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, maximum: 720, default: 12, description: 'Lifetime of a dashboard sign-in session (the cookie and its row); signing in again starts a new one' }),
   SIGN_IN_ATTEMPTS_PER_15_MIN: Type.Integer({ minimum: 1, default: 10, description: 'Dashboard sign-in attempts allowed per email and, separately, per client IP in 15 minutes (429 after)' }),
+  METRICS_PORT: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535, description: 'Port (on HOST) where a worker, delivery or clock process serves GET /metrics; unset: none (the web process serves /metrics on its own port)' })),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, description: 'Bearer token a Prometheus scraper may use for GET /metrics besides an admin token; unset: admin tokens only' })),
   DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis and Postgres data' }),
   RUN_EVENTS_RETENTION_DAYS: Type.Integer({ minimum: 1, default: 30, description: 'Days a finished run keeps its events; then only its `final` events stay' }),

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Redis } from 'ioredis';
+import { pendingMigrations } from './db/migrate.js';
 
 export type Health = { postgres: 'up' | 'down'; redis: 'up' | 'down' };
 
@@ -82,4 +83,28 @@ export class HealthMonitor {
     this.timer = setTimeout(() => void this.refresh(), REFRESH_MS);
     this.timer.unref();
   }
+}
+
+/** What `/readyz` answers: the live checks and the migration files this code ships that the database has not applied. */
+export type Readiness = { checks: Health & { migrations: 'up' | 'pending' | 'unknown' }; pendingMigrations: string[] };
+
+/** How long one readiness answer is shared: a burst of probes costs one check. */
+const READY_CACHE_MS = 2000;
+const readinessCache = new WeakMap<object, { at: number; answer: Promise<Readiness> }>();
+
+/**
+ * `/readyz`: Postgres and Redis checked live, and the schema (no shipped
+ * migration pending), shared for READY_CACHE_MS. Migrations are `unknown`
+ * while Postgres is down.
+ */
+export function readiness(deps: { db: Knex; health: HealthMonitor }): Promise<Readiness> {
+  const hit = readinessCache.get(deps.health);
+  if (hit && Date.now() - hit.at < READY_CACHE_MS) return hit.answer;
+  const answer = (async (): Promise<Readiness> => {
+    const checks = await deps.health.checks.check();
+    const pending = checks.postgres === 'up' ? await withTimeout(pendingMigrations(deps.db), CHECK_TIMEOUT_MS).catch(() => null) : null;
+    return { checks: { ...checks, migrations: pending === null ? 'unknown' : pending.length > 0 ? 'pending' : 'up' }, pendingMigrations: pending ?? [] };
+  })();
+  readinessCache.set(deps.health, { at: Date.now(), answer });
+  return answer;
 }

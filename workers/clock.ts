@@ -5,6 +5,7 @@ import type { Deps } from '../shared/deps.js';
 import { Lease } from '../shared/redis/lease.js';
 import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
 import { startWorkers } from './domains.js';
+import { serveWorkMetrics } from './metrics-server.js';
 
 const LEADER_TTL_MS = 30_000;
 
@@ -50,4 +51,4 @@ export function startClock(deps: Deps): Stoppable[] {
   ];
 }
 
-if (isMain(import.meta.url)) runProcess('clock', async (deps) => startClock(deps));
+if (isMain(import.meta.url)) runProcess('clock', async (deps) => [...startClock(deps), ...(await serveWorkMetrics(deps, 'clock'))]);

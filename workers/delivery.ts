@@ -1,6 +1,7 @@
 import type { Deps } from '../shared/deps.js';
 import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
 import { startWorkers } from './domains.js';
+import { serveWorkMetrics } from './metrics-server.js';
 
 /**
  * Webhook egress runs in its own process so slow receivers never hold up
@@ -10,4 +11,4 @@ export function startDelivery(deps: Deps): Stoppable[] {
   return startWorkers(deps, ['events', 'webhooks']);
 }
 
-if (isMain(import.meta.url)) runProcess('delivery', async (deps) => startDelivery(deps));
+if (isMain(import.meta.url)) runProcess('delivery', async (deps) => [...startDelivery(deps), ...(await serveWorkMetrics(deps, 'delivery'))]);

@@ -5,6 +5,8 @@ import { BRIDGE_ACTIONS_QUEUE } from '../shared/queues.js';
 import type { Deps } from '../shared/deps.js';
 import { copiesOf, endClients } from '../shared/redis/connection.js';
 import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifecycle.js';
+import { jobDuration } from '../jobs/metrics.js';
+import { serveWorkMetrics } from './metrics-server.js';
 
 /** Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration and bridge actions. */
 export function selectedQueues(deps: Deps): string[] {
@@ -27,7 +29,17 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   for (const name of queues) {
     if (!hasProcessor(name)) continue;
     const processor = PROCESSORS[name]!;
-    const worker = new Worker(name, (job) => processor(job, deps), {
+    const worker = new Worker(name, async (job) => {
+      const timer = jobDuration.startTimer({ queue: name });
+      try {
+        const result = await processor(job, deps);
+        timer({ result: 'completed' });
+        return result;
+      } catch (err) {
+        timer({ result: 'failed' });
+        throw err;
+      }
+    }, {
       connection: deps.redis as unknown as ConnectionOptions,
       prefix: deps.config.QUEUE_PREFIX,
       concurrency: deps.config.WORKER_CONCURRENCY,
@@ -74,4 +86,4 @@ export function startDomainWorkers(deps: Deps): Stoppable[] {
   return parts;
 }
 
-if (isMain(import.meta.url)) runProcess('worker', async (deps) => startDomainWorkers(deps));
+if (isMain(import.meta.url)) runProcess('worker', async (deps) => [...startDomainWorkers(deps), ...(await serveWorkMetrics(deps, 'worker'))]);

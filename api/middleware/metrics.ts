@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { QUEUE_NAMES } from '../../jobs/registry.js';
+import { WORK_METRICS } from '../../jobs/metrics.js';
 import { isOperator } from '../../shared/auth/operator.js';
 import type { Deps } from '../../shared/deps.js';
 import { poolUsage } from '../../shared/db/knex.js';
@@ -35,7 +36,8 @@ function buildRegistry(deps: Deps) {
       if (usage) for (const [state, n] of Object.entries(usage)) this.set({ state }, n);
     },
   });
-  return { registry, http, rejections };
+  // What the work processes count, when they run in this process (npm start); apart, each serves its own (METRICS_PORT).
+  return { registry: Registry.merge([registry, WORK_METRICS]), http, rejections };
 }
 
 function scrapeAllowed(ctx: Context, token: string | undefined): boolean {

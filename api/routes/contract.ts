@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppError, notFound } from '../../shared/errors.js';
-import type { Health } from '../../shared/health.js';
+import { readiness, type Health, type Readiness } from '../../shared/health.js';
 import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
@@ -16,7 +16,7 @@ const startedAt = Date.now();
 
 const Health = Ok({ version: Type.String(), contractCount: Type.Integer(), checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Health');
 const Liveness = Ok({ uptimeSec: Type.Integer() }, 'Liveness');
-const Readiness = Ok({ checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Readiness');
+const Readiness = Ok({ checks: Type.Object({ postgres: Type.String(), redis: Type.String(), migrations: Type.String() }), pendingMigrations: Type.Array(Type.String()) }, 'Readiness');
 const Manifest = Ok({ name: Type.String(), version: Type.String(), domains: Type.Array(Type.String()), transports: Type.Array(Type.String()) }, 'Manifest');
 const Handshake = Type.Object(
   {
@@ -44,7 +44,7 @@ const HandshakeResult = Ok(
 const ENTRY_POINTS: Record<Transport, string> = { http: '/openapi.json', mcp: '/mcp', a2a: '/.well-known/agent-card.json' };
 
 /** 503 naming what is down, with every check in `details`. */
-function failIfDown(checks: Health): void {
+function failIfDown(checks: Health | Readiness['checks']): void {
   const down = Object.entries(checks).filter(([, v]) => v === 'down').map(([k]) => k);
   if (down.length > 0) throw new AppError('unavailable', `Dependency down: ${down.join(', ')}`, { checks });
 }
@@ -94,12 +94,13 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
   }),
   defineRoute({
     method: 'GET', path: '/readyz', tag: 'runtime', auth: 'public', summary: 'Readiness, checked live',
-    description: 'Pings Postgres and Redis now (1 s each): for a deploy step or an operator who must know the current answer; concurrent calls share one check. Exempt from the rate limit, which needs Redis. Load balancers should probe /healthz.',
+    description: 'Pings Postgres and Redis (1 s each) and checks that no migration this code ships is pending; one answer is shared for 2 s. For a deploy step or an orchestrator\'s readiness probe: 503 naming what is down or pending. Exempt from the rate limit, which needs Redis. Load balancers should probe /healthz.',
     response: { 200: Readiness },
     handler: async (_input, deps) => {
-      const checks = await deps.health.checks.check();
-      failIfDown(checks);
-      return { ok: true, checks };
+      const ready = await readiness(deps);
+      failIfDown(ready.checks);
+      if (ready.checks.migrations === 'pending') throw new AppError('unavailable', `Migrations pending: ${ready.pendingMigrations.join(', ')}`, ready);
+      return { ok: true, ...ready };
     },
   }),
   defineRoute({

@@ -87,7 +87,8 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
         const result = await runHandler(
           spec,
           { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, rawBody: ctx.state.rawBody, ip: ctx.ip, origin: `${ctx.protocol}://${ctx.host}`, signal: controller.signal },
-          deps,
+          // What the handler and its services log names the request and the caller's account.
+          { ...deps, log: ((ctx.state.log as Deps['log'] | undefined) ?? deps.log).child(principal ? { accountId: principal.accountId } : {}) },
         );
         const reply = result instanceof Reply ? result : new Reply(200, result);
         ctx.status = reply.status;

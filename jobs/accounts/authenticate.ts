@@ -75,10 +75,11 @@ export type AuthChange = { tokenId?: string; accountId?: string };
 
 const caches = new WeakMap<object, PrincipalCache>();
 function cacheOf(deps: Pick<Deps, 'bus'>): PrincipalCache {
-  let cache = caches.get(deps);
+  // Keyed by the process's bus, so a copy of deps (a request's, with its own logger) shares the cache.
+  let cache = caches.get(deps.bus);
   if (!cache) {
     const created = new PrincipalCache();
-    caches.set(deps, created);
+    caches.set(deps.bus, created);
     void deps.bus.subscribe(CHANNEL, (msg) => created.forget(JSON.parse(msg) as AuthChange)).catch(() => undefined);
     cache = created;
   }

@@ -17,10 +17,10 @@ export type SessionPrincipal = Principal & { csrfToken: string; expiresAt: Date 
 
 const limiters = new WeakMap<object, RateLimiterRedis>();
 function signInLimiter(deps: Pick<Deps, 'redis' | 'config'>): RateLimiterRedis {
-  let limiter = limiters.get(deps);
+  let limiter = limiters.get(deps.redis);
   if (!limiter) {
     limiter = new RateLimiterRedis({ storeClient: deps.redis, points: deps.config.SIGN_IN_ATTEMPTS_PER_15_MIN, duration: WINDOW_SECONDS, keyPrefix: `${deps.config.QUEUE_PREFIX}:signin` });
-    limiters.set(deps, limiter);
+    limiters.set(deps.redis, limiter);
   }
   return limiter;
 }

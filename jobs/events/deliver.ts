@@ -8,6 +8,7 @@ import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import { completeAttempt, failAttempt, handBack } from './ledger.js';
 import { retryAfterMs, signingSecrets, verdictFor, webhookHeaders } from './logic.js';
 import { wakeDispatcher } from './wake.js';
+import { webhookDeliveries } from '../metrics.js';
 
 const BATCH = 20;
 const EXCERPT = 1000;
@@ -55,19 +56,25 @@ async function settle(deps: Deps, d: DeliveryRow, o: Outcome): Promise<string> {
  */
 async function start(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<{ settled: Promise<string> }> {
   if (!sub || !event || sub.status === 'disabled') {
-    return { settled: failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false }).then(() => 'dropped') };
+    return { settled: counted(failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false }).then(() => 'dropped')) };
   }
   if (sub.status === 'paused') {
     // Paused after the claim: hand it back held, without counting a failure; the resume releases it.
-    return { settled: handBack(deps, d.id, d.lease_token!, { held: true }).then(() => 'paused') };
+    return { settled: counted(handBack(deps, d.id, d.lease_token!, { held: true }).then(() => 'paused')) };
   }
-  return { settled: settle(deps, d, await post(deps, d, sub, event)) };
+  return { settled: counted(settle(deps, d, await post(deps, d, sub, event))) };
 }
 
 /** Delivers one claimed attempt and settles it with its lease token; resolves with the verdict. */
 export async function deliverAttempt(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<string> {
   return (await start(deps, d, sub, event)).settled;
 }
+
+/** Counts the attempt's verdict once it is settled. */
+const counted = (settled: Promise<string>) => settled.then((verdict) => {
+  webhookDeliveries.inc({ verdict });
+  return verdict;
+});
 
 /** Claim order (due time), then event id (time-ordered) for attempts due at the same instant, such as events of one transaction. */
 function raisedOrder(a: DeliveryRow, b: DeliveryRow): number {

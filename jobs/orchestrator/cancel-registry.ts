@@ -4,10 +4,11 @@ import type { Deps } from '../../shared/deps.js';
  * The steps running in this process, by run id, so a cancel published on the
  * bus by any API instance aborts them here through their AbortController.
  */
-const registries = new WeakMap<Deps, { running: Map<string, Set<AbortController>>; ready: Promise<unknown> }>();
+// Keyed by the process's bus, not by the deps object: a job may hand its step a copy of deps (with its own logger).
+const registries = new WeakMap<object, { running: Map<string, Set<AbortController>>; ready: Promise<unknown> }>();
 
 function registry(deps: Deps) {
-  let reg = registries.get(deps);
+  let reg = registries.get(deps.bus);
   if (!reg) {
     const running = new Map<string, Set<AbortController>>();
     const ready = deps.bus.subscribe('cancel', (msg) => {
@@ -15,7 +16,7 @@ function registry(deps: Deps) {
       for (const c of running.get(runId) ?? []) c.abort(new CancelError(runId));
     });
     reg = { running, ready };
-    registries.set(deps, reg);
+    registries.set(deps.bus, reg);
   }
   return reg;
 }

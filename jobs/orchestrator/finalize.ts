@@ -9,6 +9,7 @@ import { wakeDispatcher } from '../events/wake.js';
 import { FINAL_OUTCOMES } from './run-state.js';
 import { planSegmentEnd } from './segment-end.js';
 import { announce } from './run-events.js';
+import { runsFinished } from '../metrics.js';
 import { domainModule } from '../domains.js';
 
 /** What the domains of a route do in the transaction that ends the run (pay: seal its proof pack). */
@@ -52,6 +53,7 @@ export async function finalizeSegment(deps: Deps, runId: string, segment?: numbe
     if (!written) continue;
     const published = plan.events.map((e, i) => ({ id: written.events[i]!.seq, runId, type: e.type, at: written.events[i]!.created_at.toISOString(), ...e.data }));
     announce(deps, runId, published);
+    if (plan.finished) for (const domain of new Set(run.route)) runsFinished.inc({ outcome: FINAL_OUTCOMES[plan.status] ?? plan.status, domain });
     if (written.deliveries > 0) await wakeDispatcher(deps);
     return { status: plan.status };
   }

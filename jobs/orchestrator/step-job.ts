@@ -14,6 +14,7 @@ import { stepHandler } from '../steps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
 import { StepStream } from './step-stream.js';
+import { stepDuration } from '../metrics.js';
 import { stepRowId } from './flow.js';
 import { announce, emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
 import { failRun } from './run-fail.js';
@@ -40,9 +41,26 @@ function humanElapsed(ms: number): string {
  */
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
   const data = readJob(StepJobData, job.data, 'step job data');
-  const outcome = await runStep(job, data, deps);
+  // Every line this job logs names its run, job and step; the account is added once the run is read.
+  const log = deps.log.child({ runId: data.runId, jobId: job.id, domain: data.domain });
+  const timer = stepDuration.startTimer({ domain: data.domain });
+  let outcome: Record<string, unknown>;
+  try {
+    outcome = await runStep(job, data, { ...deps, log });
+  } catch (err) {
+    timer({ result: 'error' });
+    throw err;
+  }
+  timer({ result: stepResult(outcome) });
   if (!data.finalizes) return outcome;
   return { ...outcome, final: await finalizeSegment(deps, data.runId, data.segment) };
+}
+
+/** How a step job ended, for its duration metric. */
+function stepResult(outcome: Record<string, unknown>): string {
+  if (outcome.skipped || outcome.replayed) return 'skipped';
+  if (outcome.suspended) return 'suspended';
+  return typeof outcome.status === 'string' ? outcome.status : 'completed';
 }
 
 async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Promise<Record<string, unknown>> {
@@ -88,7 +106,7 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
   try {
     const input = stepInput(data, begun, controller.signal, emit);
     const outcome = await Promise.race([
-      handler(input, deps),
+      handler(input, { ...deps, log: deps.log.child({ accountId: run.account_id }) }),
       new Promise<never>((_, reject) => {
         if (controller.signal.aborted) reject(controller.signal.reason);
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });

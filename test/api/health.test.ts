@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startRedis } from '../../scripts/local-services.js';
 import { createRedis } from '../../shared/redis/connection.js';
+import { pendingMigrations } from '../../shared/db/migrate.js';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { until } from '../support/receiver.js';
@@ -59,19 +60,31 @@ describe('health routes', function () {
     await until(() => harness.call('GET', '/healthz', {}, app.url), (r) => r.status === 200);
   });
 
-  it('/readyz checks live: 200 with both up, 503 naming redis the moment it is gone', async () => {
+  it('/readyz checks Postgres, Redis and migrations, one answer shared briefly; 503 naming redis once it is gone', async () => {
     const ready = await harness.call('GET', '/readyz', {}, app.url);
     assert.equal(ready.status, 200);
-    assert.deepEqual(ready.body.checks, { postgres: 'up', redis: 'up' });
+    assert.deepEqual([ready.body.checks, ready.body.pendingMigrations], [{ postgres: 'up', redis: 'up', migrations: 'up' }, []]);
     const before = await pings(redis.url);
-    await harness.call('GET', '/readyz', {}, app.url);
-    assert.ok((await pings(redis.url)) > before, 'each call pings Redis');
+    await Promise.all(Array.from({ length: 5 }, () => harness.call('GET', '/readyz', {}, app.url)));
+    assert.equal(await pings(redis.url), before, 'a burst of probes within the cache shares one check');
     await redis.stop();
-    const down = await harness.call('GET', '/readyz', {}, app.url);
-    assert.equal(down.status, 503);
+    // Within about two seconds (the shared answer's life) the probe says why the process is not ready.
+    const down = await until(() => harness.call('GET', '/readyz', {}, app.url), (r) => r.status === 503);
     assert.match(down.body.message, /redis/);
     const live = await harness.call('GET', '/livez', {}, app.url); // the process is fine: an orchestrator must not restart it
     assert.equal(live.status, 200);
     assert.equal(typeof live.body.uptimeSec, 'number');
+  });
+
+  it('a migration this code ships that the database has not applied is pending (what /readyz refuses on)', async () => {
+    assert.deepEqual(await pendingMigrations(harness.deps.db), []);
+    const trx = await harness.deps.db.transaction();
+    try {
+      const last = await trx('knex_migrations').orderBy('id', 'desc').first('name');
+      await trx('knex_migrations').where({ name: last.name }).delete();
+      assert.deepEqual(await pendingMigrations(trx as never), [last.name]);
+    } finally {
+      await trx.rollback();
+    }
   });
 });
