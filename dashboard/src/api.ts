@@ -25,3 +25,16 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
 }
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** Runs a page's action: clears the page's error, reloads what the page shows after it, or shows why it failed. */
+export function actionRunner(setError: (message: string) => void, reload: () => Promise<unknown>) {
+  return async (fn: () => Promise<void>) => {
+    setError('');
+    try {
+      await fn();
+      await reload();
+    } catch (e) {
+      setError((e as Error).message);
+    }
+  };
+}

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, when } from './api';
+import { actionRunner, api, when } from './api';
 
 const SCOPES = ['runs:read', 'runs:write', 'tasks:read', 'tasks:write', 'cases:read', 'cases:write', 'bridge:read', 'bridge:write', 'proxy:read', 'proxy:write',
   'pay:read', 'pay:write', 'events:read', 'events:write', 'agents:read', 'agents:write', 'channels:read', 'channels:write', 'audit:read', 'tools:use', 'delivery:write', 'tokens:manage'];
@@ -25,15 +25,7 @@ export function TokensPage() {
   const [error, setError] = useState('');
   const load = () => api('GET', '/v1/tokens').then((r) => setTokens(r.tokens)).catch((e) => setError(e.message));
   useEffect(() => void load(), []);
-  const act = async (fn: () => Promise<void>) => {
-    setError('');
-    try {
-      await fn();
-      await load();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+  const act = actionRunner(setError, load);
   const create = (e: Event) => act(async () => {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;

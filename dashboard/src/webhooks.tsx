@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, when } from './api';
+import { actionRunner, api, when } from './api';
 
 type Subscription = { subscriptionId: string; endpoint: string; events: string[]; status: string; mode: string; description: string | null };
 type Delivery = { deliveryId: string; eventId: string; subscriptionId: string; attempt: number; status: string; responseStatus: number | null; error: string | null; finishedAt: string | null };
@@ -16,15 +16,7 @@ export function WebhooksPage() {
     setFailed(d.deliveries);
   };
   useEffect(() => void load().catch((e) => setError(e.message)), []);
-  const act = async (fn: () => Promise<void>) => {
-    setError('');
-    try {
-      await fn();
-      await load();
-    } catch (e) {
-      setError((e as Error).message);
-    }
-  };
+  const act = actionRunner(setError, load);
   const create = (e: Event) => act(async () => {
     e.preventDefault();
     const formEl = e.currentTarget as HTMLFormElement;

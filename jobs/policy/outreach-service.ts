@@ -4,7 +4,8 @@ import { invalidPayload, notFound, policyViolation } from '../../shared/errors.j
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { LAWFUL_BASES, OUTREACH_CHANNELS, type OutreachEvaluate } from '../../shared/schemas/compliance.js';
-import { evaluateOutreach, isTimeZone, normaliseRecipient, type OutreachReason } from './outreach.js';
+import { evaluateOutreach, normaliseRecipient, type OutreachReason } from './outreach.js';
+import { isTimeZone } from '../../shared/time-zone.js';
 
 type Db = Pick<Deps, 'db'>;
 

@@ -27,15 +27,6 @@ export function normaliseRecipient(raw: string): string | null {
   return normalizePhone(value);
 }
 
-/** Whether `zone` is an IANA time zone this runtime knows. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Minutes since local midnight in `zone` at `now`. */
 function localMinutes(now: Date, zone: string): number {

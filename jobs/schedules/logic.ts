@@ -1,4 +1,5 @@
 import { CronExpressionParser, type CronExpression } from 'cron-parser';
+import { isTimeZone } from '../../shared/time-zone.js';
 
 /**
  * Schedule arithmetic, pure: cron expressions (five fields, or six with
@@ -10,15 +11,6 @@ import { CronExpressionParser, type CronExpression } from 'cron-parser';
  * at its first occurrence. Either way each day's tick fires exactly once.
  */
 
-/** An IANA zone name the runtime knows (`Europe/Berlin`, `UTC`); Intl refuses the rest. */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Why a cron expression or zone cannot be used, or null when both can. */
 export function scheduleProblem(cron: string, timezone: string): string | null {
