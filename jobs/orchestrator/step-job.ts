@@ -41,7 +41,7 @@ function humanElapsed(ms: number): string {
  */
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
   const data = readJob(StepJobData, job.data, 'step job data');
-  // Every line this job logs names its run, job and step; the account is added once the run is read.
+  // Every line this job logs names its run, job and step; what its domain handler logs names the account too.
   const log = deps.log.child({ runId: data.runId, jobId: job.id, domain: data.domain });
   const timer = stepDuration.startTimer({ domain: data.domain });
   let outcome: Record<string, unknown>;
