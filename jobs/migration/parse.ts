@@ -1,4 +1,4 @@
-import { loadModule, parseSync, scanSync, type Node } from 'libpg-query';
+import type { Node } from 'libpg-query';
 
 /**
  * Migrations through the real Postgres parser (libpg_query compiled to
@@ -37,9 +37,16 @@ export interface ParsedMigration {
 /** The Postgres release whose grammar the parser carries (libpg-query 18). */
 export let PARSER_POSTGRES_VERSION = '';
 
+/** The parser (WebAssembly, about 18 MB), loaded on the first validation: a process that validates nothing does not carry it. */
+let pg: typeof import('libpg-query');
+const parseSync = (sql: string) => pg.parseSync(sql);
+const scanSync = (sql: string) => pg.scanSync(sql);
+
 let loading: Promise<void> | null = null;
 async function ready(): Promise<void> {
-  loading ??= loadModule().then(() => {
+  loading ??= import('libpg-query').then(async (m) => {
+    pg = m;
+    await m.loadModule();
     const version = Number(parseSync('SELECT 1').version ?? 0); // 180004 → 18.4
     PARSER_POSTGRES_VERSION = `${Math.floor(version / 10_000)}.${version % 10_000}`;
   });

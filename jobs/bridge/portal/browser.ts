@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import dns from 'node:dns';
 import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import type { Deps } from '../../../shared/deps.js';
 import { movePortalAction, storeScreenshot, type PortalActionRow, type PortalSessionRow } from '../../../shared/db/portal.js';
 import { conflict, policyViolation } from '../../../shared/errors.js';
@@ -81,6 +81,8 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   }, deps.config.PORTAL_ACTION_TIMEOUT_MS);
   let error: string | null = null;
   try {
+    // playwright-core (about 64 MB) is loaded on the first portal run, never by a process that runs none.
+    const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: deps.config.BROWSER_EXECUTABLE, headless: true, args: FLAGS, timeout: deps.config.PORTAL_STEP_TIMEOUT_MS });
     const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
     const page = await context.newPage();
