@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Capability, ConnectorId, ResourcePattern } from '../../shared/schemas/bridge.js';
-import { AnyObject, Id, Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
+import { AnyObject, Id, Ok, OptionalRef, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { ACTIONS } from './machines.js';
 
 /** Schemas of bridge actions; the status vocabulary is the action machine's. */
@@ -11,7 +11,6 @@ export const ACTION_HOSTINGS = ['hosted', 'client'] as const;
 export const ACTION_CLIENT_STATUSES = ['succeeded', 'delivered', 'failed'] as const;
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const Ref = (what: string) => Type.Optional(Id(what));
 
 export const ActionCreate = Type.Object(
   {
@@ -19,10 +18,10 @@ export const ActionCreate = Type.Object(
     capability: Capability,
     input: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'What the provider needs (to, text, ...); sent as data.input' })),
     resource: Type.Optional(ResourcePattern),
-    threadId: Ref('A channel thread (thr_...) the action belongs to; it shows in the thread\'s timeline'),
-    sessionId: Ref('A connection session (csn_...) the action runs under; revoked or expired: 409'),
-    caseId: Ref('Your case reference'),
-    missionId: Ref('A proxy mission (prx_...)'),
+    threadId: OptionalRef('A channel thread (thr_...) the action belongs to; it shows in the thread\'s timeline'),
+    sessionId: OptionalRef('A connection session (csn_...) the action runs under; revoked or expired: 409'),
+    caseId: OptionalRef('Your case reference'),
+    missionId: OptionalRef('A proxy mission (prx_...)'),
   },
   { $id: 'BridgeActionCreate', additionalProperties: true },
 );

@@ -1,10 +1,9 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { ConnectorId } from '../../shared/schemas/bridge.js';
-import { AnyObject, Id, Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
+import { AnyObject, Id, Ok, OptionalRef, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { CALLBACK_KINDS, CALLBACK_STATUSES, CHANNELS, DIRECTIONS, SIGNATURE_SCHEMES } from './logic.js';
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const Ref = (what: string) => Type.Optional(Id(what));
 
 export const Channel = StringEnum(CHANNELS);
 export const Direction = StringEnum(DIRECTIONS);
@@ -21,10 +20,10 @@ export const ThreadCreate = Type.Object(
     channel: Channel,
     subject: Type.Optional(Type.String({ maxLength: 500 })),
     participants: Type.Optional(Type.Array(Participant, { maxItems: 50 })),
-    caseId: Ref('Your case reference'),
-    conversationId: Ref('A conversation of the orchestrator'),
-    missionId: Ref('A proxy mission (prx_...)'),
-    providerId: Ref('A provider (prov_... of the provider book, or yours)'),
+    caseId: OptionalRef('Your case reference'),
+    conversationId: OptionalRef('A conversation of the orchestrator'),
+    missionId: OptionalRef('A proxy mission (prx_...)'),
+    providerId: OptionalRef('A provider (prov_... of the provider book, or yours)'),
   },
   { $id: 'ChannelThreadCreate', additionalProperties: true },
 );
@@ -63,7 +62,7 @@ export const TouchpointCreate = Type.Object(
     body: Type.Optional(Type.String({ maxLength: 20_000 })),
     data: Type.Optional(AnyObject),
     at: Type.Optional(Type.String({ format: 'date-time', description: 'When it happened; default now' })),
-    caseId: Ref('Default: the thread\'s'), conversationId: Ref('Default: the thread\'s'), providerId: Ref('Default: the thread\'s'),
+    caseId: OptionalRef('Default: the thread\'s'), conversationId: OptionalRef('Default: the thread\'s'), providerId: OptionalRef('Default: the thread\'s'),
   },
   { $id: 'ChannelTouchpointCreate', additionalProperties: true },
 );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AnyObject, StringEnum, Timestamp } from './common.js';
+import { AnyObject, StringEnum, Text, Timestamp } from './common.js';
 
 export const CONNECTOR_KINDS = ['custom', 'webhook', 'oauth', 'basicRef'] as const;
 /** How a credential is presented to the provider (bridge actions put it in the matching header). */
@@ -15,7 +15,6 @@ export const POLICY_EFFECTS = ['allow', 'deny'] as const;
 /** Bridge action statuses, in the order of the action table (jobs/bridge/machines.ts, which a unit test holds to this list). */
 export const ACTION_STATUSES = ['queued', 'running', 'retrying', 'awaitingClient', 'succeeded', 'delivered', 'failed', 'timedOut'] as const;
 
-const Str = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 
 /** `<area>.<verb>`: `sms.send`, `crm.read`. */
 export const Capability = Type.String({ pattern: '^[a-z][A-Za-z0-9]{0,49}\\.[a-z][A-Za-z0-9]{0,49}$', description: 'A capability, `<area>.<verb>`' });
@@ -85,7 +84,7 @@ export const PreflightRequest = Type.Object(
     action: Capability,
     resource: Type.Optional(ResourcePattern),
     checkEndpoint: Type.Optional(Type.Boolean({ default: false, description: 'Also call the endpoint through the guarded egress client (no credential is sent)' })),
-    sessionId: Type.Optional(Str(200)),
+    sessionId: Type.Optional(Text(200)),
   },
   { $id: 'PreflightRequest', additionalProperties: true },
 );

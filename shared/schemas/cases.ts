@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { AnyObject, Id, PageQuery, StringEnum, Timestamp } from './common.js';
+import { AnyObject, Id, PageQuery, StringEnum, Text, Timestamp } from './common.js';
 
 /**
  * Case workspaces: the vocabularies and the request bodies. The status lists
@@ -34,9 +34,8 @@ export const DeadlineStatus = StringEnum(DEADLINE_STATUSES, { description: 'open
 export const ActionStatus = StringEnum(ACTION_STATUSES, { description: 'open ⇄ inProgress ⇄ blocked → done | canceled' });
 export const EntryKind = StringEnum([...CLIENT_ENTRY_KINDS, ...SERVICE_ENTRY_KINDS]);
 
-const Str = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
-const Watchers = Type.Array(Str(200), { maxItems: 50, uniqueItems: true, description: 'Who follows the case (names, emails or token ids; yours to choose)' });
+const Watchers = Type.Array(Text(200), { maxItems: 50, uniqueItems: true, description: 'Who follows the case (names, emails or token ids; yours to choose)' });
 
 export const CaseRef = Type.Object({ kind: StringEnum(CASE_REF_KINDS), id: Id() }, { $id: 'CaseRef', description: 'A record of yours: a run, task or mission must exist in your account (404 otherwise)' });
 export type CaseRef = Static<typeof CaseRef>;
@@ -45,13 +44,13 @@ const Refs = Type.Array(CaseRef, { maxItems: 50 });
 export const CaseUpsert = Type.Object(
   {
     externalKey: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Your key for the case: a second POST with it answers the same case (200) instead of a new one' })),
-    title: Str(500),
-    description: Type.Optional(Str(10_000)),
+    title: Text(500),
+    description: Type.Optional(Text(10_000)),
     priority: Type.Optional(CasePriority),
     taskId: Type.Optional(Id('A task of yours the case is about')),
     runId: Type.Optional(Id('A run of yours the case is about; it is linked on the timeline')),
     metadata: Type.Optional(AnyObject),
-    assignee: Type.Optional(Str(200)),
+    assignee: Type.Optional(Text(200)),
     watchers: Type.Optional(Watchers),
   },
   { $id: 'CaseUpsert', additionalProperties: true },
@@ -62,12 +61,12 @@ export const CaseUpdate = Type.Object(
   {
     status: Type.Optional(CaseStatus),
     priority: Type.Optional(CasePriority),
-    title: Type.Optional(Str(500)),
-    description: Type.Optional(Str(10_000)),
+    title: Type.Optional(Text(500)),
+    description: Type.Optional(Text(10_000)),
     metadata: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Merged into the case\'s metadata, key by key; a key set to null is removed' })),
-    assignee: Type.Optional(Nullable(Str(200))),
+    assignee: Type.Optional(Nullable(Text(200))),
     watchers: Type.Optional(Watchers),
-    note: Type.Optional(Str(2000)),
+    note: Type.Optional(Text(2000)),
   },
   { $id: 'CaseUpdate', additionalProperties: true },
 );
@@ -87,37 +86,37 @@ export const CaseListQuery = Type.Composite([
 
 export const StakeholderCreate = Type.Object(
   {
-    name: Str(300),
+    name: Text(300),
     role: StringEnum(STAKEHOLDER_ROLES),
     contact: Type.Object(
-      { email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })), phone: Type.Optional(Str(50)) },
+      { email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })), phone: Type.Optional(Text(50)) },
       { additionalProperties: true, minProperties: 1, description: 'An email, a phone (international form, +...) or both; a second stakeholder with either is 409' },
     ),
-    organisation: Type.Optional(Str(300)),
+    organisation: Type.Optional(Text(300)),
   },
   { $id: 'CaseStakeholderCreate', additionalProperties: true },
 );
 export type StakeholderCreate = Static<typeof StakeholderCreate>;
 
 export const DeadlineCreate = Type.Object(
-  { title: Str(500), dueAt: Timestamp, owner: Type.Optional(Str(200)) },
+  { title: Text(500), dueAt: Timestamp, owner: Type.Optional(Text(200)) },
   { $id: 'CaseDeadlineCreate', additionalProperties: true },
 );
 
 export const DeadlineUpdate = Type.Object(
   {
     status: Type.Optional(StringEnum(DEADLINE_CLIENT_MOVES, { description: 'met: done in time (or late, after missed); waived: no longer needed' })),
-    title: Type.Optional(Str(500)),
+    title: Type.Optional(Text(500)),
     dueAt: Type.Optional(Timestamp),
-    owner: Type.Optional(Nullable(Str(200))),
-    note: Type.Optional(Str(2000)),
+    owner: Type.Optional(Nullable(Text(200))),
+    note: Type.Optional(Text(2000)),
   },
   { $id: 'CaseDeadlineUpdate', additionalProperties: true },
 );
 export type DeadlineUpdate = Static<typeof DeadlineUpdate>;
 
 export const ActionCreate = Type.Object(
-  { title: Str(500), description: Type.Optional(Str(10_000)), owner: Type.Optional(Str(200)), dueAt: Type.Optional(Timestamp), refs: Type.Optional(Refs) },
+  { title: Text(500), description: Type.Optional(Text(10_000)), owner: Type.Optional(Text(200)), dueAt: Type.Optional(Timestamp), refs: Type.Optional(Refs) },
   { $id: 'CaseActionCreate', additionalProperties: true },
 );
 export type ActionCreate = Static<typeof ActionCreate>;
@@ -125,11 +124,11 @@ export type ActionCreate = Static<typeof ActionCreate>;
 export const ActionUpdate = Type.Object(
   {
     status: Type.Optional(ActionStatus),
-    title: Type.Optional(Str(500)),
-    owner: Type.Optional(Nullable(Str(200))),
+    title: Type.Optional(Text(500)),
+    owner: Type.Optional(Nullable(Text(200))),
     dueAt: Type.Optional(Type.Union([Timestamp, Type.Null()])),
     refs: Type.Optional(Type.Array(CaseRef, { maxItems: 50, description: 'Replaces the action\'s refs' })),
-    note: Type.Optional(Str(2000)),
+    note: Type.Optional(Text(2000)),
   },
   { $id: 'CaseActionUpdate', additionalProperties: true },
 );
@@ -140,7 +139,7 @@ export const ActionListQuery = Type.Composite([PageQuery, Type.Object({ status: 
 export const TimelineAppend = Type.Object(
   {
     kind: StringEnum(CLIENT_ENTRY_KINDS),
-    text: Str(10_000),
+    text: Text(10_000),
     refs: Type.Optional(Refs),
     at: Type.Optional(Type.String({ format: 'date-time', description: 'When it happened (default: now); the timeline is ordered by it' })),
   },

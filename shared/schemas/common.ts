@@ -39,6 +39,10 @@ export const AnyObject = Type.Object({}, { additionalProperties: true });
 export const HttpUrl = (description = 'An http(s) URL') => Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description });
 
 export const Id = (description = 'Identifier') => Type.String({ minLength: 1, maxLength: 200, description });
+/** An optional reference to another record (its id), described. */
+export const OptionalRef = (description: string) => Type.Optional(Id(description));
+/** A non-empty string of at most `max` characters. */
+export const Text = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 export const Timestamp = Type.String({ format: 'date-time' });
 
 /** Path parameter schema for a single identifier. */

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Money, Ok, StringEnum, Timestamp } from './common.js';
+import { Money, Ok, StringEnum, Text, Timestamp } from './common.js';
 
 /**
  * Pay: mandates, settlement and receipts. Amounts are numbers in the API
@@ -24,23 +24,22 @@ export type RefusalReason = Static<typeof RefusalReason>;
 const CurrencyCode = Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' });
 /** At most 1e9 in major units, so minor units stay exact in a JS number. */
 const Amount = Type.Number({ exclusiveMinimum: 0, maximum: 1e9 });
-const Str = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
 export const MandateCreate = Type.Object(
   {
-    taskId: Str(200),
+    taskId: Text(200),
     constraints: Type.Object(
       {
         maxSpend: Type.Object({ amount: Amount, currency: CurrencyCode }, { description: 'The most the mandate ever settles, in total' }),
-        allowedVendors: Type.Optional(Type.Array(Str(200), { minItems: 1, maxItems: 200, description: 'Vendors it may pay (compared case-insensitively); omitted: any vendor' })),
+        allowedVendors: Type.Optional(Type.Array(Text(200), { minItems: 1, maxItems: 200, description: 'Vendors it may pay (compared case-insensitively); omitted: any vendor' })),
         resolveRules: Type.Optional(Type.Array(ResolveRule, { maxItems: 2, uniqueItems: true, description: 'Evidence the task must hold before anything is settled' })),
       },
       { additionalProperties: true },
     ),
     issuer: Type.Optional(Type.Object(
       {
-        entityId: Str(200),
-        publicKey: Type.Optional(Str(2000)),
+        entityId: Text(200),
+        publicKey: Type.Optional(Text(2000)),
         signature: Type.Optional(Type.String({
           minLength: 1, maxLength: 200,
           description: 'Ed25519 signature (base64url or base64) over the RFC 8785 canonical JSON of this body without issuer.signature; needs publicKey',
@@ -58,12 +57,12 @@ export const MandateRevoke = Type.Object({ reason: Type.Optional(Type.String({ m
 
 export const SettleRequest = Type.Object(
   {
-    mandateId: Str(200),
-    taskId: Str(200),
-    vendorId: Str(200),
+    mandateId: Text(200),
+    taskId: Text(200),
+    vendorId: Text(200),
     amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e9, description: 'Major units (USD unless currency says otherwise), at most the currency\'s minor-unit precision' }),
     currency: Type.Optional(CurrencyCode),
-    povRef: Type.Optional(Str(500)),
+    povRef: Type.Optional(Text(500)),
   },
   { $id: 'SettleRequest', additionalProperties: true },
 );
@@ -111,11 +110,11 @@ export const PaySettledPayload = Type.Object(
 /** `metadata.payment` of a run that pays without a hunt selection ("pay the plumber"). */
 export const PaymentMetadata = Type.Object(
   {
-    vendorId: Str(200),
+    vendorId: Text(200),
     amount: Type.Number({ exclusiveMinimum: 0, maximum: 1e9 }),
     currency: Type.Optional(CurrencyCode),
-    povRef: Type.Optional(Str(500)),
-    title: Type.Optional(Str(300)),
+    povRef: Type.Optional(Text(500)),
+    title: Type.Optional(Text(300)),
   },
   { $id: 'PaymentMetadata', additionalProperties: true },
 );

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ACTION_STATUSES } from './bridge.js';
-import { AnyObject, Id, PageQuery, StringEnum, Timestamp } from './common.js';
+import { AnyObject, Id, PageQuery, StringEnum, Text, Timestamp } from './common.js';
 
 /** The spec's vocabularies of a mission and its outcome. */
 export const MISSION_KINDS = ['call', 'message', 'review', 'logistics'] as const;
@@ -15,7 +15,6 @@ export const PROVIDER_STATUSES = ['unverified', 'verified'] as const;
 export type MissionStatus = (typeof MISSION_STATUSES)[number];
 export type ProxyOutcomeStatus = (typeof PROXY_OUTCOME_STATUSES)[number];
 
-const Str = (max = 2000) => Type.String({ minLength: 1, maxLength: max });
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
 
 export const MissionKind = StringEnum(MISSION_KINDS);
@@ -25,23 +24,23 @@ export const OutcomeStatus = StringEnum(PROXY_OUTCOME_STATUSES);
 
 export const SelectedProvider = Type.Object(
   {
-    name: Type.Optional(Str(300)),
-    phone: Type.Optional(Str(50)),
-    providerId: Type.Optional(Str(200)),
+    name: Type.Optional(Text(300)),
+    phone: Type.Optional(Text(50)),
+    providerId: Type.Optional(Text(200)),
   },
   { additionalProperties: true, description: 'The provider to contact; providerId is your own reference to it (or a prov_ id of the provider book)' },
 );
 
-export const VoiceCall = Type.Object({ phone: Type.Optional(Str(50)), prompt: Type.Optional(Str(4000)), connectorId: Type.Optional(Str(100)) }, { additionalProperties: true });
-export const ChannelMsg = Type.Object({ channel: Type.Optional(Str(50)), to: Type.Optional(Str(300)), text: Type.Optional(Str(4000)), connectorId: Type.Optional(Str(100)) }, { additionalProperties: true });
-export const MissionResume = Type.Object({ conversationId: Type.Optional(Str(200)), candidateId: Type.Optional(Str(200)), action: Type.Optional(Str(50)) }, { additionalProperties: true });
+export const VoiceCall = Type.Object({ phone: Type.Optional(Text(50)), prompt: Type.Optional(Text(4000)), connectorId: Type.Optional(Text(100)) }, { additionalProperties: true });
+export const ChannelMsg = Type.Object({ channel: Type.Optional(Text(50)), to: Type.Optional(Text(300)), text: Type.Optional(Text(4000)), connectorId: Type.Optional(Text(100)) }, { additionalProperties: true });
+export const MissionResume = Type.Object({ conversationId: Type.Optional(Text(200)), candidateId: Type.Optional(Text(200)), action: Type.Optional(Text(50)) }, { additionalProperties: true });
 
 export const ProxyMissionCreate = Type.Object(
   {
-    taskId: Str(200),
+    taskId: Text(200),
     kind: MissionKind,
     reason: MissionReason,
-    task: Str(4000),
+    task: Text(4000),
     context: Type.Optional(Type.Object({ selectedProvider: Type.Optional(SelectedProvider), logisticsBrief: Type.Optional(Type.Unknown()), decisionFork: Type.Optional(Type.Unknown()) }, { additionalProperties: true })),
     voiceCall: Type.Optional(VoiceCall),
     channelMsg: Type.Optional(ChannelMsg),
@@ -54,8 +53,8 @@ export type ProxyMissionCreate = Static<typeof ProxyMissionCreate>;
 
 const outcomeFields = {
   status: OutcomeStatus,
-  note: Type.Optional(Str(4000)),
-  availability: Type.Optional(Type.Object({ status: Type.Optional(Str(100)), availableAt: Type.Optional(Str(100)), providerName: Type.Optional(Str(300)) }, { additionalProperties: true })),
+  note: Type.Optional(Text(4000)),
+  availability: Type.Optional(Type.Object({ status: Type.Optional(Text(100)), availableAt: Type.Optional(Text(100)), providerName: Type.Optional(Text(300)) }, { additionalProperties: true })),
   proof: Type.Optional(AnyObject),
 };
 
@@ -79,8 +78,8 @@ export type ProxyOutcomeByReference = Static<typeof ProxyOutcomeByReference>;
 export const MissionUpdate = Type.Object(
   {
     status: StringEnum(MISSION_CLIENT_MOVES, { description: 'inProgress: a person took the mission; open: handed back; canceled: nobody will do it' }),
-    note: Type.Optional(Str(2000)),
-    assignee: Type.Optional(Str(200)),
+    note: Type.Optional(Text(2000)),
+    assignee: Type.Optional(Text(200)),
   },
   { $id: 'ProxyMissionUpdate' },
 );
