@@ -12,15 +12,18 @@ import { AppError } from './errors.js';
 
 /** A reference that passed every check. */
 export interface SecretRef {
-  scheme: 'env';
-  /** The environment variable, prefix included. */
+  /** `env`: the server's environment (operator connectors only); `cred`: the account's credential vault. */
+  scheme: 'env' | 'cred';
+  /** The environment variable (prefix included), or the credential's name. */
   name: string;
-  /** `env:NAME`, safe to show. */
+  /** `cred:NAME@version`: that version (rotation keeps the previous one for a grace period). */
+  version?: number;
+  /** `env:NAME` or `cred:NAME[@version]`, safe to show. */
   ref: string;
 }
 
 /** Why a value is not an acceptable reference. */
-export type SecretRefProblem = 'notReference' | 'literalSecret' | 'malformed' | 'unsupportedScheme' | 'outsidePrefix';
+export type SecretRefProblem = 'notReference' | 'literalSecret' | 'malformed' | 'unsupportedScheme' | 'outsidePrefix' | 'envNotAllowed';
 
 export type SecretRefCheck = { ok: true; ref: SecretRef } | { ok: false; problem: SecretRefProblem; message: string };
 
@@ -35,10 +38,19 @@ export class SecretRefRefused extends AppError {
 export interface SecretScope {
   /** SECRET_ENV_PREFIX of the config. */
   prefix: string;
+  /**
+   * Whether `env:` references are admitted: only on platform connectors an
+   * operator registers (admin scope). Default true for the operator-side
+   * helpers below; every tenant path passes false.
+   */
+  allowEnv?: boolean;
   /** Where values come from; the process environment unless a test says otherwise. */
   env?: NodeJS.ProcessEnv;
 }
 
+/** What a vault reference looks like: a credential name, optionally pinned to a version. */
+export const CRED_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+const CRED_REF = /^cred:([A-Za-z0-9][A-Za-z0-9._-]{0,99})(?:@([1-9][0-9]{0,8}))?$/;
 const ENV_REF = /^env:([A-Za-z_][A-Za-z0-9_]*)$/;
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]{0,30}:/;
 // Only names shaped like ordinary environment variables are repeated back in messages.
@@ -75,21 +87,33 @@ export function looksLikeLiteralSecret(value: string): boolean {
   return classes >= 2 && entropyBitsPerChar(v) >= 3.5;
 }
 
-/** True when `value` has the shape of a reference (`env:NAME`), whatever its prefix. */
+/** True when `value` has the shape of a reference (`env:NAME` or `cred:NAME[@version]`), whatever its prefix. */
 export function isSecretRef(value: unknown): value is string {
-  return typeof value === 'string' && ENV_REF.test(value);
+  return typeof value === 'string' && (ENV_REF.test(value) || CRED_REF.test(value));
 }
+
+const ENV_REFUSED = 'env: references are reserved for platform connectors an operator registers; '
+  + 'store the credential in this account\'s vault (POST /v1/bridge/credentials) and send cred:NAME';
 
 /**
  * Request validation in one call: is this a reference, and is it in bounds?
- * Never throws; messages are safe to return to the client as they are.
+ * Never throws; messages are safe to return to the client as they are. An
+ * env: reference where env is not allowed is refused before its prefix is
+ * looked at, so the answer says nothing about the server's environment.
  */
-export function checkSecretRef(value: unknown, scope: Pick<SecretScope, 'prefix'>): SecretRefCheck {
-  const example = `env:${scope.prefix}NAME`;
+export function checkSecretRef(value: unknown, scope: Pick<SecretScope, 'prefix' | 'allowEnv'>): SecretRefCheck {
+  const allowEnv = scope.allowEnv ?? true;
+  const example = allowEnv ? `env:${scope.prefix}NAME or cred:NAME` : 'cred:NAME';
   if (typeof value !== 'string' || value.length === 0 || value.length > 300) {
     return { ok: false, problem: 'malformed', message: `a secret reference is a string like ${example}` };
   }
+  const cred = CRED_REF.exec(value);
+  if (cred) {
+    const version = cred[2] ? Number(cred[2]) : undefined;
+    return { ok: true, ref: { scheme: 'cred', name: cred[1]!, ...(version ? { version } : {}), ref: value } };
+  }
   const m = ENV_REF.exec(value);
+  if (m && !allowEnv) return { ok: false, problem: 'envNotAllowed', message: ENV_REFUSED };
   if (m) {
     const name = m[1]!;
     if (name.startsWith(scope.prefix) && name.length > scope.prefix.length) return { ok: true, ref: { scheme: 'env', name, ref: `env:${name}` } };
@@ -97,15 +121,16 @@ export function checkSecretRef(value: unknown, scope: Pick<SecretScope, 'prefix'
     return { ok: false, problem: 'outsidePrefix', message: `${shown} is out of bounds: only environment variables starting with ${scope.prefix} can be referenced` };
   }
   if (looksLikeLiteralSecret(value)) {
-    return { ok: false, problem: 'literalSecret', message: `this looks like a secret value, not a reference: store it on the server as ${scope.prefix}NAME and send ${example}` };
+    const where = allowEnv ? `store it on the server as ${scope.prefix}NAME and send env:${scope.prefix}NAME, or ` : '';
+    return { ok: false, problem: 'literalSecret', message: `this looks like a secret value, not a reference: ${where}store it in the vault (POST /v1/bridge/credentials) and send cred:NAME` };
   }
-  if (value.startsWith('env:')) return { ok: false, problem: 'malformed', message: `malformed secret reference: expected ${example} (letters, digits and _)` };
-  if (SCHEME.test(value)) return { ok: false, problem: 'unsupportedScheme', message: `out of bounds: only env: secret references are supported (${example})` };
+  if (value.startsWith('env:') || value.startsWith('cred:')) return { ok: false, problem: 'malformed', message: `malformed secret reference: expected ${example} (letters, digits and . _ -)` };
+  if (SCHEME.test(value)) return { ok: false, problem: 'unsupportedScheme', message: `out of bounds: only ${allowEnv ? 'env: and ' : ''}cred: secret references are supported (${example})` };
   return { ok: false, problem: 'notReference', message: `not a secret reference: name the secret as ${example}` };
 }
 
 /** The reference, or `SecretRefRefused` (policyViolation) saying why it is out of bounds. */
-export function parseSecretRef(value: unknown, scope: Pick<SecretScope, 'prefix'>): SecretRef {
+export function parseSecretRef(value: unknown, scope: Pick<SecretScope, 'prefix' | 'allowEnv'>): SecretRef {
   const check = checkSecretRef(value, scope);
   if (!check.ok) throw new SecretRefRefused(check.problem, check.message);
   return check.ref;
@@ -114,13 +139,16 @@ export function parseSecretRef(value: unknown, scope: Pick<SecretScope, 'prefix'
 export type ResolvedSecret = { set: true; ref: SecretRef; value: string } | { set: false; ref: SecretRef };
 
 /**
- * Resolves a reference on the server. Throws `SecretRefRefused` when it is out
- * of bounds; reports `set: false` when the variable is missing or empty. The
- * value is remembered for `redactSecrets`, which the logger and the error
- * envelope apply, so it is masked if it ever strays into a log line or error.
+ * Resolves an `env:` reference on the server. Throws `SecretRefRefused` when
+ * it is out of bounds (a `cred:` one too: the vault resolves those,
+ * jobs/credentials); reports `set: false` when the variable is missing or
+ * empty. The value is remembered for `redactSecrets`, which the logger and
+ * the error envelope apply, so it is masked if it ever strays into a log
+ * line or error.
  */
 export function resolveSecret(value: unknown, scope: SecretScope): ResolvedSecret {
   const ref = parseSecretRef(value, scope);
+  if (ref.scheme !== 'env') throw new SecretRefRefused('unsupportedScheme', `${ref.ref} is resolved by the credential vault, not the environment`);
   const secret = (scope.env ?? process.env)[ref.name];
   if (!secret) return { set: false, ref };
   remember(secret);
@@ -140,6 +168,11 @@ export const REDACTED = '[redacted]';
 // Shorter values are not masked by text search: they would blank ordinary words everywhere.
 const MIN_MASKED_LENGTH = 6;
 let masked: string[] = [];
+
+/** Remembers a secret obtained elsewhere (the vault) so the logger and error envelope mask it too. */
+export function rememberSecret(secret: string): void {
+  remember(secret);
+}
 
 function remember(secret: string): void {
   if (secret.length < MIN_MASKED_LENGTH) return;

@@ -107,10 +107,11 @@ export async function processBridgeAction(job: Job, deps: Deps): Promise<unknown
   }
   let result: CallResult | { error: string; permanent: true };
   try {
-    result = await callConnector(deps, claimed.connector, { idempotencyKey: claimed.row.idempotency_key, msgId: claimed.row.id, body: claimed.body!, timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS });
+    const ctx = { accountId: claimed.row.account_id, allowEnv: claimed.connector.platform };
+    result = await callConnector(deps, ctx, claimed.connector, { idempotencyKey: claimed.row.idempotency_key, msgId: claimed.row.id, body: claimed.body!, timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS });
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500) throw err;
-    result = { error: err.message, permanent: true }; // an unset credential: no attempt can succeed until the operator sets it
+    result = { error: err.message, permanent: true }; // an unresolvable credential: no attempt can succeed until it is stored
   }
   await settle(deps, claimed, data.attempt, result);
   deps.log.info({ actionId: claimed.row.id, attempt: data.attempt, httpStatus: 'status' in result ? result.status : null }, 'bridge action attempt');

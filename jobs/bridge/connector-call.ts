@@ -1,7 +1,9 @@
 import type { Deps } from '../../shared/deps.js';
 import type { ConnectorRow } from '../../shared/db/connectors.js';
 import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
-import { redactSecrets, requireSecret } from '../../shared/secrets.js';
+import { redactSecrets } from '../../shared/secrets.js';
+import { openStored } from '../../shared/vault/index.js';
+import { resolveReference, type RefContext } from '../credentials/index.js';
 import { retryAfterMs } from '../events/logic.js';
 import { credentialHeaders, parsedAnswer, sha256Hex, signatureHeaders } from './action-logic.js';
 
@@ -28,22 +30,26 @@ export interface CallResult {
 
 /**
  * One POST of a hosted action to the connector's endpoint through the
- * guarded egress client: the credential resolved from this server's
- * environment in its header, the Idempotency-Key, Standard Webhooks
- * signature headers when the connector has a signing secret, the time
- * limit. An unset credential throws (policyViolation naming the reference).
+ * guarded egress client: the credential resolved in the acting account's
+ * vault (or, on a platform connector, from this server's environment) in
+ * its header, the Idempotency-Key, Standard Webhooks signature headers when
+ * the connector has a signing secret (opened from its sealed form), the
+ * time limit. An unresolvable credential throws (policyViolation naming the
+ * reference, the same whether it is missing or another account's).
  * What the provider answered is kept with every resolved value masked, so
  * an endpoint that echoes its credential cannot leak it into a response.
  */
-export async function callConnector(deps: Pick<Deps, 'config'>, connector: ConnectorRow, call: ConnectorCall): Promise<CallResult> {
-  const prefix = deps.config.SECRET_ENV_PREFIX;
-  const secret = connector.credential ? requireSecret(connector.credential.tokenRef, { prefix }) : null;
+export async function callConnector(
+  deps: Pick<Deps, 'config' | 'db' | 'redis'>, ctx: RefContext, connector: ConnectorRow, call: ConnectorCall,
+): Promise<CallResult> {
+  const secret = connector.credential ? await resolveReference(deps, { ...ctx, allowEnv: connector.platform }, connector.credential.tokenRef) : null;
+  const signingSecret = await openStored(deps, connector.signing_secret);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     'user-agent': 'awp-bridge/0.1',
     'idempotency-key': call.idempotencyKey,
     ...(secret ? credentialHeaders(connector.credential!.type, secret, call.body) : {}),
-    ...(connector.signing_secret ? signatureHeaders(connector.signing_secret, call.msgId, Math.floor(Date.now() / 1000), call.body) : {}),
+    ...(signingSecret ? signatureHeaders(signingSecret, call.msgId, Math.floor(Date.now() / 1000), call.body) : {}),
   };
   const started = new Date();
   const t0 = performance.now();

@@ -1,3 +1,4 @@
+import { credentialRoutes } from '../credentials/index.js';
 import { defineDomain } from '../domain.js';
 import { actionRoutes } from './action-routes.js';
 import { complianceRoutes } from './compliance-routes.js';
@@ -31,5 +32,6 @@ export const bridge = defineDomain({
     ...actionRoutes,
     ...complianceRoutes,
     ...portalRoutes,
+    ...credentialRoutes,
   ],
 });

@@ -99,14 +99,16 @@ export function normalizeScopes(scopes: ConnectorScope[] | undefined, caps: stri
 }
 
 /** Every problem of a connector's credential and scopes, each with its field: references out of bounds, patterns refused, scope actions no cap has. */
-export function connectorProblems(c: { kind: string; caps: string[]; credential?: { tokenRef: string } | null; scopes: Scope[] }, secretPrefix: string): FieldProblem[] {
+export function connectorProblems(
+  c: { kind: string; caps: string[]; credential?: { tokenRef: string } | null; scopes: Scope[] }, secretPrefix: string, allowEnv = false,
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const ref = (value: string, path: string) => {
-    const check = checkSecretRef(value, { prefix: secretPrefix });
+    const check = checkSecretRef(value, { prefix: secretPrefix, allowEnv });
     if (!check.ok) problems.push({ path, message: check.message, problem: check.problem });
   };
   if (c.credential) ref(c.credential.tokenRef, '/credential/tokenRef');
-  else if (c.kind === 'oauth' || c.kind === 'basicRef') problems.push({ path: '/credential', message: `a ${c.kind} connector needs credential.tokenRef (env:${secretPrefix}NAME)` });
+  else if (c.kind === 'oauth' || c.kind === 'basicRef') problems.push({ path: '/credential', message: `a ${c.kind} connector needs credential.tokenRef (cred:NAME)` });
   c.scopes.forEach((s, n) => {
     s.tokenRefs.forEach((t, k) => ref(t, `/scopes/${n}/tokenRefs/${k}`));
     s.actions.forEach((a, k) => {
@@ -128,11 +130,16 @@ export function refsFor(c: Pick<ConnectorShape, 'credential' | 'scopes'>, coveri
 
 export interface SecretState {
   ref: string;
-  /** The environment variable (`AWP_SECRET_X`), safe to show. */
+  /** The credential name, or the environment variable (`AWP_SECRET_X`) for operators; '' when not shown. */
   variable: string;
   set: boolean;
   /** Why the reference cannot be resolved at all (the prefix changed since it was stored). */
   refused?: string;
+}
+
+/** What an unresolvable reference is told as: a vault one is unavailable in the account (missing or not, alike). */
+export function unsetMessage(ref: string): string {
+  return ref.startsWith('cred:') ? `${ref} is not available in this account` : `${ref} is not set on this server`;
 }
 
 /** Capability → allowed by the bridge policy: the listing's capability flags. */
@@ -149,7 +156,7 @@ export function readiness(c: ConnectorShape, secrets: SecretState[]): { prefligh
   const notReady: Array<{ check: PreflightCheck; message: string }> = [];
   if (c.status === 'disabled') notReady.push({ check: 'status', message: `connector ${c.connectorId} is disabled` });
   if (!c.caps.some((cap) => decide('bridge', cap).allowed)) notReady.push({ check: 'policy', message: 'the bridge policy allows none of its caps' });
-  for (const s of secrets) if (!s.set) notReady.push({ check: 'secret', message: s.refused ?? `${s.ref} is not set on this server` });
+  for (const s of secrets) if (!s.set) notReady.push({ check: 'secret', message: s.refused ?? unsetMessage(s.ref) });
   return { preflightReady: notReady.length === 0, notReady };
 }
 

@@ -5,10 +5,10 @@ import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { PreflightCheck, PreflightStatus } from '../../shared/schemas/bridge.js';
 import { decide } from '../policy/table.js';
-import { preflightStatus, refsFor, resourcePatternProblem, scopesCovering, sessionCovers } from './logic.js';
+import { preflightStatus, refsFor, resourcePatternProblem, scopesCovering, sessionCovers, unsetMessage } from './logic.js';
 import { CONNECTORS } from './machines.js';
 import { requireLiveSession } from './sessions-service.js';
-import { connectorShape, isClientHosted, secretStates } from './views.js';
+import { connectorShape, isClientHosted, refContext, secretStates } from './views.js';
 
 interface PreflightError {
   check: PreflightCheck;
@@ -43,7 +43,8 @@ async function probeEndpoint(deps: Deps, endpoint: string, signal: AbortSignal):
  * Runs every check of PREFLIGHT_RULES that applies and reports each failure
  * by name: the connector's status, the action among its caps, the bridge
  * policy, a covering scope, the session (when one is named), each reference
- * set on this server (named, never shown) and, when asked, the endpoint.
+ * resolvable for the caller (cred: in its vault; env: told to operators
+ * only; named, never shown) and, when asked, the endpoint.
  */
 export async function runChecks(deps: Deps, principal: Principal, row: ConnectorRow, req: PreflightRequest, signal: AbortSignal) {
   const { action } = req;
@@ -67,8 +68,8 @@ export async function runChecks(deps: Deps, principal: Principal, row: Connector
     const session = await requireLiveSession(deps.db, principal.accountId, req.sessionId, row);
     record('session', sessionCovers(session, action, resource) ? null : { message: `session ${session.id} does not allow ${action}${where}`, capability: action, ...(resource ? { resource } : {}) });
   }
-  const secrets = secretStates(refsFor(shape, covering), deps.config.SECRET_ENV_PREFIX);
-  for (const s of secrets.filter((x) => !x.set)) errors.push({ check: 'secret', message: s.refused ?? `${s.ref} is not set on this server`, ref: s.ref, variable: s.variable });
+  const secrets = await secretStates(deps, refContext(principal, row), refsFor(shape, covering));
+  for (const s of secrets.filter((x) => !x.set)) errors.push({ check: 'secret', message: s.refused ?? unsetMessage(s.ref), ref: s.ref, variable: s.variable });
   checks.push({ check: 'secret', passed: secrets.every((s) => s.set), detail: `${secrets.length} reference(s) checked` });
   if (req.checkEndpoint) {
     const probe = await probeEndpoint(deps, row.endpoint, signal);
@@ -84,7 +85,7 @@ export async function runChecks(deps: Deps, principal: Principal, row: Connector
  */
 function statusAfter(row: ConnectorRow, status: PreflightStatus, errors: PreflightError[]): { status: string; reason: string | null } | null {
   const missing = errors.filter((e) => e.check === 'secret');
-  if (row.status === 'active' && missing.length > 0) return { status: 'needsAttention', reason: `preflight: ${missing.map((e) => e.ref).join(', ')} not set on the server` };
+  if (row.status === 'active' && missing.length > 0) return { status: 'needsAttention', reason: `preflight: ${missing.map((e) => e.ref).join(', ')} not resolvable` };
   if (row.status === 'needsAttention' && status === 'ready') return { status: 'active', reason: null };
   return null;
 }
@@ -100,7 +101,8 @@ export async function preflightConnector(deps: Deps, principal: Principal, conne
   const at = new Date().toISOString();
   await deps.db.transaction(async (trx) => {
     const locked = await getConnector(trx, principal.accountId, connectorId, true);
-    if (!locked) return; // deleted meanwhile: nothing to record
+    // Deleted meanwhile: nothing to record. A platform connector is the operator's: a tenant's preflight leaves it alone.
+    if (!locked || locked.account_id !== principal.accountId) return;
     const move = statusAfter(locked, status, errors);
     const change = move && CONNECTORS.canMove(locked.status, move.status) ? { status: move.status, statusReason: move.reason } : {};
     await updateConnector(trx, locked.id, { ...change, lastPreflight: { at, action: req.action, resource: req.resource ?? null, status } });

@@ -2,11 +2,10 @@ import type { ConnectorCreate } from '../../shared/schemas/bridge.js';
 import { normalizeScopes, refsFor } from './logic.js';
 
 /**
- * Ready-made connectors that ship with the service. Each names the
- * environment variables it reads (under the configured secret prefix, so
- * `TWILIO_AUTH_TOKEN` becomes `env:AWP_SECRET_TWILIO_AUTH_TOKEN` by
- * default); an `endpoint` of null means the installer must give one (a
- * generic webhook has no address of its own).
+ * Ready-made connectors that ship with the service. Each names the vault
+ * credentials it reads (`TWILIO_AUTH_TOKEN` becomes `cred:TWILIO_AUTH_TOKEN`,
+ * resolved in the installing account's vault); an `endpoint` of null means
+ * the installer must give one (a generic webhook has no address of its own).
  */
 interface ReadyConnector {
   templateId: string;
@@ -23,7 +22,7 @@ const READY: readonly ReadyConnector[] = [
   {
     templateId: 'genericWebhook',
     title: 'Generic webhook',
-    description: 'POSTs JSON to an https endpoint of yours, signed with an HMAC secret you keep on the server',
+    description: 'POSTs JSON to an https endpoint of yours, signed with an HMAC secret you keep in the vault',
     kind: 'webhook',
     caps: ['webhook.post'],
     endpoint: null,
@@ -72,21 +71,21 @@ const READY: readonly ReadyConnector[] = [
   },
 ];
 
-/** A template as a connector body under the configured prefix (endpoint still null when the installer must give it). */
-export function readyConnector(t: ReadyConnector, prefix: string) {
-  const env = (v: string) => `env:${prefix}${v}`;
+/** A template as a connector body (endpoint still null when the installer must give it). */
+export function readyConnector(t: ReadyConnector) {
+  const env = (v: string) => `cred:${v}`;
   const credential = t.credential ? { type: t.credential.type, tokenRef: env(t.credential.variable) } : null;
   const scopes = normalizeScopes(t.scopes.map((s) => ({ actions: s.actions, resources: s.resources, tokenRefs: (s.variables ?? []).map(env) })), t.caps);
   return { templateId: t.templateId, title: t.title, description: t.description, kind: t.kind, caps: t.caps, endpoint: t.endpoint, credential, scopes, requiredEnv: refsFor({ credential, scopes }) };
 }
 
-export function readyConnectors(prefix: string) {
-  return READY.map((t) => readyConnector(t, prefix));
+export function readyConnectors() {
+  return READY.map((t) => readyConnector(t));
 }
 
-export function findReadyConnector(templateId: string, prefix: string) {
+export function findReadyConnector(templateId: string) {
   const t = READY.find((r) => r.templateId === templateId);
-  return t ? readyConnector(t, prefix) : null;
+  return t ? readyConnector(t) : null;
 }
 
 export const READY_CONNECTOR_IDS = READY.map((t) => t.templateId);

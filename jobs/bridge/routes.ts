@@ -25,27 +25,27 @@ export const registryRoutes = [
     list: true, response: { 200: ConnectorPage },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findConnectors(deps, principal, query);
-      return { ok: true, connectors: rows.map((row) => connectorView(row, deps.config.SECRET_ENV_PREFIX)), nextCursor };
+      return { ok: true, connectors: await Promise.all(rows.map((row) => connectorView(deps, principal, row))), nextCursor };
     },
   }),
-  r.post('/v1/bridge/connectors', 'Register a connector (credentials as env: references only)', {
+  r.post('/v1/bridge/connectors', 'Register a connector (credentials as cred: references; env: on operator platform connectors only)', {
     body: ConnectorCreate, response: { 201: ConnectorReply },
-    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, connector: connectorView(await registerConnector(deps, principal, body), deps.config.SECRET_ENV_PREFIX) }),
+    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, connector: await connectorView(deps, principal, await registerConnector(deps, principal, body)) }),
   }),
   r.get('/v1/bridge/connectors/ready', 'List ready-made connector templates', {
     response: { 200: ReadyConnectorList },
-    handler: (_input, deps) => ({ ok: true, templates: readyConnectors(deps.config.SECRET_ENV_PREFIX) }),
+    handler: () => ({ ok: true, templates: readyConnectors() }),
   }),
   r.post('/v1/bridge/connectors/ready/install', 'Install templates into the registry (installing again changes nothing)', {
     body: TemplateInstall, response: { 200: TemplateInstallReply },
     handler: async ({ body, principal }, deps) => {
       const installed = await installReadyConnectors(deps, principal, body);
-      return { ok: true, installed: installed.map(({ row, ...i }) => ({ ...i, connector: connectorView(row, deps.config.SECRET_ENV_PREFIX) })) };
+      return { ok: true, installed: await Promise.all(installed.map(async ({ row, ...i }) => ({ ...i, connector: await connectorView(deps, principal, row) }))) };
     },
   }),
   r.get('/v1/bridge/connectors/{connectorId}', 'Fetch a connector', {
     response: { 200: ConnectorReply },
-    handler: async ({ params, principal }, deps) => ({ ok: true, connector: connectorView(await fetchConnector(deps, principal, params.connectorId), deps.config.SECRET_ENV_PREFIX) }),
+    handler: async ({ params, principal }, deps) => ({ ok: true, connector: await connectorView(deps, principal, await fetchConnector(deps, principal, params.connectorId)) }),
   }),
   r.post('/v1/bridge/connectors/match', 'Match by capability and credential scope, scored with reasons', {
     body: ConnectorMatchRequest, response: { 200: ConnectorMatchReply },
@@ -57,7 +57,7 @@ export const registryRoutes = [
   }),
   r.post('/v1/bridge/connectors/{connectorId}/update', 'Update status, scopes, credential reference or endpoint', {
     body: ConnectorUpdate, response: { 200: ConnectorReply },
-    handler: async ({ params, body, principal }, deps) => ({ ok: true, connector: connectorView(await updateConnectorByClient(deps, principal, params.connectorId, body), deps.config.SECRET_ENV_PREFIX) }),
+    handler: async ({ params, body, principal }, deps) => ({ ok: true, connector: await connectorView(deps, principal, await updateConnectorByClient(deps, principal, params.connectorId, body)) }),
   }),
   defineRoute({
     method: 'DELETE', path: '/v1/bridge/connectors/{connectorId}', tag: 'bridge', auth: 'bearer', scopes: scopes.write, params: pathParams('/v1/bridge/connectors/{connectorId}'),

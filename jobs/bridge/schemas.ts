@@ -38,6 +38,7 @@ export const ConnectorView = Type.Object(
     notReady: Type.Array(Type.Object({ check: StringEnum(PREFLIGHT_CHECKS), message: Type.String() })),
     lastPreflight: Nullable(Type.Object({ at: Timestamp, action: Type.String(), resource: Nullable(Type.String()), status: StringEnum(PREFLIGHT_STATUSES) })),
     templateId: Nullable(Type.String()),
+    platform: Type.Boolean({ description: 'Registered by an operator for every account (may hold env: references)' }),
     signed: Type.Boolean({ description: 'Has a signing secret (never shown): actions are signed, callbacks verified' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
@@ -88,7 +89,7 @@ export const ReadyConnectorView = Type.Object({
   endpoint: Nullable(Type.String({ description: 'null: give one at install' })),
   credential: Nullable(CredentialView),
   scopes: Type.Array(StoredScopeView),
-  requiredEnv: Type.Array(Type.String({ description: 'env: references to set on the server' })),
+  requiredEnv: Type.Array(Type.String({ description: 'cred: references to store in the account\'s vault (POST /v1/bridge/credentials)' })),
 });
 
 export const ReadyConnectorList = Ok({ templates: Type.Array(ReadyConnectorView) }, 'ReadyConnectorList');

@@ -1,21 +1,27 @@
 import type { SessionRow } from '../../shared/db/connection-sessions.js';
 import type { ConnectorRow } from '../../shared/db/connectors.js';
 import { iso } from '../../shared/db/knex.js';
-import { checkSecretRef, resolveSecret } from '../../shared/secrets.js';
+import type { Deps } from '../../shared/deps.js';
+import type { Principal } from '../../shared/schemas/auth.js';
+import { referenceStates, type RefContext } from '../credentials/index.js';
 import { capabilityFlags, readiness, refsFor, type ConnectorShape, type SecretState } from './logic.js';
 import { CONNECTORS, type SessionStatus } from './machines.js';
 
+/** Operators hold the admin scope; only they may register platform connectors and learn env: state. */
+export const isOperator = (principal: Pick<Principal, 'scopes'>) => principal.scopes.includes('admin');
+
+/** Where a connector's references resolve: the caller's account; env: only on a platform connector. */
+export function refContext(principal: Pick<Principal, 'accountId' | 'scopes'>, row: Pick<ConnectorRow, 'platform'> | null): RefContext {
+  return { accountId: principal.accountId, allowEnv: Boolean(row?.platform), operator: isOperator(principal) };
+}
+
 /**
- * Whether each reference is set on this server, naming its variable and
- * never its value. A stored reference the prefix no longer admits (the
- * operator changed SECRET_ENV_PREFIX) reads as not set, with the reason.
+ * Whether each reference would resolve for this caller, never its value:
+ * `cred:` in the caller's vault, `env:` (platform connectors) told to
+ * operators only. A stored reference no longer admitted reads as not set, with the reason.
  */
-export function secretStates(refs: string[], prefix: string): SecretState[] {
-  return refs.map((ref) => {
-    const check = checkSecretRef(ref, { prefix });
-    if (!check.ok) return { ref, variable: ref.replace(/^env:/, ''), set: false, refused: check.message };
-    return { ref, variable: check.ref.name, set: resolveSecret(ref, { prefix }).set };
-  });
+export async function secretStates(deps: Pick<Deps, 'db' | 'config'>, ctx: RefContext, refs: string[]): Promise<SecretState[]> {
+  return referenceStates(deps, ctx, refs);
 }
 
 export function connectorShape(row: ConnectorRow): ConnectorShape {
@@ -24,10 +30,16 @@ export function connectorShape(row: ConnectorRow): ConnectorShape {
 
 export const isClientHosted = (endpoint: string) => endpoint.startsWith('bridge://');
 
-/** A connector as the API shows it: references, never values; readiness worked out now, against this server's environment. */
-export function connectorView(row: ConnectorRow, secretPrefix: string) {
+/** A connector as the API shows it to `principal`: references, never values; readiness worked out now. */
+export async function connectorView(deps: Pick<Deps, 'db' | 'config'>, principal: Principal, row: ConnectorRow) {
   const shape = connectorShape(row);
-  const { preflightReady, notReady } = readiness(shape, secretStates(refsFor(shape), secretPrefix));
+  const states = await secretStates(deps, refContext(principal, row), refsFor(shape));
+  return connectorViewWith(row, states);
+}
+
+export function connectorViewWith(row: ConnectorRow, states: SecretState[]) {
+  const shape = connectorShape(row);
+  const { preflightReady, notReady } = readiness(shape, states);
   return {
     connectorId: row.connector_id,
     kind: row.kind,
@@ -44,6 +56,7 @@ export function connectorView(row: ConnectorRow, secretPrefix: string) {
     notReady,
     lastPreflight: row.last_preflight,
     templateId: row.template_id,
+    platform: row.platform,
     signed: Boolean(row.signing_secret),
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),

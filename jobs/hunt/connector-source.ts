@@ -50,7 +50,7 @@ function candidateOf(connectorId: string, c: Answer['candidates'][number], i: nu
  * connector's result is reported on its own; an answer outside the
  * contract is reported, not guessed at.
  */
-export async function searchConnectors(deps: Pick<Deps, 'db' | 'config'>, accountId: string, query: { terms: string; budgetUsd: number | null; signal?: AbortSignal }) {
+export async function searchConnectors(deps: Pick<Deps, 'db' | 'config' | 'redis'>, accountId: string, query: { terms: string; budgetUsd: number | null; signal?: AbortSignal }) {
   const connectors = (await connectorsWithCapability(deps.db, accountId, HUNT_CAPABILITY, MAX_CONNECTORS)).filter((c) => c.status !== 'disabled' && !c.endpoint.startsWith('bridge:'));
   const candidates: Candidate[] = [];
   const perConnector: Record<string, unknown> = {};
@@ -58,7 +58,7 @@ export async function searchConnectors(deps: Pick<Deps, 'db' | 'config'>, accoun
     const body = JSON.stringify({ type: HUNT_CAPABILITY, timestamp: new Date().toISOString(), data: { query: query.terms, budgetUsd: query.budgetUsd } });
     const key = `hunt_${sha256Hex(`${connector.id}:${body}`).slice(0, 32)}`;
     try {
-      const result = await callConnector(deps, connector, { idempotencyKey: key, msgId: key, body, timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS, signal: query.signal });
+      const result = await callConnector(deps, { accountId, allowEnv: connector.platform }, connector, { idempotencyKey: key, msgId: key, body, timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS, signal: query.signal });
       const problems = result.status !== null && result.status < 300 ? check(ConnectorSearchAnswer, result.answer) : [];
       if (result.status === null || result.status >= 300 || problems.length > 0) {
         const error = result.error ?? (problems.length > 0 ? `answer outside the hunt.search contract at ${problems[0]!.path}: ${problems[0]!.message}` : `answered ${result.status}`);

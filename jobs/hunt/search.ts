@@ -32,7 +32,7 @@ const ms = (since: number) => Math.round((performance.now() - since) * 10) / 10;
  * it came from, ranked together. Every source asked for appears in the
  * telemetry: read, failed, or unavailable (with why), never silently skipped.
  */
-export async function huntSearch(deps: Pick<Deps, 'db' | 'config'>, accountId: string, query: string, opts: HuntSearchOptions): Promise<HuntSearch> {
+export async function huntSearch(deps: Pick<Deps, 'db' | 'config' | 'redis'>, accountId: string, query: string, opts: HuntSearchOptions): Promise<HuntSearch> {
   const terms = searchTerms(query) || query;
   const urls = [...new Set(opts.urls ?? [])];
   const sources = [...new Set(opts.sources ?? (urls.length > 0 ? ['catalog', 'web'] : ['catalog']))];
@@ -70,7 +70,7 @@ export async function huntSearch(deps: Pick<Deps, 'db' | 'config'>, accountId: s
  * read (a private or local address while egress is guarded is refused, 422,
  * naming the entry), then every source asked for is searched.
  */
-export async function searchForClient(deps: Pick<Deps, 'db' | 'config'>, accountId: string, body: HuntSearchRequest, signal?: AbortSignal) {
+export async function searchForClient(deps: Pick<Deps, 'db' | 'config' | 'redis'>, accountId: string, body: HuntSearchRequest, signal?: AbortSignal) {
   (body.urls ?? []).forEach((url, i) => {
     try {
       checkReadableUrl(url, deps.config.AWP_ALLOW_PRIVATE_EGRESS);

@@ -9,7 +9,7 @@ const r = routeGroup('security', scopes);
 
 export const routes = [
   r.post('/v1/security/secrets/check', 'Validate scoped secret references without exposing values', {
-    description: 'Each reference (`refs`, and with `connectorId` every reference that connector holds) gets a status: `resolvable` (set on this server), `missing` (not set), `outOfBounds` (a name outside SECRET_ENV_PREFIX, or another scheme), `literal` (a secret value where a reference belongs) or `malformed`. No value is returned; a reference is echoed only when it has the env:NAME shape.',
+    description: 'Each reference (`refs`, and with `connectorId` every reference that connector holds) gets a status: `resolvable` (cred:NAME in the caller\'s vault; env:NAME set on this server, told to operators only), `missing` (not there), `outOfBounds` (env: from a non-operator, a name outside SECRET_ENV_PREFIX, or another scheme), `literal` (a secret value where a reference belongs) or `malformed`. No value is returned; a reference is echoed only when it has a reference\'s shape.',
     body: SecretsCheckRequest, response: { 200: SecretsCheckResult }, mcpTool: 'security.secretsCheck',
     handler: ({ body, principal }, deps) => checkSecretRefs(deps, principal, body),
   }),

@@ -18,20 +18,26 @@ export interface ConnectorRow {
   kind: string;
   caps: string[];
   endpoint: string;
-  /** A reference (`env:NAME`) and how it is presented; never a value. */
+  /** A reference (`cred:NAME`, or `env:NAME` on a platform connector) and how it is presented; never a value. */
   credential: { type: string; tokenRef: string } | null;
   scopes: StoredScope[];
   status: string;
   status_reason: string | null;
   template_id: string | null;
   last_preflight: LastPreflight | null;
-  /** Standard Webhooks secret (`whsec_…`) shared with the provider: signs what bridge actions send, verifies its callbacks. Never returned. */
+  /** Standard Webhooks secret (`whsec_…`) shared with the provider, stored sealed (shared/vault): signs what bridge actions send, verifies its callbacks. Never returned. */
   signing_secret: string | null;
+  /** Registered by an operator for every account; the only connectors whose references may be env:. */
+  platform: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
-export type NewConnector = Pick<ConnectorRow, 'id' | 'account_id' | 'connector_id' | 'kind' | 'caps' | 'endpoint' | 'credential' | 'scopes' | 'template_id'> & { signing_secret?: string | null };
+export type NewConnector = Pick<ConnectorRow, 'id' | 'account_id' | 'connector_id' | 'kind' | 'caps' | 'endpoint' | 'credential' | 'scopes' | 'template_id'>
+  & { signing_secret?: string | null; platform?: boolean };
+
+/** The account's own connectors and the platform ones. */
+const visibleTo = (accountId: string) => (q: Knex.QueryBuilder) => q.where({ account_id: accountId }).orWhere({ platform: true });
 
 /** Fields an update may write; absent ones stay as they are. */
 export interface ConnectorChange {
@@ -46,8 +52,10 @@ export interface ConnectorChange {
 
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 
+/** The account's connector, else a platform connector of that id (the account's own wins a shared id). */
 export async function getConnector(db: Db, accountId: string, connectorId: string, forUpdate = false): Promise<ConnectorRow | null> {
-  const q = db('connectors').where({ account_id: accountId, connector_id: connectorId }).first();
+  const q = db('connectors').where({ connector_id: connectorId }).andWhere(visibleTo(accountId))
+    .orderByRaw('(account_id = ?) DESC', [accountId]).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
 }
@@ -62,12 +70,12 @@ export async function insertConnector(db: Db, row: NewConnector): Promise<Connec
 }
 
 export async function listConnectors(db: Knex, accountId: string, limit: number, cursor?: string): Promise<{ rows: ConnectorRow[]; nextCursor: string | null }> {
-  return page<ConnectorRow>(db('connectors').where({ account_id: accountId }), limit, cursor);
+  return page<ConnectorRow>(db('connectors').where(visibleTo(accountId)), limit, cursor);
 }
 
 /** The account's connectors that have `capability`, newest first (an account holds tens of connectors, not thousands). */
 export async function connectorsWithCapability(db: Db, accountId: string, capability: string, limit: number): Promise<ConnectorRow[]> {
-  return db('connectors').where({ account_id: accountId }).whereRaw('? = ANY(caps)', [capability]).orderBy('id', 'desc').limit(limit);
+  return db('connectors').where(visibleTo(accountId)).whereRaw('? = ANY(caps)', [capability]).orderBy('id', 'desc').limit(limit);
 }
 
 export async function updateConnector(db: Db, id: string, change: ConnectorChange): Promise<ConnectorRow> {

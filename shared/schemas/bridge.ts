@@ -24,7 +24,7 @@ export const ConnectorId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,
 /** A glob over resource names: `*`, `**`, `?` and `[...]` (no braces, extglobs or negation). */
 export const ResourcePattern = Type.String({ minLength: 1, maxLength: 500, description: 'Glob: `*` within a segment, `**` across segments, `?`, `[...]`' });
 /** Checked on the server (shared/secrets.ts): a literal value or a name outside the secret prefix is refused without being echoed. */
-export const SecretReference = Type.String({ minLength: 1, maxLength: 300, description: '`env:NAME` with NAME under SECRET_ENV_PREFIX; resolved on the server, never echoed' });
+export const SecretReference = Type.String({ minLength: 1, maxLength: 300, description: '`cred:NAME[@version]` (this account\'s credential vault), or `env:NAME` under SECRET_ENV_PREFIX on a platform connector only; resolved on the server, never echoed' });
 
 export const CredentialRef = Type.Object(
   { type: StringEnum(CREDENTIAL_TYPES), tokenRef: SecretReference },
@@ -64,6 +64,7 @@ export const ConnectorCreate = Type.Object(
     credential: Type.Optional(CredentialRef),
     scopes: Type.Optional(Scopes),
     signingSecret: Type.Optional(SigningSecret),
+    platform: Type.Optional(Type.Boolean({ description: 'Operators only (admin scope): a platform connector, usable by every account, the only kind that may hold env: references' })),
   },
   { $id: 'ConnectorCreate', additionalProperties: true },
 );

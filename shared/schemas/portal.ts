@@ -9,7 +9,7 @@ export const PORTAL_PREFLIGHT_STATUSES = ['ready', 'credentialsMissing', 'mfaUna
 export const PORTAL_PREFLIGHT_CHECKS = ['credential', 'mfa', 'scope'] as const;
 export const PORTAL_ACTION_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'blocked'] as const;
 
-const Ref = Type.String({ minLength: 5, maxLength: 300, description: 'env:NAME under SECRET_ENV_PREFIX; never a value' });
+const Ref = Type.String({ minLength: 5, maxLength: 300, description: 'cred:NAME[@version] of this account\'s credential vault; never a value' });
 const Origin = Type.String({ pattern: '^https?://[^/?#\\s]+$', maxLength: 300, description: 'scheme://host[:port], no path' });
 const Selector = Type.String({ minLength: 1, maxLength: 500, description: 'A CSS selector (Playwright syntax)' });
 const Name = Type.String({ pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' });

@@ -9,7 +9,8 @@ import { isBlockedAddress } from '../../../shared/http/egress.js';
 import { refusedHost } from '../../../shared/http/address-ranges.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
 import type { PortalStep } from '../../../shared/schemas/portal.js';
-import { redactSecretsDeep, resolveSecret } from '../../../shared/secrets.js';
+import { redactSecretsDeep } from '../../../shared/secrets.js';
+import { resolveReference } from '../../credentials/index.js';
 import { CREDENTIAL_FIELD, inScope, stepUrl } from './logic.js';
 import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from './service.js';
 
@@ -63,10 +64,14 @@ export async function runPortalAction(deps: Deps, principal: Principal, portalAc
 
 async function execute(deps: Deps, action: PortalActionRow, session: PortalSessionRow): Promise<PortalActionRow> {
   const values: Partial<Record<string, string>> = {};
-  for (const [name, field] of Object.entries(CREDENTIAL_FIELD)) {
-    const ref = session.credentials[field];
-    const resolved = ref ? resolveSecret(ref, { prefix: deps.config.SECRET_ENV_PREFIX }) : null;
-    if (resolved?.set) values[name] = resolved.value;
+  try {
+    for (const [name, field] of Object.entries(CREDENTIAL_FIELD)) {
+      const ref = session.credentials[field];
+      if (ref) values[name] = await resolveReference(deps, { accountId: session.account_id, allowEnv: false }, ref);
+    }
+  } catch (err) {
+    // The preflight just passed; a credential removed or disabled since fails the run with the vault's own (value-free) error.
+    return (await movePortalAction(deps.db, action.id, ['running'], 'failed', { error: (err as Error).message, finished: true }))!;
   }
   const secrets = Object.values(values).filter((v): v is string => Boolean(v));
   const artefacts: unknown[] = [];

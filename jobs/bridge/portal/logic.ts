@@ -1,5 +1,6 @@
 import { minimatch } from 'minimatch';
 import type { PortalStep } from '../../../shared/schemas/portal.js';
+import { unsetMessage } from '../logic.js';
 
 /** Pure rules of portals: scope, step validation, preflight verdicts. */
 
@@ -71,7 +72,7 @@ export const missingInputs = (declared: Array<{ name: string; required: boolean 
  * on its own (none, or totp with its seed set), the target within scope.
  */
 export function preflightVerdict(input: { unset: Array<{ ref: string; variable: string; why?: string }>; mfaMethod: string; totpSeedSet: boolean; targetOrigin: string; scope: PortalScope }): { status: PreflightStatus; errors: PreflightError[] } {
-  const errors: PreflightError[] = input.unset.map((u) => ({ check: 'credential' as const, message: u.why ?? `${u.ref} is not set on this server`, ref: u.ref, variable: u.variable }));
+  const errors: PreflightError[] = input.unset.map((u) => ({ check: 'credential' as const, message: u.why ?? unsetMessage(u.ref), ref: u.ref, variable: u.variable }));
   if (input.mfaMethod === 'totp' && !input.totpSeedSet) errors.push({ check: 'mfa', message: 'MFA is totp but no TOTP seed reference is set' });
   if (!['none', 'totp'].includes(input.mfaMethod)) errors.push({ check: 'mfa', message: `MFA by ${input.mfaMethod} needs a person: the browser cannot receive it` });
   if (!inScope(new URL('/', input.targetOrigin).href, { ...input.scope, paths: ['/**'] })) errors.push({ check: 'scope', message: `the target ${input.targetOrigin} is not among the scope's origins` });

@@ -7,7 +7,7 @@ import { newId } from '../../../shared/ids.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
 import type { PortalActionCreate, PortalSessionCreate, PortalStep } from '../../../shared/schemas/portal.js';
 import { checkSecretRef } from '../../../shared/secrets.js';
-import { secretStates } from '../views.js';
+import { referenceStates } from '../../credentials/index.js';
 import { playbookById, templateById } from './catalog.js';
 import { CREDENTIAL_FIELD, missingInputs, preflightVerdict, stepProblems, type Credential } from './logic.js';
 
@@ -26,7 +26,8 @@ function originOf(raw: string, at: string, allowPrivate: boolean): string {
 
 export async function createPortalSession(deps: WithConfig, principal: Principal, body: PortalSessionCreate): Promise<PortalSessionRow> {
   for (const [field, ref] of Object.entries(body.credentials)) {
-    const check = checkSecretRef(ref, { prefix: deps.config.SECRET_ENV_PREFIX });
+    // A portal session is a tenant's: vault references only (env: is for operator platform connectors).
+    const check = checkSecretRef(ref, { prefix: deps.config.SECRET_ENV_PREFIX, allowEnv: false });
     if (!check.ok) throw invalidPayload(`/credentials/${field}: ${check.message}`);
   }
   let target = body.targetOrigin;
@@ -51,10 +52,10 @@ export async function findPortalSessions(deps: Db, principal: Principal, query: 
   return listPortalSessions(deps.db, principal.accountId, query.limit ?? 50, query.cursor);
 }
 
-/** Runs the session's checks against this server's environment now, stores the result and answers it; a value is never read out. */
+/** Runs the session's checks against the account's vault now, stores the result and answers it; a value is never read out. */
 export async function preflightPortalSession(deps: WithConfig, session: PortalSessionRow) {
   const refs = Object.values(session.credentials).filter((r): r is string => typeof r === 'string');
-  const states = secretStates(refs, deps.config.SECRET_ENV_PREFIX);
+  const states = await referenceStates(deps, { accountId: session.account_id, allowEnv: false }, refs);
   const seed = session.credentials.totpSeedRef;
   const verdict = preflightVerdict({
     unset: states.filter((s) => !s.set).map((s) => ({ ref: s.ref, variable: s.variable, why: s.refused })),
