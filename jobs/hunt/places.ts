@@ -1,7 +1,8 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../shared/config.js';
+import type { Deps } from '../../shared/deps.js';
 import { policyViolation } from '../../shared/errors.js';
-import { isSecretRef, requireSecret } from '../../shared/secrets.js';
+import { resolveReference } from '../credentials/index.js';
 import type { ToolsMapRequest, ToolsMapResult } from '../../shared/schemas/hunt-tools.js';
 import { DEFAULT_PROVIDER_URLS, searchPlaces, type ProviderTarget } from './place-providers.js';
 
@@ -25,17 +26,22 @@ export function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lo
   return Math.round(2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h))) * 100) / 100;
 }
 
-/** The caller's key (a literal, or an `env:` reference resolved on the server) wins over the server's. */
-function keyOf(config: Config, body: Request): string | null {
+/**
+ * The caller's key (a literal, or a `cred:` reference resolved in the
+ * caller's vault) wins over the server's. An `env:` reference is refused:
+ * a tool call is a tenant's, and may not read (or probe) the server's environment.
+ */
+async function keyOf(deps: Pick<Deps, 'config' | 'db' | 'redis'>, accountId: string, body: Request): Promise<string | null> {
   const given = body.placesProviderApiKey;
-  if (given !== undefined) return isSecretRef(given) ? requireSecret(given, { prefix: config.SECRET_ENV_PREFIX }) : given;
-  return config.MAP_PROVIDER_KEY ?? null;
+  if (given !== undefined) return /^(env|cred):/.test(given) ? resolveReference(deps, { accountId, allowEnv: false }, given) : given;
+  return deps.config.MAP_PROVIDER_KEY ?? null;
 }
 
-export async function findPlaces(config: Config, body: Request, signal?: AbortSignal): Promise<Result> {
+export async function findPlaces(deps: Pick<Deps, 'config' | 'db' | 'redis'>, accountId: string, body: Request, signal?: AbortSignal): Promise<Result> {
+  const config: Config = deps.config;
   const provider = config.MAP_PROVIDER;
   if (!provider) throw policyViolation('no places provider is configured on this server (set MAP_PROVIDER, MAP_PROVIDER_URL and MAP_PROVIDER_KEY); the map tool returns no places rather than invented ones', { reason: 'noProvider' });
-  const target: ProviderTarget = { provider, baseUrl: config.MAP_PROVIDER_URL ?? DEFAULT_PROVIDER_URLS[provider], key: keyOf(config, body), allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS, timeoutMs: config.WEB_PAGE_TIMEOUT_MS, signal };
+  const target: ProviderTarget = { provider, baseUrl: config.MAP_PROVIDER_URL ?? DEFAULT_PROVIDER_URLS[provider], key: await keyOf(deps, accountId, body), allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS, timeoutMs: config.WEB_PAGE_TIMEOUT_MS, signal };
   const notes: string[] = [];
   let what = body.query;
   let near = body.near;

@@ -44,6 +44,6 @@ export const routes = [
   tools.post('/v1/tools/map', 'Place candidates with name, address, rating, distance', {
     description: 'Places from the configured provider (MAP_PROVIDER: nominatim or google). `center`, `near` or "… near <place>" in the query sets the center distances and the radius are measured from. No provider configured: 422.',
     body: ToolsMapRequest, response: { 200: ToolsMapResult }, countsAsWorkflow: true, mcpTool: 'tools.map',
-    handler: ({ body, signal }, deps) => findPlaces(deps.config, body, signal),
+    handler: ({ body, principal, signal }, deps) => findPlaces(deps, principal.accountId, body, signal),
   }),
 ];

@@ -102,7 +102,7 @@ export const ToolsMapRequest = Type.Object(
     radiusKm: Type.Number({ minimum: 0.1, maximum: 500, default: 10 }),
     near: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'A place to search around, geocoded by the provider' })),
     center: Type.Optional(Type.Object({ lat: Type.Number({ minimum: -90, maximum: 90 }), lon: Type.Number({ minimum: -180, maximum: 180 }) }, { description: 'Search around this point (wins over near)' })),
-    placesProviderApiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Caller-supplied key (or env:NAME); overrides the server key; never stored, logged or echoed' })),
+    placesProviderApiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Caller-supplied key (or cred:NAME from your vault); overrides the server key; never stored, logged or echoed' })),
   },
   { $id: 'ToolsMapRequest', additionalProperties: true },
 );
