@@ -1,7 +1,7 @@
 import { findActiveToken, touchToken } from '../../shared/db/accounts.js';
 import { hashToken } from '../../shared/auth/issue-token.js';
 import type { Deps } from '../../shared/deps.js';
-import type { Principal } from '../../shared/schemas/auth.js';
+import { effectiveScopes, type Principal } from '../../shared/schemas/auth.js';
 
 const TOUCH_EVERY_MS = 60_000;
 const TOUCH_MAX_TOKENS = 10_000;
@@ -109,7 +109,11 @@ export function tokenAuthenticator(deps: Pick<Deps, 'db' | 'log' | 'bus'>): (sec
     if (touched.due(row.token_id)) {
       touchToken(deps.db, row.token_id).catch((err: Error) => deps.log.warn({ err: err.message }, 'token touch failed'));
     }
-    const principal: Principal = { accountId: row.account_id, tokenId: row.token_id, scopes: row.scopes, plan: row.plan, activated: row.account_status === 'active', transports: row.transports };
+    const principal: Principal = {
+      accountId: row.account_id, tokenId: row.token_id, memberId: row.member_id, role: row.role,
+      scopes: effectiveScopes(row.scopes, row.role), plan: row.plan, activated: row.account_status === 'active',
+      transports: row.transports,
+    };
     cache.set(hash, principal);
     return principal;
   };

@@ -77,7 +77,7 @@ export async function createToken(deps: Deps, principal: Principal, input: { nam
   const transports = input.transports ?? transportsOf(principal);
   const wider = transports.filter((t) => !transportsOf(principal).includes(t));
   if (wider.length > 0) throw forbidden(`A token cannot grant transports its creator lacks: ${wider.join(', ')}`);
-  return issueToken(deps.db, principal.accountId, { name: input.name ?? 'api', scopes, transports });
+  return issueToken(deps.db, principal.accountId, { name: input.name ?? 'api', scopes, transports, memberId: principal.memberId });
 }
 
 export async function fetchToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {
@@ -111,7 +111,9 @@ export async function rotateToken(deps: Deps, principal: Principal, tokenId: str
     // The conditional revoke decides a race between two rotations: the loser finds no active token.
     const old = await revokeToken(trx, principal.accountId, tokenId);
     if (!old) throw notFound(`Active token ${tokenId}`);
-    return issueToken(trx, principal.accountId, { name: old.name, scopes: old.scopes, transports: old.transports, rotatedFrom: old.id });
+    return issueToken(trx, principal.accountId, {
+      name: old.name, scopes: old.scopes, transports: old.transports, rotatedFrom: old.id, memberId: old.member_id,
+    });
   }).then(async (issued) => {
     await forgetPrincipals(deps, { tokenId });
     return issued;

@@ -5,7 +5,7 @@ import { AppError, conflict, notFound, unauthorized } from '../../shared/errors.
 import { newId, randomSecret } from '../../shared/ids.js';
 import { endSession, findAccountByEmail, findLiveSession, getAccount, insertSession, monthlyUsage, replaceActivationHash } from '../../shared/db/sessions.js';
 import { usagePeriod } from '../../shared/auth/workflow-allowance.js';
-import { DEFAULT_SCOPES, type Principal } from '../../shared/schemas/auth.js';
+import { ROLE_SCOPES, type Principal } from '../../shared/schemas/auth.js';
 import { activationMail } from './service.js';
 
 export const SESSION_COOKIE = 'awp_session';
@@ -55,14 +55,16 @@ export async function signIn(deps: Deps, input: { email: string; password: strin
 }
 
 /**
- * The session's caller: the account's scopes minus `admin`, over HTTP only
+ * The session's caller: its member's role's scopes (never `admin`), over HTTP only
  * (never MCP or A2A). `tokenId` is the session id, so actors read `token:ses_…`
  * and the rate limit counts the session like a token.
  */
 export async function sessionPrincipal(deps: Pick<Deps, 'db'>, secret: string): Promise<SessionPrincipal | null> {
   const row = await findLiveSession(deps.db, sha256(secret));
   if (!row) return null;
-  return { accountId: row.account_id, tokenId: row.id, scopes: DEFAULT_SCOPES, plan: row.plan, activated: row.account_status === 'active', transports: ['http'], csrfToken: row.csrf_token, expiresAt: row.expires_at };
+  return {
+    accountId: row.account_id, tokenId: row.id, memberId: row.member_id, role: row.role,
+    scopes: [...ROLE_SCOPES[row.role]], plan: row.plan, activated: row.account_status === 'active', transports: ['http'], csrfToken: row.csrf_token, expiresAt: row.expires_at };
 }
 
 /** Signs the caller's dashboard session out; 404 for a bearer token, which has no session. */

@@ -42,6 +42,7 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
   const row: RunInsert = {
     id: runId, accountId: principal.accountId, conversationId: conversationId ?? null, taskId: taskId ?? null, request,
     input: rest, route: decision.route, routing: decision as unknown as Record<string, unknown>, channel: channel ?? 'api',
+    submittedBy: principal.memberId ?? null, grantScopes: principal.scopes,
   };
   const created = { type: 'trace', data: { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } } };
   // The run and its first event are one statement; a conversation turn or a task move joins them in one transaction.

@@ -15,12 +15,13 @@ export function hashToken(token: string): string {
 export async function issueToken(
   db: Db,
   accountId: string,
-  opts: { name: string; scopes: string[]; transports?: Transport[]; rotatedFrom?: string },
+  opts: { name: string; scopes: string[]; transports?: Transport[]; rotatedFrom?: string; memberId?: string },
 ): Promise<{ token: string; row: TokenRow }> {
   const token = `${TOKEN_PREFIX}${randomSecret(32)}`;
   const row = await insertToken(db, {
     id: newId('tok'),
     account_id: accountId,
+    ...(opts.memberId ? { member_id: opts.memberId } : {}),
     name: opts.name,
     prefix: token.slice(0, 10),
     token_hash: hashToken(token),

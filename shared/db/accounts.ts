@@ -1,5 +1,5 @@
 import type { Db } from './knex.js';
-import type { Transport } from '../schemas/auth.js';
+import type { Role, Transport } from '../schemas/auth.js';
 
 export interface AccountRow {
   id: string;
@@ -15,6 +15,7 @@ export interface AccountRow {
 export interface TokenRow {
   id: string;
   account_id: string;
+  member_id: string;
   name: string;
   prefix: string;
   scopes: string[];
@@ -46,26 +47,49 @@ export async function activateAccount(db: Db, activationHash: string): Promise<A
   return row ?? null;
 }
 
-export async function insertToken(db: Db, row: { id: string; account_id: string; name: string; prefix: string; token_hash: string; scopes: string[]; transports?: Transport[]; rotated_from?: string }): Promise<TokenRow> {
-  const [created] = await db('api_tokens').insert(row).returning('*');
+export interface TokenInsert {
+  id: string;
+  account_id: string;
+  /** The member the token belongs to; the account's owner when absent (sign-up, operator scripts). */
+  member_id?: string;
+  name: string;
+  prefix: string;
+  token_hash: string;
+  scopes: string[];
+  transports?: Transport[];
+  rotated_from?: string;
+}
+
+export async function insertToken(db: Db, row: TokenInsert): Promise<TokenRow> {
+  const member = row.member_id ?? ownerMemberOf(db, row.account_id);
+  const [created] = await db('api_tokens').insert({ ...row, member_id: member }).returning('*');
   return created;
+}
+
+/** The account's owner member, as a subquery for inserts that belong to "the account" itself. */
+export function ownerMemberOf(db: Db, accountId: string) {
+  return db('members').select('id').where({ account_id: accountId, role: 'owner' }).orderBy('created_at').limit(1);
 }
 
 export interface TokenPrincipalRow {
   token_id: string;
   account_id: string;
+  member_id: string;
+  role: Role;
   scopes: string[];
   transports: Transport[];
   plan: AccountRow['plan'];
   account_status: AccountRow['status'];
 }
 
-/** Resolves an active token by hash, with its account's plan and activation state. */
+/** Resolves an active token of an active member by hash, with the member's role and the account's plan and state. */
 export async function findActiveToken(db: Db, tokenHash: string): Promise<TokenPrincipalRow | null> {
   const row = await db('api_tokens as t')
     .join('accounts as a', 'a.id', 't.account_id')
-    .where({ 't.token_hash': tokenHash, 't.status': 'active' })
-    .first('t.id as token_id', 't.account_id', 't.scopes', 't.transports', 'a.plan', 'a.status as account_status');
+    .join('members as m', 'm.id', 't.member_id')
+    .where({ 't.token_hash': tokenHash, 't.status': 'active', 'm.status': 'active' })
+    .first('t.id as token_id', 't.account_id', 't.member_id', 'm.role', 't.scopes', 't.transports', 'a.plan',
+      'a.status as account_status');
   return row ?? null;
 }
 

@@ -44,17 +44,25 @@ export async function queueNextSegment(trx: Db, runId: string, from: string[], s
   return (row as RunRow | undefined) ?? null;
 }
 
-export interface RunInsert { id: string; accountId: string; conversationId: string | null; taskId: string | null; request: string; input: Record<string, unknown>; route: string[]; routing: Record<string, unknown>; channel: string }
+export interface RunInsert {
+  id: string; accountId: string; conversationId: string | null; taskId: string | null; request: string;
+  input: Record<string, unknown>; route: string[]; routing: Record<string, unknown>; channel: string;
+  /** The member who submitted the run, and the scopes it was submitted with: the run acts within them. */
+  submittedBy: string | null; grantScopes: string[];
+}
 
 /** Inserts a queued run with its first event (sequence 1) in one statement. */
 export async function insertRun(db: Db, r: RunInsert, event: { type: string; data: Record<string, unknown> }): Promise<RunRow> {
   const result = await prepared(db, 'insert_run', 
     `WITH run AS (
-       INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel, event_seq)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?::jsonb, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, 1) RETURNING *),
+       INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel, event_seq,
+                         submitted_by, grant_scopes)
+       VALUES (?, ?, ?, ?, 'queued', ?, ?::jsonb, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, 1,
+               ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) RETURNING *),
      ev AS (INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT id, 1, account_id, ?, ?::jsonb FROM run)
      SELECT * FROM run`,
-    [r.id, r.accountId, r.conversationId, r.taskId, r.request, JSON.stringify(r.input), JSON.stringify(r.route), JSON.stringify(r.routing), r.channel, event.type, JSON.stringify(event.data)],
+    [r.id, r.accountId, r.conversationId, r.taskId, r.request, JSON.stringify(r.input), JSON.stringify(r.route), JSON.stringify(r.routing), r.channel,
+      r.submittedBy, JSON.stringify(r.grantScopes), event.type, JSON.stringify(event.data)],
   );
   return result.rows[0];
 }

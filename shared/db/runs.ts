@@ -16,6 +16,10 @@ export interface RunRow {
   error: string | null;
   stuck_reason: string | null;
   channel: string;
+  /** The member who submitted the run (null for runs from before members). */
+  submitted_by: string | null;
+  /** The scopes the run was submitted with; null for runs from before grants were recorded. */
+  grant_scopes: string[] | null;
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;

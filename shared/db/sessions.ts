@@ -1,9 +1,12 @@
 import type { Db } from './knex.js';
-import type { AccountRow } from './accounts.js';
+import { ownerMemberOf, type AccountRow } from './accounts.js';
+import type { Role } from '../schemas/auth.js';
 
 export interface SessionPrincipalRow {
   id: string;
   account_id: string;
+  member_id: string;
+  role: Role;
   csrf_token: string;
   expires_at: Date;
   plan: AccountRow['plan'];
@@ -19,16 +22,22 @@ export async function getAccount(db: Db, accountId: string): Promise<(AccountRow
   return (await db('accounts').where({ id: accountId }).first()) ?? null;
 }
 
-export async function insertSession(db: Db, row: { id: string; account_id: string; secret_hash: string; csrf_token: string; expires_at: Date }): Promise<void> {
-  await db('dashboard_sessions').insert(row);
+export async function insertSession(
+  db: Db,
+  row: { id: string; account_id: string; member_id?: string; secret_hash: string; csrf_token: string; expires_at: Date },
+): Promise<void> {
+  await db('dashboard_sessions').insert({ ...row, member_id: row.member_id ?? ownerMemberOf(db, row.account_id) });
 }
 
 /** A session that is neither signed out nor expired, with its account's plan and activation state. */
 export async function findLiveSession(db: Db, secretHash: string): Promise<SessionPrincipalRow | null> {
   const row = await db('dashboard_sessions as s')
     .join('accounts as a', 'a.id', 's.account_id')
+    .join('members as m', 'm.id', 's.member_id')
     .where('s.secret_hash', secretHash).whereNull('s.signed_out_at').where('s.expires_at', '>', db.fn.now())
-    .first('s.id', 's.account_id', 's.csrf_token', 's.expires_at', 'a.plan', 'a.status as account_status');
+    .where('m.status', 'active')
+    .first('s.id', 's.account_id', 's.member_id', 'm.role', 's.csrf_token', 's.expires_at', 'a.plan',
+      'a.status as account_status');
   return row ?? null;
 }
 

@@ -21,11 +21,41 @@ export const SCOPES = [
   'audit:read',
   'tools:use',
   'delivery:write',
+  'approvals:write',
   'tokens:manage',
+  'members:manage',
   'admin',
 ] as const;
 export type Scope = (typeof SCOPES)[number];
 export const DEFAULT_SCOPES: Scope[] = SCOPES.filter((s) => s !== 'admin');
+
+/**
+ * A member's role bounds every token and session of that member: a token
+ * carries at most its member's role's scopes, checked on every request, so a
+ * role lowered today narrows the member's existing tokens at once. `admin`
+ * (the operator's power over all accounts) is outside the roles: only the
+ * operator CLI mints it.
+ */
+export const ROLES = ['owner', 'admin', 'approver', 'developer', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+export const RoleName = StringEnum(ROLES);
+
+const READ_SCOPES = SCOPES.filter((s) => s.endsWith(':read') && s !== 'audit:read');
+/** Scopes that only people who answer for the account hold. */
+const GOVERNING_SCOPES: Scope[] = ['approvals:write', 'members:manage', 'audit:read'];
+export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
+  owner: DEFAULT_SCOPES,
+  admin: DEFAULT_SCOPES,
+  approver: [...READ_SCOPES, 'audit:read', 'approvals:write', 'tokens:manage'],
+  developer: DEFAULT_SCOPES.filter((s) => !GOVERNING_SCOPES.includes(s)),
+  viewer: [...READ_SCOPES, 'tokens:manage'],
+};
+
+/** What a token of a member with `role` may do: the token's scopes within the role (and `admin` only as minted). */
+export function effectiveScopes(tokenScopes: readonly string[], role: Role): string[] {
+  const allowed = ROLE_SCOPES[role] as readonly string[];
+  return tokenScopes.filter((s) => s === 'admin' || allowed.includes(s));
+}
 
 export const ScopeName = StringEnum(SCOPES);
 
@@ -45,6 +75,9 @@ export const TransportName = StringEnum(TRANSPORTS);
 export interface Principal {
   accountId: string;
   tokenId: string;
+  /** The member the token or session belongs to; absent only for the service's own internal callers. */
+  memberId?: string;
+  role?: Role;
   scopes: string[];
   plan: Plan;
   activated: boolean;
