@@ -107,7 +107,7 @@ export async function processBridgeAction(job: Job, deps: Deps): Promise<unknown
   }
   let result: CallResult | { error: string; permanent: true };
   try {
-    const ctx = { accountId: claimed.row.account_id, allowEnv: claimed.connector.platform };
+    const ctx = { accountId: claimed.row.account_id, allowEnv: claimed.connector.platform, via: 'bridge.action' };
     result = await callConnector(deps, ctx, claimed.connector, { idempotencyKey: claimed.row.idempotency_key, msgId: claimed.row.id, body: claimed.body!, timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS });
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500) throw err;

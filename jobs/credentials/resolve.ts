@@ -4,7 +4,8 @@ import { parseSecretRef, requireSecret, resolveSecret, type SecretRef } from '..
 import { open } from '../../shared/vault/index.js';
 import { isOAuth, presented, unsealed, type Material } from './logic.js';
 import { accessToken } from './oauth.js';
-import { getCredential, liveVersions, sealedVersion, touchCredential, type CredentialRow } from './repository.js';
+import { recordAudit } from '../audit/index.js';
+import { getCredential, liveVersions, sealedVersion, touchCredential } from './repository.js';
 import type { CredentialKind } from './schemas.js';
 
 /**
@@ -24,8 +25,10 @@ export interface RefContext {
   allowEnv: boolean;
   /** Operators (admin scope) may learn whether an env: variable is set; tenants never. */
   operator?: boolean;
-  /** Called once per credential resolved (the audit trail: never the value). */
-  onResolved?: (cred: CredentialRow, version: number) => Promise<void>;
+  /** Who is resolving, for the audit entry (absent for the service's own workers). */
+  actor?: { memberId?: string | null; tokenId?: string | null };
+  /** What the value is resolved for (`bridge.action`, `portal.action`, `tools.map`), for the audit entry. */
+  via?: string;
 }
 
 export function unavailable(ref: string): AppError {
@@ -50,7 +53,10 @@ export async function resolveCredential(deps: ResolveDeps, ctx: RefContext, ref:
   const material: Material = unsealed(kind, await open(deps, found.sealed));
   const value = isOAuth(kind) ? await accessToken(deps, found.cred, found.version, material as Record<string, unknown>) : presented(kind, material);
   await touchCredential(deps.db, found.cred.id);
-  await ctx.onResolved?.(found.cred, found.version);
+  await recordAudit(deps.db, {
+    accountId: ctx.accountId, memberId: ctx.actor?.memberId ?? null, tokenId: ctx.actor?.tokenId ?? null, action: 'credential.resolved',
+    resourceType: 'credential', resourceId: found.cred.id, details: { name: found.cred.name, version: found.version, ...(ctx.via ? { via: ctx.via } : {}) },
+  });
   return value;
 }
 

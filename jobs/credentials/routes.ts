@@ -40,11 +40,11 @@ export const credentialRoutes = [
   }),
   r.post('/v1/bridge/credentials/{name}/disable', 'Disable a credential: references to it stop resolving', {
     body: CredentialStatusChange, response: { 200: CredentialReply },
-    handler: async ({ params, principal }, deps) => one(deps, await setStatus(deps, principal, params.name, 'disabled')),
+    handler: async ({ params, body, principal }, deps) => one(deps, await setStatus(deps, principal, params.name, 'disabled', body.reason)),
   }),
   r.post('/v1/bridge/credentials/{name}/enable', 'Enable a disabled credential again', {
     body: CredentialStatusChange, response: { 200: CredentialReply },
-    handler: async ({ params, principal }, deps) => one(deps, await setStatus(deps, principal, params.name, 'active')),
+    handler: async ({ params, body, principal }, deps) => one(deps, await setStatus(deps, principal, params.name, 'active', body.reason)),
   }),
   defineRoute({
     method: 'DELETE', path: '/v1/bridge/credentials/{name}', tag: 'bridge', auth: 'bearer', scopes: scopes.write,

@@ -1,8 +1,10 @@
+import type { Db } from '../../shared/db/knex.js';
 import type { Deps } from '../../shared/deps.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { seal } from '../../shared/vault/index.js';
+import { actorOf, recordAudit } from '../audit/index.js';
 import { sealable, valueProblem, type Material } from './logic.js';
 import {
   addVersion, deleteCredential, getCredential, insertCredential, listCredentials, setCredentialStatus, type CredentialRow,
@@ -19,6 +21,11 @@ import type { CredentialCreate, CredentialKind, CredentialRotate } from './schem
  */
 
 type VaultDeps = Pick<Deps, 'db' | 'config' | 'redis'>;
+
+/** One audit entry of a change, in its transaction: names and versions, never a value. */
+function audit(trx: Db, principal: Principal, action: string, row: CredentialRow, details: Record<string, unknown>) {
+  return recordAudit(trx, { ...actorOf(principal), action, resourceType: 'credential', resourceId: row.id, details: { name: row.name, ...details } });
+}
 
 function checkedValue(kind: CredentialKind, value: unknown): Material {
   const problem = valueProblem(kind, value);
@@ -39,11 +46,14 @@ export async function findCredentials(deps: Pick<Deps, 'db'>, principal: Princip
 export async function createCredential(deps: VaultDeps, principal: Principal, body: CredentialCreate): Promise<CredentialRow> {
   const value = checkedValue(body.kind, body.value);
   const sealed = await seal(deps, principal.accountId, sealable(value));
-  const row = await deps.db.transaction(async (trx) => insertCredential(
-    trx, { id: newId('cred'), account_id: principal.accountId, name: body.name, kind: body.kind, metadata: body.metadata ?? {} }, sealed,
-  ));
-  if (!row) throw conflict(`Credential ${body.name} already exists in this account`, { name: body.name });
-  return row;
+  return deps.db.transaction(async (trx) => {
+    const row = await insertCredential(
+      trx, { id: newId('cred'), account_id: principal.accountId, name: body.name, kind: body.kind, metadata: body.metadata ?? {} }, sealed,
+    );
+    if (!row) throw conflict(`Credential ${body.name} already exists in this account`, { name: body.name });
+    await audit(trx, principal, 'credential.created', row, { kind: row.kind, version: 1 });
+    return row;
+  });
 }
 
 /** A new version becomes current; the previous one stays usable (cred:NAME@version) for the grace period. */
@@ -54,18 +64,24 @@ export async function rotateCredential(deps: VaultDeps, principal: Principal, na
   const row = await deps.db.transaction(async (trx) => {
     const locked = await getCredential(trx, principal.accountId, name, true);
     if (!locked) throw notFound(`Credential ${name}`);
-    return addVersion(trx, locked, sealed, grace);
+    const rotated = await addVersion(trx, locked, sealed, grace);
+    await audit(trx, principal, 'credential.rotated', rotated, { version: rotated.current_version, previousVersion: locked.current_version, graceHours: grace });
+    return rotated;
   });
   return row;
 }
 
-export async function setStatus(deps: VaultDeps, principal: Principal, name: string, status: CredentialRow['status']): Promise<CredentialRow> {
-  const row = await deps.db.transaction(async (trx) => {
+export async function setStatus(
+  deps: VaultDeps, principal: Principal, name: string, status: CredentialRow['status'], reason?: string,
+): Promise<CredentialRow> {
+  return deps.db.transaction(async (trx) => {
     const locked = await getCredential(trx, principal.accountId, name, true);
     if (!locked) throw notFound(`Credential ${name}`);
-    return locked.status === status ? locked : setCredentialStatus(trx, locked.id, status);
+    if (locked.status === status) return locked;
+    const row = await setCredentialStatus(trx, locked.id, status);
+    await audit(trx, principal, status === 'disabled' ? 'credential.disabled' : 'credential.enabled', row, reason ? { reason } : {});
+    return row;
   });
-  return row;
 }
 
 export async function removeCredential(deps: VaultDeps, principal: Principal, name: string): Promise<CredentialRow> {
@@ -73,6 +89,7 @@ export async function removeCredential(deps: VaultDeps, principal: Principal, na
     const locked = await getCredential(trx, principal.accountId, name, true);
     if (!locked) throw notFound(`Credential ${name}`);
     await deleteCredential(trx, locked.id);
+    await audit(trx, principal, 'credential.deleted', locked, { kind: locked.kind });
     return locked;
   });
   return row;

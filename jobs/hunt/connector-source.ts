@@ -58,7 +58,7 @@ export async function searchConnectors(deps: Pick<Deps, 'db' | 'config' | 'redis
     const body = JSON.stringify({ type: HUNT_CAPABILITY, timestamp: new Date().toISOString(), data: { query: query.terms, budgetUsd: query.budgetUsd } });
     const key = `hunt_${sha256Hex(`${connector.id}:${body}`).slice(0, 32)}`;
     try {
-      const result = await callConnector(deps, { accountId, allowEnv: connector.platform }, connector, { idempotencyKey: key, msgId: key, body, timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS, signal: query.signal });
+      const result = await callConnector(deps, { accountId, allowEnv: connector.platform, via: 'hunt.search' }, connector, { idempotencyKey: key, msgId: key, body, timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS, signal: query.signal });
       const problems = result.status !== null && result.status < 300 ? check(ConnectorSearchAnswer, result.answer) : [];
       if (result.status === null || result.status >= 300 || problems.length > 0) {
         const error = result.error ?? (problems.length > 0 ? `answer outside the hunt.search contract at ${problems[0]!.path}: ${problems[0]!.message}` : `answered ${result.status}`);

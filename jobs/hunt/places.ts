@@ -33,7 +33,7 @@ export function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lo
  */
 async function keyOf(deps: Pick<Deps, 'config' | 'db' | 'redis'>, accountId: string, body: Request): Promise<string | null> {
   const given = body.placesProviderApiKey;
-  if (given !== undefined) return /^(env|cred):/.test(given) ? resolveReference(deps, { accountId, allowEnv: false }, given) : given;
+  if (given !== undefined) return /^(env|cred):/.test(given) ? resolveReference(deps, { accountId, allowEnv: false, via: 'tools.map' }, given) : given;
   return deps.config.MAP_PROVIDER_KEY ?? null;
 }
 

@@ -67,7 +67,7 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   try {
     for (const [name, field] of Object.entries(CREDENTIAL_FIELD)) {
       const ref = session.credentials[field];
-      if (ref) values[name] = await resolveReference(deps, { accountId: session.account_id, allowEnv: false }, ref);
+      if (ref) values[name] = await resolveReference(deps, { accountId: session.account_id, allowEnv: false, via: 'portal.action' }, ref);
     }
   } catch (err) {
     // The preflight just passed; a credential removed or disabled since fails the run with the vault's own (value-free) error.
