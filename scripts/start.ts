@@ -17,8 +17,12 @@ import { startDomainWorkers } from '../workers/domains.js';
 import { onShutdown, type Stoppable } from '../shared/lifecycle.js';
 import { ensureBinaries, startPostgres, startRedis } from './local-services.js';
 import { ensureDashboardBuilt } from './build-dashboard.js';
+import { sealPlaintextSecrets } from '../shared/vault/backfill.js';
+import { withLocalMasterKey } from '../shared/vault/local-key.js';
 
-const base = loadConfig();
+// Outside production a missing AWP_MASTER_KEY is generated once under DATA_DIR (production refuses to start without one).
+const processEnv = withLocalMasterKey(process.env);
+const base = loadConfig(processEnv);
 const log = createLogger(base.LOG_LEVEL, { process: 'all' });
 const parts: Stoppable[] = [];
 onShutdown(log, () => parts, base.SHUTDOWN_GRACE_MS);
@@ -43,10 +47,10 @@ if (!base.REDIS_URL || !base.DATABASE_URL) {
   }
 }
 
-const config = loadConfig({ ...process.env, ...env });
+const config = loadConfig({ ...processEnv, ...env });
 const deps = createDeps(config, log);
 parts.push({ name: 'deps', stop: () => deps.close() });
 const applied = await migrateLatest(deps.db);
-log.info({ applied }, 'migrations done');
+log.info({ applied, sealed: await sealPlaintextSecrets(deps) }, 'migrations done');
 parts.push(...startDomainWorkers(deps), ...startDelivery(deps), ...startClock(deps));
 parts.push(await startWeb(deps));

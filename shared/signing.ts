@@ -1,6 +1,7 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from './config.js';
+import { open, PLATFORM, seal } from './vault/index.js';
 import {
   currentSigningKeyRow, insertFirstSigningKey, publicSigningKey, publishedSigningKeys, replaceCurrentSigningKey,
   type NewSigningKey, type PublicJwk, type SigningKeyRow,
@@ -27,7 +28,7 @@ export interface Signature {
 }
 export interface SigningDeps {
   db: Knex;
-  config: Pick<Config, 'SIGNING_KEY'>;
+  config: Pick<Config, 'SIGNING_KEY' | 'AWP_MASTER_KEY' | 'AWP_MASTER_KEY_PREVIOUS'>;
 }
 type Bytes = Uint8Array | string;
 
@@ -76,16 +77,19 @@ function fromConfig(seed: string) {
   return configKey;
 }
 
-function generateKey(): NewSigningKey {
+async function generateKey(deps: SigningDeps): Promise<NewSigningKey> {
   const { privateKey } = generateKeyPairSync('ed25519');
   const jwk = publicJwkOf(privateKey);
-  return { kid: jwk.kid, public_jwk: jwk, private_key: privateKey.export({ format: 'pem', type: 'pkcs8' }) as string, source: 'generated' };
+  const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+  return { kid: jwk.kid, public_jwk: jwk, private_key: await seal(deps, PLATFORM, pem), source: 'generated' };
 }
 
-function usable(row: SigningKeyRow): { kid: string; key: KeyObject } {
+async function usable(deps: SigningDeps, row: SigningKeyRow): Promise<{ kid: string; key: KeyObject }> {
   let key = privateKeys.get(row.kid);
   if (!key) {
-    key = createPrivateKey(row.private_key!);
+    // A row the start-up backfill has not sealed yet is PEM as it is.
+    const pem = row.private_key!.startsWith('-----') ? row.private_key! : await open(deps, row.private_key!);
+    key = createPrivateKey(pem);
     privateKeys.set(row.kid, key);
   }
   return { kid: row.kid, key };
@@ -106,11 +110,12 @@ export async function currentSigningKey(deps: SigningDeps): Promise<{ kid: strin
     }
     return { kid: own.jwk.kid, key: own.key };
   }
-  if (current?.private_key) return usable(current);
+  if (current?.private_key) return usable(deps, current);
   // None yet, or the current one lived in a SIGNING_KEY that is no longer set: generate (once, whoever gets there first).
-  const row = current ? await replaceCurrentSigningKey(deps.db, generateKey(), current.kid) : await insertFirstSigningKey(deps.db, generateKey());
+  const fresh = await generateKey(deps);
+  const row = current ? await replaceCurrentSigningKey(deps.db, fresh, current.kid) : await insertFirstSigningKey(deps.db, fresh);
   if (!row.private_key) throw new Error('the current signing key lives in another process\'s SIGNING_KEY: set SIGNING_KEY on every process or on none');
-  return usable(row);
+  return usable(deps, row);
 }
 
 /** Signs `bytes` (a string is taken as UTF-8) with the current key. */
@@ -142,6 +147,6 @@ export async function jwks(deps: SigningDeps): Promise<Jwks> {
  */
 export async function rotateSigningKey(deps: SigningDeps): Promise<PublicJwk> {
   if (deps.config.SIGNING_KEY) throw new Error('SIGNING_KEY is set: rotate by setting a new one (the old key stays published)');
-  const row = await replaceCurrentSigningKey(deps.db, generateKey());
+  const row = await replaceCurrentSigningKey(deps.db, await generateKey(deps));
   return row.public_jwk;
 }

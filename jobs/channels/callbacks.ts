@@ -10,6 +10,7 @@ import type { ProxyOutcomeByReference } from '../../shared/schemas/proxy.js';
 import { ACTIONS } from '../bridge/machines.js';
 import { transitionAction } from '../bridge/actions-service.js';
 import { submitOutcomeByReference } from '../proxy/service.js';
+import { openStored } from '../../shared/vault/index.js';
 import { externalIdOf, normalizeCallback, verifyCallback, type Normalized } from './logic.js';
 
 /** The action a delivery status names (by actionId, or by the id its provider answered with), of this connector, locked. */
@@ -77,7 +78,7 @@ export async function ingestCallback(
   const connector = await getConnector(deps.db, principal.accountId, connectorId);
   if (!connector) throw notFound(`Connector ${connectorId}`);
   const body = raw ?? JSON.stringify(payload);
-  const verdict = verifyCallback(connector.signing_secret, body, headers);
+  const verdict = verifyCallback(await openStored(deps, connector.signing_secret), body, headers);
   if (!verdict.ok) throw unauthorized(`Callback refused: ${verdict.reason}`);
   const n = normalizeCallback(payload);
   const externalId = externalIdOf(headers, payload, body);

@@ -5,6 +5,7 @@ import { iso } from '../../shared/db/knex.js';
 import { eventsByIds, type EventRow as OutboxEvent } from '../../shared/db/outbox.js';
 import { subscriptionsByIds, type SubscriptionRow } from '../../shared/db/subscriptions.js';
 import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
+import { openStored } from '../../shared/vault/index.js';
 import { completeAttempt, failAttempt, handBack } from './ledger.js';
 import { retryAfterMs, signingSecrets, verdictFor, webhookHeaders } from './logic.js';
 import { wakeDispatcher } from './wake.js';
@@ -26,7 +27,9 @@ type Outcome = { status: number | null; excerpt: string | null; error: string | 
 
 async function post(deps: Deps, d: DeliveryRow, sub: SubscriptionRow, event: EventRow): Promise<Outcome> {
   const body = webhookBody(event);
-  const headers = webhookHeaders(signingSecrets(sub), d.root_id, Math.floor(Date.now() / 1000), body);
+  // Secrets are stored sealed (shared/vault): opened here, for the signature only.
+  const opened = { ...sub, secret: (await openStored(deps, sub.secret))!, previous_secret: await openStored(deps, sub.previous_secret) };
+  const headers = webhookHeaders(signingSecrets(opened), d.root_id, Math.floor(Date.now() / 1000), body);
   try {
     const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, sub.endpoint, { method: 'POST', headers, body, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, maxBytes: EXCERPT });
     return { status: res.status, excerpt: res.text.slice(0, EXCERPT), error: null, retryAfter: res.headers['retry-after'] };

@@ -6,6 +6,7 @@ import { getSubscription, insertSubscription, listSubscriptions, lockSubscriptio
 import { conflict, notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';
+import { seal } from '../../shared/vault/index.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { DISABLE_AFTER_FAILING_MS, HELD_MAX_AGE_MS, HELD_TOO_LONG, newWebhookSecret } from './logic.js';
 import { SUBSCRIPTIONS, type SubscriptionStatus } from './machines.js';
@@ -72,7 +73,9 @@ export async function recordDeliveryFailure(trx: Db, subscriptionId: string, opt
 export async function createSubscription(deps: Deps, principal: Principal, input: { endpoint: string; events: string[]; secret?: string; description?: string; mode: SubscriptionRow['mode'] }): Promise<{ row: SubscriptionRow; secret: string }> {
   const endpoint = checkEndpoint(deps, input.endpoint);
   const secret = input.secret ?? newWebhookSecret();
-  const row = await insertSubscription(deps.db, { id: newId('sub'), account_id: principal.accountId, endpoint, events: input.events, secret, description: input.description ?? null, mode: input.mode });
+  // Stored sealed under the account's data key; the plaintext is answered once, here.
+  const sealed = await seal(deps, principal.accountId, secret);
+  const row = await insertSubscription(deps.db, { id: newId('sub'), account_id: principal.accountId, endpoint, events: input.events, secret: sealed, description: input.description ?? null, mode: input.mode });
   return { row, secret };
 }
 
@@ -94,16 +97,18 @@ export async function updateSubscriptionByClient(
   deps: Deps, principal: Principal, id: string,
   input: { status?: 'active' | 'paused'; events?: string[]; endpoint?: string; description?: string; rotateSecret?: boolean; secret?: string },
 ): Promise<{ row: SubscriptionRow; secret?: string }> {
+  const secret = input.rotateSecret || input.secret ? (input.secret ?? newWebhookSecret()) : undefined;
+  const sealed = secret ? await seal(deps, principal.accountId, secret) : undefined;
   const { result, resumed } = await deps.db.transaction(async (trx) => {
     const sub = await getSubscription(trx, principal.accountId, id, true);
     if (!sub) throw notFound(`Subscription ${id}`);
     const endpoint = input.endpoint ? checkEndpoint(deps, input.endpoint) : undefined;
-    const secret = input.rotateSecret || input.secret ? (input.secret ?? newWebhookSecret()) : undefined;
     const change: SubscriptionChange = {
       events: input.events,
       endpoint,
       description: input.description,
-      rotate: secret ? { secret, previousSecret: sub.secret, previousValidHours: ROTATION_OVERLAP_HOURS } : undefined,
+      // The current secret moves to previous as stored (sealed): no need to open it.
+      rotate: sealed ? { secret: sealed, previousSecret: sub.secret, previousValidHours: ROTATION_OVERLAP_HOURS } : undefined,
     };
     const row = input.status ? await transitionSubscription(trx, sub, input.status, { change }) : await updateSubscription(trx, sub.id, change);
     return { result: { row, ...(secret ? { secret } : {}) }, resumed: sub.status !== 'active' && row.status === 'active' };

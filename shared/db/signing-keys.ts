@@ -14,7 +14,7 @@ export interface PublicJwk {
 export interface SigningKeyRow {
   kid: string;
   public_jwk: PublicJwk;
-  /** PKCS8 PEM; null when the private half lives in SIGNING_KEY. */
+  /** PKCS8 PEM, stored sealed (shared/vault, platform data key); null when the private half lives in SIGNING_KEY. */
   private_key: string | null;
   source: 'generated' | 'config';
   created_at: Date;

@@ -54,6 +54,7 @@ export class Harness {
       REDIS_URL: this.services.redisUrl,
       DATABASE_URL: this.services.databaseUrl,
       QUEUE_PREFIX: this.config?.QUEUE_PREFIX ?? `{awp-test-${randomBytes(3).toString('hex')}}`,
+      AWP_MASTER_KEY: this.config?.AWP_MASTER_KEY ?? randomBytes(32).toString('base64'), // envelope encryption (shared/vault), one per run
       AWP_ALLOW_PRIVATE_EGRESS: '1',
       RUN_SYNC_WAIT_MS: '10000',
       WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200,200,200,200,200', // the real schedule (5 s … 10 h) in miniature
