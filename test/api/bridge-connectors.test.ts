@@ -16,11 +16,11 @@ describe('bridge connectors', () => {
     assert.equal(res.status, 201, res.text);
     const c = res.body.connector;
     assert.deepEqual([c.connectorId, c.kind, c.status, c.endpointKind, c.templateId], ['crm-main', 'custom', 'active', 'https', null]);
-    assert.deepEqual(c.credential, { type: 'bearer', tokenRef: 'env:AWP_SECRET_TEST_CRM_TOKEN' });
+    assert.deepEqual(c.credential, { type: 'bearer', tokenRef: 'cred:test-crm-token' });
     assert.deepEqual(c.capabilityFlags, { 'crm.read': true, 'crm.update': true });
     assert.deepEqual(c.scopes[0], { actions: ['crm.read'], resources: ['contacts/*'], tokenRefs: [] });
     assert.equal(c.preflightReady, false);
-    assert.deepEqual(c.notReady.map((n: any) => n.message), ['env:AWP_SECRET_TEST_CRM_TOKEN is not set on this server', 'env:AWP_SECRET_TEST_CRM_WRITE is not set on this server']);
+    assert.deepEqual(c.notReady.map((n: any) => n.message), ['cred:test-crm-token is not available in this account', 'cred:test-crm-write is not available in this account']);
     assert.deepEqual(c.allowedTransitions, ['needsAttention', 'disabled']);
     const list = await call('GET', '/v1/bridge/connectors');
     assert.equal(list.status, 200);
@@ -41,21 +41,21 @@ describe('bridge connectors', () => {
     assert.equal((await call('POST', '/v1/bridge/connectors', body, b.token)).status, 201);
   });
 
-  it('refuses a literal secret where a reference belongs (400, saying to use env:) without repeating it, and a reference outside the prefix as out of bounds', async () => {
+  it('refuses a literal secret where a reference belongs (400, saying to use the vault) without repeating it, and an env: reference on a tenant connector', async () => {
     for (const [body, path] of [
       [crmConnector('lit-1', { credential: { type: 'bearer', tokenRef: LITERAL } }), '/credential/tokenRef'],
-      [crmConnector('lit-2', { scopes: [{ actions: ['crm.read'], tokenRefs: ['env:AWP_SECRET_OK', LITERAL] }] }), '/scopes/0/tokenRefs/1'],
+      [crmConnector('lit-2', { scopes: [{ actions: ['crm.read'], tokenRefs: ['cred:ok', LITERAL] }] }), '/scopes/0/tokenRefs/1'],
     ] as const) {
       const res = await call('POST', '/v1/bridge/connectors', body);
       assert.equal(res.status, 400, res.text);
-      assert.match(res.body.message, /looks like a secret value, not a reference: store it on the server as AWP_SECRET_NAME and send env:AWP_SECRET_NAME/);
+      assert.match(res.body.message, /looks like a secret value, not a reference: store it in the vault \(POST \/v1\/bridge\/credentials\) and send cred:NAME/);
       assert.deepEqual(res.body.details.problems.map((p: any) => [p.path, p.problem]), [[path, 'literalSecret']]);
       assert.ok(!res.text.includes(LITERAL) && !res.text.includes(LITERAL.slice(8)), 'the value is never echoed');
     }
     const outside = await call('POST', '/v1/bridge/connectors', crmConnector('out-1', { credential: { type: 'bearer', tokenRef: 'env:DATABASE_URL' } }));
     assert.equal(outside.status, 400);
-    assert.match(outside.body.message, /env:DATABASE_URL is out of bounds: only environment variables starting with AWP_SECRET_/);
-    assert.equal(outside.body.details.problems[0].problem, 'outsidePrefix');
+    assert.match(outside.body.message, /env: references are reserved for platform connectors/);
+    assert.equal(outside.body.details.problems[0].problem, 'envNotAllowed');
     const keyInUrl = await call('POST', '/v1/bridge/connectors', crmConnector('url-1', { endpoint: `https://crm.example.com/api?key=${LITERAL}` }));
     assert.equal(keyInUrl.status, 400);
     assert.match(keyInUrl.body.message, /query parameter key looks like a secret value/);
@@ -92,17 +92,17 @@ describe('bridge connectors', () => {
     assert.equal(illegal.status, 409);
     assert.deepEqual(illegal.body.details, { from: 'disabled', to: 'needsAttention', allowed: ['active'] });
     const on = await call('POST', '/v1/bridge/connectors/crm-upd/update', {
-      status: 'active', scopes: [{ actions: ['crm.*'], resources: ['contacts/**'] }], credential: { type: 'apiKey', tokenRef: 'env:AWP_SECRET_TEST_CRM_V2' }, endpoint: 'https://crm2.example.com/api',
+      status: 'active', scopes: [{ actions: ['crm.*'], resources: ['contacts/**'] }], credential: { type: 'apiKey', tokenRef: 'cred:test-crm-v2' }, endpoint: 'https://crm2.example.com/api',
     });
     assert.equal(on.status, 200, on.text);
     const c = on.body.connector;
-    assert.deepEqual([c.status, c.statusReason, c.endpoint, c.credential.tokenRef, c.scopes], ['active', null, 'https://crm2.example.com/api', 'env:AWP_SECRET_TEST_CRM_V2', [{ actions: ['crm.*'], resources: ['contacts/**'], tokenRefs: [] }]]);
+    assert.deepEqual([c.status, c.statusReason, c.endpoint, c.credential.tokenRef, c.scopes], ['active', null, 'https://crm2.example.com/api', 'cred:test-crm-v2', [{ actions: ['crm.*'], resources: ['contacts/**'], tokenRefs: [] }]]);
     const literal = await call('POST', '/v1/bridge/connectors/crm-upd/update', { credential: { type: 'bearer', tokenRef: LITERAL } });
     assert.equal(literal.status, 400);
     assert.ok(!literal.text.includes(LITERAL));
     assert.equal((await call('POST', '/v1/bridge/connectors/crm-upd/update', { status: 'paused' })).status, 400);
     assert.equal((await call('POST', '/v1/bridge/connectors/crm-upd/update', { scopes: [{ actions: ['payments.settle'] }] })).status, 400);
-    assert.equal((await call('GET', '/v1/bridge/connectors/crm-upd')).body.connector.credential.tokenRef, 'env:AWP_SECRET_TEST_CRM_V2', 'a refused update changed nothing');
+    assert.equal((await call('GET', '/v1/bridge/connectors/crm-upd')).body.connector.credential.tokenRef, 'cred:test-crm-v2', 'a refused update changed nothing');
   });
 
   it('deletes a connector with its sessions; deleting again is 404', async () => {
@@ -122,7 +122,7 @@ describe('bridge connectors', () => {
     const ids = ready.body.templates.map((t: any) => t.templateId);
     assert.deepEqual(ids, ['genericWebhook', 'httpJsonBearer', 'githubActions', 'twilio', 'googlePlaces']);
     const twilio = ready.body.templates.find((t: any) => t.templateId === 'twilio');
-    assert.deepEqual(twilio.requiredEnv, ['env:AWP_SECRET_TWILIO_AUTH_TOKEN', 'env:AWP_SECRET_TWILIO_ACCOUNT_SID']);
+    assert.deepEqual(twilio.requiredEnv, ['cred:TWILIO_AUTH_TOKEN', 'cred:TWILIO_ACCOUNT_SID']);
     const { token } = await harness.account();
     const body = { templates: [{ templateId: 'twilio' }, { templateId: 'googlePlaces' }, { templateId: 'genericWebhook', endpoint: 'https://hooks.example.com/awp' }] };
     const first = await harness.call('POST', '/v1/bridge/connectors/ready/install', { token, body });
@@ -153,7 +153,7 @@ describe('bridge connectors', () => {
     const [wide, narrow] = res.body.matches;
     assert.ok(wide.score > narrow.score);
     assert.deepEqual(narrow.reasons.find((r: any) => r.criterion === 'scope'), { criterion: 'scope', met: false, weight: 0.35, detail: 'no scope covers crm.read on deals/7' });
-    const byRef = await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'crm.update', resource: 'contacts/1/notes', tokenRef: 'env:AWP_SECRET_TEST_CRM_WRITE' } });
+    const byRef = await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'crm.update', resource: 'contacts/1/notes', tokenRef: 'cred:test-crm-write' } });
     assert.deepEqual(byRef.body.matches.map((m: any) => m.connectorId), ['crm-narrow']);
     assert.deepEqual((await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'sms.send' } })).body.matches, []);
     assert.equal((await harness.call('POST', '/v1/bridge/connectors/match', { token, body: { capability: 'crm' } })).status, 400);

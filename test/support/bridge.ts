@@ -8,7 +8,7 @@ export const crmConnector = (connectorId: string, extra: Record<string, unknown>
   kind: 'custom',
   caps: ['crm.read', 'crm.update'],
   endpoint: 'https://crm.example.com/api',
-  credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_TEST_CRM_TOKEN' },
-  scopes: [{ actions: ['crm.read'], resources: ['contacts/*'] }, { actions: ['crm.update'], resources: ['contacts/*/notes'], tokenRefs: ['env:AWP_SECRET_TEST_CRM_WRITE'] }],
+  credential: { type: 'bearer', tokenRef: 'cred:test-crm-token' },
+  scopes: [{ actions: ['crm.read'], resources: ['contacts/*'] }, { actions: ['crm.update'], resources: ['contacts/*/notes'], tokenRefs: ['cred:test-crm-write'] }],
   ...extra,
 });
