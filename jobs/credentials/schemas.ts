@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { HttpUrl, Ok, Page, StringEnum, Timestamp } from '../../shared/schemas/common.js';
+import { Ok, Page, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 
 /** The credential vault's request and answer shapes: one source for validation, types, OpenAPI and MCP. */
 
@@ -13,6 +13,8 @@ export const CredentialName = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$', description: 'Unique in the account; referenced as cred:NAME (or cred:NAME@version)',
 });
 
+// Checked as a URL by the egress rules when stored (jobs/credentials/service.ts), not by a format.
+const TokenUrl = Type.String({ pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description: 'Token endpoint (called through the egress client)' });
 const Secret = (description: string) => Type.String({ minLength: 1, maxLength: 16_384, description });
 
 /** The value each kind takes: a string for single-secret kinds, an object for the others. Write-only. */
@@ -24,14 +26,14 @@ export const KIND_VALUES = {
   privateKey: Secret('A private key (PEM)'),
   basic: Type.Object({ username: Type.String({ minLength: 1, maxLength: 1000 }), password: Secret('The password') }, { additionalProperties: false }),
   oauth2ClientCredentials: Type.Object({
-    tokenUrl: HttpUrl('Token endpoint (called through the egress client)'),
+    tokenUrl: TokenUrl,
     clientId: Type.String({ minLength: 1, maxLength: 1000 }),
     clientSecret: Secret('Client secret'),
     scope: Type.Optional(Type.String({ maxLength: 2000 })),
     audience: Type.Optional(Type.String({ maxLength: 2000 })),
   }, { additionalProperties: false }),
   oauth2RefreshToken: Type.Object({
-    tokenUrl: HttpUrl('Token endpoint (called through the egress client)'),
+    tokenUrl: TokenUrl,
     clientId: Type.String({ minLength: 1, maxLength: 1000 }),
     clientSecret: Type.Optional(Secret('Client secret')),
     refreshToken: Secret('Refresh token'),

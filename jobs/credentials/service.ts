@@ -5,7 +5,8 @@ import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { seal } from '../../shared/vault/index.js';
 import { actorOf, recordAudit } from '../audit/index.js';
-import { sealable, valueProblem, type Material } from './logic.js';
+import { isOAuth, sealable, valueProblem, type Material } from './logic.js';
+import { checkEgressUrl } from '../../shared/http/egress.js';
 import {
   addVersion, deleteCredential, getCredential, insertCredential, listCredentials, setCredentialStatus, type CredentialRow,
 } from './repository.js';
@@ -27,9 +28,16 @@ function audit(trx: Db, principal: Principal, action: string, row: CredentialRow
   return recordAudit(trx, { ...actorOf(principal), action, resourceType: 'credential', resourceId: row.id, details: { name: row.name, ...details } });
 }
 
-function checkedValue(kind: CredentialKind, value: unknown): Material {
+function checkedValue(deps: Pick<Deps, 'config'>, kind: CredentialKind, value: unknown): Material {
   const problem = valueProblem(kind, value);
   if (problem) throw invalidPayload(problem, { problem: 'valueShape', kind });
+  if (isOAuth(kind)) {
+    try {
+      checkEgressUrl(String((value as { tokenUrl: string }).tokenUrl), { allowPrivate: deps.config.AWP_ALLOW_PRIVATE_EGRESS, requireHttps: false });
+    } catch (err) {
+      throw invalidPayload(`/value/tokenUrl: ${(err as Error).message.replace(/^endpoint/, 'the token endpoint')}`, { problem: 'tokenUrl', kind });
+    }
+  }
   return value as Material;
 }
 
@@ -44,7 +52,7 @@ export async function findCredentials(deps: Pick<Deps, 'db'>, principal: Princip
 }
 
 export async function createCredential(deps: VaultDeps, principal: Principal, body: CredentialCreate): Promise<CredentialRow> {
-  const value = checkedValue(body.kind, body.value);
+  const value = checkedValue(deps, body.kind, body.value);
   const sealed = await seal(deps, principal.accountId, sealable(value));
   return deps.db.transaction(async (trx) => {
     const row = await insertCredential(
@@ -59,7 +67,7 @@ export async function createCredential(deps: VaultDeps, principal: Principal, bo
 /** A new version becomes current; the previous one stays usable (cred:NAME@version) for the grace period. */
 export async function rotateCredential(deps: VaultDeps, principal: Principal, name: string, body: CredentialRotate): Promise<CredentialRow> {
   const current = await fetchCredential(deps, principal, name);
-  const sealed = await seal(deps, principal.accountId, sealable(checkedValue(current.kind as CredentialKind, body.value)));
+  const sealed = await seal(deps, principal.accountId, sealable(checkedValue(deps, current.kind as CredentialKind, body.value)));
   const grace = body.graceHours ?? deps.config.CREDENTIAL_ROTATION_GRACE_HOURS;
   const row = await deps.db.transaction(async (trx) => {
     const locked = await getCredential(trx, principal.accountId, name, true);

@@ -216,7 +216,8 @@ describe('credential vault', function () {
 
     const clientSecret = secret('cs');
     const oauth = { tokenUrl: `${p.url}/token`, clientId: 'awp', clientSecret, scope: 'crm' };
-    assert.equal((await call('POST', '/v1/bridge/credentials', { name: 'oauth-1', kind: 'oauth2ClientCredentials', value: oauth })).status, 201);
+    const made = await call('POST', '/v1/bridge/credentials', { name: 'oauth-1', kind: 'oauth2ClientCredentials', value: oauth });
+    assert.equal(made.status, 201, made.text);
     await hosted(a.token, 'oauth-con', 'cred:oauth-1', 'oauth2');
     const before = p.tokenCalls();
     const done = await Promise.all([runAction(a.token, 'oauth-con'), runAction(a.token, 'oauth-con'), runAction(a.token, 'oauth-con')]);
