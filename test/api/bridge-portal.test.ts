@@ -13,18 +13,14 @@ describe('bridge portal API', function () {
   before(async () => {
     owner = await harness.account();
     other = await harness.account();
-    process.env.AWP_SECRET_TEST_PORTAL_USER = 'portal-user';
-    process.env.AWP_SECRET_TEST_PORTAL_PASS = 'portal-pass-Zx81';
+    assert.equal((await post('/v1/bridge/credentials', { name: 'portal-user', kind: 'apiKey', value: 'portal-user' })).status, 201);
+    assert.equal((await post('/v1/bridge/credentials', { name: 'portal-pass', kind: 'password', value: 'portal-pass-Zx81' })).status, 201);
     const made = await post('/v1/bridge/portal/sessions', {
-      targetOrigin: origin, credentials: { usernameRef: 'env:AWP_SECRET_TEST_PORTAL_USER', passwordRef: 'env:AWP_SECRET_TEST_PORTAL_PASS' },
+      targetOrigin: origin, credentials: { usernameRef: 'cred:portal-user', passwordRef: 'cred:portal-pass' },
       scope: { origins: [origin], paths: ['/login', '/home', '/invoices', '/orders/**', '/account/**', '/charges/**'] },
     });
     assert.equal(made.status, 201, made.text);
     sessionId = made.body.session.portalSessionId;
-  });
-  after(() => {
-    delete process.env.AWP_SECRET_TEST_PORTAL_USER;
-    delete process.env.AWP_SECRET_TEST_PORTAL_PASS;
   });
 
   it('creates, lists and fetches sessions; preflight is ready with every reference set', async () => {
@@ -39,19 +35,20 @@ describe('bridge portal API', function () {
   });
 
   it('a session whose variable is unset is accepted and fails preflight naming it; MFA and scope failures each get an error', async () => {
-    const made = await post('/v1/bridge/portal/sessions', { targetOrigin: origin, credentials: { usernameRef: 'env:AWP_SECRET_TEST_PORTAL_USER', passwordRef: 'env:AWP_SECRET_TEST_PORTAL_UNSET' }, mfaMethod: 'sms', scope: { origins: ['https://elsewhere.example.com'] } });
+    const made = await post('/v1/bridge/portal/sessions', { targetOrigin: origin, credentials: { usernameRef: 'cred:portal-user', passwordRef: 'cred:portal-unset' }, mfaMethod: 'sms', scope: { origins: ['https://elsewhere.example.com'] } });
     assert.equal(made.status, 201, made.text);
     const pre = await post(`/v1/bridge/portal/sessions/${made.body.session.portalSessionId}/preflight`, {});
     assert.equal(pre.body.status, 'credentialsMissing');
-    assert.deepEqual(pre.body.errors.map((e: any) => [e.check, e.variable ?? null]), [['credential', 'AWP_SECRET_TEST_PORTAL_UNSET'], ['mfa', null], ['scope', null]]);
+    assert.deepEqual(pre.body.errors.map((e: any) => [e.check, e.variable ?? null]), [['credential', 'portal-unset'], ['mfa', null], ['scope', null]]);
     const totp = await post('/v1/bridge/portal/sessions', { targetOrigin: origin, credentials: {}, mfaMethod: 'totp' });
     assert.equal((await post(`/v1/bridge/portal/sessions/${totp.body.session.portalSessionId}/preflight`, {})).body.status, 'mfaUnavailable');
   });
 
-  it('400 on bad sessions: a literal secret, a reference outside the prefix, a bad origin, no target', async () => {
+  it('400 on bad sessions: a literal secret, an env: reference (operators\' only), a bad origin, no target', async () => {
     assert.equal((await post('/v1/bridge/portal/sessions', { targetOrigin: origin, credentials: { passwordRef: 'hunter2-literal' } })).status, 400);
-    const outside = await post('/v1/bridge/portal/sessions', { targetOrigin: origin, credentials: { passwordRef: 'env:DATABASE_URL' } });
+    const outside = await post('/v1/bridge/portal/sessions', { targetOrigin: origin, credentials: { passwordRef: 'env:AWP_SECRET_X' } });
     assert.equal(outside.status, 400);
+    assert.match(outside.body.message, /env: references are reserved for platform connectors/);
     assert.equal((await post('/v1/bridge/portal/sessions', { targetOrigin: 'https://x.example.com/path', credentials: {} })).status, 400);
     assert.equal((await post('/v1/bridge/portal/sessions', { credentials: {} })).status, 400);
     assert.equal((await post('/v1/bridge/portal/sessions', { targetOrigin: origin, credentials: {}, mfaMethod: 'pigeon' })).status, 400);

@@ -25,21 +25,21 @@ describe('bridge connector preflight', () => {
   after(() => new Promise((resolve) => server.close(resolve)));
   const preflight = (body: unknown, id = 'pf-crm', token = a.token) => harness.call('POST', `/v1/bridge/connectors/${id}/preflight`, { token, body });
 
-  it('names the missing variable (needsSecret) without any value, and marks an active connector as needing attention', async () => {
+  it('names the missing credential (needsSecret) without any value, and marks an active connector as needing attention', async () => {
     const res = await preflight({ action: 'crm.read', resource: 'contacts/42' });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual([res.body.ok, res.body.status, res.body.connectorId, res.body.action, res.body.resource], [false, 'needsSecret', 'pf-crm', 'crm.read', 'contacts/42']);
-    assert.deepEqual(res.body.errors, [{ check: 'secret', message: 'env:AWP_SECRET_TEST_CRM_TOKEN is not set on this server', ref: 'env:AWP_SECRET_TEST_CRM_TOKEN', variable: 'AWP_SECRET_TEST_CRM_TOKEN' }]);
+    assert.deepEqual(res.body.errors, [{ check: 'secret', message: 'cred:test-crm-token is not available in this account', ref: 'cred:test-crm-token', variable: 'test-crm-token' }]);
     assert.deepEqual(res.body.checks.map((c: any) => [c.check, c.passed]), [['status', true], ['capability', true], ['policy', true], ['scope', true], ['secret', false]]);
     const c = (await harness.call('GET', '/v1/bridge/connectors/pf-crm', { token: a.token })).body.connector;
     assert.equal(c.status, 'needsAttention');
-    assert.match(c.statusReason, /env:AWP_SECRET_TEST_CRM_TOKEN not set/);
+    assert.match(c.statusReason, /cred:test-crm-token not resolvable/);
     assert.deepEqual([c.lastPreflight.action, c.lastPreflight.resource, c.lastPreflight.status], ['crm.read', 'contacts/42', 'needsSecret']);
   });
 
   it('uses only the references of the scopes that cover the action', async () => {
     const res = await preflight({ action: 'crm.update', resource: 'contacts/42/notes' });
-    assert.deepEqual(res.body.errors.map((e: any) => e.variable), ['AWP_SECRET_TEST_CRM_TOKEN', 'AWP_SECRET_TEST_CRM_WRITE']);
+    assert.deepEqual(res.body.errors.map((e: any) => e.variable), ['test-crm-token', 'test-crm-write']);
   });
 
   it('names an out-of-scope resource (blocked)', async () => {

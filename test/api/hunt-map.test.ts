@@ -103,9 +103,10 @@ describe('tools: map', () => {
       assert.match(String(call.headers['x-goog-fieldmask']), /places\.displayName.*places\.rating/);
       assert.deepEqual(call.body.locationBias, { circle: { center: { latitude: 52.5219, longitude: 13.4132 }, radius: 2000 } });
 
-      process.env.AWP_SECRET_PLACES_TEST = 'env-places-key-9d8e';
-      await map(app.url, { query: 'coffee', placesProviderApiKey: 'env:AWP_SECRET_PLACES_TEST' });
-      assert.equal(fake.seen.at(-1)!.headers['x-goog-api-key'], 'env-places-key-9d8e', 'an env: reference is resolved on the server');
+      const stored = await harness.call('POST', '/v1/bridge/credentials', { token, body: { name: 'places', kind: 'apiKey', value: 'vault-places-key-9d8e' } });
+      assert.equal(stored.status, 201, stored.text);
+      await map(app.url, { query: 'coffee', placesProviderApiKey: 'cred:places' });
+      assert.equal(fake.seen.at(-1)!.headers['x-goog-api-key'], 'vault-places-key-9d8e', 'a cred: reference is resolved in the caller\'s vault');
       await map(app.url, { query: 'coffee' });
       assert.equal(fake.seen.at(-1)!.headers['x-goog-api-key'], 'server-places-key-1b2c', 'without one, the server key');
 
@@ -113,7 +114,11 @@ describe('tools: map', () => {
       assert.equal(refused.status, 422, refused.text);
       assert.match(refused.body.message, /refused the API key \(HTTP 403\)/);
       assert.ok(!refused.text.includes('revoked-key-0000'), 'the provider echoed the key; the answer does not');
-      assert.equal((await map(app.url, { query: 'coffee', placesProviderApiKey: 'env:DATABASE_URL' })).status, 422, 'a reference outside the prefix is refused');
+      process.env.AWP_SECRET_PLACES_TEST = 'env-places-key-9d8e';
+      const env = await map(app.url, { query: 'coffee', placesProviderApiKey: 'env:AWP_SECRET_PLACES_TEST' });
+      assert.equal(env.status, 422, 'a tool call may not read the server\'s environment');
+      assert.equal(env.body.details.problem, 'envNotAllowed');
+      assert.equal((await map(app.url, { query: 'coffee', placesProviderApiKey: 'cred:nope' })).status, 422, 'a credential the account lacks');
     } finally {
       delete process.env.AWP_SECRET_PLACES_TEST;
       await app.stop();

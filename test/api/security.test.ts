@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { crmConnector } from '../support/bridge.js';
 import { harness, type ApiResponse } from '../support/harness.js';
 import { plantedRepo, random } from '../support/planted-secrets.js';
+import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 
 const WORKFLOW = `name: triage
 on:
@@ -108,9 +109,11 @@ describe('POST /v1/security/secrets/check', () => {
   const responses: ApiResponse[] = [];
   before(async () => {
     process.env.AWP_SECRET_I15_SET = value;
-    a = await harness.account();
+    // An operator (admin scope) may learn env: state; tenants never (test/api/credentials.test.ts).
+    a = await harness.account({ scopes: [...DEFAULT_SCOPES, 'admin'] });
     b = await harness.account();
-    const reg = await harness.call('POST', '/v1/bridge/connectors', { token: a.token, body: crmConnector('i15-crm', { credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_I15_SET' }, scopes: [{ actions: ['crm.read'], tokenRefs: ['env:AWP_SECRET_I15_UNSET'] }] }) });
+    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: a.token, body: { name: 'i15-set', kind: 'bearer', value } })).status, 201);
+    const reg = await harness.call('POST', '/v1/bridge/connectors', { token: a.token, body: crmConnector('i15-crm', { credential: { type: 'bearer', tokenRef: 'cred:i15-set' }, scopes: [{ actions: ['crm.read'], tokenRefs: ['cred:i15-unset'] }] }) });
     assert.equal(reg.status, 201, reg.text);
   });
   after(() => {

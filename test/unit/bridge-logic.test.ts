@@ -84,7 +84,7 @@ describe('bridge registry logic', () => {
       const problems = connectorProblems({
         kind: 'oauth', caps: ['crm.read'], credential: null,
         scopes: normalizeScopes([{ actions: ['crm.read', 'tickets.create'], tokenRefs: ['sk_live_' + 'x9Y'.repeat(10), 'env:DATABASE_URL'], resources: ['a/../b'] }], ['crm.read']),
-      }, 'AWP_SECRET_');
+      }, 'AWP_SECRET_', true);
       assert.deepEqual(problems.map((p) => [p.path, p.problem ?? null]), [
         ['/credential', null],
         ['/scopes/0/tokenRefs/0', 'literalSecret'],
@@ -93,6 +93,9 @@ describe('bridge registry logic', () => {
         ['/scopes/0/resources/0', null],
       ]);
       assert.match(problems[1]!.message, /env:AWP_SECRET_NAME/);
+      // A tenant's connector (env not allowed): any env: reference is refused before its name is looked at.
+      const tenant = connectorProblems({ kind: 'custom', caps: ['crm.read'], credential: { tokenRef: 'env:AWP_SECRET_CRM' }, scopes: [] }, 'AWP_SECRET_');
+      assert.deepEqual(tenant.map((p) => [p.path, p.problem]), [['/credential/tokenRef', 'envNotAllowed']]);
       assert.ok(!JSON.stringify(problems).includes('x9Yx9Y'), 'the literal is never repeated');
     });
 
