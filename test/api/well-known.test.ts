@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import { sign } from '../../shared/signing.js';
+import { open } from '../../shared/vault/index.js';
 import { harness } from '../support/harness.js';
 
 /** What a verifier does with nothing but the published JWK and node:crypto. */
@@ -42,7 +43,8 @@ describe('GET /.well-known/jwks.json', () => {
     const res = await harness.call('GET', '/.well-known/jwks.json');
     const rows = await harness.deps.db('signing_keys').whereNotNull('private_key').select('private_key');
     assert.ok(rows.length >= 1);
-    for (const { private_key: pem } of rows) {
+    for (const { private_key: sealed } of rows) {
+      const pem = await open(harness.deps, sealed); // stored sealed (shared/vault)
       const der = crypto.createPrivateKey(pem).export({ format: 'der', type: 'pkcs8' });
       const seed = der.subarray(der.length - 32);
       for (const form of [pem.split('\n')[1], seed.toString('base64'), seed.toString('base64url'), seed.toString('hex')]) assert.ok(!res.text.includes(form));
