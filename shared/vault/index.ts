@@ -25,8 +25,16 @@ export interface VaultDeps {
   config: Pick<Config, 'AWP_MASTER_KEY' | 'AWP_MASTER_KEY_PREVIOUS'>;
 }
 
+// Data key ids are unique across databases (random ids), so unwrapped keys are cached by id; which key an owner
+// has depends on the database, so that cache is per knex instance (tests use several databases in one process).
 const unwrapped = new Map<string, Buffer>();
-const ownerKeys = new Map<string, string>();
+let ownerKeys = new WeakMap<Knex, Map<string, string>>();
+
+function ownersOf(db: Knex): Map<string, string> {
+  let owners = ownerKeys.get(db);
+  if (!owners) ownerKeys.set(db, (owners = new Map()));
+  return owners;
+}
 
 /** The configured master keys by id: the current one first, then the previous one (during a rotation). */
 function masterKeys(config: VaultDeps['config']): Map<string, Buffer> {
@@ -59,7 +67,7 @@ async function keyById(deps: VaultDeps, id: string): Promise<Buffer> {
 }
 
 async function keyOfOwner(deps: VaultDeps, owner: string): Promise<{ id: string; key: Buffer }> {
-  const known = ownerKeys.get(owner);
+  const known = ownersOf(deps.db).get(owner);
   if (known) return { id: known, key: await keyById(deps, known) };
   let row = await dataKeyOfOwner(pool(deps.db), owner);
   if (!row) {
@@ -69,7 +77,7 @@ async function keyOfOwner(deps: VaultDeps, owner: string): Promise<{ id: string;
     row = await insertDataKey(deps.db, { id: dkId, owner, wrapped: fresh.wrapped, master_key_id: id });
     if (row.id === dkId) unwrapped.set(dkId, fresh.key);
   }
-  ownerKeys.set(owner, row.id);
+  ownersOf(deps.db).set(owner, row.id);
   return { id: row.id, key: await keyById(deps, row.id) };
 }
 
@@ -99,7 +107,7 @@ export async function openStored(deps: VaultDeps, stored: string | null): Promis
 /** Forgets every unwrapped data key of this process (after a master key rotation; tests). */
 export function forgetDataKeys(): void {
   unwrapped.clear();
-  ownerKeys.clear();
+  ownerKeys = new WeakMap();
 }
 
 /**

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { crmConnector, LITERAL } from '../support/bridge.js';
 import { harness, type ApiResponse } from '../support/harness.js';
 import { spawnEntry, stopWith, waitForOutput } from '../support/spawn.js';
@@ -16,7 +17,9 @@ describe('bridge: references resolve on the server, values never leave it', func
   this.timeout(90_000);
   const token = `crm-${randomBytes(18).toString('hex')}`;
   const write = `crmw-${randomBytes(18).toString('hex')}`;
+  // env: references live on platform connectors, which only an operator (admin scope) registers and sees the state of.
   const connector = crmConnector('flow-crm', {
+    platform: true,
     credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_FLOW_CRM_TOKEN' },
     scopes: [{ actions: ['crm.read'], resources: ['contacts/*'] }, { actions: ['crm.update'], resources: ['contacts/*/notes'], tokenRefs: ['env:AWP_SECRET_FLOW_CRM_WRITE'] }],
   });
@@ -33,7 +36,7 @@ describe('bridge: references resolve on the server, values never leave it', func
   after(() => new Promise((resolve) => provider.close(resolve)));
 
   it('fails preflight naming the missing variables, then passes once the service restarts with them set', async () => {
-    const a = await harness.account();
+    const a = await harness.account({ scopes: [...DEFAULT_SCOPES, 'admin'] });
     const responses: ApiResponse[] = [];
     const on = (base: string) => async (method: string, path: string, body?: unknown) => {
       const res = await harness.call(method, path, { token: a.token, ...(body === undefined ? {} : { body }) }, base);

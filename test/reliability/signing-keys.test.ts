@@ -9,7 +9,8 @@ import { harness } from '../support/harness.js';
 import { freshDatabase } from '../support/services.js';
 import { spawnEntry } from '../support/spawn.js';
 
-const noEnvKey = { SIGNING_KEY: undefined };
+// The run's master key: a generated key's private half is stored sealed (shared/vault).
+const noEnvKey = { SIGNING_KEY: undefined, get AWP_MASTER_KEY() { return harness.config.AWP_MASTER_KEY; } };
 
 /** An Ed25519 key made here, independently of the service: its seed in SIGNING_KEY form, and its public key. */
 function outsideKey() {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { harness } from './harness.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 /**
@@ -11,7 +12,9 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  */
 export function spawnEntry(entry: string, env: Record<string, string>, args: string[] = []): ChildProcess & { output: () => string } {
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, path.join(ROOT, entry), ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The run's master key (shared/vault), so a child opens what the harness sealed; a test may override it.
+  const vault = harness.config?.AWP_MASTER_KEY ? { AWP_MASTER_KEY: harness.config.AWP_MASTER_KEY } : {};
+  const child = spawn(process.execPath, [...loader, path.join(ROOT, entry), ...args], { cwd: ROOT, env: { ...process.env, ...vault, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
