@@ -33,7 +33,7 @@ describe('portal browser in headless chromium', function () {
   const texts: string[] = [];
   const session = async (extra: Record<string, unknown> = {}) => {
     const res = await call('POST', '/v1/bridge/portal/sessions', {
-      targetOrigin: portal.origin, credentials: { usernameRef: 'env:AWP_SECRET_TEST_PB_USER', passwordRef: 'env:AWP_SECRET_TEST_PB_PASS' },
+      targetOrigin: portal.origin, credentials: { usernameRef: 'cred:pb-user', passwordRef: 'cred:pb-pass' },
       scope: { origins: [portal.origin], paths: ['/login', '/home', '/invoices'] }, ...extra,
     });
     assert.equal(res.status, 201, res.text);
@@ -55,6 +55,8 @@ describe('portal browser in headless chromium', function () {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     token = (await harness.account()).token;
+    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: token, body: { name: 'pb-user', kind: 'apiKey', value: USER } })).status, 201);
+    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: token, body: { name: 'pb-pass', kind: 'password', value: PASS } })).status, 201);
   });
   after(async () => {
     delete process.env.AWP_SECRET_TEST_PB_USER;
@@ -103,14 +105,14 @@ describe('portal browser in headless chromium', function () {
   });
 
   it('a session with a missing variable fails preflight and the browser does nothing', async () => {
-    const portalSessionId = await session({ credentials: { usernameRef: 'env:AWP_SECRET_TEST_PB_USER', passwordRef: 'env:AWP_SECRET_TEST_PB_UNSET' } });
+    const portalSessionId = await session({ credentials: { usernameRef: 'cred:pb-user', passwordRef: 'cred:pb-unset' } });
     const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, templateId: 'download-latest-invoice' });
     const hits = portal.hits.length;
     const run = await call('POST', '/v1/tools/portalBrowser', { portalActionId: made.body.action.portalActionId });
     texts.push(run.text);
     assert.equal(run.status, 200, run.text);
     assert.deepEqual([run.body.action.status, run.body.action.blocked.reason, run.body.action.artefacts], ['blocked', 'preflight.credentialsMissing', []]);
-    assert.equal(run.body.action.blocked.errors[0].variable, 'AWP_SECRET_TEST_PB_UNSET');
+    assert.equal(run.body.action.blocked.errors[0].variable, 'pb-unset');
     assert.equal(portal.hits.length, hits, 'the portal saw no request');
   });
 

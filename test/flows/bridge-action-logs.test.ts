@@ -50,7 +50,8 @@ describe('bridge actions: no credential in any log line', function () {
     try {
       const { accountId, tokenId, token } = await harness.account();
       const connectorId = `logcheck-${randomBytes(3).toString('hex')}`;
-      const made = await harness.call('POST', '/v1/bridge/connectors', { token, body: { connectorId, kind: 'custom', caps: ['sms.send'], endpoint: url, credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_TEST_LOG_TOKEN' } } });
+      assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: token, body: { name: 'log-token', kind: 'bearer', value: credential } })).status, 201);
+      const made = await harness.call('POST', '/v1/bridge/connectors', { token, body: { connectorId, kind: 'custom', caps: ['sms.send'], endpoint: url, credential: { type: 'bearer', tokenRef: 'cred:log-token' } } });
       assert.equal(made.status, 201, made.text);
       const principal = { accountId, tokenId, scopes: DEFAULT_SCOPES, plan: 'team' as const, activated: true };
       const read = (id: string) => deps.db('bridge_actions').where({ id }).first();

@@ -29,6 +29,7 @@ describe('bridge actions: provider calls that happen once', function () {
 
   async function setup(extra: Record<string, unknown> = {}) {
     const a = await harness.account();
+    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: a.token, body: { name: 'act-token', kind: 'bearer', value: credential } })).status, 201);
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await harness.call(method, path, { token: a.token, ...(body === undefined ? {} : { body }) });
       responses.push(res);
@@ -37,7 +38,7 @@ describe('bridge actions: provider calls that happen once', function () {
     const connectorId = `sms-${randomBytes(3).toString('hex')}`;
     const made = await call('POST', '/v1/bridge/connectors', {
       connectorId, kind: 'custom', caps: ['sms.send', 'messages.status'], endpoint: provider.url,
-      credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_TEST_ACT_TOKEN' }, signingSecret: secret, ...extra,
+      credential: { type: 'bearer', tokenRef: 'cred:act-token' }, signingSecret: secret, ...extra,
     });
     assert.equal(made.status, 201, made.text);
     assert.equal(made.body.connector.signed, true);
@@ -66,7 +67,7 @@ describe('bridge actions: provider calls that happen once', function () {
     assert.equal(proof.responseStatus, 200);
     assert.match(proof.requestSha256, /^[0-9a-f]{64}$/);
     assert.equal(request.bodySha256, proof.requestSha256);
-    assert.equal(request.credential.tokenRef, 'env:AWP_SECRET_TEST_ACT_TOKEN');
+    assert.equal(request.credential.tokenRef, 'cred:act-token');
     assert.ok(!responses.some((r) => r.text.includes(credential)), 'no credential value in any response');
   });
 

@@ -21,9 +21,10 @@ describe('delivery runs deploy through a CI connector', function () {
     process.env.AWP_SECRET_TEST_CI_TOKEN = credential;
     ci = await startReceiver(() => [secret]);
     ({ token } = await harness.account());
+    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: token, body: { name: 'ci-token', kind: 'bearer', value: credential } })).status, 201);
     const made = await harness.call('POST', '/v1/bridge/connectors', { token, body: {
       connectorId: 'ci-main', kind: 'custom', caps: ['ci.trigger'], endpoint: ci.url, signingSecret: secret,
-      credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_TEST_CI_TOKEN' },
+      credential: { type: 'bearer', tokenRef: 'cred:ci-token' },
     } });
     assert.equal(made.status, 201, made.text);
   });

@@ -40,8 +40,9 @@ describe('hunt: the connector source', function () {
 
   it('asks each hunt.search connector and ranks its candidates; an answer outside the contract is reported', async () => {
     const a = await harness.account();
+    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: a.token, body: { name: 'hunt-key', kind: 'apiKey', value: 'hunt-key-0123456789' } })).status, 201);
     const made = await harness.call('POST', '/v1/bridge/connectors', {
-      token: a.token, body: { connectorId: 'shop-api', kind: 'custom', caps: ['hunt.search'], endpoint: url, credential: { type: 'apiKey', tokenRef: 'env:AWP_SECRET_TEST_HUNT_KEY' }, signingSecret: secret },
+      token: a.token, body: { connectorId: 'shop-api', kind: 'custom', caps: ['hunt.search'], endpoint: url, credential: { type: 'apiKey', tokenRef: 'cred:hunt-key' }, signingSecret: secret },
     });
     assert.equal(made.status, 201, made.text);
     answer = { candidates: [{ id: 'd1', title: 'Cordless drill 18V', price: 89, currency: 'USD', fees: 5, vendor: 'Shop', availability: 'inStock' }, { id: 'd2', title: 'Drill bits', price: 900, currency: 'USD' }] };
