@@ -1,20 +1,17 @@
-import type { Deps } from '../../shared/deps.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 import { pathParams, routeGroup } from '../../shared/http/route-group.js';
 import { Ok } from '../../shared/schemas/common.js';
-import { liveVersions, type CredentialRow } from './repository.js';
 import { CredentialCreate, CredentialPage, CredentialReply, CredentialRotate, CredentialStatusChange } from './schemas.js';
-import { createCredential, fetchCredential, findCredentials, removeCredential, rotateCredential, setStatus } from './service.js';
-import { credentialView } from './views.js';
+import {
+  createCredential, credentialViews, fetchCredential, findCredentials, removeCredential, rotateCredential, setStatus,
+} from './service.js';
 
 const scopes = { read: ['bridge:read'], write: ['bridge:write'] };
 const r = routeGroup('bridge', scopes);
 
-async function viewsOf(deps: Pick<Deps, 'db'>, rows: CredentialRow[]) {
-  const versions = await liveVersions(deps.db, rows.map((row) => row.id));
-  return rows.map((row) => credentialView(row, versions.get(row.id) ?? []));
-}
-const one = async (deps: Pick<Deps, 'db'>, row: CredentialRow) => ({ ok: true as const, credential: (await viewsOf(deps, [row]))[0]! });
+type Deps = Parameters<typeof credentialViews>[0];
+type Row = Parameters<typeof credentialViews>[1][number];
+const one = async (deps: Deps, row: Row) => ({ ok: true as const, credential: (await credentialViews(deps, [row]))[0]! });
 
 /** The credential vault: per-account secrets, write-only values, referenced as cred:NAME. */
 export const credentialRoutes = [
@@ -27,7 +24,7 @@ export const credentialRoutes = [
     list: true, response: { 200: CredentialPage },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findCredentials(deps, principal, query);
-      return { ok: true, credentials: await viewsOf(deps, rows), nextCursor };
+      return { ok: true, credentials: await credentialViews(deps, rows), nextCursor };
     },
   }),
   r.get('/v1/bridge/credentials/{name}', 'Fetch a credential (never its value)', {

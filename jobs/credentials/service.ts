@@ -8,8 +8,9 @@ import { actorOf, recordAudit } from '../audit/index.js';
 import { isOAuth, sealable, valueProblem, type Material } from './logic.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import {
-  addVersion, deleteCredential, getCredential, insertCredential, listCredentials, setCredentialStatus, type CredentialRow,
+  addVersion, deleteCredential, getCredential, insertCredential, listCredentials, liveVersions, setCredentialStatus, type CredentialRow,
 } from './repository.js';
+import { credentialView } from './views.js';
 import type { CredentialCreate, CredentialKind, CredentialRotate } from './schemas.js';
 
 /**
@@ -39,6 +40,12 @@ function checkedValue(deps: Pick<Deps, 'config'>, kind: CredentialKind, value: u
     }
   }
   return value as Material;
+}
+
+/** Credentials as the API shows them, with their live versions (never a value). */
+export async function credentialViews(deps: Pick<Deps, 'db'>, rows: CredentialRow[]) {
+  const versions = await liveVersions(deps.db, rows.map((row) => row.id));
+  return rows.map((row) => credentialView(row, versions.get(row.id) ?? []));
 }
 
 export async function fetchCredential(deps: Pick<Deps, 'db'>, principal: Principal, name: string): Promise<CredentialRow> {
