@@ -7,7 +7,8 @@ import { KIND_VALUES, type CredentialKind, type KindValue } from './schemas.js';
  * fields, never values.
  */
 
-export type Material = string | Record<string, unknown>;
+export type Obj = Record<string, unknown>;
+export type Material = string | Obj;
 
 /** Why `value` is not a value of `kind` (a message naming fields only), or null. */
 export function valueProblem(kind: CredentialKind, value: unknown): string | null {
@@ -16,14 +17,15 @@ export function valueProblem(kind: CredentialKind, value: unknown): string | nul
   const first = Value.Errors(schema, value).First();
   const at = first?.path ? `/value${first.path}` : '/value';
   const shape = typeof schema.type === 'string' && schema.type === 'object' ? 'an object' : 'a string';
-  return `${at}: a ${kind} credential's value is ${shape}${first ? ` (${first.message.replace(/'[^']*'/g, 'the value')})` : ''}`;
+  const why = first ? ` (${first.message.replace(/'[^']*'/g, 'the value')})` : '';
+  return `${at}: a ${kind} credential's value is ${shape}${why}`;
 }
 
 /** What is sealed: the value, as text (objects as JSON). */
 export const sealable = (value: Material): string => (typeof value === 'string' ? value : JSON.stringify(value));
 
 export function unsealed(kind: CredentialKind, text: string): Material {
-  return (KIND_VALUES[kind] as { type?: string }).type === 'object' ? (JSON.parse(text) as Record<string, unknown>) : text;
+  return (KIND_VALUES[kind] as { type?: string }).type === 'object' ? (JSON.parse(text) as Obj) : text;
 }
 
 export const isOAuth = (kind: string): kind is 'oauth2ClientCredentials' | 'oauth2RefreshToken' =>
@@ -43,7 +45,7 @@ export function presented(kind: CredentialKind, material: Material): string {
 }
 
 /** The form body of a token request. */
-export function tokenRequest(kind: 'oauth2ClientCredentials' | 'oauth2RefreshToken', material: Record<string, unknown>): string {
+export function tokenRequest(kind: 'oauth2ClientCredentials' | 'oauth2RefreshToken', material: Obj): string {
   const v = material as Record<string, string | undefined>;
   const form = new URLSearchParams();
   if (kind === 'oauth2ClientCredentials') form.set('grant_type', 'client_credentials');
@@ -69,15 +71,17 @@ export interface TokenAnswer {
 /** The token endpoint's answer, or null when it is not a usable one (the caller reports without echoing it). */
 export function parseTokenAnswer(status: number, text: string): TokenAnswer | null {
   if (status < 200 || status >= 300) return null;
-  let body: Record<string, unknown>;
+  let body: Obj;
   try {
-    body = JSON.parse(text) as Record<string, unknown>;
+    body = JSON.parse(text) as Obj;
   } catch {
     return null;
   }
   if (typeof body.access_token !== 'string' || body.access_token.length === 0) return null;
-  const expiresIn = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : Number(body.expires_in) > 0 ? Number(body.expires_in) : 3600;
-  return { accessToken: body.access_token, expiresIn, refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null };
+  const life = Number(body.expires_in);
+  const expiresIn = Number.isFinite(life) && life > 0 ? life : 3600;
+  return { accessToken: body.access_token, expiresIn,
+    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null };
 }
 
 /** How long a fetched token is kept: its life less a minute (never below a second), so it is not used as it expires. */

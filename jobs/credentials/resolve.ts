@@ -2,7 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import { parseSecretRef, requireSecret, resolveSecret, type SecretRef } from '../../shared/secrets.js';
 import { open } from '../../shared/vault/index.js';
-import { isOAuth, presented, unsealed, type Material } from './logic.js';
+import { isOAuth, presented, unsealed, type Material, type Obj } from './logic.js';
 import { accessToken } from './oauth.js';
 import { recordAudit } from '../audit/index.js';
 import { getCredential, liveVersions, sealedVersion, touchCredential } from './repository.js';
@@ -32,7 +32,8 @@ export interface RefContext {
 }
 
 export function unavailable(ref: string): AppError {
-  return new AppError('policyViolation', `${ref} is not available in this account (no such credential, disabled, or version expired)`, {
+  return new AppError('policyViolation',
+    `${ref} is not available in this account (no such credential, disabled, or version expired)`, {
     problem: 'credentialUnavailable', ref,
   });
 }
@@ -51,11 +52,14 @@ export async function resolveCredential(deps: ResolveDeps, ctx: RefContext, ref:
   if (!found) throw unavailable(ref.ref);
   const kind = found.cred.kind as CredentialKind;
   const material: Material = unsealed(kind, await open(deps, found.sealed));
-  const value = isOAuth(kind) ? await accessToken(deps, found.cred, found.version, material as Record<string, unknown>) : presented(kind, material);
+  const value = isOAuth(kind) ? await accessToken(deps, found.cred, found.version, material as Obj) : presented(kind,
+    material);
   await touchCredential(deps.db, found.cred.id);
   await recordAudit(deps.db, {
-    accountId: ctx.accountId, memberId: ctx.actor?.memberId ?? null, tokenId: ctx.actor?.tokenId ?? null, action: 'credential.resolved',
-    resourceType: 'credential', resourceId: found.cred.id, details: { name: found.cred.name, version: found.version, ...(ctx.via ? { via: ctx.via } : {}) },
+    accountId: ctx.accountId, memberId: ctx.actor?.memberId ?? null, tokenId: ctx.actor?.tokenId ?? null,
+      action: 'credential.resolved',
+    resourceType: 'credential', resourceId: found.cred.id, details: { name: found.cred.name, version: found.version,
+      ...(ctx.via ? { via: ctx.via } : {}) },
   });
   return value;
 }
@@ -69,7 +73,8 @@ export async function resolveReference(deps: ResolveDeps, ctx: RefContext, value
   } catch (err) {
     // A tenant using a platform connector is not told which server variable is missing.
     if (ctx.operator) throw err;
-    throw new AppError('policyViolation', 'a platform credential of this connector is not available; ask the operator', { problem: 'platformCredential' });
+    throw new AppError('policyViolation',
+      'a platform credential of this connector is not available; ask the operator', { problem: 'platformCredential' });
   }
 }
 
@@ -87,7 +92,8 @@ export interface RefState {
  * environment for operators only. A tenant is told an env reference (on a
  * platform connector) is operator-managed, reported as set, never whether it is.
  */
-export async function referenceStates(deps: Pick<Deps, 'db' | 'config'>, ctx: RefContext, refs: string[]): Promise<RefState[]> {
+export async function referenceStates(deps: Pick<Deps, 'db' | 'config'>, ctx: RefContext,
+  refs: string[]): Promise<RefState[]> {
   const prefix = deps.config.SECRET_ENV_PREFIX;
   const out: RefState[] = [];
   for (const value of refs) {
@@ -98,7 +104,8 @@ export async function referenceStates(deps: Pick<Deps, 'db' | 'config'>, ctx: Re
       out.push({ ref: value, variable: '', set: false, refused: (err as Error).message });
       continue;
     }
-    if (ref.scheme === 'cred') out.push({ ref: ref.ref, variable: ref.name, set: Boolean(await usable(deps, ctx.accountId, ref)) });
+    if (ref.scheme === 'cred') out.push({ ref: ref.ref, variable: ref.name, set: Boolean(await usable(deps,
+      ctx.accountId, ref)) });
     else if (ctx.operator) out.push({ ref: ref.ref, variable: ref.name, set: resolveSecret(value, { prefix }).set });
     else out.push({ ref: ref.ref, variable: '', set: true });
   }

@@ -35,7 +35,8 @@ export async function sealPlaintextSecrets(deps: VaultDeps): Promise<Record<stri
     let n = 0;
     for (const row of rows) {
       const value = await seal(deps, c.owner(row), row[c.column]!);
-      n += await deps.db(c.table).where({ [c.key]: row[c.key], [c.column]: row[c.column] }).update({ [c.column]: value });
+      n += await deps.db(c.table).where({ [c.key]: row[c.key],
+        [c.column]: row[c.column] }).update({ [c.column]: value });
     }
     if (n > 0) sealed[`${c.table}.${c.column}`] = n;
   }

@@ -26,7 +26,9 @@ export class VaultError extends Error {
 /** The 32 bytes of an AWP_MASTER_KEY value. Throws a message that never contains the value. */
 export function parseMasterKey(base64: string): Buffer {
   const key = KEY_FORMAT.test(base64) ? Buffer.from(base64, 'base64') : Buffer.alloc(0);
-  if (key.length !== 32) throw new VaultError('AWP_MASTER_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
+  if (key.length !== 32) {
+    throw new VaultError('AWP_MASTER_KEY must be the base64 of 32 random bytes (openssl rand -base64 32)');
+  }
   return key;
 }
 
@@ -77,7 +79,9 @@ export function wrappedBy(wrapped: string): string {
 export function unwrapDataKey(master: Buffer, dataKeyId: string, wrapped: string): Buffer {
   const m = WRAPPED.exec(wrapped);
   if (!m) throw new VaultError('wrapped data key is malformed');
-  if (m[1] !== masterKeyId(master)) throw new VaultError(`data key ${dataKeyId} is wrapped by master key ${m[1]}, not by the configured one`);
+  if (m[1] !== masterKeyId(master)) {
+    throw new VaultError(`data key ${dataKeyId} is wrapped by master key ${m[1]}, not by the configured one`);
+  }
   return decrypt(master, m[2]!, m[3]!, `wrap:${dataKeyId}`);
 }
 

@@ -4,7 +4,8 @@ import { newId } from '../ids.js';
 import { rememberSecret } from '../secrets.js';
 import { dataKeyById, dataKeyOfOwner, insertDataKey, lockAllDataKeys, rewrapDataKey } from './data-keys.js';
 import {
-  isSealed, masterKeyId, newDataKey, openWith, parseMasterKey, sealedKeyId, sealWith, unwrapDataKey, VaultError, wrapDataKey, wrappedBy,
+  isSealed, masterKeyId, newDataKey, openWith, parseMasterKey, sealedKeyId, sealWith, unwrapDataKey, VaultError,
+    wrapDataKey, wrappedBy,
 } from './envelope.js';
 
 /**
@@ -38,7 +39,9 @@ function ownersOf(db: Knex): Map<string, string> {
 
 /** The configured master keys by id: the current one first, then the previous one (during a rotation). */
 function masterKeys(config: VaultDeps['config']): Map<string, Buffer> {
-  if (!config.AWP_MASTER_KEY) throw new VaultError('AWP_MASTER_KEY is not set: secrets cannot be sealed or opened (npm start generates one for local use)');
+  if (!config.AWP_MASTER_KEY) {
+    throw new VaultError('AWP_MASTER_KEY is not set: secrets cannot be sealed or opened (npm start makes one locally)');
+  }
   const keys = new Map<string, Buffer>();
   for (const b64 of [config.AWP_MASTER_KEY, config.AWP_MASTER_KEY_PREVIOUS]) {
     if (!b64) continue;
@@ -50,7 +53,8 @@ function masterKeys(config: VaultDeps['config']): Map<string, Buffer> {
 }
 
 function pool(db: Knex): Knex {
-  if ((db as Knex & { isTransaction?: boolean }).isTransaction) throw new VaultError('the vault needs the pool, not a transaction');
+  const inTransaction = (db as Knex & { isTransaction?: boolean }).isTransaction;
+  if (inTransaction) throw new VaultError('the vault needs the pool, not a transaction');
   return db;
 }
 
@@ -60,7 +64,9 @@ async function keyById(deps: VaultDeps, id: string): Promise<Buffer> {
   const row = await dataKeyById(pool(deps.db), id);
   if (!row) throw new VaultError(`data key ${id} does not exist`);
   const master = masterKeys(deps.config).get(wrappedBy(row.wrapped));
-  if (!master) throw new VaultError(`data key ${id} is wrapped by master key ${row.master_key_id}, which this process is not configured with`);
+  if (!master) {
+    throw new VaultError(`data key ${id} is wrapped by master key ${row.master_key_id}, which this process lacks`);
+  }
   const key = unwrapDataKey(master, id, row.wrapped);
   unwrapped.set(id, key);
   return key;
@@ -115,7 +121,8 @@ export function forgetDataKeys(): void {
  * values are untouched (their data keys do not change). Keys already wrapped
  * by `to` are left alone, so running it twice is harmless.
  */
-export async function rotateMasterKey(db: Knex, from: string, to: string): Promise<{ rewrapped: number; masterKeyId: string }> {
+export async function rotateMasterKey(db: Knex, from: string,
+  to: string): Promise<{ rewrapped: number; masterKeyId: string }> {
   const old = parseMasterKey(from);
   const next = parseMasterKey(to);
   const nextId = masterKeyId(next);
@@ -124,7 +131,9 @@ export async function rotateMasterKey(db: Knex, from: string, to: string): Promi
     for (const row of await lockAllDataKeys(trx)) {
       const by = wrappedBy(row.wrapped);
       if (by === nextId) continue;
-      if (by !== masterKeyId(old)) throw new VaultError(`data key ${row.id} is wrapped by master key ${by}, neither the current nor the new one`);
+      if (by !== masterKeyId(old)) {
+        throw new VaultError(`data key ${row.id} is wrapped by master key ${by}, neither the current nor the new one`);
+      }
       await rewrapDataKey(trx, row.id, wrapDataKey(next, row.id, unwrapDataKey(old, row.id, row.wrapped)), nextId);
       rewrapped += 1;
     }

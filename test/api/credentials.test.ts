@@ -205,6 +205,8 @@ describe('credential vault', function () {
     const failed = await call('POST', '/v1/tools/map', { query: 'pharmacy', placesProviderApiKey: 'env:AWP_SECRET_VAULT_TEST_SET' });
     assert.ok([400, 422].includes(failed.status) && !failed.text.includes(process.env.AWP_SECRET_VAULT_TEST_SET!), failed.text);
     delete process.env.AWP_SECRET_VAULT_TEST_SET;
+    // Platform connectors are every account's: remove them so other test files' listings stay their own.
+    for (const id of ['plat-set', 'plat-unset']) assert.equal((await call('DELETE', `/v1/bridge/connectors/${id}`, undefined, admin.token)).status, 200);
   });
 
   it('basic and OAuth2 client-credentials values reach the provider as headers; the token is fetched once and cached', async () => {
