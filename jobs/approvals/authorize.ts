@@ -9,7 +9,7 @@ import type { GateKind } from './vocabulary.js';
 /** What is being approved: the run (or mandate) and its gate. */
 export interface ApprovalSubject {
   /** `run` for a run's gate, `mandate` for a mandate issued as an approval. */
-  resourceType: 'run' | 'mandate';
+  resourceType: 'run' | 'mandate' | 'autonomyGrant';
   resourceId: string;
   /** The member who submitted the run; the one member who may not approve it (unless the policy allows the kind). */
   submittedBy: string | null;
@@ -29,6 +29,19 @@ export interface Approval {
 /** May the run's submitter approve this kind, by the account's policy? */
 export async function selfApprovalAllowed(db: Db, accountId: string, gate: GateKind): Promise<boolean> {
   return (await getPolicy(db, accountId))?.self_approval.includes(gate) ?? false;
+}
+
+/** Whether `approver` approving for a run `submitter` submitted keeps duties apart (or the policy lets the submitter). */
+export async function separated(db: Db, accountId: string, approver: string, submitter: string | null, gate: GateKind) {
+  return approver !== submitter || !submitter || selfApprovalAllowed(db, accountId, gate);
+}
+
+export function selfApprovalError(memberId: string, gate: GateKind) {
+  return selfApproval(
+    `Member ${memberId} submitted this run and may not approve its own ${gate} gate; another approver must, `
+    + 'or an owner or admin allows self-approval of this kind (POST /v1/policies/approvals)',
+    { gate, memberId },
+  );
 }
 
 /**
@@ -60,12 +73,8 @@ export async function authorizeApproval(
   if (approved && !holds) {
     throw await refuse('missingScope', forbidden(`Approving a ${subject.gate} gate needs the approvals:write scope (roles owner, admin, approver)`));
   }
-  if (approved && subject.submittedBy === principal.memberId && !(await selfApprovalAllowed(trx, principal.accountId, subject.gate))) {
-    throw await refuse('selfApproval', selfApproval(
-      `Member ${principal.memberId} submitted this run and may not approve its own ${subject.gate} gate; another approver must, `
-      + 'or an owner or admin allows self-approval of this kind (POST /v1/policies/approvals)',
-      { gate: subject.gate, memberId: principal.memberId },
-    ));
+  if (approved && !(await separated(trx, principal.accountId, principal.memberId, subject.submittedBy, subject.gate))) {
+    throw await refuse('selfApproval', selfApprovalError(principal.memberId, subject.gate));
   }
   await recordAudit(trx, { ...entry, action: approved ? 'approval.granted' : 'approval.denied', details });
   return { approvedBy: principal.memberId, gate: subject.gate, approved };
