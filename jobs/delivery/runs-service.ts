@@ -85,14 +85,15 @@ export async function startAutonomous(deps: Deps, principal: Principal, body: Ob
   const mode = body.mode ?? inferMode(body);
   if (!mode) throw invalidPayload('mode cannot be inferred: send service and version (delivery) or files (environment)', [{ path: '/mode', message: 'required when neither service+version nor files are given', keyword: 'required' }]);
   const { grantId, ...fields } = body;
-  await checkGrant(deps, principal, grantId, mode === 'environment' ? 'development' : String(fields.environment ?? 'staging'));
   if (mode === 'delivery') {
     const delivery = assertValid<DeliveryBody>(DeliveryRun, { ...fields });
+    await checkGrant(deps, principal, grantId, delivery.environment);
     return answer(deps, await submitDelivery(deps, principal, delivery, { autonomyGrantId: grantId }), autonomousView);
   }
   if (!body.files || typeof body.files !== 'object' || Object.values(body.files).some((v) => typeof v !== 'string')) {
     throw invalidPayload('environment mode needs files (path → contents)', [{ path: '/files', message: 'must be an object of strings', keyword: 'type' }]);
   }
+  await checkGrant(deps, principal, grantId, 'development');
   const run = await submitRun(deps, principal, { request: 'set up the development environment', domainRoute: ['environment', 'delivery'], metadata: { files: body.files, autonomyGrantId: grantId, mode: 'environment' } });
   return answer(deps, run, autonomousView);
 }

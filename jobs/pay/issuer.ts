@@ -52,11 +52,11 @@ export function verifyIssuerSignature(body: MandateCreate, keys: KeyObject[]): {
   const signature = body.issuer?.signature;
   if (signature === undefined) return null;
   const entityId = body.issuer!.entityId;
+  const bytes = decodeBase64(signature);
+  if (bytes?.length !== 64) throw invalidPayload('issuer.signature must be a 64-byte Ed25519 signature in base64url or base64', { path: '/issuer/signature' });
   if (keys.length === 0) {
     throw policyViolation(`Issuer ${entityId} is not registered on this account: an owner or admin registers its key with POST /v1/pay/issuers`, { reason: 'unknownIssuer', entityId });
   }
-  const bytes = decodeBase64(signature);
-  if (bytes?.length !== 64) throw invalidPayload('issuer.signature must be a 64-byte Ed25519 signature in base64url or base64', { path: '/issuer/signature' });
   const payload = signedPayloadOf(body);
   const key = keys.findIndex((k) => verify(null, Buffer.from(payload, 'utf8'), k, bytes));
   if (key < 0) {
