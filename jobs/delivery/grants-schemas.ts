@@ -1,5 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Page, PageQuery, Text, Timestamp } from '../../shared/schemas/common.js';
+import { Page, PageQuery, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
+
+export const GRANT_STATUSES = ['active', 'revoked', 'expired', 'spent'] as const;
 
 const Names = (description: string) => Type.Array(Text(100), { maxItems: 50, uniqueItems: true, description });
 
@@ -27,7 +29,7 @@ export const AutonomyGrantRevoke = Type.Object({ reason: Type.Optional(Type.Stri
 export const AutonomyGrantView = Type.Object(
   {
     grantId: Type.String(),
-    status: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired'), Type.Literal('spent')]),
+    status: StringEnum(GRANT_STATUSES),
     createdBy: Type.String({ description: 'The approver who made it; a run this member submits cannot use it unless the policy allows `autonomy`' }),
     environments: Type.Array(Type.String()),
     allowedActions: Type.Array(Type.String()),

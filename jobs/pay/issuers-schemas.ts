@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { Page, PageQuery, Text, Timestamp } from '../../shared/schemas/common.js';
+import { Page, PageQuery, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
 
 const Jwk = Type.Object(
   {
@@ -22,7 +22,7 @@ export const IssuerView = Type.Object(
     issuerId: Type.String(),
     entityId: Type.String({ description: 'What a mandate names as issuer.entityId' }),
     publicKey: Jwk,
-    status: Type.Union([Type.Literal('active'), Type.Literal('revoked')]),
+    status: StringEnum(['active', 'revoked'] as const),
     createdBy: Type.Union([Type.String(), Type.Null()]),
     createdAt: Timestamp,
     revokedAt: Type.Union([Timestamp, Type.Null()]),
