@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
-import { member, ownerOf } from '../support/members.js';
+import { member, ownerOf } from '../support/approvers.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 const prodRun = (token: string, extra: Record<string, unknown> = {}) =>

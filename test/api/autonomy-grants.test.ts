@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
-import { member } from '../support/members.js';
+import { member } from '../support/approvers.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
-import { member } from '../support/members.js';
+import { member } from '../support/approvers.js';
 import { issuerKeys, newTask } from '../support/pay.js';
 
 const jwk = (x: string) => ({ kty: 'OKP', crv: 'Ed25519', x });

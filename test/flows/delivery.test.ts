@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { harness } from '../support/harness.js';
-import { member } from '../support/members.js';
+import { member } from '../support/approvers.js';
 import { PODS } from '../support/pod-fixtures.js';
 import { PROJECTS } from '../support/project-fixtures.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { checkEventPayload } from '../../jobs/events/registry.js';
 import { harness } from '../support/harness.js';
-import { member } from '../support/members.js';
+import { member } from '../support/approvers.js';
 import { grant, newTask, tamper, verifyOffline } from '../support/pay.js';
 import { startReceiver, until } from '../support/receiver.js';
 import { pollUntilRest, seedCatalog } from '../support/runs.js';

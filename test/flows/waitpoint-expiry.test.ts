@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { sweepWaitpoints } from '../../jobs/orchestrator/waitpoint-expiry.js';
 import { harness } from '../support/harness.js';
-import { member } from '../support/members.js';
+import { member } from '../support/approvers.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 
