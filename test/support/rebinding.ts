@@ -8,7 +8,7 @@ import type { EgressPin, PinnedAddress } from '../../shared/http/pinned-dns.js';
  * on Linux). The tests run with private egress allowed, so the forbidden
  * address is refused by the pin's own deny list, which holds even then.
  * `rebinding()` is a resolver that answers the allowed address first and
- * the forbidden one on every later lookup, counting its lookups.
+ * the forbidden one on every later lookup of the same name, recording them.
  */
 export const ALLOWED = '127.0.0.1';
 export const FORBIDDEN = '127.0.0.2';
@@ -57,7 +57,7 @@ export async function startRebindTargets(pages: Handler): Promise<RebindTargets>
   };
 }
 
-/** A resolver answering `first` on its first lookup of any name and `then` after, with the count of lookups. */
+/** A resolver answering `first` on its first lookup of a name and `then` on later ones, recording each lookup. */
 export function rebinding(first: string[], then: string[]): EgressPin & { lookups: string[] } {
   const lookups: string[] = [];
   const answer = (list: string[]): PinnedAddress[] => list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
@@ -65,7 +65,7 @@ export function rebinding(first: string[], then: string[]): EgressPin & { lookup
     lookups,
     resolve: async (hostname) => {
       lookups.push(hostname);
-      return answer(lookups.length === 1 ? first : then);
+      return answer(lookups.filter((h) => h === hostname).length === 1 ? first : then);
     },
     refuse: (address) => address === FORBIDDEN,
   };
