@@ -135,7 +135,7 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
   const maxBytes = opts.maxBytes ?? 64 * 1024;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const host = hostOf(url);
-  // Address literals never reach the connect-time lookup (the socket connects to them directly), so they are judged here.
+  // Address literals never reach the connect-time lookup (the socket connects to them directly): judged here.
   const name = hostnameOf(url);
   const refused = net.isIP(name) ? !addressAllowed(name, allowPrivate, opts.pin) : !allowPrivate && refusedHost(name);
   if (refused) throw new EgressRefused(REFUSED_TARGET);

@@ -64,7 +64,11 @@ export function addressAllowed(address: string, allowPrivate: boolean, pin: Egre
  * EgressRefused(REFUSED_TARGET) for a local name, a refused literal, a name
  * that does not resolve or one with no allowed address left.
  */
-export async function resolveChecked(host: string, allowPrivate: boolean, pin: EgressPin = {}): Promise<PinnedAddress[]> {
+export async function resolveChecked(
+  host: string,
+  allowPrivate: boolean,
+  pin: EgressPin = {},
+): Promise<PinnedAddress[]> {
   const h = normalizeHost(host).replace(/%.*$/, '');
   if (!allowPrivate && refusedHost(h)) throw new EgressRefused(REFUSED_TARGET);
   const literal = net.isIP(h);
@@ -95,7 +99,8 @@ type LookupCallback = (err: Error | null, address: string | dns.LookupAddress[],
 export function pinnedLookup(allowPrivate: boolean, pin: EgressPin = {}) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
     resolveChecked(hostname, allowPrivate, pin).then((addresses) => {
-      const wanted = options.family === 4 || options.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+      const family = options.family === 4 || options.family === 6 ? options.family : 0;
+      const wanted = family ? addresses.filter((a) => a.family === family) : addresses;
       if (wanted.length === 0) return callback(new EgressRefused(REFUSED_TARGET), '', 0);
       if (options.all) return callback(null, wanted);
       callback(null, wanted[0]!.address, wanted[0]!.family);

@@ -26,7 +26,10 @@ export interface PinningProxy {
 }
 
 /** Hop-by-hop and proxy-only headers, never passed on (RFC 9110 §7.6.1). */
-const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']);
+const HOP = new Set([
+  'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate',
+  'te', 'trailer', 'upgrade',
+]);
 
 /** `host:port` of a CONNECT request (`[v6]:port` for IPv6), or null when it is not one. */
 function authority(target: string | undefined): { host: string; port: number } | null {
@@ -94,7 +97,8 @@ export async function startPinningProxy(allowPrivate: boolean, pin: EgressPin = 
     }
     track(upstream);
     // The socket is already open to a checked address: the request rides on it, nothing resolves the name again.
-    const out = http.request({ createConnection: () => upstream, method: req.method, path: `${url.pathname}${url.search}`, headers });
+    const path = `${url.pathname}${url.search}`;
+    const out = http.request({ createConnection: () => upstream, method: req.method, path, headers });
     out.on('response', (answer) => {
       const raw: string[] = [];
       for (let i = 0; i < answer.rawHeaders.length; i += 2) {
@@ -135,7 +139,11 @@ export async function startPinningProxy(allowPrivate: boolean, pin: EgressPin = 
   return {
     url,
     // WebRTC's UDP (STUN) would bypass an HTTP proxy: only proxied traffic is allowed.
-    chromiumArgs: [`--proxy-server=${url}`, '--proxy-bypass-list=<-loopback>', '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'],
+    chromiumArgs: [
+      `--proxy-server=${url}`,
+      '--proxy-bypass-list=<-loopback>',
+      '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    ],
     refused: (hostname) => checked(hostname).then(() => false, () => true),
     async close() {
       for (const s of sockets) s.destroy();

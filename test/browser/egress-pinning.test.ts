@@ -4,7 +4,10 @@ import { startPinningProxy, type PinningProxy } from '../../shared/http/pinning-
 import { CHROMIUM, ensureChromium } from '../support/chromium.js';
 import { ALLOWED, FORBIDDEN, rebinding, startRebindTargets, type RebindTargets } from '../support/rebinding.js';
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
 const HOST = 'rebind.test';
 
 /**
@@ -18,7 +21,7 @@ const HOST = 'rebind.test';
 describe('chromium behind the pinning proxy (DNS rebinding)', function () {
   this.timeout(120_000);
   let t: RebindTargets;
-  let browser: Browser;
+  let browser: Browser | undefined;
   let proxy: PinningProxy | undefined;
 
   before(async function () {
@@ -31,11 +34,11 @@ describe('chromium behind the pinning proxy (DNS rebinding)', function () {
       if (req.url === '/') {
         res.writeHead(200, { 'content-type': 'text/html' });
         return res.end(`<!doctype html><img src="/pixel.gif"><p id="out">waiting</p>
-          <script>fetch('http://${HOST}:${t.port}/data').then((r) => r.text()).then((x) => { out.textContent = x; })</script>`);
+          <script>fetch('http://${HOST}:${t.port}/data').then((r) => r.text())
+            .then((x) => { out.textContent = x; })</script>`);
       }
       res.end(req.url === '/data' ? 'data from allowed' : '');
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
   });
   after(async () => {
     await browser?.close();
@@ -47,7 +50,8 @@ describe('chromium behind the pinning proxy (DNS rebinding)', function () {
     await proxy?.close();
     proxy = await startPinningProxy(true, pin);
     await browser?.close();
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, ...proxy.chromiumArgs] });
+    const args = [...FLAGS, ...proxy.chromiumArgs];
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args });
     return browser.newPage();
   };
 
@@ -59,13 +63,16 @@ describe('chromium behind the pinning proxy (DNS rebinding)', function () {
     await page.reload({ waitUntil: 'load' });
     await page.locator('#out', { hasText: 'data from allowed' }).waitFor();
     assert.equal(await proxy!.refused(HOST), false, 'the run\'s own check sees the same pinned answer');
-    assert.deepEqual(pin.lookups.filter((h) => h === HOST), [HOST], 'chromium never resolved the name: the proxy did, once');
+    const lookups = pin.lookups.filter((h) => h === HOST);
+    assert.deepEqual(lookups, [HOST], 'chromium never resolved the name: the proxy did, once');
     const paths = t.allowed.map((s) => s.path);
-    for (const p of ['/', '/pixel.gif', '/data']) assert.equal(paths.filter((x) => x === p).length >= 2, true, `${p} loaded twice: ${paths}`);
+    for (const p of ['/', '/pixel.gif', '/data']) {
+      assert.ok(paths.filter((x) => x === p).length >= 2, `${p} loaded twice: ${paths}`);
+    }
     assert.deepEqual(t.forbidden, [], 'the forbidden address was never reached');
   });
 
-  it('a host answering the forbidden address first is never reached, and a loopback literal goes through the proxy too', async () => {
+  it('a host answering the forbidden address first is never reached; a loopback literal is proxied too', async () => {
     t.allowed.length = 0;
     const pin = rebinding([FORBIDDEN], [ALLOWED]);
     const page = await launch(pin);

@@ -60,7 +60,8 @@ export async function startRebindTargets(pages: Handler): Promise<RebindTargets>
 /** A resolver answering `first` on its first lookup of a name and `then` on later ones, recording each lookup. */
 export function rebinding(first: string[], then: string[]): EgressPin & { lookups: string[] } {
   const lookups: string[] = [];
-  const answer = (list: string[]): PinnedAddress[] => list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  const answer = (list: string[]): PinnedAddress[] =>
+    list.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
   return {
     lookups,
     resolve: async (hostname) => {

@@ -7,6 +7,7 @@ import { startPinningProxy } from '../../shared/http/pinning-proxy.js';
 import { ALLOWED, FORBIDDEN, rebinding, startRebindTargets, type RebindTargets } from '../support/rebinding.js';
 
 const HOST = 'rebind.test';
+const READ = { allowPrivate: true, timeoutMs: 5000, maxBytes: 10_000, accept: 'text/html' };
 
 /** One CONNECT through the proxy, then a plain GET inside the tunnel; the status line of each. */
 async function viaTunnel(proxyUrl: string, authority: string): Promise<{ connect: number; body?: string }> {
@@ -42,14 +43,15 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
     t.forbidden.length = 0;
   });
 
-  it('the client connects to the address it checked, and a later lookup answering a forbidden one is refused', async () => {
+  it('the client connects to the address it checked; a later lookup answering a forbidden one is refused', async () => {
     const pin = rebinding([ALLOWED], [FORBIDDEN]);
     const res = await egressFetch(true, t.at(HOST), { pin });
     assert.deepEqual([res.status, res.text], [200, 'allowed reached']);
     assert.deepEqual(pin.lookups, [HOST], 'one lookup for the call: the connection used its answer');
     assert.equal(t.allowed[0]?.host, `${HOST}:${t.port}`, 'the Host header names the host, not the address');
     // A new connection looks the name up again, and the now forbidden answer is checked before any connect.
-    await assert.rejects(egressFetch(true, t.at(HOST), { pin }), (err) => err instanceof EgressRefused && err.message === REFUSED_TARGET);
+    const refused = (err: unknown) => err instanceof EgressRefused && err.message === REFUSED_TARGET;
+    await assert.rejects(egressFetch(true, t.at(HOST), { pin }), refused);
     assert.equal(t.forbidden.length, 0, 'the forbidden address was never connected to');
   });
 
@@ -64,7 +66,8 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
   it('with private egress off the ranges apply to what the resolver answered (metadata, loopback)', async () => {
     for (const address of ['169.254.169.254', '127.0.0.1', '::ffff:127.0.0.1']) {
       const pin = rebinding([address], [address]);
-      await assert.rejects(egressFetch(false, t.at(HOST), { pin, timeoutMs: 5000 }), (err) => err instanceof EgressRefused, address);
+      const call = egressFetch(false, t.at(HOST), { pin, timeoutMs: 5000 });
+      await assert.rejects(call, (err) => err instanceof EgressRefused, address);
     }
     assert.equal(t.allowed.length + t.forbidden.length, 0);
   });
@@ -74,9 +77,9 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
     assert.equal(t.forbidden.length, 0);
   });
 
-  it('a redirect is checked again: the same host rebinding on the second hop never reaches the forbidden address', async () => {
+  it('a redirect is checked again: a host rebinding on the 2nd hop never reaches the forbidden address', async () => {
     const pin = rebinding([ALLOWED], [FORBIDDEN]);
-    const read = fetchPage(t.at(HOST, '/redirect'), { allowPrivate: true, timeoutMs: 5000, maxBytes: 10_000, accept: 'text/html', pin });
+    const read = fetchPage(t.at(HOST, '/redirect'), { ...READ, pin });
     await assert.rejects(read, (err) => err instanceof PageReadError && err.reason === 'refused');
     assert.deepEqual(t.allowed.map((s) => s.path), ['/redirect']);
     assert.deepEqual([pin.lookups.length, t.forbidden.length], [2, 0]);
@@ -84,7 +87,7 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
 
   it('a redirect to an allowed answer is followed to it', async () => {
     const pin = rebinding([ALLOWED], [ALLOWED]);
-    const page = await fetchPage(t.at(HOST, '/redirect'), { allowPrivate: true, timeoutMs: 5000, maxBytes: 10_000, accept: 'text/html', pin });
+    const page = await fetchPage(t.at(HOST, '/redirect'), { ...READ, pin });
     assert.deepEqual([page.status, page.url, page.body.toString()], [200, t.at(HOST, '/landed'), 'allowed reached']);
   });
 
@@ -93,7 +96,9 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
       const pin = rebinding([ALLOWED], [FORBIDDEN]);
       const proxy = await startPinningProxy(true, pin);
       try {
-        for (let i = 0; i < 3; i++) assert.deepEqual(await viaTunnel(proxy.url, `${HOST}:${t.port}`), { connect: 200, body: 'allowed reached' });
+        for (let i = 0; i < 3; i++) {
+          assert.deepEqual(await viaTunnel(proxy.url, `${HOST}:${t.port}`), { connect: 200, body: 'allowed reached' });
+        }
         assert.equal(await proxy.refused(HOST), false);
         assert.deepEqual([pin.lookups.length, t.allowed.length, t.forbidden.length], [1, 3, 0]);
       } finally {
@@ -128,7 +133,8 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
       try {
         assert.deepEqual(await get(), { status: 200, body: 'allowed reached' });
         assert.deepEqual(await get(), { status: 200, body: 'allowed reached' });
-        assert.deepEqual(t.allowed.map((s) => [s.path, s.host]), [['/plain', `${HOST}:${t.port}`], ['/plain', `${HOST}:${t.port}`]]);
+        const seen = [['/plain', `${HOST}:${t.port}`], ['/plain', `${HOST}:${t.port}`]];
+        assert.deepEqual(t.allowed.map((s) => [s.path, s.host]), seen);
         assert.deepEqual([pin.lookups.length, t.forbidden.length], [1, 0]);
       } finally {
         await proxy.close();
