@@ -75,6 +75,19 @@ describe('a run, a tool and a mission act within the grant of the token behind t
     assert.equal(await receiptsOf(resting.body.runId), 0);
   });
 
+  it('a run from before grants were recorded (null grant_scopes) reaches no effect, and says to resubmit it', async () => {
+    const taskId = await newTask(owner.token);
+    const resting = await run(owner.token, { request: 'pay the gardener', domainRoute: ['pay'], taskId, metadata: { payment: { vendorId: 'Green', amount: 5 } } });
+    assert.equal(resting.body.status, 'awaitingApproval', resting.text);
+    await harness.deps.db('runs').where({ id: resting.body.runId }).update({ grant_scopes: null, submitted_by: null });
+    await grant(owner.token, taskId);
+    assert.equal((await harness.call('POST', `/v1/runs/${resting.body.runId}/resume`, { token: owner.token, body: { approved: true } })).status, 202);
+    const done = await pollUntilRest(owner.token, resting.body.runId);
+    assert.equal(done.status, 'failed');
+    assert.match(done.error, /pay:write, which run run_\w+, submitted before grants were recorded \(resubmit it\), lacks/);
+    assert.equal(await receiptsOf(resting.body.runId), 0);
+  });
+
   it('a runs:write token cannot deploy live through domainRoute ["cicd", "delivery"]; one with delivery:write and bridge:write can', async () => {
     const body = { request: 'deliver api 4.0.0 to staging', domainRoute: ['cicd', 'delivery'], metadata: { service: 'api', environment: 'staging', version: '4.0.0', strategy: 'rolling', artifacts: green } };
     const before = provider.received.length;
