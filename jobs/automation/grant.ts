@@ -4,7 +4,7 @@ import { AppError } from '../../shared/errors.js';
 import { missingScopes } from '../../shared/auth/scopes.js';
 import { DEFAULT_SCOPES, effectiveScopes, type Principal } from '../../shared/schemas/auth.js';
 
-/** What a schedule or a signal rule stores of its creator: the member, and the scopes of the token it was created with. */
+/** What a schedule or a signal rule stores of its creator: the member, and the scopes of the token it used. */
 export interface CreatorGrant {
   created_by: string | null;
   grant_scopes: string[] | null;
@@ -12,7 +12,7 @@ export interface CreatorGrant {
 
 /** What starting a target directly needs (POST /v1/orchestrator and the workflow templates alike). */
 const START_SCOPES = ['runs:write'];
-/** What a schedule or rule from before grants were recorded starts its runs with: what every automated run had until then. */
+/** What a schedule or rule from before grants were recorded starts runs with: what every automated run had. */
 const LEGACY_SCOPES = ['runs:write'];
 
 /**
@@ -23,9 +23,10 @@ const LEGACY_SCOPES = ['runs:write'];
 export function creatorGrant(principal: Principal, writing: string): CreatorGrant {
   const missing = missingScopes(principal, START_SCOPES);
   if (missing.length > 0) {
-    throw new AppError('forbidden', `${writing} starts runs, which needs scope ${missing.join(', ')}; this token lacks it`, { missingScopes: missing });
+    const message = `${writing} starts runs, which needs scope ${missing.join(', ')}; this token lacks it`;
+    throw new AppError('forbidden', message, { missingScopes: missing });
   }
-  // Never `admin` (the operator's power over every account): an operator's automation gets the account scopes instead.
+  // Never `admin` (the operator's power over every account): an operator's automation gets the account's scopes.
   const scopes = principal.scopes.includes('admin') ? DEFAULT_SCOPES : principal.scopes;
   return { created_by: principal.memberId ?? null, grant_scopes: [...new Set(scopes)] };
 }
@@ -37,7 +38,8 @@ export type FiringGrant = { memberId?: string; role?: Principal['role']; scopes:
  * CURRENT role, so a demoted member's automation loses what the role lost
  * and a disabled or removed member's starts nothing (refused, with why).
  */
-export async function firingGrant(deps: Pick<Deps, 'db'>, accountId: string, grant: CreatorGrant): Promise<FiringGrant> {
+export async function firingGrant(deps: Pick<Deps, 'db'>, accountId: string, grant: CreatorGrant)
+  : Promise<FiringGrant> {
   if (grant.grant_scopes === null) return { scopes: [...LEGACY_SCOPES] };
   if (!grant.created_by) return { refused: 'the member who created it was removed; recreate it' };
   const member = await memberStanding(deps.db, accountId, grant.created_by);
@@ -45,6 +47,8 @@ export async function firingGrant(deps: Pick<Deps, 'db'>, accountId: string, gra
   if (member.status !== 'active') return { refused: `its creator ${member.id} is ${member.status}` };
   const scopes = effectiveScopes(grant.grant_scopes, member.role);
   const missing = START_SCOPES.filter((s) => !scopes.includes(s) && !scopes.includes('admin'));
-  if (missing.length > 0) return { refused: `its creator ${member.id} (role ${member.role}) no longer holds ${missing.join(', ')}` };
+  if (missing.length > 0) {
+    return { refused: `its creator ${member.id} (role ${member.role}) no longer holds ${missing.join(', ')}` };
+  }
   return { memberId: member.id, role: member.role, scopes };
 }

@@ -14,7 +14,9 @@ import { effectiveScopes, type Principal, type Scope } from '../../shared/schema
  */
 export const EFFECTS = {
   'pay.settle': { scopes: ['pay:write'], what: 'settling a payment' },
-  'delivery.deploy': { scopes: ['delivery:write', 'bridge:write'], what: 'a live deploy through the CI connector' },
+  'delivery.deploy': {
+    scopes: ['delivery:write', 'bridge:write'], what: 'a live deploy through the CI connector',
+  },
   'bridge.action': { scopes: ['bridge:write'], what: 'a connector call' },
   'bridge.portal': { scopes: ['bridge:write'], what: 'a portal action' },
   'channels.message': { scopes: ['channels:write'], what: 'a message on a channel thread' },
@@ -26,7 +28,8 @@ const RUN_ACTOR = /^run:/;
 function refusal(effect: Effect, missing: string[], holder: string): AppError {
   const { what } = EFFECTS[effect];
   const scope = `scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`;
-  return new AppError('forbidden', `${what} needs ${scope}, which ${holder} lacks; nothing was done`, { effect, missingScopes: missing });
+  const message = `${what} needs ${scope}, which ${holder} lacks; nothing was done`;
+  return new AppError('forbidden', message, { effect, missingScopes: missing });
 }
 
 /**
@@ -36,7 +39,8 @@ function refusal(effect: Effect, missing: string[], holder: string): AppError {
 export function requireEffect(principal: Principal, effect: Effect, holder?: string): void {
   const missing = missingScopes(principal, EFFECTS[effect].scopes);
   if (missing.length === 0) return;
-  throw refusal(effect, missing, holder ?? (RUN_ACTOR.test(principal.tokenId) ? `the grant of ${principal.tokenId.slice(4)}` : 'this token'));
+  const runId = RUN_ACTOR.test(principal.tokenId) ? principal.tokenId.slice(4) : null;
+  throw refusal(effect, missing, holder ?? (runId ? `the grant of run ${runId}` : 'this token'));
 }
 
 export interface RunGrant {
@@ -52,21 +56,27 @@ export interface RunGrant {
  * grants were recorded (null grant_scopes) holds nothing either: its effects
  * are refused, never guessed; resubmitting it records a grant.
  */
-export async function runGrant(deps: Pick<Deps, 'db'>, accountId: string, runId: string): Promise<RunGrant> {
+export async function runGrant(deps: Pick<Deps, 'db'>, accountId: string, runId: string)
+  : Promise<RunGrant> {
   const row = await runGrantRow(deps.db, accountId, runId);
   if (!row) throw notFound(`Run ${runId}`);
   const base = { accountId, tokenId: `run:${runId}`, plan: 'team' as const, activated: true };
   if (row.grant_scopes === null) {
-    return { principal: { ...base, scopes: [] }, holder: `run ${runId}, submitted before grants were recorded (resubmit it),` };
+    const holder = `run ${runId}, submitted before grants were recorded (resubmit it),`;
+    return { principal: { ...base, scopes: [] }, holder };
   }
-  if (!row.submitted_by) return { principal: { ...base, scopes: row.grant_scopes }, holder: `the grant of run ${runId}` };
+  if (!row.submitted_by) {
+    return { principal: { ...base, scopes: row.grant_scopes }, holder: `the grant of run ${runId}` };
+  }
   const member = await memberStanding(deps.db, accountId, row.submitted_by);
   if (!member || member.status !== 'active') {
     const state = member ? member.status : 'removed';
-    return { principal: { ...base, memberId: row.submitted_by, scopes: [] }, holder: `run ${runId}, whose submitter ${row.submitted_by} is ${state},` };
+    const holder = `run ${runId}, whose submitter ${row.submitted_by} is ${state},`;
+    return { principal: { ...base, memberId: row.submitted_by, scopes: [] }, holder };
   }
   const scopes = effectiveScopes(row.grant_scopes, member.role);
-  return { principal: { ...base, memberId: member.id, role: member.role, scopes }, holder: `the grant of run ${runId} (member ${member.id}, role ${member.role})` };
+  const holder = `the grant of run ${runId} (member ${member.id}, role ${member.role})`;
+  return { principal: { ...base, memberId: member.id, role: member.role, scopes }, holder };
 }
 
 /**
@@ -75,14 +85,17 @@ export async function runGrant(deps: Pick<Deps, 'db'>, accountId: string, runId:
  * connector's). A refusal is a 403, which fails the step with the missing
  * scope named; it is kept in the audit log as `run.effect` denied.
  */
-export async function requireRunEffect(deps: Pick<Deps, 'db'>, run: { runId: string; accountId: string }, effect: Effect): Promise<Principal> {
+export async function requireRunEffect(
+  deps: Pick<Deps, 'db'>, run: { runId: string; accountId: string }, effect: Effect,
+): Promise<Principal> {
   const { principal, holder } = await runGrant(deps, run.accountId, run.runId);
   try {
     requireEffect(principal, effect, holder);
   } catch (err) {
     await recordAudit(deps.db, {
-      accountId: run.accountId, memberId: principal.memberId ?? null, tokenId: principal.tokenId, action: 'run.effect',
-      resourceType: 'run', resourceId: run.runId, outcome: 'denied', details: { effect, ...((err as AppError).details as object) },
+      accountId: run.accountId, memberId: principal.memberId ?? null, tokenId: principal.tokenId,
+      action: 'run.effect', resourceType: 'run', resourceId: run.runId, outcome: 'denied',
+      details: { effect, ...((err as AppError).details as object) },
     });
     throw err;
   }

@@ -10,10 +10,17 @@ export interface MemberStanding {
 
 /** A member's current role and status, read when a run or an automation acts on its grant (never cached). */
 export async function memberStanding(db: Db, accountId: string, memberId: string): Promise<MemberStanding | null> {
-  return (await db('members').where({ id: memberId, account_id: accountId }).first('id', 'account_id', 'role', 'status')) ?? null;
+  const row = await db('members').where({ id: memberId, account_id: accountId })
+    .first('id', 'account_id', 'role', 'status');
+  return row ?? null;
 }
 
-/** The grant a run was submitted with: who submitted it and with which scopes (null for runs from before grants). */
-export async function runGrantRow(db: Db, accountId: string, runId: string): Promise<{ submitted_by: string | null; grant_scopes: string[] | null } | null> {
+export interface RunGrantRow {
+  submitted_by: string | null;
+  grant_scopes: string[] | null;
+}
+
+/** Who submitted a run and with which scopes (null scopes: a run from before grants were recorded). */
+export async function runGrantRow(db: Db, accountId: string, runId: string): Promise<RunGrantRow | null> {
   return (await db('runs').where({ id: runId, account_id: accountId }).first('submitted_by', 'grant_scopes')) ?? null;
 }

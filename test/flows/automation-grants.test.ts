@@ -16,16 +16,19 @@ describe('schedules and signal rules act within their creator\'s grant', functio
   before(async () => {
     owner = await harness.account();
     const m = await grant(owner.token, await newTask(owner.token), { maxSpend: { amount: 900, currency: 'USD' } });
-    payTarget = { request: { request: 'pay the cleaner', domainRoute: ['pay'], metadata: { mandateId: m.mandateId, payment: { vendorId: 'Shiny', amount: 10 } } } };
+    const metadata = { mandateId: m.mandateId, payment: { vendorId: 'Shiny', amount: 10 } };
+    payTarget = { request: { request: 'pay the cleaner', domainRoute: ['pay'], metadata } };
   });
-  const schedule = (token: string, target = payTarget) => harness.call('POST', '/v1/schedules', { token, body: { cron: '0 0 1 1 *', target } });
+  const schedule = (token: string, target = payTarget) =>
+    harness.call('POST', '/v1/schedules', { token, body: { cron: '0 0 1 1 *', target } });
+  const scoped = (scopes: string[]) => tokenWith(owner.accountId, scopes);
   const trigger = async (scheduleId: string) => {
     const fired = await harness.call('POST', `/v1/schedules/${scheduleId}/trigger`, { token: owner.token });
     assert.equal(fired.status, 200, fired.text);
     return fired.body.firing;
   };
 
-  it('schedule scopes alone cannot create a schedule (403 naming runs:write); the schedule shows whose grant it acts within', async () => {
+  it('schedule scopes alone cannot create one (403 naming runs:write); it shows whose grant it uses', async () => {
     const refused = await schedule(await tokenWith(owner.accountId, ['schedules:read', 'schedules:write']));
     assert.equal(refused.status, 403, refused.text);
     assert.match(refused.body.message, /runs:write/);
@@ -65,10 +68,13 @@ describe('schedules and signal rules act within their creator\'s grant', functio
     assert.match(disabled.reason, /is disabled/);
   });
 
-  it('signal scopes alone cannot create a rule; a rule\'s run acts within its creator\'s grant, not the signal poster\'s', async () => {
+  it('signal scopes cannot create a rule; its run acts within its creator\'s grant, not a poster\'s', async () => {
     const type = `grant.${Date.now()}`;
-    const rule = (token: string, signalType: string) => harness.call('POST', '/v1/signals/rules', { token, body: { name: 'pay on signal', signalType, target: payTarget } });
-    const signal = (token: string, signalType: string) => harness.call('POST', '/v1/signals', { token, body: { type: signalType, subject: 's', source: 'test', sourceId: `${signalType}-${Math.random()}` } });
+    const rule = (token: string, signalType: string) =>
+      harness.call('POST', '/v1/signals/rules', { token, body: { name: 'pay', signalType, target: payTarget } });
+    const signal = (token: string, type: string) => harness.call('POST', '/v1/signals', {
+      token, body: { type, subject: 's', source: 'test', sourceId: `${type}-${Math.random()}` },
+    });
     const signalsOnly = await tokenWith(owner.accountId, ['signals:read', 'signals:write']);
     const refused = await rule(signalsOnly, type);
     assert.equal(refused.status, 403, refused.text);
@@ -81,20 +87,23 @@ describe('schedules and signal rules act within their creator\'s grant', functio
     assert.match(failed.error, /settling a payment needs scope pay:write/);
     assert.equal(await receiptsOf(runId), 0);
     const other = `${type}.paid`;
-    assert.equal((await rule(await tokenWith(owner.accountId, ['signals:write', 'runs:write', 'pay:write']), other)).status, 201);
+    assert.equal((await rule(await scoped(['signals:write', 'runs:write', 'pay:write']), other)).status, 201);
     const paid = await signal(signalsOnly, other);
     assert.equal((await pollUntilRest(owner.token, paid.body.matches[0].runId)).result.results.pay.paid, true);
   });
 
-  it('changing a rule\'s target makes it act within the updater\'s grant (403 unless the updater could start it)', async () => {
-    const made = await harness.call('POST', '/v1/signals/rules', { token: owner.token, body: { name: 'r', signalType: 'x.y', target: payTarget } });
+  it('a rule\'s new target makes it act within the updater\'s grant (403 unless they could start it)', async () => {
+    const body = { name: 'r', signalType: 'x.y', target: payTarget };
+    const made = await harness.call('POST', '/v1/signals/rules', { token: owner.token, body });
     const path = `/v1/signals/rules/${made.body.rule.ruleId}/update`;
-    const refused = await harness.call('POST', path, { token: await tokenWith(owner.accountId, ['signals:write']), body: { target: payTarget } });
+    const signalsOnly = await scoped(['signals:write']);
+    const refused = await harness.call('POST', path, { token: signalsOnly, body: { target: payTarget } });
     assert.equal(refused.status, 403, refused.text);
-    const renamed = await harness.call('POST', path, { token: await tokenWith(owner.accountId, ['signals:write']), body: { name: 'renamed' } });
+    const renamed = await harness.call('POST', path, { token: signalsOnly, body: { name: 'renamed' } });
     assert.equal(renamed.status, 200, renamed.text);
     assert.ok(renamed.body.rule.grantScopes.includes('pay:write'), 'a rename keeps the creator\'s grant');
-    const retargeted = await harness.call('POST', path, { token: await tokenWith(owner.accountId, ['signals:write', 'runs:write']), body: { target: payTarget } });
+    const token = await scoped(['signals:write', 'runs:write']);
+    const retargeted = await harness.call('POST', path, { token, body: { target: payTarget } });
     assert.deepEqual(retargeted.body.rule.grantScopes, ['signals:write', 'runs:write']);
   });
 });
