@@ -8,6 +8,7 @@ import { startPinningProxy, type PinningProxy } from '../../../shared/http/pinni
 import type { Principal } from '../../../shared/schemas/auth.js';
 import type { PortalStep } from '../../../shared/schemas/portal.js';
 import { redactSecretsDeep, resolveSecret } from '../../../shared/secrets.js';
+import { requireEffect } from '../../orchestrator/run-grant.js';
 import { CREDENTIAL_FIELD, inScope, stepUrl } from './logic.js';
 import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from './service.js';
 
@@ -35,6 +36,8 @@ async function extractTable(locator: Locator): Promise<string[][]> {
 }
 
 export async function runPortalAction(deps: Deps, principal: Principal, portalActionId: string): Promise<PortalActionRow> {
+  // The tool and the bridge route run the same effect: both need the bridge's write scope.
+  requireEffect(principal, 'bridge.portal');
   const action = await fetchPortalAction(deps, principal, portalActionId);
   const session = await fetchPortalSession(deps, principal, action.session_id);
   if (!RUNNABLE.includes(action.status)) throw conflict(`Portal action ${action.id} is ${action.status}; only ${RUNNABLE.join(', ')} actions run`, { status: action.status, allowed: RUNNABLE });
