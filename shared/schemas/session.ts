@@ -3,7 +3,14 @@ import { MAIL_DELIVERIES, PLANS } from './auth.js';
 import { Ok, StringEnum, Timestamp } from './common.js';
 
 export const SignIn = Type.Object(
-  { email: Type.String({ format: 'email', maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    accountId: Type.Optional(Type.String({
+      minLength: 1, maxLength: 200,
+      description: 'The account to sign in to, when the email is a member of several (409 without it names them)',
+    })),
+  },
   { $id: 'SignIn' },
 );
 
