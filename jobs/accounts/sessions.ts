@@ -7,7 +7,7 @@ import { endSession, findLiveSession, getAccount, insertSession, monthlyUsage, r
 import { usagePeriod } from '../../shared/auth/workflow-allowance.js';
 import { ROLE_SCOPES, type Principal } from '../../shared/schemas/auth.js';
 import { activationMail } from './service.js';
-import { signInCandidates } from '../members/index.js';
+import { getMember, signInCandidates } from '../members/index.js';
 
 export const SESSION_COOKIE = 'awp_session';
 const WINDOW_SECONDS = 15 * 60;
@@ -104,6 +104,12 @@ export async function accountOverview(deps: Deps, principal: Principal) {
     accountId: account.id, email: account.email, name: account.name, plan: account.plan, activated: account.status === 'active',
     usage: { period, workflowRequests: used, limit, unverifiedUsed: account.unverified_used, unverifiedLimit: deps.config.UNVERIFIED_REQUEST_LIMIT },
   };
+}
+
+/** Who the caller is within its account (null for the service's own internal callers, which have no member). */
+export async function callerMember(deps: Pick<Deps, 'db'>, principal: Principal) {
+  const row = principal.memberId ? await getMember(deps.db, principal.accountId, principal.memberId) : null;
+  return row ? { memberId: row.id, email: row.email, name: row.name, role: row.role } : null;
 }
 
 /** A new activation code (the old one stops working) mailed again; 409 when the account is already active. */

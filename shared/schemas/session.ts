@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { MAIL_DELIVERIES, PLANS } from './auth.js';
+import { MAIL_DELIVERIES, PLANS, RoleName } from './auth.js';
 import { Ok, StringEnum, Timestamp } from './common.js';
 
 export const SignIn = Type.Object(
@@ -40,5 +40,11 @@ export const AccountOverview = Type.Object(
   { $id: 'AccountOverview' },
 );
 
-export const CurrentSession = Ok({ account: AccountOverview, session: Type.Union([SessionInfo, Type.Null()]) }, 'CurrentSession');
+const CallerMember = Type.Object({ memberId: Type.String(), email: Type.String(), name: Type.String(), role: RoleName });
+
+export const CurrentSession = Ok({
+  account: AccountOverview,
+  member: Type.Union([CallerMember, Type.Null()], { description: 'The member the token or session belongs to, with its role' }),
+  session: Type.Union([SessionInfo, Type.Null()]),
+}, 'CurrentSession');
 export const ActivationResent = Ok({ sentTo: Type.String(), delivery: StringEnum(MAIL_DELIVERIES) }, 'ActivationResent');

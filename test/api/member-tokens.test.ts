@@ -79,6 +79,7 @@ describe('tokens of members', () => {
     const intoB = await signIn(email, PASSWORD, b.accountId);
     const me = await harness.call('GET', '/v1/session', { headers: { cookie: intoB.cookie } });
     assert.equal(me.body.account.accountId, b.accountId);
+    assert.deepEqual([me.body.member.email, me.body.member.role], [email, 'viewer'], 'the session says which member it is');
     const intoC = await signIn(email, 'another-password');
     assert.equal((await harness.call('GET', '/v1/session', { headers: { cookie: intoC.cookie } })).body.account.accountId, c.accountId);
     const wrongAccount = await harness.call('POST', '/v1/session', { body: { email, password: PASSWORD, accountId: c.accountId } });
