@@ -19,7 +19,9 @@ export function actingRole(caller: { role?: Role; scopes: readonly string[] }): 
  * `newRole` when the role changes), or null when it may.
  */
 export function governRefusal(actor: Role | null, targetRole: Role, newRole?: Role): string | null {
-  if (actor === 'admin' && GOVERNING.includes(targetRole)) return `only an owner may change or disable an ${targetRole}`;
+  if (actor === 'admin' && GOVERNING.includes(targetRole)) {
+    return `only an owner may change or disable an ${targetRole}`;
+  }
   return grantRefusal(actor, newRole ?? targetRole);
 }
 
@@ -48,7 +50,9 @@ export function tokenManagementRefusal(
 }
 
 /** The last active owner keeps the account governable: it can neither be demoted nor disabled. */
-export function leavesNoOwner(target: { role: Role; status: string }, otherActiveOwners: number, newRole?: Role): boolean {
+export function leavesNoOwner(
+  target: { role: Role; status: string }, otherActiveOwners: number, newRole?: Role,
+): boolean {
   const removesOwner = newRole === undefined || newRole !== 'owner';
   return target.role === 'owner' && target.status === 'active' && removesOwner && otherActiveOwners === 0;
 }

@@ -9,7 +9,8 @@ function invitationText(to: { name: string; role: string }, code: string, baseUr
     '',
     code,
     '',
-    `Accept it with POST ${baseUrl}/v1/members/activate and {"invitationCode": "<the code above>", "password": "<yours>"};`,
+    `Accept it with POST ${baseUrl}/v1/members/activate and`,
+    '{"invitationCode": "<the code above>", "password": "<yours>"};',
     `then sign in to the dashboard at ${baseUrl}/ with this email address and that password.`,
     '',
   ].join('\n');

@@ -19,7 +19,9 @@ export interface MemberRow {
 }
 
 /** The account's members, oldest first (an account has a handful: the list is not paged). */
-export async function listMembers(db: Db, accountId: string, f: { role?: Role; status?: MemberStatus }): Promise<MemberRow[]> {
+export async function listMembers(
+  db: Db, accountId: string, f: { role?: Role; status?: MemberStatus },
+): Promise<MemberRow[]> {
   const q = db('members').where({ account_id: accountId });
   if (f.role) q.andWhere('role', f.role);
   if (f.status) q.andWhere('status', f.status);
@@ -63,7 +65,7 @@ export async function insertInvitedMember(db: Db, row: InviteInsert): Promise<Me
   return created ?? null;
 }
 
-/** Activates the invited member of a code that has not expired, with its password; null for an unknown, used or stale code. */
+/** Activates the invited member of an unexpired code, with its password; null for an unknown, used or stale code. */
 export async function activateMember(db: Db, activationHash: string, passwordHash: string): Promise<MemberRow | null> {
   const [row] = await db('members')
     .where({ activation_hash: activationHash, status: 'invited' }).andWhere('invite_expires_at', '>', db.fn.now())
@@ -91,7 +93,8 @@ export async function endMemberSessions(trx: Db, memberId: string): Promise<numb
 
 /** Withdraws an invitation that was never accepted; null when the member is not (or no longer) invited. */
 export async function deleteInvitedMember(trx: Db, accountId: string, memberId: string): Promise<MemberRow | null> {
-  const [row] = await trx('members').where({ account_id: accountId, id: memberId, status: 'invited' }).del().returning('*');
+  const [row] = await trx('members').where({ account_id: accountId, id: memberId, status: 'invited' })
+    .del().returning('*');
   return row ?? null;
 }
 

@@ -54,7 +54,9 @@ export const MemberInvited = Ok(
 
 export const MemberActivate = Type.Object(
   {
-    invitationCode: Type.String({ minLength: 10, maxLength: 200, description: 'The one-time code of the invitation mail' }),
+    invitationCode: Type.String({
+      minLength: 10, maxLength: 200, description: 'The one-time code of the invitation mail',
+    }),
     password: Type.String({ minLength: 8, maxLength: 1024, description: 'The password the member signs in with' }),
   },
   { $id: 'MemberActivate' },

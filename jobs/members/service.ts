@@ -52,22 +52,27 @@ export async function inviteMember(deps: Deps, principal: Principal, input: Memb
       activation_hash: sha256(code), invited_by: principal.memberId ?? null, invite_expires_at: expiresAt,
     });
     if (!created) throw conflict('The account has a member with this email already');
-    await recordAudit(trx, memberEntry(principal, 'member.invited', created.id, { email: created.email, role: created.role }));
+    const details = { email: created.email, role: created.role };
+    await recordAudit(trx, memberEntry(principal, 'member.invited', created.id, details));
     return created;
   });
-  const delivery = await invitationMail(deps, { accountId: principal.accountId, email: row.email, name: row.name, role: row.role }, code, INVITE_TTL_DAYS);
+  const to = { accountId: principal.accountId, email: row.email, name: row.name, role: row.role };
+  const delivery = await invitationMail(deps, to, code, INVITE_TTL_DAYS);
   return { row, delivery, expiresAt };
 }
 
-/** The invitee sets its password with the code: the member becomes active and may sign in. 404 for an unknown, used or expired code. */
+/**
+ * The invitee sets its password with the code: the member becomes active
+ * and may sign in. 404 for an unknown, used or expired code.
+ */
 export async function acceptInvitation(deps: Pick<Deps, 'db'>, input: MemberActivate): Promise<MemberRow> {
   const passwordHash = await hashPassword(input.password);
   return deps.db.transaction(async (trx) => {
     const row = await activateMember(trx, sha256(input.invitationCode), passwordHash);
     if (!row) throw notFound('Invitation code (unknown, already used or expired)');
     await recordAudit(trx, {
-      accountId: row.account_id, memberId: row.id, action: 'member.activated', resourceType: 'member', resourceId: row.id,
-      details: { email: row.email, role: row.role },
+      accountId: row.account_id, memberId: row.id, action: 'member.activated', resourceType: 'member',
+      resourceId: row.id, details: { email: row.email, role: row.role },
     });
     return row;
   });
@@ -92,10 +97,13 @@ async function governMember(deps: Deps, principal: Principal, memberId: string, 
   return result;
 }
 
-async function refuse(trx: Db, principal: Principal, action: string, row: MemberRow, err: AppError, details: Record<string, unknown>) {
-  await recordAudit(trx, { ...memberEntry(principal, action, row.id, { ...details, reason: err.message }), outcome: 'denied' });
-  return { refused: err };
-}
+/** Records a refusal about `row` (it commits with the transaction) and hands the error back to be answered. */
+const refuser = (trx: Db, principal: Principal, row: MemberRow) =>
+  async (action: string, err: AppError, details: Record<string, unknown>): Promise<Refused> => {
+    const entry = memberEntry(principal, action, row.id, { ...details, reason: err.message });
+    await recordAudit(trx, { ...entry, outcome: 'denied' });
+    return { refused: err };
+  };
 
 /** Gives a member another role; its tokens and sessions carry the new role's scopes from the next request on. */
 export async function changeRole(deps: Deps, principal: Principal, memberId: string, role: Role): Promise<MemberRow> {
@@ -103,9 +111,11 @@ export async function changeRole(deps: Deps, principal: Principal, memberId: str
     if (row.role === role) return row;
     const details = { from: row.role, to: role };
     const refusal = governRefusal(actingRole(principal), row.role, role);
-    if (refusal) return refuse(trx, principal, 'member.roleChanged', row, forbidden(`Cannot change this member's role: ${refusal}`), details);
+    const deny = refuser(trx, principal, row);
+    if (refusal) return deny('member.roleChanged', forbidden(`Cannot change this member's role: ${refusal}`), details);
     if (leavesNoOwner(row, await otherActiveOwners(trx, principal.accountId, row.id), role)) {
-      return refuse(trx, principal, 'member.roleChanged', row, conflict('The last active owner cannot be demoted; make another member owner first'), details);
+      const lastOwner = conflict('The last active owner cannot be demoted; make another member owner first');
+      return deny('member.roleChanged', lastOwner, details);
     }
     const changed = await updateRole(trx, row.id, role);
     await recordAudit(trx, memberEntry(principal, 'member.roleChanged', row.id, details));
@@ -121,12 +131,15 @@ export async function changeRole(deps: Deps, principal: Principal, memberId: str
 export async function disableMember(deps: Deps, principal: Principal, memberId: string): Promise<MemberRow> {
   return governMember(deps, principal, memberId, async (trx, row) => {
     if (row.status === 'disabled') return row;
-    if (row.status === 'invited') return { refused: conflict('The member has not accepted its invitation; withdraw it instead (DELETE)') };
+    if (row.status === 'invited') {
+      return { refused: conflict('The member has not accepted its invitation; withdraw it instead (DELETE)') };
+    }
     const details = { role: row.role };
     const refusal = governRefusal(actingRole(principal), row.role);
-    if (refusal) return refuse(trx, principal, 'member.disabled', row, forbidden(`Cannot disable this member: ${refusal}`), details);
+    const deny = refuser(trx, principal, row);
+    if (refusal) return deny('member.disabled', forbidden(`Cannot disable this member: ${refusal}`), details);
     if (leavesNoOwner(row, await otherActiveOwners(trx, principal.accountId, row.id))) {
-      return refuse(trx, principal, 'member.disabled', row, conflict('The last active owner cannot be disabled'), details);
+      return deny('member.disabled', conflict('The last active owner cannot be disabled'), details);
     }
     const changed = await updateStatus(trx, row.id, 'disabled');
     const sessions = await endMemberSessions(trx, row.id);
@@ -141,7 +154,8 @@ export async function enableMember(deps: Deps, principal: Principal, memberId: s
     if (row.status === 'active') return row;
     if (row.status === 'invited') return { refused: conflict('The member has not accepted its invitation yet') };
     const refusal = governRefusal(actingRole(principal), row.role);
-    if (refusal) return refuse(trx, principal, 'member.enabled', row, forbidden(`Cannot enable this member: ${refusal}`), { role: row.role });
+    const deny = refuser(trx, principal, row);
+    if (refusal) return deny('member.enabled', forbidden(`Cannot enable this member: ${refusal}`), { role: row.role });
     const changed = await updateStatus(trx, row.id, 'active');
     await recordAudit(trx, memberEntry(principal, 'member.enabled', row.id, { role: row.role }));
     return changed;
@@ -151,9 +165,13 @@ export async function enableMember(deps: Deps, principal: Principal, memberId: s
 /** Withdraws a pending invitation (its code stops working); a member who accepted is disabled instead (409). */
 export async function withdrawInvitation(deps: Deps, principal: Principal, memberId: string): Promise<MemberRow> {
   return governMember(deps, principal, memberId, async (trx, row) => {
-    if (row.status !== 'invited') return { refused: conflict('Only a pending invitation is withdrawn; disable a member who accepted') };
+    if (row.status !== 'invited') {
+      return { refused: conflict('Only a pending invitation is withdrawn; disable a member who accepted') };
+    }
     const refusal = governRefusal(actingRole(principal), row.role);
-    if (refusal) return refuse(trx, principal, 'member.removed', row, forbidden(`Cannot withdraw this invitation: ${refusal}`), { role: row.role });
+    const deny = refuser(trx, principal, row);
+    const refused = forbidden(`Cannot withdraw this invitation: ${refusal}`);
+    if (refusal) return deny('member.removed', refused, { role: row.role });
     const removed = (await deleteInvitedMember(trx, principal.accountId, row.id))!;
     await recordAudit(trx, memberEntry(principal, 'member.removed', row.id, { email: row.email, role: row.role }));
     return removed;
