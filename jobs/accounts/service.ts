@@ -96,7 +96,9 @@ export async function createToken(deps: Deps, principal: Principal, input: { nam
   const wider = transports.filter((t) => !transportsOf(principal).includes(t));
   if (wider.length > 0) throw forbidden(`A token cannot grant transports its creator lacks: ${wider.join(', ')}`);
   return deps.db.transaction(async (trx) => {
-    const issued = await issueToken(trx, principal.accountId, { name: input.name ?? 'api', scopes, transports, memberId: principal.memberId });
+    const issued = await issueToken(trx, principal.accountId, {
+      name: input.name ?? 'api', scopes, transports, memberId: principal.memberId,
+    });
     await recordAudit(trx, { ...tokenEntry(issued.row, 'token.created'), ...actorOf(principal) });
     return issued;
   });
@@ -115,7 +117,9 @@ export async function fetchToken(deps: Pick<Deps, 'db'>, principal: Principal, t
  * powerful token. A token may always revoke itself. Another member's token
  * also needs the rank to govern that member (an admin does not manage an owner's).
  */
-async function assertOutranks(deps: Pick<Deps, 'db'>, principal: Principal, target: TokenRow, action: 'rotate' | 'revoke'): Promise<void> {
+async function assertOutranks(
+  deps: Pick<Deps, 'db'>, principal: Principal, target: TokenRow, action: 'rotate' | 'revoke',
+): Promise<void> {
   if (action === 'revoke' && target.id === principal.tokenId) return;
   const missing = [...target.scopes.filter((s) => !holds(principal, s)), ...target.transports.filter((t) => !transportsOf(principal).includes(t)).map((t) => `transport ${t}`)];
   if (missing.length > 0) throw forbidden(`To ${action} token ${target.id} the calling token must hold all of its scopes and transports; it lacks ${missing.join(', ')}`);
@@ -142,7 +146,8 @@ export async function rotateToken(deps: Deps, principal: Principal, tokenId: str
     const issued = await issueToken(trx, principal.accountId, {
       name: old.name, scopes: old.scopes, transports: old.transports, rotatedFrom: old.id, memberId: old.member_id,
     });
-    await recordAudit(trx, { ...tokenEntry(old, 'token.rotated', { rotatedTo: issued.row.id }), ...actorOf(principal) });
+    const entry = tokenEntry(old, 'token.rotated', { rotatedTo: issued.row.id });
+    await recordAudit(trx, { ...entry, ...actorOf(principal) });
     return issued;
   }).then(async (issued) => {
     await forgetPrincipals(deps, { tokenId });

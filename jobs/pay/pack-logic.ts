@@ -36,7 +36,7 @@ export interface PackInput {
   /** The run's latest proof card (null when it never rested with one). */
   card: Record<string, unknown> | null;
   receipts: Array<{ receiptId: string; amount: { amount: number; currency: string } } & Record<string, unknown>>;
-  /** The audit log entries about the run (approvals and denials), oldest first; packs sealed before it lack the section. */
+  /** The audit entries about the run (approvals, denials), oldest first; packs sealed before it lack the section. */
   audit: Array<{ id: string; action: string } & Record<string, unknown>>;
 }
 

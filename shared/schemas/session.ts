@@ -40,11 +40,13 @@ export const AccountOverview = Type.Object(
   { $id: 'AccountOverview' },
 );
 
-const CallerMember = Type.Object({ memberId: Type.String(), email: Type.String(), name: Type.String(), role: RoleName });
+const CallerMember = Type.Object({
+  memberId: Type.String(), email: Type.String(), name: Type.String(), role: RoleName,
+});
 
 export const CurrentSession = Ok({
   account: AccountOverview,
-  member: Type.Union([CallerMember, Type.Null()], { description: 'The member the token or session belongs to, with its role' }),
+  member: Type.Union([CallerMember, Type.Null()], { description: 'The member of the token or session, with its role' }),
   session: Type.Union([SessionInfo, Type.Null()]),
 }, 'CurrentSession');
 export const ActivationResent = Ok({ sentTo: Type.String(), delivery: StringEnum(MAIL_DELIVERIES) }, 'ActivationResent');
