@@ -9,6 +9,7 @@ import { environmentAutonomy } from './environment-mode.js';
 import { gateAnswer, objectArray, stringRecord, text } from './inputs.js';
 import { planDelivery, type DeliveryContext, type DeliveryPlan } from './logic.js';
 import { ciConnector, dispatchDeploy, validateAnalyzers } from './stage-inputs.js';
+import { requireRunEffect } from '../orchestrator/run-grant.js';
 
 /** The actions of a delivery an autonomy grant must cover, in order: each stage the run performs. */
 export const DELIVERY_ACTIONS = ['configure', 'validate', 'deploy', 'monitor'] as const;
@@ -70,7 +71,9 @@ export const deliveryStep: StepHandler = async (input, deps) => {
   let result = planDelivery(ctx);
   // The deploy goes ahead (no gate holds it) and a CI connector is there: send it, once per run, then say it went out.
   if (ctx.connector && !dryRunAsked && result.stages.find((s) => s.name === 'deploy')?.status === 'dry run') {
-    const sent = await dispatchDeploy(deps, input.accountId, input.runId, ctx.connector.connectorId, { service, environment, version, strategy: plan.strategy ?? strategy ?? null, runId: input.runId });
+    // The run acts within its grant: a live deploy needs delivery:write (and bridge:write for the connector call).
+    const actor = await requireRunEffect(deps, input, 'delivery.deploy');
+    const sent = await dispatchDeploy(deps, actor, input.runId, ctx.connector.connectorId, { service, environment, version, strategy: plan.strategy ?? strategy ?? null, runId: input.runId });
     const connector = 'actionId' in sent
       ? { ...ctx.connector, dispatched: true, note: `bridge action ${sent.actionId}` }
       : { ...ctx.connector, note: `CI connector ${ctx.connector.connectorId} refused the deploy: ${sent.refused}` };
