@@ -14,6 +14,7 @@ export const ERROR_STATUS: Record<ErrorCode, number> = {
   notFound: 404,
   methodNotAllowed: 405,
   conflict: 409,
+  selfApproval: 409,
   requestTimeout: 408,
   payloadTooLarge: 413,
   unsupportedMediaType: 415,
@@ -48,6 +49,8 @@ export const unauthorized = (message = 'Missing, unknown or revoked bearer token
   new AppError('unauthorized', message);
 export const policyViolation = (message: string, details?: unknown) =>
   new AppError('policyViolation', message, details);
+/** 409: the member who submitted the run may not approve it (unless the account's approval policy allows that gate kind). */
+export const selfApproval = (message: string, details?: unknown) => new AppError('selfApproval', message, details);
 export const notImplemented = (message: string) => new AppError('notImplemented', message);
 
 /** True for errors a retry cannot fix (bad input, policy, missing records). */

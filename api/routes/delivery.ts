@@ -18,8 +18,8 @@ export const routes = [
     handler: ({ body, principal }, deps) => startDelivery(deps, principal, body),
   }),
   r.post('/v1/delivery/runs/{runId}/resume', 'Approve or refuse a delivery run at its gate', {
-    description: '`approved: true` continues to `delivered` (or `blocked` when monitoring finds a problem), `false` ends the run `blocked`. A gate answers once: a second resume is 409. A run that is not a delivery run, or another account\'s, is 404.',
-    body: DeliveryResume, response: { 200: DeliveryAnswer }, mcpTool: 'delivery.resume',
+    description: '`approved: true` continues to `delivered` (or `blocked` when monitoring finds a problem), `false` ends the run `blocked`. A gate answers once: a second resume is 409. The approver is a member holding approvals:write other than the run\'s submitter (409 selfApproval), unless the account\'s approval policy allows self-approval of `deploy` (or `autonomy`). A run that is not a delivery run, or another account\'s, is 404.',
+    body: DeliveryResume, response: { 200: DeliveryAnswer }, mcpTool: 'delivery.resume', scopes: ['approvals:write'],
     handler: ({ params, body, principal }, deps) => resumeDelivery(deps, principal, params.runId, body.approved),
   }),
   r.post('/v1/orchestrator/autonomous', 'Run delivery or environment work under an explicit autonomy grant (fail-closed)', {

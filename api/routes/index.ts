@@ -3,6 +3,8 @@ import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { a2aRoutes } from './a2a.js';
 import { routes as agents } from './agents.js';
 import { routes as audit } from '../../jobs/audit/index.js';
+import { routes as approvals } from '../../jobs/approvals/index.js';
+import { routes as members } from '../../jobs/members/index.js';
 import { routes as channels } from './channels.js';
 import { routes as delivery } from './delivery.js';
 import { contractRoutes } from './contract.js';
@@ -33,6 +35,7 @@ import { routes as wellKnown } from './well-known.js';
 export const ALL_ROUTES: AnyRoute[] = [];
 ALL_ROUTES.push(
   ...contractRoutes(() => ALL_ROUTES), ...profiles, ...session, ...tokens, ...a2aRoutes(() => ALL_ROUTES), ...agents, ...channels, ...mcpRoutes(() => ALL_ROUTES), ...toolsNlp, ...tasks, ...workflows, ...sandbox,
-  ...orchestrator, ...delivery, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown, ...signals, ...schedules, ...audit,
+  ...orchestrator, ...delivery, ...runs, ...proofCards, ...events, ...eventSubscriptions, ...eventDeliveries, ...wellKnown, ...signals, ...schedules, ...audit, ...members,
+  ...approvals,
   ...DOMAIN_ROUTES,
 );

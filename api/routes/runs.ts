@@ -42,6 +42,9 @@ export const routes = [
     handler: ({ params, principal }, deps) => cancelRun(deps, principal.accountId, params.runId),
   }),
   r.post('/v1/runs/{runId}/resume', 'Resume a run at its waitpoint (choice, proxy outcome, approval)', {
+    description: 'A choice or a proxy outcome needs runs:write. An approval (a run resting `awaitingApproval`) needs approvals:write and a member other than the run\'s submitter (409 selfApproval) unless the account\'s approval policy allows that gate kind; a refusal (`approved: false`, `reject`, `decline`) needs approvals:write or runs:write.',
+    // Which scope the answer needs depends on the waitpoint: resumeRun decides (jobs/approvals/authorize.ts).
+    scopes: [],
     body: RunResume, mcpTool: 'runs.resume',
     handler: async ({ params, body, principal }, deps) => {
       const run = await resumeRun(deps, principal, params.runId, body);

@@ -1,4 +1,4 @@
-import { accountOverview, isSession, resendActivation, SESSION_COOKIE, signIn, signOut } from '../../jobs/accounts/sessions.js';
+import { accountOverview, callerMember, isSession, resendActivation, SESSION_COOKIE, signIn, signOut } from '../../jobs/accounts/sessions.js';
 import { OkEnvelope } from '../../shared/schemas/common.js';
 import { ActivationResent, CurrentSession, SignedIn, SignIn } from '../../shared/schemas/session.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
@@ -25,6 +25,7 @@ export const routes = [
     handler: async ({ principal }, deps) => new Reply(200, {
       ok: true,
       account: await accountOverview(deps, principal),
+      member: await callerMember(deps, principal),
       session: isSession(principal) ? { sessionId: principal.tokenId, csrfToken: principal.csrfToken, expiresAt: principal.expiresAt.toISOString() } : null,
     }, { 'Cache-Control': 'no-store' }),
   }),

@@ -9,7 +9,11 @@ import { WebhooksPage } from './webhooks';
 import { UsagePage } from './usage';
 import './style.css';
 
-export type Account = { accountId: string; email: string; name: string; plan: string; activated: boolean; usage: any };
+export type Account = {
+  accountId: string; email: string; name: string; plan: string; activated: boolean; usage: any;
+  /** The signed-in member (its own email and role), beside the account it belongs to. */
+  member?: { email: string; role: string } | null;
+};
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash.slice(1) || '/runs');
@@ -58,7 +62,7 @@ function App() {
     try {
       const me = await api('GET', '/v1/session');
       setCsrf(me.session?.csrfToken ?? '');
-      setAccount(me.account);
+      setAccount({ ...me.account, member: me.member });
     } catch {
       setAccount(null);
     }
@@ -84,7 +88,7 @@ function App() {
             <a href={`#${path}`} aria-current={hash.startsWith(path) ? 'page' : undefined}>{label}</a>
           ))}
         </nav>
-        <span class="who">{account.email} · {account.plan} · {account.activated ? 'activated' : 'not activated'}</span>
+        <span class="who">{account.member?.email ?? account.email}{account.member ? ` (${account.member.role})` : ''} · {account.plan} · {account.activated ? 'activated' : 'not activated'}</span>
         <button type="button" onClick={signOut}>Sign out</button>
       </header>
       <main>

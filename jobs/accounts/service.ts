@@ -7,6 +7,8 @@ import { conflict, forbidden, notFound } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
 import { sendMail } from '../../shared/mail.js';
 import { DEFAULT_SCOPES, TRANSPORTS, type Principal, type Transport } from '../../shared/schemas/auth.js';
+import { actorOf, recordAudit } from '../audit/index.js';
+import { tokenHolder, tokenManagementRefusal } from '../members/index.js';
 
 function activationText(name: string, activationToken: string, baseUrl: string): string {
   return [
@@ -46,7 +48,9 @@ export async function createProfile(deps: Deps, input: { email: string; name: st
   const issued = await deps.db.transaction(async (trx) => {
     const created = await insertAccount(trx, { id: accountId, email: input.email.trim(), name: input.name, password_hash: passwordHash, plan: 'builder', activation_hash: sha256(activationToken) });
     if (!created) throw conflict('A profile with this email already exists');
-    return issueToken(trx, accountId, { name: 'starter', scopes: DEFAULT_SCOPES });
+    const starter = await issueToken(trx, accountId, { name: 'starter', scopes: DEFAULT_SCOPES });
+    await recordAudit(trx, { ...tokenEntry(starter.row, 'token.created'), accountId, memberId: starter.row.member_id });
+    return starter;
   });
   const delivery = await activationMail(deps, { accountId, email: input.email, name: input.name }, activationToken);
   return { accountId, token: issued.token, tokenId: issued.row.id, activationSentTo: input.email, delivery };
@@ -62,13 +66,27 @@ export async function activateProfile(deps: Deps, activationToken: string): Prom
 const holds = (principal: Principal, scope: string) => principal.scopes.includes(scope) || principal.scopes.includes('admin');
 const transportsOf = (principal: Principal): Transport[] => principal.transports ?? [...TRANSPORTS];
 
+/** The entry of a token change; names and scopes only, never the secret or its hash. */
+function tokenEntry(row: TokenRow, action: string, details: Record<string, unknown> = {}) {
+  return {
+    accountId: row.account_id, action, resourceType: 'token', resourceId: row.id,
+    details: { name: row.name, memberId: row.member_id, scopes: row.scopes, ...details },
+  };
+}
+
+/** Owners and admins (members:manage) see every token of the account; other members only their own. */
+const seesAll = (principal: Principal) => !principal.memberId || holds(principal, 'members:manage');
+
 export async function listAccountTokens(deps: Deps, principal: Principal): Promise<TokenRow[]> {
-  return listTokens(deps.db, principal.accountId);
+  return listTokens(deps.db, principal.accountId, seesAll(principal) ? undefined : principal.memberId);
 }
 
 /**
- * A new token; it can only grant scopes and transports its creator holds (403
- * otherwise), and defaults to the creator's non-admin scopes and its transports.
+ * A new token of the calling member; it can only grant scopes and transports
+ * its creator holds (403 otherwise), and defaults to the creator's non-admin
+ * scopes and its transports. The creator's scopes are already within its
+ * role, so the token is too (and stays so: authentication caps it by the
+ * member's role of the moment).
  */
 export async function createToken(deps: Deps, principal: Principal, input: { name?: string; scopes?: string[]; transports?: Transport[] }): Promise<{ token: string; row: TokenRow }> {
   const scopes = input.scopes ?? DEFAULT_SCOPES.filter((s) => holds(principal, s));
@@ -77,43 +95,60 @@ export async function createToken(deps: Deps, principal: Principal, input: { nam
   const transports = input.transports ?? transportsOf(principal);
   const wider = transports.filter((t) => !transportsOf(principal).includes(t));
   if (wider.length > 0) throw forbidden(`A token cannot grant transports its creator lacks: ${wider.join(', ')}`);
-  return issueToken(deps.db, principal.accountId, { name: input.name ?? 'api', scopes, transports, memberId: principal.memberId });
+  return deps.db.transaction(async (trx) => {
+    const issued = await issueToken(trx, principal.accountId, {
+      name: input.name ?? 'api', scopes, transports, memberId: principal.memberId,
+    });
+    await recordAudit(trx, { ...tokenEntry(issued.row, 'token.created'), ...actorOf(principal) });
+    return issued;
+  });
 }
 
-export async function fetchToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {
+/** One token the caller may see (its own, or any with members:manage); 404 otherwise, as for another account's. */
+export async function fetchToken(deps: Pick<Deps, 'db'>, principal: Principal, tokenId: string): Promise<TokenRow> {
   const row = await getToken(deps.db, principal.accountId, tokenId);
-  if (!row) throw notFound(`Token ${tokenId}`);
+  if (!row || !(seesAll(principal) || row.member_id === principal.memberId)) throw notFound(`Token ${tokenId}`);
   return row;
 }
 
 /**
  * Managing a token needs every scope (and transport) it holds: otherwise `tokens:manage`
  * alone would be a way to obtain (rotate) or switch off (revoke) a more
- * powerful token. A token may always revoke itself.
+ * powerful token. A token may always revoke itself. Another member's token
+ * also needs the rank to govern that member (an admin does not manage an owner's).
  */
-function assertOutranks(principal: Principal, target: TokenRow, action: 'rotate' | 'revoke'): void {
+async function assertOutranks(
+  deps: Pick<Deps, 'db'>, principal: Principal, target: TokenRow, action: 'rotate' | 'revoke',
+): Promise<void> {
   if (action === 'revoke' && target.id === principal.tokenId) return;
   const missing = [...target.scopes.filter((s) => !holds(principal, s)), ...target.transports.filter((t) => !transportsOf(principal).includes(t)).map((t) => `transport ${t}`)];
   if (missing.length > 0) throw forbidden(`To ${action} token ${target.id} the calling token must hold all of its scopes and transports; it lacks ${missing.join(', ')}`);
+  if (!principal.memberId || target.member_id === principal.memberId) return;
+  const holder = await tokenHolder(deps.db, target.member_id);
+  const refusal = holder && tokenManagementRefusal(principal, holder);
+  if (refusal) throw forbidden(`Cannot ${action} token ${target.id}: ${refusal}`);
 }
 
 // A token's scopes and transports never change after it is issued, so checking them before the write's transaction is safe.
 async function activeToken(deps: Pick<Deps, 'db'>, principal: Principal, tokenId: string): Promise<TokenRow> {
-  const row = await getToken(deps.db, principal.accountId, tokenId);
+  const row = await fetchToken(deps, principal, tokenId).catch(() => null);
   if (!row || row.status !== 'active') throw notFound(`Active token ${tokenId}`);
   return row;
 }
 
-/** A new secret with the same name and scopes; the old token is revoked in the same transaction. */
+/** A new secret with the same name, scopes and member; the old token is revoked in the same transaction. */
 export async function rotateToken(deps: Deps, principal: Principal, tokenId: string): Promise<{ token: string; row: TokenRow }> {
-  assertOutranks(principal, await activeToken(deps, principal, tokenId), 'rotate');
+  await assertOutranks(deps, principal, await activeToken(deps, principal, tokenId), 'rotate');
   return deps.db.transaction(async (trx) => {
     // The conditional revoke decides a race between two rotations: the loser finds no active token.
     const old = await revokeToken(trx, principal.accountId, tokenId);
     if (!old) throw notFound(`Active token ${tokenId}`);
-    return issueToken(trx, principal.accountId, {
+    const issued = await issueToken(trx, principal.accountId, {
       name: old.name, scopes: old.scopes, transports: old.transports, rotatedFrom: old.id, memberId: old.member_id,
     });
+    const entry = tokenEntry(old, 'token.rotated', { rotatedTo: issued.row.id });
+    await recordAudit(trx, { ...entry, ...actorOf(principal) });
+    return issued;
   }).then(async (issued) => {
     await forgetPrincipals(deps, { tokenId });
     return issued;
@@ -121,9 +156,13 @@ export async function rotateToken(deps: Deps, principal: Principal, tokenId: str
 }
 
 export async function revokeAccountToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {
-  assertOutranks(principal, await activeToken(deps, principal, tokenId), 'revoke');
-  const row = await revokeToken(deps.db, principal.accountId, tokenId);
-  if (!row) throw notFound(`Active token ${tokenId}`);
+  await assertOutranks(deps, principal, await activeToken(deps, principal, tokenId), 'revoke');
+  const row = await deps.db.transaction(async (trx) => {
+    const revoked = await revokeToken(trx, principal.accountId, tokenId);
+    if (!revoked) throw notFound(`Active token ${tokenId}`);
+    await recordAudit(trx, { ...tokenEntry(revoked, 'token.revoked'), ...actorOf(principal) });
+    return revoked;
+  });
   await forgetPrincipals(deps, { tokenId });
   return row;
 }

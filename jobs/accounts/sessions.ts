@@ -3,10 +3,11 @@ import { sha256, verifyPassword } from '../../shared/crypto.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, conflict, notFound, unauthorized } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
-import { endSession, findAccountByEmail, findLiveSession, getAccount, insertSession, monthlyUsage, replaceActivationHash } from '../../shared/db/sessions.js';
+import { endSession, findLiveSession, getAccount, insertSession, monthlyUsage, replaceActivationHash } from '../../shared/db/sessions.js';
 import { usagePeriod } from '../../shared/auth/workflow-allowance.js';
 import { ROLE_SCOPES, type Principal } from '../../shared/schemas/auth.js';
 import { activationMail } from './service.js';
+import { getMember, signInCandidates } from '../members/index.js';
 
 export const SESSION_COOKIE = 'awp_session';
 const WINDOW_SECONDS = 15 * 60;
@@ -38,18 +39,34 @@ async function chargeAttempt(deps: Pick<Deps, 'redis' | 'config'>, email: string
 }
 
 /**
- * Email and password (the profile's) → a new session. The cookie carries a
- * 256-bit secret of which only the SHA-256 is stored; the CSRF token is a
- * second, independent secret the page sends back in `X-CSRF-Token`.
+ * A member's email and password → a new session of that member. The cookie
+ * carries a 256-bit secret of which only the SHA-256 is stored; the CSRF
+ * token is a second, independent secret the page sends back in `X-CSRF-Token`.
+ * An email may belong to members of several accounts: `accountId` picks one;
+ * without it the one membership whose password matches is taken, and when
+ * several match the answer is 409 naming them (only after the password was
+ * proven for each, so it reveals nothing to a guesser).
  */
-export async function signIn(deps: Deps, input: { email: string; password: string; ip: string }) {
+export async function signIn(deps: Deps, input: { email: string; password: string; accountId?: string; ip: string }) {
   await chargeAttempt(deps, input.email, input.ip);
-  const account = await findAccountByEmail(deps.db, input.email);
-  const ok = await verifyPassword(input.password, account?.password_hash ?? DECOY_HASH);
+  const candidates = await signInCandidates(deps.db, input.email, input.accountId);
+  const matched = [];
+  // One after another: an email has a handful of memberships, and scrypt is the cost a guess must pay for each.
+  for (const c of candidates) if (await verifyPassword(input.password, c.password_hash)) matched.push(c);
   // Sandbox accounts have no password ('!'), so verifyPassword is false for them.
-  if (!account || !ok) throw unauthorized('Email or password is wrong');
+  if (candidates.length === 0) await verifyPassword(input.password, DECOY_HASH);
+  if (matched.length === 0) throw unauthorized('Email or password is wrong');
+  if (matched.length > 1) {
+    throw conflict('This email is a member of several accounts: send accountId to choose one', {
+      accounts: matched.map((m) => ({ accountId: m.account_id, name: m.account_name })),
+    });
+  }
+  const member = matched[0]!;
   const secret = `ses_${randomSecret(32)}`;
-  const session = { id: newId('ses'), account_id: account.id, secret_hash: sha256(secret), csrf_token: randomSecret(32), expires_at: new Date(Date.now() + deps.config.SESSION_TTL_HOURS * 3_600_000) };
+  const session = {
+    id: newId('ses'), account_id: member.account_id, member_id: member.member_id, secret_hash: sha256(secret),
+    csrf_token: randomSecret(32), expires_at: new Date(Date.now() + deps.config.SESSION_TTL_HOURS * 3_600_000),
+  };
   await insertSession(deps.db, session);
   return { secret, sessionId: session.id, csrfToken: session.csrf_token, expiresAt: session.expires_at };
 }
@@ -87,6 +104,12 @@ export async function accountOverview(deps: Deps, principal: Principal) {
     accountId: account.id, email: account.email, name: account.name, plan: account.plan, activated: account.status === 'active',
     usage: { period, workflowRequests: used, limit, unverifiedUsed: account.unverified_used, unverifiedLimit: deps.config.UNVERIFIED_REQUEST_LIMIT },
   };
+}
+
+/** Who the caller is within its account (null for the service's own internal callers, which have no member). */
+export async function callerMember(deps: Pick<Deps, 'db'>, principal: Principal) {
+  const row = principal.memberId ? await getMember(deps.db, principal.accountId, principal.memberId) : null;
+  return row ? { memberId: row.id, email: row.email, name: row.name, role: row.role } : null;
 }
 
 /** A new activation code (the old one stops working) mailed again; 409 when the account is already active. */

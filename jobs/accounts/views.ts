@@ -6,6 +6,7 @@ import type { TokenView } from '../../shared/schemas/auth.js';
 export function tokenView(row: TokenRow): TokenView {
   return {
     tokenId: row.id,
+    memberId: row.member_id,
     name: row.name,
     prefix: row.prefix,
     scopes: row.scopes,

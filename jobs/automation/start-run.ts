@@ -5,6 +5,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { submitRun } from '../orchestrator/submit.js';
 import { runTemplate } from '../workflows/run-template.js';
+import { firingGrant, type CreatorGrant } from './grant.js';
 import { withOrigin, type RunTarget } from './target.js';
 
 /** How an attempt to start a rule's or a schedule's run ended; recorded on the match or firing. */
@@ -17,13 +18,22 @@ export type StartOutcome = { outcome: 'started'; runId: string } | { outcome: 'r
  * (shared/auth/workflow-allowance.ts). A refusal (quota, allowance) and a
  * failure to start (a domain not available, a template input that no longer
  * fits) are answers to record, never thrown: the caller writes them on the
- * match or firing. `origin` lands in the run's metadata under `awp`.
+ * match or firing. `origin` lands in the run's metadata under `awp`. The run
+ * acts within `grant`, its creator's, intersected with the creator's current
+ * role (jobs/automation/grant.ts); a creator no longer able to is a refusal.
  */
-export async function startAutomatedRun(deps: Deps, accountId: string, target: RunTarget, origin: Record<string, unknown> & { startedBy: string }): Promise<StartOutcome> {
+export async function startAutomatedRun(
+  deps: Deps, accountId: string, target: RunTarget, grant: CreatorGrant, origin: Record<string, unknown> & { startedBy: string },
+): Promise<StartOutcome> {
   const account = await getAccountStanding(deps.db, accountId);
   if (!account) return { outcome: 'failed', reason: 'account not found' };
-  // Never `admin`: an automation is a customer's usage, whoever created it.
-  const principal: Principal = { accountId, tokenId: origin.startedBy, scopes: ['runs:write'], plan: account.plan, activated: account.status === 'active' };
+  // The run acts within its creator's grant (as it stands now), never beyond: the run records these scopes.
+  const acting = await firingGrant(deps, accountId, grant);
+  if ('refused' in acting) return { outcome: 'refused', reason: acting.refused };
+  const principal: Principal = {
+    accountId, tokenId: origin.startedBy, ...(acting.memberId ? { memberId: acting.memberId, role: acting.role } : {}),
+    scopes: acting.scopes, plan: account.plan, activated: account.status === 'active',
+  };
   try {
     await admitWorkflowRequest(deps, principal);
   } catch (err) {

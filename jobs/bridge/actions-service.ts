@@ -7,6 +7,7 @@ import { conflict, invalidPayload, notFound, policyViolation } from '../../share
 import { newId } from '../../shared/ids.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import type { Principal } from '../../shared/schemas/auth.js';
+import { requireEffect } from '../orchestrator/run-grant.js';
 import { requireOutreach } from '../policy/outreach-service.js';
 import { resourcePatternProblem } from './logic.js';
 import { ACTIONS, type ActionStatus } from './machines.js';
@@ -39,8 +40,12 @@ const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
  * and every reference set on this server; any other failure is 422 naming
  * each check. A thread must be the caller's (404). Last, an action that
  * contacts a person passes outreach compliance (jobs/policy/outreach-service.ts).
+ * First of all, the caller's grant must cover a connector call (403 naming the scope).
  */
 export async function checkAction(deps: Deps, principal: Principal, request: ActionRequest): Promise<CheckedAction> {
+  // Whoever asks (a bridge route, a proxy mission's send, a run's deploy) holds bridge:write, and channels:write to post on a thread.
+  requireEffect(principal, 'bridge.action');
+  if (request.threadId) requireEffect(principal, 'channels.message');
   if (request.resource) {
     const problem = resourcePatternProblem(request.resource);
     if (problem) throw invalidPayload(`/resource: resource ${problem}`);

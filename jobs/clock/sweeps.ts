@@ -2,6 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import type { DomainModule } from '../domain.js';
 import { DOMAINS } from '../domains.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
+import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
 import { reconcileOutbox, sweepLeases } from '../events/fanout.js';
 import { wakeDispatcher } from '../events/wake.js';
 import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from './retention.js';
@@ -13,6 +14,8 @@ import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, swee
  */
 export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise<unknown> }> = {
   'runs.stuck': { cron: '* * * * *', run: sweepStuckRuns },
+  // Approvals escalate before they expire, and fail closed when they do.
+  'waitpoints.expire': { cron: '* * * * *', run: sweepWaitpoints },
   'deliveries.sweep': { cron: '* * * * *', run: sweepLeases },
   // A lost wake-up delays a delivery by at most a minute: the pump claims whatever is due.
   'deliveries.pump': { cron: '* * * * *', run: async (deps) => { await wakeDispatcher(deps); return { woke: true }; } },

@@ -1,4 +1,6 @@
+import type { Deps } from '../../shared/deps.js';
 import type { StepInput, StepOutcome } from '../step.js';
+import { decideUnderGrant, type RunGrant } from './grant-use.js';
 import { decideAutonomy, type AutonomyGrant } from './autonomy.js';
 import { gateAnswer } from './inputs.js';
 import type { Stage } from './logic.js';
@@ -12,16 +14,18 @@ type Obj = Record<string, any>;
  * this service runs no command on anyone's machine — and the run is
  * `delivered`; refused, the run rests at `awaitingApproval` naming what to grant.
  */
-export function environmentAutonomy(input: StepInput): StepOutcome {
+export async function environmentAutonomy(input: StepInput, deps: Pick<Deps, 'db'>, runGrant: RunGrant | undefined): Promise<StepOutcome> {
   const env = (input.prior.environment ?? {}) as Obj;
-  const grant = (input.metadata.autonomy ?? { enabled: false }) as AutonomyGrant;
+  const grant: AutonomyGrant = runGrant?.grant ?? { enabled: false };
   const answer = gateAnswer(input.resume);
   const steps = (env.setupSteps ?? []) as Obj[];
   const secretsNeeded = ((env.secrets ?? []) as Obj[]).filter((s) => s.needsValue).map((s) => s.name as string);
-  const verdict = decideAutonomy(grant, steps.map((s) => ({
+  const proposed = steps.map((s) => ({
     action: s.action, command: s.command ?? null,
     ...(s.action === 'provideSecrets' && secretsNeeded.length ? { personOnly: `values of ${secretsNeeded.join(', ')} must come from a person` } : {}),
-  })));
+  }));
+  // An answered gate draws nothing: the person approved what the grant did not cover.
+  const verdict = runGrant && !answer ? await decideUnderGrant(deps, input.runId, runGrant, proposed) : decideAutonomy(grant, proposed);
   const configure: Stage = { name: 'configure', status: env.readiness === 'blocked' ? 'blocked' : 'passed', findings: env.reasons ?? [], detail: { readiness: env.readiness, workdir: grant.workdir ?? null } };
   const proceed = answer === 'approved' || (answer === null && verdict.granted);
   const finalStatus = configure.status === 'blocked' || answer === 'rejected' ? 'blocked' : proceed ? 'delivered' : undefined;

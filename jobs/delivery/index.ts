@@ -1,4 +1,5 @@
 import { defineDomain } from '../domain.js';
+import { grantRoutes } from './grant-routes.js';
 import { deliveryStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -8,8 +9,8 @@ export const delivery = defineDomain({
   summary: 'Gated delivery runs and bounded autonomy',
   scopes: { read: ['delivery:write'], write: ['delivery:write'] },
   vocabulary,
-  // Its routes start runs and live in api/routes/delivery.ts (a module importing the orchestrator would import itself back).
-  routes: [],
+  // Its run-starting routes live in api/routes/delivery.ts (a module importing the orchestrator would import itself back).
+  routes: grantRoutes,
   step: deliveryStep,
   resumeActions: {
     approve: { description: 'Approve the deploy (or the actions autonomy did not cover)' },

@@ -88,7 +88,9 @@ export function planDelivery(ctx: DeliveryContext): DeliveryPlan {
   if (ctx.approval === 'rejected') {
     return { stages: [...stages, { name: 'deploy', status: 'blocked', findings: ['the approver refused the deploy'] }, skipped('monitor', 'nothing was deployed'), skipped('repair', 'nothing was deployed')], finalStatus: 'blocked', handoff: { to: 'owner', message: `the deploy of ${target} was refused at the gate; nothing was deployed` } };
   }
-  const needsApproval = ctx.plan.verdict === 'needsApproval' || (ctx.autonomy !== undefined && !ctx.autonomy.granted);
+  // Production always waits for a person (or a grant): an `approval` the run's own body claims opens no gate.
+  const needsApproval = ctx.plan.verdict === 'needsApproval' || ctx.plan.production === true
+    || (ctx.autonomy !== undefined && !ctx.autonomy.granted);
   if (needsApproval && ctx.approval === 'pending') {
     const needsGrant = ctx.autonomy && !ctx.autonomy.granted ? ctx.autonomy.needsGrant : undefined;
     const question = needsGrant ? `autonomy does not cover ${needsGrant.join(', ')} (${ctx.autonomy!.reasons.join('; ')}): approve the deploy of ${target}?` : `approve the deploy of ${target}?`;

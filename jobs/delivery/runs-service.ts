@@ -1,5 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
-import { invalidPayload, notFound } from '../../shared/errors.js';
+import { invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
+import { selfApprovalError } from '../approvals/authorize.js';
+import { grantRefusal } from './grant-use.js';
+import { getGrant } from './grants-repository.js';
 import { Reply } from '../../shared/http/route-spec.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { DeliveryRun } from '../../shared/schemas/dev-delivery.js';
@@ -76,15 +79,31 @@ export async function resumeDelivery(deps: Deps, principal: Principal, runId: st
 
 /** A delivery or an environment setup under an explicit autonomy grant; the mode is inferred from the fields when absent. */
 export async function startAutonomous(deps: Deps, principal: Principal, body: Obj): Promise<unknown> {
+  if (body.autonomy !== undefined) {
+    throw invalidPayload('An autonomy grant is not taken from the run\'s body: an approver creates one with POST /v1/delivery/autonomy/grants, and the run names it by grantId', { path: '/autonomy' });
+  }
   const mode = body.mode ?? inferMode(body);
   if (!mode) throw invalidPayload('mode cannot be inferred: send service and version (delivery) or files (environment)', [{ path: '/mode', message: 'required when neither service+version nor files are given', keyword: 'required' }]);
+  const { grantId, ...fields } = body;
   if (mode === 'delivery') {
-    const delivery = assertValid<DeliveryBody>(DeliveryRun, { ...body });
-    return answer(deps, await submitDelivery(deps, principal, delivery, { autonomy: body.autonomy }), autonomousView);
+    const delivery = assertValid<DeliveryBody>(DeliveryRun, { ...fields });
+    await checkGrant(deps, principal, grantId, delivery.environment);
+    return answer(deps, await submitDelivery(deps, principal, delivery, { autonomyGrantId: grantId }), autonomousView);
   }
   if (!body.files || typeof body.files !== 'object' || Object.values(body.files).some((v) => typeof v !== 'string')) {
     throw invalidPayload('environment mode needs files (path → contents)', [{ path: '/files', message: 'must be an object of strings', keyword: 'type' }]);
   }
-  const run = await submitRun(deps, principal, { request: 'set up the development environment', domainRoute: ['environment', 'delivery'], metadata: { files: body.files, autonomy: body.autonomy, mode: 'environment' } });
+  await checkGrant(deps, principal, grantId, 'development');
+  const run = await submitRun(deps, principal, { request: 'set up the development environment', domainRoute: ['environment', 'delivery'], metadata: { files: body.files, autonomyGrantId: grantId, mode: 'environment' } });
   return answer(deps, run, autonomousView);
+}
+
+/** The grant a run is about to name, checked up front for a clear answer (the step checks it again when it acts). */
+async function checkGrant(deps: Deps, principal: Principal, grantId: string, environment: string): Promise<void> {
+  const row = await getGrant(deps.db, principal.accountId, grantId);
+  if (!row) throw notFound(`Autonomy grant ${grantId}`);
+  const refusal = await grantRefusal(deps, row, principal.memberId ?? null, environment);
+  if (!refusal) return;
+  if (refusal.self) throw selfApprovalError(principal.memberId!, 'autonomy');
+  throw policyViolation(refusal.message, { reason: 'grantNotUsable', grantId });
 }

@@ -51,8 +51,10 @@ export async function ciConnector(deps: Deps, accountId: string, runId: string, 
  * so a retried step finds the action it made instead of making another. The
  * bridge's own checks (policy, scope, references) run first; a refusal sends
  * nothing and is returned, so the deploy stays a dry run saying why.
+ * `principal` is the run's grant (jobs/orchestrator/run-grant.ts).
  */
-export async function dispatchDeploy(deps: Deps, accountId: string, runId: string, connectorId: string, input: Record<string, unknown>): Promise<{ actionId: string } | { refused: string }> {
+export async function dispatchDeploy(deps: Deps, principal: Principal, runId: string, connectorId: string, input: Record<string, unknown>): Promise<{ actionId: string } | { refused: string }> {
+  const { accountId } = principal;
   const id = `bac_${runId.replace(/^run_/, '')}`;
   const existing = await getAction(deps.db, accountId, id);
   if (existing) {
@@ -60,7 +62,6 @@ export async function dispatchDeploy(deps: Deps, accountId: string, runId: strin
     if (existing.status === 'queued' && existing.attempts === 0) await enqueueAction(deps, existing);
     return { actionId: id };
   }
-  const principal: Principal = { accountId, tokenId: `run:${runId}`, scopes: [], plan: 'team', activated: true };
   try {
     const checked = await checkAction(deps, principal, { connectorId, capability: 'ci.trigger', input });
     const row = await writeAction(deps.db, accountId, checked, `run:${runId}`, id);

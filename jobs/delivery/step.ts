@@ -3,11 +3,13 @@ import { planRelease, type Strategy } from '../cicd/logic.js';
 import { respond } from '../incident/logic.js';
 import { repairReport } from '../kubernetes/logic.js';
 import type { StepHandler, StepOutcome } from '../step.js';
-import { decideAutonomy, type AutonomyGrant, type AutonomyVerdict } from './autonomy.js';
+import type { AutonomyVerdict } from './autonomy.js';
+import { decideUnderGrant, runGrant } from './grant-use.js';
 import { environmentAutonomy } from './environment-mode.js';
 import { gateAnswer, objectArray, stringRecord, text } from './inputs.js';
 import { planDelivery, type DeliveryContext, type DeliveryPlan } from './logic.js';
 import { ciConnector, dispatchDeploy, validateAnalyzers } from './stage-inputs.js';
+import { requireRunEffect } from '../orchestrator/run-grant.js';
 
 /** The actions of a delivery an autonomy grant must cover, in order: each stage the run performs. */
 export const DELIVERY_ACTIONS = ['configure', 'validate', 'deploy', 'monitor'] as const;
@@ -45,7 +47,9 @@ function autonomyView(verdict: AutonomyVerdict, plan: DeliveryPlan) {
  */
 export const deliveryStep: StepHandler = async (input, deps) => {
   const m = input.metadata;
-  if (m.mode === 'environment') return environmentAutonomy(input);
+  // The grant comes from the account's records (an approver made it), never from the run's body.
+  const runGrantOf = await runGrant(deps, input);
+  if (m.mode === 'environment') return environmentAutonomy(input, deps, runGrantOf);
   const service = text(m.service) ?? 'service';
   const environment = text(m.environment) ?? 'staging';
   const version = text(m.version) ?? 'unversioned';
@@ -53,8 +57,9 @@ export const deliveryStep: StepHandler = async (input, deps) => {
   // A run routed here without a cicd step (an orchestrator request) still gets its gates judged, fail closed.
   const plan = input.prior.cicd ?? planRelease({ service, environment, version, strategy, artifacts: stringRecord(m.artifacts), previousVersion: text(m.previousVersion) });
   const answer = gateAnswer(input.resume);
-  const grant = m.autonomy && typeof m.autonomy === 'object' ? (m.autonomy as AutonomyGrant) : undefined;
-  const autonomy = grant && !answer ? decideAutonomy(grant, DELIVERY_ACTIONS.map((action) => ({ action }))) : undefined;
+  const grant = runGrantOf?.grant;
+  const autonomy = runGrantOf && !answer
+    ? await decideUnderGrant(deps, input.runId, runGrantOf, DELIVERY_ACTIONS.map((action) => ({ action }))) : undefined;
   const dryRunAsked = grant ? grant.dryRun !== false : false;
   const { analyzers, unavailable } = validateAnalyzers(input.prior, stringRecord(m.files));
   const ctx: DeliveryContext = {
@@ -66,7 +71,9 @@ export const deliveryStep: StepHandler = async (input, deps) => {
   let result = planDelivery(ctx);
   // The deploy goes ahead (no gate holds it) and a CI connector is there: send it, once per run, then say it went out.
   if (ctx.connector && !dryRunAsked && result.stages.find((s) => s.name === 'deploy')?.status === 'dry run') {
-    const sent = await dispatchDeploy(deps, input.accountId, input.runId, ctx.connector.connectorId, { service, environment, version, strategy: plan.strategy ?? strategy ?? null, runId: input.runId });
+    // The run acts within its grant: a live deploy needs delivery:write (and bridge:write for the connector call).
+    const actor = await requireRunEffect(deps, input, 'delivery.deploy');
+    const sent = await dispatchDeploy(deps, actor, input.runId, ctx.connector.connectorId, { service, environment, version, strategy: plan.strategy ?? strategy ?? null, runId: input.runId });
     const connector = 'actionId' in sent
       ? { ...ctx.connector, dispatched: true, note: `bridge action ${sent.actionId}` }
       : { ...ctx.connector, note: `CI connector ${ctx.connector.connectorId} refused the deploy: ${sent.refused}` };

@@ -53,6 +53,17 @@ const CORE: Record<string, DomainEvent> = {
       { $id: 'TaskCompletedPayload' },
     ),
   },
+  'waitpoint.escalated': {
+    description: 'An approval nobody answered is near its expiry: the account\'s approvers were mailed; at expiresAt the run fails closed (`expired`)',
+    payload: Type.Object(
+      {
+        runId: Type.String(), waitpointId: Type.String(), kind: Type.String(),
+        gate: Type.String({ description: 'deploy, payment, autonomy or waitpoint' }), domain: Type.String(),
+        expiresAt: Type.String({ format: 'date-time' }),
+      },
+      { $id: 'WaitpointEscalatedPayload' },
+    ),
+  },
   'subscription.disabled': {
     description: 'A webhook subscription was disabled: its endpoint answered 410 Gone, or failed without a success for 5 days',
     payload: Type.Object({ subscriptionId: Type.String(), reason: Type.String() }, { $id: 'SubscriptionDisabledPayload' }),

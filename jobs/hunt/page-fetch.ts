@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CheerioAPI } from 'cheerio';
 import { AppError, policyViolation } from '../../shared/errors.js';
-import { checkEgressUrl, EgressError, EgressRefused, egressFetch } from '../../shared/http/egress.js';
+import { checkEgressUrl, EgressError, EgressRefused, egressFetch, type EgressPin } from '../../shared/http/egress.js';
 
 /**
  * Reading one page (or image) through the guarded egress client, and parsing
@@ -48,6 +48,8 @@ export interface PageFetchOptions {
   /** Largest body read; a larger one is refused, never cut (a cut page would be hashed and parsed as if whole). */
   maxBytes: number;
   accept: string;
+  /** Resolver and extra refusals for every hop (tests pass one they control); default: the system resolver. */
+  pin?: EgressPin;
 }
 
 const hostOf = (url: string) => {
@@ -78,7 +80,7 @@ export async function fetchPage(url: string, opts: PageFetchOptions): Promise<Fe
     if (remaining <= 0) throw new PageReadError('timeout', `${hostOf(url)} gave no complete answer within ${opts.timeoutMs} ms`);
     let res;
     try {
-      res = await egressFetch(opts.allowPrivate, current, { signal: opts.signal, timeoutMs: remaining, maxBytes: opts.maxBytes, oversize: 'refuse', headers: { accept: opts.accept, 'user-agent': READER_USER_AGENT } });
+      res = await egressFetch(opts.allowPrivate, current, { signal: opts.signal, timeoutMs: remaining, maxBytes: opts.maxBytes, oversize: 'refuse', pin: opts.pin, headers: { accept: opts.accept, 'user-agent': READER_USER_AGENT } });
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
       throw asReadError(err, current, opts);

@@ -17,7 +17,8 @@ export const WAIT_STATUSES: string[] = [...new Set([...CORE_WAIT_KINDS, ...modul
 
 /** Final statuses and what each means: the core three, then each module's own (`delivered`, `blocked`). */
 export const FINAL_OUTCOMES: Record<string, RunOutcome> = {
-  ready: 'succeeded', failed: 'failed', canceled: 'canceled',
+  // expired: an approval or answer that never came fails closed (jobs/orchestrator/waitpoint-expiry.ts).
+  ready: 'succeeded', failed: 'failed', canceled: 'canceled', expired: 'failed',
   ...Object.fromEntries(modules.flatMap((d) => Object.entries(d.statuses?.final ?? {}))),
 };
 export const TERMINAL_STATUSES: string[] = Object.keys(FINAL_OUTCOMES);
@@ -33,7 +34,7 @@ export const RUN_STATUSES: string[] = [...ACTIVE_STATUSES, ...RESTING_STATUSES];
 export const RUNS = defineMachine<Record<string, string[]>>({
   queued: ['running', ...RESTING_STATUSES],
   running: RESTING_STATUSES,
-  ...Object.fromEntries(WAIT_STATUSES.map((w) => [w, ['queued', 'canceled', 'failed']])),
+  ...Object.fromEntries(WAIT_STATUSES.map((w) => [w, ['queued', 'canceled', 'failed', 'expired']])),
   ...Object.fromEntries(TERMINAL_STATUSES.map((t) => [t, []])),
 });
 

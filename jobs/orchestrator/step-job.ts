@@ -2,6 +2,8 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, invalidPayload, isPermanent } from '../../shared/errors.js';
 import { getRunById } from '../../shared/db/runs.js';
+import { waitpointTtlSeconds } from './waitpoint-expiry.js';
+import { answerApproves } from '../approvals/authorize.js';
 import { beginStep, completeStepGuard, completeStepRow, heartbeatStep, insertWaitpoint, noteStepError, type BegunStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
 import { redactSecrets } from '../../shared/secrets.js';
@@ -112,7 +114,7 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       }),
     ]);
-    return await completeStep(deps, job.data, run.account_id, stepId, outcome, await stream.take());
+    return await completeStep(deps, job.data, run.account_id, stepId, withApprover(outcome, begun.resumeWaitpoint), await stream.take());
   } catch (err) {
     // What the step said before it failed is kept: written now, best effort.
     await stream.flush().catch(() => undefined);
@@ -138,6 +140,15 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
     stream.stop();
     untrack();
   }
+}
+
+/** A step resumed by an approval cites who gave it, so the proof card says who approved (jobs/approvals/authorize.ts). */
+function withApprover(outcome: StepOutcome, wp: BegunStep['resumeWaitpoint']): StepOutcome {
+  const by = wp?.resolution?.approvedBy;
+  if (typeof by !== 'string') return outcome;
+  const verb = answerApproves(wp!.resolution as { approved?: boolean; action?: string }) ? 'approved' : 'refused';
+  const claim = `${String(wp!.resolution!.gate ?? 'approval')} gate ${verb} by member ${by}`;
+  return { ...outcome, evidence: [...outcome.evidence, { claim, source: `approval:${wp!.id}`, sourceBound: true }] };
 }
 
 function stepInput(data: StepJobData, { run, prior: done, resumeWaitpoint: wp }: BegunStep, signal: AbortSignal, emit: StepInput['emit']): StepInput {
@@ -180,7 +191,10 @@ async function completeStep(deps: Deps, data: StepJobData, accountId: string, st
     if (!(await completeStepRow(trx, stepId, fields))) return { domain: data.domain, status: 'completed', replayed: true };
     for (const e of events) emit(e.type, e.data);
     const id = newId('wait');
-    await insertWaitpoint(trx, { id, runId: data.runId, accountId, kind: outcome.suspend!.kind, segment: data.segment, index: data.index, domain: data.domain, payload: outcome.suspend!.payload });
+    await insertWaitpoint(trx, {
+      id, runId: data.runId, accountId, kind: outcome.suspend!.kind, segment: data.segment, index: data.index, domain: data.domain,
+      payload: outcome.suspend!.payload, ttlSeconds: waitpointTtlSeconds(deps.config, outcome.suspend!.kind),
+    });
     emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
     return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };
   });

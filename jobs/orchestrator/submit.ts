@@ -17,6 +17,8 @@ import { enqueueSegment } from './flow.js';
 import { inRunTx } from './run-events.js';
 import { enqueueOrLeaveToSweep, enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
+import { answerApproves, authorizeApproval, gateOfWaitpoint } from '../approvals/authorize.js';
+import { assertScopes } from '../../shared/auth/scopes.js';
 
 /**
  * Starts a run, or resumes the conversation's waiting run when the request
@@ -72,13 +74,27 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
  */
 export async function resumeRun(deps: Deps, principal: Principal, runId: string, answer: RunAnswer): Promise<RunRow> {
   const own = await domainAnswering(deps, principal.accountId, runId, answer.action);
-  if (own) return own(deps, principal, runId, answer);
-  const result = await inRunTx(deps, runId, principal.accountId, (trx, emit) => resolveRunWaitpoint(trx, emit, principal.accountId, runId, (run, wp) => {
+  if (own) {
+    assertScopes(principal, ['runs:write']);
+    return own(deps, principal, runId, answer);
+  }
+  const result = await inRunTx(deps, runId, principal.accountId, (trx, emit) => resolveRunWaitpoint(trx, emit, principal.accountId, runId, async (run, wp) => {
     const module = domainModule(wp.domain);
     const decision = planAnswer(module, run, wp, answer);
     // Checked again under the lock: a waitpoint that came to rest since the look in domainAnswering is its domain's to resolve.
     if (selfAnswer(module)) throw conflict(`Run ${runId} now waits on a ${wp.domain} waitpoint, which resolves through its domain; answer again`);
-    return decision;
+    if (wp.kind !== 'awaitingApproval') {
+      assertScopes(principal, ['runs:write']);
+      return decision;
+    }
+    // Every approval, whichever transport it came by, is decided here: who may approve, and the record of who did.
+    const gate = gateOfWaitpoint(wp);
+    const approval = await authorizeApproval(deps, trx, principal, {
+      resourceType: 'run', resourceId: runId, submittedBy: run.submitted_by, gate,
+      step: { domain: wp.domain, index: wp.step_index }, details: { waitpointId: wp.id },
+    }, answerApproves(answer));
+    emit('trace', { event: approval.approved ? 'approval.granted' : 'approval.denied', gate, memberId: approval.approvedBy, waitpointId: wp.id });
+    return { ...decision, resolution: { ...decision.resolution, approvedBy: approval.approvedBy, gate } };
   }));
   await enqueueResumed(deps, runId, result);
   return result.run;

@@ -42,20 +42,25 @@ export function signedPayloadOf(body: MandateCreate): string {
 }
 
 /**
- * Checks the issuer's signature when there is one: 400 when it cannot be
- * checked (no key, a malformed key or signature), 422 when it does not
- * verify. Returns the signed payload, or null for an unsigned mandate.
+ * Checks the issuer's signature when there is one, against the keys the
+ * account registered for that issuer (never a key the mandate carries):
+ * 422 `unknownIssuer` when it has none, 400 for a malformed signature, 422
+ * `badIssuerSignature` when no registered key verifies it. Returns the
+ * signed payload and the index of the key that verified, or null unsigned.
  */
-export function verifyIssuerSignature(body: MandateCreate): string | null {
+export function verifyIssuerSignature(body: MandateCreate, keys: KeyObject[]): { payload: string; key: number } | null {
   const signature = body.issuer?.signature;
   if (signature === undefined) return null;
-  if (!body.issuer?.publicKey) throw invalidPayload('issuer.signature needs issuer.publicKey to be checked', { path: '/issuer/publicKey' });
-  const key = issuerKey(body.issuer.publicKey);
+  const entityId = body.issuer!.entityId;
   const bytes = decodeBase64(signature);
   if (bytes?.length !== 64) throw invalidPayload('issuer.signature must be a 64-byte Ed25519 signature in base64url or base64', { path: '/issuer/signature' });
-  const payload = signedPayloadOf(body);
-  if (!verify(null, Buffer.from(payload, 'utf8'), key, bytes)) {
-    throw policyViolation(`The issuer's signature (${body.issuer.entityId}) does not verify over the mandate's canonical JSON (RFC 8785, without issuer.signature)`, { reason: 'badIssuerSignature', entityId: body.issuer.entityId });
+  if (keys.length === 0) {
+    throw policyViolation(`Issuer ${entityId} is not registered on this account: an owner or admin registers its key with POST /v1/pay/issuers`, { reason: 'unknownIssuer', entityId });
   }
-  return payload;
+  const payload = signedPayloadOf(body);
+  const key = keys.findIndex((k) => verify(null, Buffer.from(payload, 'utf8'), k, bytes));
+  if (key < 0) {
+    throw policyViolation(`The issuer's signature (${entityId}) does not verify with any key registered for it, over the mandate's canonical JSON (RFC 8785, without issuer.signature)`, { reason: 'badIssuerSignature', entityId });
+  }
+  return { payload, key };
 }

@@ -1,11 +1,15 @@
 import type { Deps } from '../../shared/deps.js';
 import { getMandate, insertMandate, listMandates, receiptsOfMandate, revokeMandate, type MandateRow, type ReceiptRow } from '../../shared/db/pay.js';
 import { getTask } from '../../shared/db/tasks.js';
-import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
+import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
+import type { Db } from '../../shared/db/knex.js';
+import { authorizeApproval } from '../approvals/authorize.js';
+import { activeIssuerKeys } from './issuers-repository.js';
+import { jwkKey } from './issuers-service.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { MandateCreate } from '../../shared/schemas/pay.js';
-import { issuerKey, verifyIssuerSignature } from './issuer.js';
+import { verifyIssuerSignature } from './issuer.js';
 import { isKnownCurrency, toMinor } from './logic.js';
 import { MANDATES } from './machine.js';
 import { mandateStatus } from './views.js';
@@ -27,32 +31,59 @@ export function minorUnits(amount: number, currency: string, path: string): numb
 }
 
 /**
- * Grants a mandate on one of the caller's tasks (404 otherwise). A signed
- * mandate is stored only when the issuer's signature verifies (422
- * otherwise), together with the exact payload that was signed.
+ * Grants a mandate on one of the caller's tasks (404 otherwise). A mandate
+ * is an approval to pay: either an issuer the account registered signed it
+ * (verified against the registered key, 422 otherwise; the caller needs
+ * pay:write), or it is issued as an approval by a member holding
+ * approvals:write who did not submit a run of the task waiting for it (409
+ * selfApproval, unless the policy allows `mandate`). Who issued it is kept.
  */
 export async function createMandate(deps: Deps, principal: Principal, body: MandateCreate): Promise<MandateRow> {
   const { maxSpend } = body.constraints;
   const currency = knownCurrency(maxSpend.currency, '/constraints/maxSpend/currency');
   const maxMinor = minorUnits(maxSpend.amount, currency, '/constraints/maxSpend/amount');
   if (body.expiresAt && new Date(body.expiresAt).getTime() <= Date.now()) throw invalidPayload('expiresAt must be in the future', { path: '/expiresAt' });
-  if (body.issuer?.publicKey) issuerKey(body.issuer.publicKey);
-  const signedPayload = verifyIssuerSignature(body);
+  const issuers = body.issuer?.signature !== undefined ? await activeIssuerKeys(deps.db, principal.accountId, body.issuer.entityId) : [];
+  const signed = verifyIssuerSignature(body, issuers.map((i) => jwkKey(i.public_key)));
+  if (signed) assertAnyScope(principal, ['pay:write', 'approvals:write']);
   if (!(await getTask(deps.db, principal.accountId, body.taskId))) throw notFound(`Task ${body.taskId}`);
-  return insertMandate(deps.db, {
-    id: newId('mnd'),
-    account_id: principal.accountId,
-    task_id: body.taskId,
-    currency,
-    max_minor: maxMinor,
-    allowed_vendors: body.constraints.allowedVendors ?? null,
-    resolve_rules: body.constraints.resolveRules ?? [],
-    constraints: body.constraints,
-    issuer: body.issuer ? { entityId: body.issuer.entityId, ...(body.issuer.publicKey ? { publicKey: body.issuer.publicKey } : {}) } : null,
-    issuer_signature: signedPayload ? body.issuer!.signature! : null,
-    signed_payload: signedPayload,
-    expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+  const id = newId('mnd');
+  return deps.db.transaction(async (trx) => {
+    const issuer = signed ? issuers[signed.key]! : null;
+    const approvedBy = issuer ? null : (await authorizeApproval(deps, trx, principal, {
+      resourceType: 'mandate', resourceId: id, gate: 'mandate', details: { taskId: body.taskId },
+      submittedBy: await waitingSubmitter(trx, principal, body.taskId),
+    }, true)).approvedBy;
+    return insertMandate(trx, {
+      id,
+      account_id: principal.accountId,
+      task_id: body.taskId,
+      currency,
+      max_minor: maxMinor,
+      allowed_vendors: body.constraints.allowedVendors ?? null,
+      resolve_rules: body.constraints.resolveRules ?? [],
+      constraints: body.constraints,
+      issuer: issuer ? { entityId: issuer.entity_id, publicKey: issuer.public_key.x } : body.issuer ? { entityId: body.issuer.entityId } : null,
+      issuer_signature: signed ? body.issuer!.signature! : null,
+      signed_payload: signed?.payload ?? null,
+      expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
+      approved_by: approvedBy,
+      issuer_id: issuer?.id ?? null,
+    });
   });
+}
+
+/** The caller, when a run of the task they submitted waits for a payment approval: issuing its mandate would approve their own run. */
+async function waitingSubmitter(db: Db, principal: Principal, taskId: string): Promise<string | null> {
+  if (!principal.memberId) return null;
+  const own = await db('runs').where({ account_id: principal.accountId, task_id: taskId, status: 'awaitingApproval', submitted_by: principal.memberId }).first('id');
+  return own ? principal.memberId : null;
+}
+
+function assertAnyScope(principal: Principal, scopes: string[]): void {
+  if (!scopes.some((s) => principal.scopes.includes(s)) && !principal.scopes.includes('admin')) {
+    throw forbidden(`Creating a signed mandate needs one of ${scopes.join(', ')}`);
+  }
 }
 
 export async function fetchMandate(deps: Pick<Deps, 'db'>, principal: Principal, mandateId: string): Promise<{ mandate: MandateRow; settlements: ReceiptRow[]; settlementCount: number }> {

@@ -4,8 +4,8 @@ import { SECTION_KINDS, type PACK_PROBLEMS } from '../../shared/schemas/proof-pa
 import { cites } from './logic.js';
 
 /**
- * Proof packs, without I/O: what a pack holds (five sections built from a
- * run's steps, its proof card and its receipts), how it is sealed, and how
+ * Proof packs, without I/O: what a pack holds (six sections built from a
+ * run's steps, its proof card, its receipts and its audit entries), how it is sealed, and how
  * a sealed pack is checked again from its content alone. Every hash is
  * SHA-256 (hex) over RFC 8785 canonical JSON, so anyone can recompute it.
  */
@@ -36,6 +36,8 @@ export interface PackInput {
   /** The run's latest proof card (null when it never rested with one). */
   card: Record<string, unknown> | null;
   receipts: Array<{ receiptId: string; amount: { amount: number; currency: string } } & Record<string, unknown>>;
+  /** The audit entries about the run (approvals, denials), oldest first; packs sealed before it lack the section. */
+  audit: Array<{ id: string; action: string } & Record<string, unknown>>;
 }
 
 type Obj = Record<string, unknown>;
@@ -53,8 +55,8 @@ function sourceRecords(value: unknown, out: Obj[] = []): Obj[] {
   return out;
 }
 
-/** The five sections of a run's pack. */
-export function buildSections({ run, steps, card, receipts }: PackInput): Section[] {
+/** The six sections of a run's pack. */
+export function buildSections({ run, steps, card, receipts, audit }: PackInput): Section[] {
   const completed = steps.filter((s) => s.status === 'completed');
   const items = completed.flatMap((s) => (s.evidence ?? []).filter(isObj).map((e) => {
     const item = { domain: s.domain, segment: s.segment, claim: String(e.claim ?? ''), source: typeof e.source === 'string' ? e.source : null, sourceBound: e.sourceBound === true, ...(Array.isArray(e.contradicts) ? { contradicts: e.contradicts } : {}) };
@@ -92,6 +94,7 @@ export function buildSections({ run, steps, card, receipts }: PackInput): Sectio
       proofCard: card ? { cardId: card.cardId, cite: card.cite, citeRef: card.citeRef, evidenceStatus: card.evidenceStatus, confidence: card.confidence, recommendedRestraint: card.recommendedRestraint } : null,
     },
     { kind: 'receipts', receiptId: receipts[0]?.receiptId ?? null, count: receipts.length, totals: [...totals].map(([currency, amount]) => ({ amount, currency })), receipts },
+    { kind: 'audit', count: audit.length, denied: audit.filter((e) => e.outcome === 'denied').length, entries: audit },
   ];
 }
 

@@ -10,6 +10,7 @@ import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { sign, verifyWithJwk } from '../../shared/signing.js';
+import { auditOf, auditView } from '../audit/index.js';
 import { buildSections, checkPackHashes, headerOf, packIdForRun, sealHashes, type PackProblem } from './pack-logic.js';
 import { receiptView } from './views.js';
 
@@ -26,9 +27,10 @@ async function sealRunPack(db: Db, deps: Pick<Deps, 'config'>, accountId: string
   const steps = await stepsOf(db, runId);
   const card = await latestProofCardOfRun(db, runId);
   const receipts = await receiptsOfRun(db, accountId, runId);
+  const audit = await auditOf(db, accountId, 'run', runId);
   const sections = buildSections({
     run: { id: run.id, route: run.route, status: run.status, extensions: (run.routing.extensions as unknown[] | undefined) ?? [] },
-    steps, card: card?.card ?? null, receipts: receipts.map(receiptView),
+    steps, card: card?.card ?? null, receipts: receipts.map(receiptView), audit: audit.map(auditView),
   });
   const header = headerOf(packId, runId, new Date().toISOString());
   const { sectionHashes, rootHash } = sealHashes(header, sections);

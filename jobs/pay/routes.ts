@@ -2,6 +2,7 @@ import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 import { MandateCreate, MandateRevoke, ReceiptReply, SettleReply, SettleRequest } from '../../shared/schemas/pay.js';
 import { ProofPackCreate, ProofPackReply, ProofPackVerification, ProofPackVerify } from '../../shared/schemas/proof-pack.js';
+import { issuerRoutes } from './issuer-routes.js';
 import { createMandate, fetchMandate, findMandates, revokeMandateByClient } from './mandates-service.js';
 import { createPack, fetchPack, packView, verifyPack } from './packs-service.js';
 import { MandateDetailReply, MandateListQuery, MandatePage, MandateReply } from './schemas.js';
@@ -17,6 +18,9 @@ const audit = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] 
 
 export const routes = [
   mandates.post('/v1/pay/mandates', 'Create a payment mandate; pay does not execute without one', {
+    description: 'Signed by a registered issuer (POST /v1/pay/issuers; the caller needs pay:write), or issued as an approval: then the caller needs approvals:write and must not be the submitter of a run of the task waiting for it (409 selfApproval) unless the approval policy allows `mandate`. A signature of an unregistered issuer is 422 `unknownIssuer`; one no registered key verifies is 422 `badIssuerSignature`.',
+    // Which scope depends on the body (signed or not): createMandate decides.
+    scopes: [],
     body: MandateCreate, response: { 201: MandateReply }, mcpTool: 'pay.createMandate',
     handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, ...mandateView(await createMandate(deps, principal, body)) }),
   }),
@@ -38,6 +42,7 @@ export const routes = [
     body: MandateRevoke, response: { 200: MandateReply },
     handler: async ({ params, body, principal }, deps) => ({ ok: true, ...mandateView(await revokeMandateByClient(deps, principal, params.mandateId, body.reason)) }),
   }),
+  ...issuerRoutes,
   r.post('/v1/pay/settle', 'Settle against a mandate', {
     body: SettleRequest, response: { 201: SettleReply }, countsAsWorkflow: true, mcpTool: 'pay.settle',
     handler: async ({ body, principal }, deps) => {

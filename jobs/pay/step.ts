@@ -7,6 +7,7 @@ import { PaymentMetadata } from '../../shared/schemas/pay.js';
 import { check } from '../../shared/validation.js';
 import type { StepHandler, StepInput, StepOutcome } from '../step.js';
 import { formatMoney, purchaseOfSelection, type Purchase } from './logic.js';
+import { requireRunEffect } from '../orchestrator/run-grant.js';
 import { packIdForRun } from './pack-logic.js';
 import { purchaseEvidence, settle } from './settle.js';
 import { money, settledReceiptView } from './views.js';
@@ -63,6 +64,8 @@ export const payStep: StepHandler = async (input, deps) => {
     const message = 'nothing was chosen to pay for (no hunt selection and no metadata.payment)';
     return { output: { paid: false, reason: 'nothingToPay', message }, evidence: [], conversation: [`Not paid: ${message}.`], openQuestions: [`Pay: ${message}.`] };
   }
+  // The run acts within its grant: without pay:write the step fails naming it, before any gate or settlement.
+  await requireRunEffect(deps, input, 'pay.settle');
   const taskId = (await getRun(deps.db, input.accountId, input.runId))?.task_id ?? null;
   const mandateId = await mandateFor(input, deps, taskId);
   if (!mandateId) {

@@ -4,6 +4,7 @@ import { advanceSchedule, claimDueSchedules, hasRunningFiring, insertFiring, set
 import type { Db } from '../../shared/db/knex.js';
 import { newId } from '../../shared/ids.js';
 import type { FiringTrigger } from '../automation/events.js';
+import type { CreatorGrant } from '../automation/grant.js';
 import { startAutomatedRun } from '../automation/start-run.js';
 import type { RunTarget } from '../automation/target.js';
 import { wakeDispatcher } from '../events/wake.js';
@@ -29,18 +30,18 @@ export async function fireDueSchedules(deps: Deps, now = new Date()): Promise<{ 
   const graceMs = deps.config.SCHEDULE_MISFIRE_GRACE_SECONDS * 1000;
   let claimed = 0;
   const pending = await deps.db.transaction(async (trx) => {
-    const toStart: Array<{ firing: FiringRow; target: RunTarget }> = [];
+    const toStart: Array<{ firing: FiringRow; target: RunTarget; grant: CreatorGrant }> = [];
     for (const schedule of await claimDueSchedules(trx, now, CLAIM_BATCH)) {
       claimed++;
       const plan = planTick({ cron: schedule.cron, timezone: schedule.timezone, catchUp: schedule.catch_up as CatchUp, nextFireAt: schedule.next_fire_at }, now, graceMs);
       await advanceSchedule(trx, schedule.id, plan.nextFireAt, plan.scheduledFor);
       const firing = await recordFiring(trx, schedule, { scheduledFor: plan.scheduledFor, trigger: plan.trigger, missed: plan.missed, missedTick: plan.action === 'missed' });
-      if (firing?.outcome === 'pending') toStart.push({ firing, target: schedule.target as RunTarget });
+      if (firing?.outcome === 'pending') toStart.push({ firing, target: schedule.target as RunTarget, grant: schedule });
     }
     return toStart;
   });
   let started = 0;
-  for (const { firing, target } of pending) if ((await startFiring(deps, firing, target)).outcome === 'started') started++;
+  for (const { firing, target, grant } of pending) if ((await startFiring(deps, firing, target, grant)).outcome === 'started') started++;
   return { claimed, started };
 }
 
@@ -60,9 +61,9 @@ export async function recordFiring(trx: Db, schedule: ScheduleRow, f: { schedule
   return firing;
 }
 
-/** Starts a pending firing's run and records what came of it, with its event, in one transaction. */
-export async function startFiring(deps: Deps, firing: FiringRow, target: RunTarget): Promise<FiringRow> {
-  const started = await startAutomatedRun(deps, firing.account_id, target, {
+/** Starts a pending firing's run within the schedule's recorded grant and records what came of it, with its event, in one transaction. */
+export async function startFiring(deps: Deps, firing: FiringRow, target: RunTarget, grant: CreatorGrant): Promise<FiringRow> {
+  const started = await startAutomatedRun(deps, firing.account_id, target, grant, {
     startedBy: `schedule:${firing.schedule_id}`, scheduleId: firing.schedule_id, firingId: firing.id, scheduledFor: firing.scheduled_for.toISOString(), trigger: firing.trigger,
   });
   const result = await deps.db.transaction(async (trx) => {

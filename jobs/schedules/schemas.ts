@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Ok, Page, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { FIRING_OUTCOMES, FIRING_TRIGGERS } from '../automation/events.js';
+import { GrantFields } from '../automation/grant-view.js';
 import { RunTarget } from '../automation/target.js';
 import { CATCH_UP_POLICIES } from './logic.js';
 
@@ -34,7 +35,7 @@ export const ScheduleView = Type.Object(
     scheduleId: Type.String(), name: Type.String(), cron: Type.String(), timezone: Type.String(), target: RunTarget,
     overlap: StringEnum(OVERLAP_POLICIES), catchUp: StringEnum(CATCH_UP_POLICIES), status: StringEnum(SCHEDULE_STATUSES),
     nextFireAt: Type.Union([Timestamp, Type.Null()], { description: 'null while paused' }), lastFiredAt: Type.Union([Timestamp, Type.Null()]),
-    createdAt: Timestamp, updatedAt: Timestamp,
+    ...GrantFields, createdAt: Timestamp, updatedAt: Timestamp,
   },
   { $id: 'Schedule' },
 );

@@ -3,17 +3,25 @@ import { deleteSchedule, getSchedule, insertSchedule, listSchedules, recentFirin
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
+import { creatorGrant } from '../automation/grant.js';
 import { checkTarget, type RunTarget } from '../automation/target.js';
 import { recordFiring, startFiring } from './firing.js';
 import { nextFireTimes, scheduleProblem } from './logic.js';
 import type { ScheduleCreate } from './schemas.js';
 
-/** Creates a schedule after checking its cron, zone and target (400 naming what is wrong); its first tick is the next one after now. */
+/**
+ * Creates a schedule after checking its cron, zone and target (400 naming
+ * what is wrong); its first tick is the next one after now. It records its
+ * creator's grant, which its runs act within (403 unless the creator could
+ * start the target directly).
+ */
 export async function createSchedule(deps: Deps, principal: Principal, body: ScheduleCreate): Promise<ScheduleRow> {
   const timezone = body.timezone ?? 'UTC';
   const problem = scheduleProblem(body.cron, timezone);
   if (problem) throw invalidPayload(problem, { path: problem.startsWith('timezone') ? '/timezone' : '/cron' });
+  const grant = creatorGrant(principal, 'A schedule');
   return insertSchedule(deps.db, {
+    ...grant,
     id: newId('sch'), account_id: principal.accountId, name: body.name ?? body.cron, cron: body.cron.trim(), timezone,
     target: checkTarget(body.target) as Record<string, unknown>, overlap: body.overlap ?? 'skip', catch_up: body.catchUp ?? 'none',
     next_fire_at: nextFireTimes(body.cron, timezone, new Date(), 1)[0]!,
@@ -62,10 +70,10 @@ export async function removeSchedule(deps: Deps, principal: Principal, scheduleI
  * and a clock tick see each other's pending firing.
  */
 export async function triggerSchedule(deps: Deps, principal: Principal, scheduleId: string): Promise<FiringRow> {
-  const { firing, target } = await deps.db.transaction(async (trx) => {
+  const { firing, target, grant } = await deps.db.transaction(async (trx) => {
     const schedule = await getSchedule(trx, principal.accountId, scheduleId, true);
     if (!schedule) throw notFound(`Schedule ${scheduleId}`);
-    return { firing: (await recordFiring(trx, schedule, { scheduledFor: new Date(), trigger: 'manual', missed: 0 }))!, target: schedule.target as RunTarget };
+    return { firing: (await recordFiring(trx, schedule, { scheduledFor: new Date(), trigger: 'manual', missed: 0 }))!, target: schedule.target as RunTarget, grant: schedule };
   });
-  return firing.outcome === 'pending' ? startFiring(deps, firing, target) : firing;
+  return firing.outcome === 'pending' ? startFiring(deps, firing, target, grant) : firing;
 }

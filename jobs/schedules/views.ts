@@ -1,10 +1,11 @@
 import { iso } from '../../shared/db/knex.js';
+import { grantView } from '../automation/grant-view.js';
 import type { FiringRow, ScheduleRow } from '../../shared/db/schedules.js';
 
 export function scheduleView(row: ScheduleRow) {
   return {
     scheduleId: row.id, name: row.name, cron: row.cron, timezone: row.timezone, target: row.target, overlap: row.overlap, catchUp: row.catch_up, status: row.status,
-    nextFireAt: row.status === 'active' ? iso(row.next_fire_at) : null, lastFiredAt: iso(row.last_fired_at), createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)!,
+    nextFireAt: row.status === 'active' ? iso(row.next_fire_at) : null, lastFiredAt: iso(row.last_fired_at), ...grantView(row), createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)!,
   };
 }
 

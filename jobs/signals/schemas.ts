@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { MATCH_OUTCOMES } from '../automation/events.js';
+import { GrantFields } from '../automation/grant-view.js';
 import { RunTarget } from '../automation/target.js';
 import { CONDITION_OPERATORS } from './logic.js';
 
@@ -71,7 +72,7 @@ export const SignalRuleView = Type.Object(
   {
     ruleId: Type.String(), name: Type.String(), signalType: Type.String(), condition: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
     target: RunTarget, status: StringEnum(RULE_STATUSES), dedupWindowSeconds: Type.Integer(), maxRunsPerHour: Type.Union([Type.Integer(), Type.Null()]),
-    createdAt: Timestamp, updatedAt: Timestamp,
+    ...GrantFields, createdAt: Timestamp, updatedAt: Timestamp,
   },
   { $id: 'SignalRule' },
 );

@@ -8,6 +8,7 @@ import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { startAutomatedRun } from '../automation/start-run.js';
+import { creatorGrant } from '../automation/grant.js';
 import { checkTarget, type RunTarget } from '../automation/target.js';
 import { wakeDispatcher } from '../events/wake.js';
 import { admitMatch, checkCondition, conditionHolds, disallowedOperators } from './logic.js';
@@ -45,15 +46,16 @@ export async function ingestSignal(deps: Deps, principal: Principal, body: Signa
     const first = (await signalBySourceId(deps.db, accountId, body.source, body.sourceId))!;
     return { signal: first, duplicate: true, matches: await matchesOfSignal(deps.db, first.id) };
   }
-  const targets = new Map<string, RunTarget | undefined>();
+  // A rule's run acts within the rule's recorded grant, not the grant of whoever posted the signal.
+  const rules = new Map<string, SignalRuleRow | undefined>();
   const settled: SignalMatchRow[] = [];
   for (const match of recorded.matches) {
     if (match.outcome !== 'pending') { settled.push(match); continue; }
     const ruleId = match.rule_id!;
-    if (!targets.has(ruleId)) targets.set(ruleId, (await getRule(deps.db, accountId, ruleId))?.target as RunTarget | undefined);
-    const target = targets.get(ruleId);
-    const started = target
-      ? await startAutomatedRun(deps, accountId, target, { startedBy: `signalRule:${ruleId}`, signalId: recorded.signal.id, ruleId, matchId: match.id, type: recorded.signal.type, subject: recorded.signal.subject })
+    if (!rules.has(ruleId)) rules.set(ruleId, (await getRule(deps.db, accountId, ruleId)) ?? undefined);
+    const rule = rules.get(ruleId);
+    const started = rule
+      ? await startAutomatedRun(deps, accountId, rule.target as RunTarget, rule, { startedBy: `signalRule:${ruleId}`, signalId: recorded.signal.id, ruleId, matchId: match.id, type: recorded.signal.type, subject: recorded.signal.subject })
       : { outcome: 'failed' as const, reason: 'rule deleted before its run started' };
     const result = await deps.db.transaction(async (trx) => {
       const row = await settleMatch(trx, match.id, { outcome: started.outcome, runId: started.outcome === 'started' ? started.runId : null, reason: started.outcome === 'started' ? null : started.reason });
@@ -101,6 +103,7 @@ function checkedCondition(condition: unknown): Record<string, unknown> | null {
 
 export async function createRule(deps: Deps, principal: Principal, body: SignalRuleCreate): Promise<SignalRuleRow> {
   return insertRule(deps.db, {
+    ...creatorGrant(principal, 'A signal rule'),
     id: newId('srl'), account_id: principal.accountId, name: body.name, signal_type: body.signalType, condition: checkedCondition(body.condition),
     target: checkTarget(body.target) as Record<string, unknown>, status: body.status ?? 'active', dedup_window_seconds: body.dedupWindowSeconds ?? 0, max_runs_per_hour: body.maxRunsPerHour ?? null,
   });
@@ -121,7 +124,8 @@ export async function updateRuleByClient(deps: Deps, principal: Principal, ruleI
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.signalType !== undefined ? { signal_type: body.signalType } : {}),
     ...(body.condition !== undefined ? { condition: checkedCondition(body.condition) } : {}),
-    ...(body.target !== undefined ? { target: checkTarget(body.target) as Record<string, unknown> } : {}),
+    // A new target is the updater's to answer for: the rule then acts within the updater's grant.
+    ...(body.target !== undefined ? { target: checkTarget(body.target) as Record<string, unknown>, ...creatorGrant(principal, 'A signal rule') } : {}),
     ...(body.status !== undefined ? { status: body.status } : {}),
     ...(body.dedupWindowSeconds !== undefined ? { dedup_window_seconds: body.dedupWindowSeconds } : {}),
     ...(body.maxRunsPerHour !== undefined ? { max_runs_per_hour: body.maxRunsPerHour } : {}),

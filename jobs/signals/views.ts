@@ -1,4 +1,5 @@
 import { iso } from '../../shared/db/knex.js';
+import { grantView } from '../automation/grant-view.js';
 import type { SignalMatchRow, SignalRow, SignalRuleRow } from '../../shared/db/signals.js';
 
 export function signalView(row: SignalRow) {
@@ -12,6 +13,6 @@ export function matchView(row: SignalMatchRow) {
 export function ruleView(row: SignalRuleRow) {
   return {
     ruleId: row.id, name: row.name, signalType: row.signal_type, condition: row.condition, target: row.target, status: row.status,
-    dedupWindowSeconds: row.dedup_window_seconds, maxRunsPerHour: row.max_runs_per_hour, createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)!,
+    dedupWindowSeconds: row.dedup_window_seconds, maxRunsPerHour: row.max_runs_per_hour, ...grantView(row), createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)!,
   };
 }

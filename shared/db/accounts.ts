@@ -93,8 +93,11 @@ export async function findActiveToken(db: Db, tokenHash: string): Promise<TokenP
   return row ?? null;
 }
 
-export async function listTokens(db: Db, accountId: string): Promise<TokenRow[]> {
-  return db('api_tokens').where({ account_id: accountId }).orderBy('created_at', 'desc');
+/** The account's tokens, newest first; only those of one member when `memberId` is given. */
+export async function listTokens(db: Db, accountId: string, memberId?: string): Promise<TokenRow[]> {
+  const q = db('api_tokens').where({ account_id: accountId });
+  if (memberId) q.andWhere('member_id', memberId);
+  return q.orderBy('created_at', 'desc');
 }
 
 export async function getToken(db: Db, accountId: string, tokenId: string): Promise<TokenRow | null> {

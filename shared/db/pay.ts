@@ -16,6 +16,10 @@ export interface MandateRow {
   issuer: { entityId: string; publicKey?: string } | null;
   issuer_signature: string | null;
   signed_payload: string | null;
+  /** The member who issued an unsigned mandate as an approval; null when a registered issuer signed it. */
+  approved_by: string | null;
+  /** The registered issuer whose key verified the signature. */
+  issuer_id: string | null;
   status: string;
   expires_at: Date | null;
   revoked_at: Date | null;
@@ -25,7 +29,7 @@ export interface MandateRow {
   expired: boolean;
 }
 
-export type NewMandate = Pick<MandateRow, 'id' | 'account_id' | 'task_id' | 'currency' | 'max_minor' | 'allowed_vendors' | 'resolve_rules' | 'constraints' | 'issuer' | 'issuer_signature' | 'signed_payload' | 'expires_at'>;
+export type NewMandate = Pick<MandateRow, 'id' | 'account_id' | 'task_id' | 'currency' | 'max_minor' | 'allowed_vendors' | 'resolve_rules' | 'constraints' | 'issuer' | 'issuer_signature' | 'signed_payload' | 'expires_at' | 'approved_by' | 'issuer_id'>;
 
 export interface ReceiptRow {
   id: string;

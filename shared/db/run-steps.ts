@@ -91,13 +91,22 @@ export async function completeStepRow(trx: Db, stepId: string, f: StepFields): P
   return (await trx('run_steps').where({ id: stepId }).whereNot({ status: 'completed' }).update({ status: 'completed', ...f, error: null, finished_at: trx.fn.now() })) > 0;
 }
 
-export interface WaitpointInsert { id: string; runId: string; accountId: string; kind: string; segment: number; index: number; domain: string; payload: Record<string, unknown> }
+export interface WaitpointInsert {
+  id: string; runId: string; accountId: string; kind: string; segment: number; index: number; domain: string; payload: Record<string, unknown>;
+  /** Seconds until the clock fails the waitpoint closed; null: it does not expire (its domain closes it, as proxy does). */
+  ttlSeconds?: number | null;
+}
 
 export async function insertWaitpoint(trx: Db, w: WaitpointInsert): Promise<void> {
-  await trx('waitpoints').insert({ id: w.id, run_id: w.runId, account_id: w.accountId, kind: w.kind, segment: w.segment, step_index: w.index, domain: w.domain, payload: JSON.stringify(w.payload) });
+  await trx('waitpoints').insert({
+    id: w.id, run_id: w.runId, account_id: w.accountId, kind: w.kind, segment: w.segment, step_index: w.index, domain: w.domain, payload: JSON.stringify(w.payload),
+    // Postgres's clock, like the sweep that compares against it.
+    expires_at: w.ttlSeconds ? trx.raw('now() + make_interval(secs => ?)', [w.ttlSeconds]) : null,
+  });
 }
 
 export interface WaitpointRow {
   id: string; run_id: string; account_id: string; kind: string; segment: number; step_index: number; domain: string;
   payload: Record<string, unknown>; resolution: Record<string, unknown> | null; resolved_at: string | Date | null;
+  expires_at?: Date | null; escalated_at?: Date | null;
 }

@@ -14,6 +14,9 @@ export interface ScheduleRow {
   next_fire_at: Date;
   last_fired_at: Date | null;
   last_run_id: string | null;
+  /** The member who wrote it and the scopes it acts within (jobs/automation/grant.ts); null before grants were recorded. */
+  created_by: string | null;
+  grant_scopes: string[] | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -13,11 +13,6 @@ export interface SessionPrincipalRow {
   account_status: AccountRow['status'];
 }
 
-export async function findAccountByEmail(db: Db, email: string): Promise<AccountRow | null> {
-  const row = await db('accounts').whereRaw('lower(email) = lower(?)', [email.trim()]).first();
-  return row ?? null;
-}
-
 export async function getAccount(db: Db, accountId: string): Promise<(AccountRow & { created_at: Date }) | null> {
   return (await db('accounts').where({ id: accountId }).first()) ?? null;
 }

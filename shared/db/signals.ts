@@ -23,6 +23,9 @@ export interface SignalRuleRow {
   status: string;
   dedup_window_seconds: number;
   max_runs_per_hour: number | null;
+  /** The member who wrote it and the scopes it acts within (jobs/automation/grant.ts); null before grants were recorded. */
+  created_by: string | null;
+  grant_scopes: string[] | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -1,15 +1,20 @@
-import dns from 'node:dns';
+import net from 'node:net';
 import { Agent, request } from 'undici';
 import { AppError } from '../errors.js';
 import { classifyAddress, normalizeHost, refusedHost } from './address-ranges.js';
+import { addressAllowed, EgressRefused, pinnedLookup, REFUSED_TARGET, type EgressPin } from './pinned-dns.js';
+
+export { EgressRefused, REFUSED_TARGET, type EgressPin } from './pinned-dns.js';
 
 /**
  * The one guarded outbound HTTP client: every webhook, connector or page read
  * goes through it. Time and size limits, no redirects, and no special-purpose
  * target (address-ranges.ts: every block of IANA's registries, the IPv6 forms
- * that embed one, local names): an address literal is checked before the
- * call, a name after DNS resolution, at connect time (so DNS rebinding cannot
- * slip through). AWP_ALLOW_PRIVATE_EGRESS lifts all of it for local development.
+ * that embed one, local names). An address literal is checked before the
+ * call; a name is resolved once at connect time, each address checked, and
+ * the socket connects to a checked address (pinned-dns.ts), so DNS rebinding
+ * cannot slip through. AWP_ALLOW_PRIVATE_EGRESS lifts the range checks for
+ * local development.
  */
 
 /** True when an outbound call must not reach `address` (an IP literal; anything else is refused too). */
@@ -17,44 +22,16 @@ export function isBlockedAddress(address: string): boolean {
   return !classifyAddress(address).allowed;
 }
 
-export class EgressRefused extends AppError {
-  constructor(message: string) {
-    super('invalidPayload', message);
-  }
-}
-
-/**
- * The one reason a refused target gets at connect time, stored in the
- * delivery ledger as is. A blocked address, a local name and a name that does
- * not resolve at all read the same, so a caller cannot use their endpoint's
- * error to learn which internal names exist or where they point.
- */
-export const REFUSED_TARGET = 'endpoint host did not resolve to an allowed address';
-
 const agents = new Map<boolean, Agent>();
 
+function pinnedAgent(allowPrivate: boolean, pin: EgressPin = {}): Agent {
+  return new Agent({ connect: { lookup: pinnedLookup(allowPrivate, pin) }, keepAliveTimeout: 10_000 });
+}
+
+/** The shared agent per setting: its pooled connections were each opened to an address checked when they were made. */
 function agent(allowPrivate: boolean): Agent {
   let a = agents.get(allowPrivate);
-  if (!a) {
-    a = new Agent({
-      connect: {
-        lookup(hostname, options, callback) {
-          if (!allowPrivate && refusedHost(hostname)) return callback(new EgressRefused(REFUSED_TARGET), '', 0);
-          dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-            // A name that does not resolve reads like a refused one (see REFUSED_TARGET).
-            if (err) return callback(allowPrivate ? err : new EgressRefused(REFUSED_TARGET), '', 0);
-            const list = addresses as dns.LookupAddress[];
-            const allowed = allowPrivate ? list : list.filter((x) => !isBlockedAddress(x.address));
-            if (allowed.length === 0) return callback(new EgressRefused(REFUSED_TARGET), '', 0);
-            if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, allowed);
-            callback(null, allowed[0]!.address, allowed[0]!.family);
-          });
-        },
-      },
-      keepAliveTimeout: 10_000,
-    });
-    agents.set(allowPrivate, a);
-  }
+  if (!a) agents.set(allowPrivate, (a = pinnedAgent(allowPrivate)));
   return a;
 }
 
@@ -100,6 +77,8 @@ export interface EgressOptions {
    * before any of the body is read.
    */
   oversize?: 'truncate' | 'refuse';
+  /** Resolver and extra refusals (pinned-dns.ts); the default is the system resolver and the ranges alone. */
+  pin?: EgressPin;
 }
 
 export interface EgressResponse {
@@ -156,21 +135,25 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
   const maxBytes = opts.maxBytes ?? 64 * 1024;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const host = hostOf(url);
-  // Address literals never reach the lookup below (the socket connects to them directly), so they are judged here.
-  if (!allowPrivate && refusedHost(hostnameOf(url))) throw new EgressRefused(REFUSED_TARGET);
+  // Address literals never reach the connect-time lookup (the socket connects to them directly): judged here.
+  const name = hostnameOf(url);
+  const refused = net.isIP(name) ? !addressAllowed(name, allowPrivate, opts.pin) : !allowPrivate && refusedHost(name);
+  if (refused) throw new EgressRefused(REFUSED_TARGET);
   const tooLarge = () => new EgressError('tooLarge', `${host} answered with a body over the ${maxBytes}-byte limit`);
   opts.signal?.throwIfAborted();
   // One controller carries both the caller's abort and our own deadline, so undici tears down the request either way.
   const controller = new AbortController();
   const onCallerAbort = () => controller.abort(opts.signal!.reason);
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  // A caller's own resolver or deny list gets an agent of its own, closed after the call.
+  const dispatcher = opts.pin ? pinnedAgent(allowPrivate, opts.pin) : agent(allowPrivate);
   const timer = setTimeout(() => controller.abort(new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`)), timeoutMs);
   try {
     const res = await request(url, {
       method: opts.method ?? 'GET',
       headers: opts.headers,
       body: opts.body,
-      dispatcher: agent(allowPrivate),
+      dispatcher,
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       signal: controller.signal,
@@ -207,6 +190,7 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);
+    if (opts.pin) void dispatcher.destroy().catch(() => undefined);
   }
 }
 

@@ -112,6 +112,7 @@ export const ProfileActivated = Ok({ status: Type.Literal('activated'), tokenSta
 export const TokenView = Type.Object(
   {
     tokenId: Type.String(),
+    memberId: Type.String({ description: 'The member the token belongs to: it carries at most its role\'s scopes' }),
     name: Type.String(),
     prefix: Type.String({ description: 'First characters of the token, for recognising it' }),
     scopes: Type.Array(Type.String()),

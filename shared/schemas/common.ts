@@ -7,7 +7,7 @@ import { Type, type SchemaOptions, type Static, type TSchema, type TProperties }
  */
 export const ERROR_CODES = [
   'invalidPayload', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'requestTimeout', 'conflict', 'payloadTooLarge',
-  'unsupportedMediaType', 'policyViolation', 'rateLimitExceeded', 'quotaExceeded', 'internalError', 'notImplemented', 'unavailable',
+  'unsupportedMediaType', 'policyViolation', 'selfApproval', 'rateLimitExceeded', 'quotaExceeded', 'internalError', 'notImplemented', 'unavailable',
 ] as const;
 export const ErrorCode = StringEnum(ERROR_CODES, { description: 'Stable error code' });
 export type ErrorCode = Static<typeof ErrorCode>;

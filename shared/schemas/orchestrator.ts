@@ -6,22 +6,12 @@ export const CHANNELS = ['api', 'mcp', 'a2a', 'sdk', 'sandbox'] as const;
 export const Channel = StringEnum(CHANNELS);
 export type Channel = Static<typeof Channel>;
 
-export const AutonomyGrant = Type.Object(
-  {
-    enabled: Type.Boolean(),
-    allowedActions: Type.Optional(Type.Array(Str(100), { maxItems: 50 })),
-    allowCommands: Type.Optional(Type.Boolean({ default: false })),
-    maxActions: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
-    dryRun: Type.Optional(Type.Boolean({ default: true })),
-    workdir: Type.Optional(Str(1000)),
-    requireApproval: Type.Optional(Type.Array(Str(100), { maxItems: 50 })),
-  },
-  { $id: 'AutonomyGrant', additionalProperties: true },
-);
-
 export const AUTONOMOUS_MODES = ['delivery', 'environment'] as const;
 export const AutonomousRequest = Type.Object(
-  { mode: Type.Optional(StringEnum(AUTONOMOUS_MODES)), autonomy: AutonomyGrant },
+  {
+    mode: Type.Optional(StringEnum(AUTONOMOUS_MODES)),
+    grantId: Type.String({ minLength: 1, maxLength: 200, description: 'An autonomy grant an approver made (POST /v1/delivery/autonomy/grants)' }),
+  },
   { $id: 'AutonomousRequest', additionalProperties: true },
 );
 

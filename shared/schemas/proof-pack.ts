@@ -2,16 +2,16 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Ok, StringEnum, Timestamp } from './common.js';
 
 /**
- * Sealed proof packs. A pack is a run's evidence in five sections, each
+ * Sealed proof packs. A pack is a run's evidence in six sections, each
  * hashed (SHA-256 over RFC 8785 canonical JSON), a root hash over the
  * header and the section hashes, and the service's Ed25519 signature over
  * the root hash. Submitted packs are typed loosely on purpose: a tampered
  * value must reach the verifier (and be reported), not be refused as a 400.
  */
 
-export const SECTION_KINDS = ['evidenceMap', 'sourceSnapshots', 'contradictions', 'decisionLog', 'receipts'] as const;
+export const SECTION_KINDS = ['evidenceMap', 'sourceSnapshots', 'contradictions', 'decisionLog', 'receipts', 'audit'] as const;
 export const SectionKind = StringEnum(SECTION_KINDS, {
-  description: 'evidenceMap: every claim with its source and hash; sourceSnapshots: each source record (URL) the run read, with its hash; contradictions; decisionLog: the path taken and what was rejected; receipts',
+  description: 'evidenceMap: every claim with its source and hash; sourceSnapshots: each source record (URL) the run read, with its hash; contradictions; decisionLog: the path taken and what was rejected; receipts; audit: the audit log entries about the run (approvals, denials), oldest first',
 });
 
 export const PACK_PROBLEMS = ['hashMismatch', 'itemHashMismatch', 'sectionMissing', 'kindMismatch', 'rootHashMismatch', 'malformed', 'unknownKey', 'badSignature'] as const;

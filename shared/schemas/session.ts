@@ -1,9 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { MAIL_DELIVERIES, PLANS } from './auth.js';
+import { MAIL_DELIVERIES, PLANS, RoleName } from './auth.js';
 import { Ok, StringEnum, Timestamp } from './common.js';
 
 export const SignIn = Type.Object(
-  { email: Type.String({ format: 'email', maxLength: 254 }), password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    password: Type.String({ minLength: 1, maxLength: 1024 }),
+    accountId: Type.Optional(Type.String({
+      minLength: 1, maxLength: 200,
+      description: 'The account to sign in to, when the email is a member of several (409 without it names them)',
+    })),
+  },
   { $id: 'SignIn' },
 );
 
@@ -33,5 +40,13 @@ export const AccountOverview = Type.Object(
   { $id: 'AccountOverview' },
 );
 
-export const CurrentSession = Ok({ account: AccountOverview, session: Type.Union([SessionInfo, Type.Null()]) }, 'CurrentSession');
+const CallerMember = Type.Object({
+  memberId: Type.String(), email: Type.String(), name: Type.String(), role: RoleName,
+});
+
+export const CurrentSession = Ok({
+  account: AccountOverview,
+  member: Type.Union([CallerMember, Type.Null()], { description: 'The member of the token or session, with its role' }),
+  session: Type.Union([SessionInfo, Type.Null()]),
+}, 'CurrentSession');
 export const ActivationResent = Ok({ sentTo: Type.String(), delivery: StringEnum(MAIL_DELIVERIES) }, 'ActivationResent');

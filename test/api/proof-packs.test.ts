@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { recordAudit } from '../../jobs/audit/index.js';
 import { ProofPackReply, ProofPackVerification } from '../../shared/schemas/proof-pack.js';
 import { newId } from '../../shared/ids.js';
 import { check } from '../../shared/validation.js';
@@ -18,6 +19,12 @@ describe('proof packs', () => {
     const run = await harness.call('POST', '/v1/orchestrator/run', { token: a.token, body: { request: 'find the cheapest espresso machine under $250 and check it for hidden fees', domainRoute: ['hunt', 'resolve'] } });
     assert.equal(run.body.status, 'ready', run.text);
     runId = run.body.runId;
+    // What an approval records about a run (another run's entry and a non-run entry stay out of this pack).
+    const { db } = harness.deps;
+    await recordAudit(db, { accountId: a.accountId, memberId: 'mem_x', action: 'approval.denied', resourceType: 'run', resourceId: runId, outcome: 'denied', details: { reason: 'self-approval' } });
+    await recordAudit(db, { accountId: a.accountId, memberId: 'mem_y', action: 'approval.granted', resourceType: 'run', resourceId: runId, details: { gate: 'pay' } });
+    await recordAudit(db, { accountId: a.accountId, action: 'approval.granted', resourceType: 'run', resourceId: 'run_other' });
+    await recordAudit(db, { accountId: a.accountId, action: 'token.created', resourceType: 'token', resourceId: runId });
   });
   const verify = (body: unknown, token = a.token) => harness.call('POST', '/v1/audit/proofPacks/verify', { token, body });
 
@@ -29,8 +36,13 @@ describe('proof packs', () => {
     assert.match(pack.packId, /^pp_/);
     assert.deepEqual([pack.status, pack.cite, pack.runId], ['sealed', `awp:proofPack:${pack.packId}#v1`, runId]);
     assert.match(pack.shareUrl, new RegExp(`/v1/audit/proofPacks/${pack.packId}$`));
-    assert.deepEqual(pack.sections.map((s: any) => s.kind), ['evidenceMap', 'sourceSnapshots', 'contradictions', 'decisionLog', 'receipts']);
-    const [evidence, snapshots, , decision, receipts] = pack.sections;
+    assert.deepEqual(pack.sections.map((s: any) => s.kind), ['evidenceMap', 'sourceSnapshots', 'contradictions', 'decisionLog', 'receipts', 'audit']);
+    const [evidence, snapshots, , decision, receipts, audit] = pack.sections;
+    assert.deepEqual([audit.count, audit.denied], [2, 1]);
+    assert.deepEqual(audit.entries.map((e: any) => [e.action, e.memberId, e.resourceId, e.outcome]), [
+      ['approval.denied', 'mem_x', runId, 'denied'], ['approval.granted', 'mem_y', runId, 'ok'],
+    ]);
+    assert.deepEqual(audit.entries[1].details, { gate: 'pay' });
     assert.equal(evidence.itemCount, evidence.items.length);
     assert.ok(evidence.itemCount > 0 && typeof evidence.allSourceBound === 'boolean');
     assert.ok(snapshots.snapshots.some((s: any) => s.url === 'https://shop.example/compact' && /^[0-9a-f]{64}$/.test(s.sha256)), 'each source the run read, with its hash');
@@ -58,6 +70,8 @@ describe('proof packs', () => {
     assert.deepEqual(claim.body.problems.map((p: any) => p.problem).sort(), ['hashMismatch', 'itemHashMismatch']);
     const decision = await verify({ pack: tamper(pack, ['sections', 3, 'status']) });
     assert.deepEqual([decision.body.valid, decision.body.invalidSections], [false, ['decisionLog']]);
+    const audit = await verify({ pack: tamper(pack, ['sections', 5, 'entries', 0, 'action']) });
+    assert.deepEqual([audit.body.valid, audit.body.invalidSections], [false, ['audit']]);
     const header = await verify({ pack: tamper(pack, ['sealedAt']) });
     assert.deepEqual([header.body.valid, header.body.invalidSections], [false, ['header']]);
     const signature = await verify({ pack: tamper(pack, ['seal', 'signature']) });

@@ -61,6 +61,8 @@ describe('dashboard in headless chromium', function () {
     await page.getByLabel('Name').fill('ci');
     await page.getByLabel('runs:read').check();
     await page.getByLabel('runs:write').check();
+    // The run continues into pay: a run acts within its grant, so the token that submits it holds pay:write.
+    await page.getByLabel('pay:write').check();
     await page.getByRole('button', { name: 'Create token' }).click();
     const secret = (await page.getByTestId('token-secret').textContent())!;
     assert.match(secret, /^awp_/);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
+import { member } from '../support/approvers.js';
 import { PROJECTS } from '../support/project-fixtures.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
@@ -8,20 +9,30 @@ const all = ['configure', 'validate', 'deploy', 'monitor'];
 const autonomous = (token: string | undefined, body: unknown) => harness.call('POST', '/v1/orchestrator/autonomous', { token, body });
 
 describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
-  let a: { token: string };
+  let a: { token: string; accountId: string };
+  let approver: { token: string };
   before(async () => {
     a = await harness.account();
+    approver = await member(a.accountId, 'approver');
   });
+  /** A grant an approver makes (the runs are submitted by the owner: another member); `autonomy` in the old inline shape. */
+  const grantOf = async ({ enabled: _enabled, ...fields }: Record<string, unknown>) => {
+    const res = await harness.call('POST', '/v1/delivery/autonomy/grants', {
+      token: approver.token,
+      body: { environments: ['prod', 'development'], budget: 1000, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), ...fields },
+    });
+    assert.equal(res.status, 201, res.text);
+    return res.body.grant.grantId as string;
+  };
 
   it('fails closed to awaitingApproval for each reason, listing what needs granting', async () => {
     const cases: Array<[string, Record<string, unknown>, string[], RegExp]> = [
-      ['disabled', { enabled: false, allowedActions: all }, all, /autonomy is not enabled/],
       ['not granted', { enabled: true, allowedActions: ['configure', 'validate'] }, ['deploy', 'monitor'], /deploy is not in allowedActions/],
       ['reserved for a person', { enabled: true, allowedActions: all, requireApproval: ['deploy'] }, ['deploy'], /reserves deploy for a person/],
       ['budget', { enabled: true, allowedActions: all, maxActions: 2 }, ['deploy', 'monitor'], /budget of 2 action\(s\) is used up/],
     ];
     for (const [label, autonomy, needsGrant, reason] of cases) {
-      const res = await autonomous(a.token, { ...release, autonomy });
+      const res = await autonomous(a.token, { ...release, grantId: await grantOf(autonomy) });
       assert.equal(res.status, 200, `${label}: ${res.text}`);
       assert.equal(res.body.status, 'awaitingApproval', label);
       assert.equal(res.body.mode, 'delivery', `${label}: inferred from service and version`);
@@ -29,13 +40,13 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
       assert.ok(res.body.reasons.some((r: string) => reason.test(r)), `${label}: ${res.body.reasons}`);
       assert.equal(res.body.autonomousToCompletion, false);
     }
-    const budget = (await autonomous(a.token, { ...release, autonomy: { enabled: true, allowedActions: all, maxActions: 2 } })).body;
+    const budget = (await autonomous(a.token, { ...release, grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 2 }) })).body;
     assert.deepEqual(budget.actions.map((x: any) => x.decision), ['autoApproved', 'autoApproved', 'needsGrant', 'needsGrant']);
     assert.equal(budget.budgetUsed, 2);
   });
 
   it('granted within budget: every action autoApproved, delivered as a dry run, to completion', async () => {
-    const res = await autonomous(a.token, { ...release, autonomy: { enabled: true, allowedActions: all, maxActions: 4 } });
+    const res = await autonomous(a.token, { ...release, grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 4 }) });
     assert.equal(res.body.status, 'delivered', res.text);
     assert.deepEqual(res.body.actions.map((x: any) => [x.action, x.decision, x.status]), [['configure', 'autoApproved', 'skipped'], ['validate', 'autoApproved', 'passed'], ['deploy', 'autoApproved', 'dry run'], ['monitor', 'autoApproved', 'passed']]);
     assert.equal(res.body.budgetUsed, 4);
@@ -44,36 +55,38 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
   });
 
   it('a failing gate still blocks a granted run (autonomy never overrides a gate)', async () => {
-    const res = await autonomous(a.token, { ...release, artifacts: { ...green, security: 'failed' }, autonomy: { enabled: true, allowedActions: all } });
+    const res = await autonomous(a.token, { ...release, artifacts: { ...green, security: 'failed' }, grantId: await grantOf({ enabled: true, allowedActions: all }) });
     assert.equal(res.body.status, 'blocked', res.text);
     assert.equal(res.body.autonomousToCompletion, false);
   });
 
   it('environment mode: commands need allowCommands, secrets need a person; granted setup is a dry run to delivered', async () => {
     const actions = ['installRuntime', 'startServices', 'installDependencies'];
-    const noCommands = await autonomous(a.token, { files: PROJECTS.go, autonomy: { enabled: true, allowedActions: actions } });
+    const noCommands = await autonomous(a.token, { files: PROJECTS.go, grantId: await grantOf({ enabled: true, allowedActions: actions }) });
     assert.equal(noCommands.body.mode, 'environment', 'inferred from files');
     assert.equal(noCommands.body.status, 'awaitingApproval', noCommands.text);
     assert.deepEqual(noCommands.body.needsGrant, ['installRuntime', 'installDependencies'], 'starting services has no command here (no compose file); the others do');
     assert.ok(noCommands.body.reasons.every((r: string) => /allowCommands is not set/.test(r)));
-    const secrets = await autonomous(a.token, { mode: 'environment', files: PROJECTS.ruby, autonomy: { enabled: true, allowCommands: true, allowedActions: [...actions, 'provideSecrets'] } });
+    const secrets = await autonomous(a.token, { mode: 'environment', files: PROJECTS.ruby, grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: [...actions, 'provideSecrets'] }) });
     assert.equal(secrets.body.status, 'awaitingApproval');
     assert.deepEqual(secrets.body.needsGrant, ['provideSecrets']);
     assert.match(secrets.body.reasons[0], /SECRET_KEY_BASE must come from a person/);
-    const granted = await autonomous(a.token, { files: PROJECTS.go, autonomy: { enabled: true, allowCommands: true, allowedActions: actions, workdir: '/src/svc' } });
+    const granted = await autonomous(a.token, { files: PROJECTS.go, grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: actions, workdir: '/src/svc' }) });
     assert.equal(granted.body.status, 'delivered', granted.text);
     assert.ok(granted.body.actions.every((x: any) => x.decision === 'autoApproved' && x.status === 'dry run'));
     assert.equal(granted.body.autonomousToCompletion, true);
     assert.match(granted.body.handoff.message, /no command was run/);
-    const resumed = await harness.call('POST', `/v1/delivery/runs/${noCommands.body.runId}/resume`, { token: a.token, body: { approved: true } });
+    const resumed = await harness.call('POST', `/v1/delivery/runs/${noCommands.body.runId}/resume`, { token: approver.token, body: { approved: true } });
     assert.equal(resumed.body.status, 'delivered', 'a person approves what autonomy did not cover');
     assert.equal(resumed.body.autonomousToCompletion, false);
   });
 
-  it('400 when the mode cannot be inferred or the grant is malformed, 401 without a token', async () => {
-    assert.equal((await autonomous(a.token, { autonomy: { enabled: true } })).status, 400);
-    assert.equal((await autonomous(a.token, { ...release, autonomy: { enabled: 'yes' } })).status, 400);
-    assert.equal((await autonomous(a.token, { mode: 'delivery', service: 'api', autonomy: { enabled: true } })).status, 400);
-    assert.equal((await autonomous(undefined, { ...release, autonomy: { enabled: true } })).status, 401);
+  it('400 when the mode cannot be inferred, the grant is missing or inline, 401 without a token', async () => {
+    const grantId = await grantOf({ allowedActions: all });
+    assert.equal((await autonomous(a.token, { grantId })).status, 400);
+    assert.equal((await autonomous(a.token, { ...release })).status, 400);
+    assert.equal((await autonomous(a.token, { ...release, grantId, autonomy: { enabled: true } })).status, 400);
+    assert.equal((await autonomous(a.token, { mode: 'delivery', service: 'api', grantId })).status, 400);
+    assert.equal((await autonomous(undefined, { ...release, grantId })).status, 401);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { harness } from '../support/harness.js';
+import { member } from '../support/approvers.js';
 import { PODS } from '../support/pod-fixtures.js';
 import { PROJECTS } from '../support/project-fixtures.js';
 
@@ -8,11 +9,13 @@ const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'h
 const stage = (body: any, name: string) => body.stages.find((s: any) => s.name === name);
 
 describe('delivery runs through the queue: staging, prod gate, approve, reject', () => {
-  let a: { token: string };
+  let a: { token: string; accountId: string };
   let b: { token: string };
+  let approver: { token: string };
   before(async () => {
     a = await harness.account();
     b = await harness.account();
+    approver = await member(a.accountId, 'approver');
   });
 
   it('staging runs environment → cicd → delivery to delivered, a dry run without a CI connector; GET /v1/runs shows the same fields', async () => {
@@ -62,7 +65,7 @@ describe('delivery runs through the queue: staging, prod gate, approve, reject',
     assert.equal(waiting.waitpoint.kind, 'awaitingApproval');
     assert.equal(waiting.waitpoint.domain, 'delivery');
     assert.equal((await harness.call('POST', `/v1/delivery/runs/${res.body.runId}/resume`, { token: b.token, body: { approved: true } })).status, 404, 'another account');
-    const approved = await harness.call('POST', `/v1/delivery/runs/${res.body.runId}/resume`, { token: a.token, body: { approved: true } });
+    const approved = await harness.call('POST', `/v1/delivery/runs/${res.body.runId}/resume`, { token: approver.token, body: { approved: true } });
     assert.equal(approved.status, 200, approved.text);
     assert.equal(approved.body.status, 'delivered');
     assert.equal(stage(approved.body, 'deploy').status, 'dry run');

@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { checkEventPayload } from '../../jobs/events/registry.js';
 import { harness } from '../support/harness.js';
+import { member } from '../support/approvers.js';
 import { grant, newTask, tamper, verifyOffline } from '../support/pay.js';
 import { startReceiver, until } from '../support/receiver.js';
 import { pollUntilRest, seedCatalog } from '../support/runs.js';
 
 describe('pay in a run: buy after a choice, under a mandate, sealed into a proof pack', () => {
   let token: string;
+  let accountId: string;
   before(async () => {
-    let accountId: string;
     ({ token, accountId } = await harness.account());
     await seedCatalog(accountId);
   });
@@ -79,8 +80,13 @@ describe('pay in a run: buy after a choice, under a mandate, sealed into a proof
     assert.equal(waiting.result.results.pay.paid, false);
     assert.equal((await harness.deps.db('pay_receipts').where({ run_id: first.runId })).length, 0);
 
-    const m = await grant(token, taskId, { maxSpend: { amount: 500, currency: 'USD' } });
-    const approved = await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token, body: { approved: true } });
+    // The run's own submitter can neither issue its mandate nor approve it: another member must.
+    const own = await harness.call('POST', '/v1/pay/mandates', { token, body: { taskId, constraints: { maxSpend: { amount: 500, currency: 'USD' } }, issuer: { entityId: 'self' } } });
+    assert.equal(own.body.error, 'selfApproval', own.text);
+    assert.equal((await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token, body: { approved: true } })).body.error, 'selfApproval');
+    const approver = await member(accountId, 'approver');
+    const m = await grant(approver.token, taskId, { maxSpend: { amount: 500, currency: 'USD' } });
+    const approved = await harness.call('POST', `/v1/runs/${first.runId}/resume`, { token: approver.token, body: { approved: true } });
     assert.equal(approved.status, 202, approved.text);
     const done = await pollUntilRest(token, first.runId);
     assert.equal(done.status, 'ready');

@@ -12,7 +12,11 @@ describe('account service', () => {
   it('resolves an active token into its principal; unknown and revoked tokens resolve to nothing', async () => {
     const pending = await harness.account({ activated: false, plan: 'builder', scopes: ['runs:read'] });
     const resolve = tokenAuthenticator(harness.deps);
-    assert.deepEqual(await resolve(pending.token), { accountId: pending.accountId, tokenId: pending.tokenId, scopes: ['runs:read'], plan: 'builder', activated: false, transports: ['http', 'mcp', 'a2a'] });
+    const owner = await harness.deps.db('members').where({ account_id: pending.accountId, role: 'owner' }).first();
+    assert.deepEqual(await resolve(pending.token), {
+      accountId: pending.accountId, tokenId: pending.tokenId, memberId: owner.id, role: 'owner', scopes: ['runs:read'],
+      plan: 'builder', activated: false, transports: ['http', 'mcp', 'a2a'],
+    });
     assert.equal(await resolve(`${pending.token}x`), null);
     const principal = (await resolve(pending.token))!;
     await revokeAccountToken(harness.deps, principal, pending.tokenId);

@@ -16,6 +16,13 @@ export async function grant(token: string, taskId: string, constraints: Record<s
   return res.body;
 }
 
+/** Registers `publicKey` (raw, base64url) as a key of issuer `entityId` on the caller's account (the caller: an owner). */
+export async function registerIssuer(token: string, entityId: string, publicKey: string): Promise<string> {
+  const res = await harness.call('POST', '/v1/pay/issuers', { token, body: { entityId, publicKey: { kty: 'OKP', crv: 'Ed25519', x: publicKey } } });
+  assert.equal(res.status, 201, res.text);
+  return res.body.issuer.issuerId;
+}
+
 /** An issuer's Ed25519 key pair, and a signer of mandate bodies the way a client would sign them (RFC 8785, then Ed25519). */
 export function issuerKeys() {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');

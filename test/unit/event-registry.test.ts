@@ -9,7 +9,7 @@ const module = (name: string, events: DomainModule['events']): DomainModule => (
 
 describe('event type registry', () => {
   it('lists every type the service records: run.*, task.completed, subscription.disabled, the built domains\' (case.*, proxy.*, pay.settled), signal.matched and schedule.fired', () => {
-    assert.deepEqual(Object.keys(EVENT_TYPES).filter((t) => EVENT_TYPES[t]!.origin === 'core').sort(), ['run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed']);
+    assert.deepEqual(Object.keys(EVENT_TYPES).filter((t) => EVENT_TYPES[t]!.origin === 'core').sort(), ['run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed', 'waitpoint.escalated']);
     assert.equal(EVENT_TYPES['pay.settled']?.origin, 'pay');
     for (const t of ['proxy.canceled', 'proxy.expired', 'proxy.outcome']) assert.equal(EVENT_TYPES[t]?.origin, 'proxy', t);
     for (const t of ['case.action.updated', 'case.deadline.missed', 'case.updated']) assert.equal(EVENT_TYPES[t]?.origin, 'resolve', t);

@@ -58,8 +58,10 @@ describe('pay logic', () => {
       steps: [{ segment: 0, idx: 0, domain: 'hunt', status: 'completed', output: { candidates: [{ candidateId: 'lst_1', url: 'https://shop.example/1', price: 1 }] }, evidence: [{ claim: 'c', source: 'https://shop.example/1', sourceBound: true }], extra: { rejected: [{ option: 'x', reason: 'y' }] } }],
       card: null,
       receipts: [{ receiptId: 'rcpt_1', amount: { amount: 1, currency: 'USD' } }],
+      audit: [{ id: 'aud_1', action: 'approval.granted', outcome: 'ok' }, { id: 'aud_2', action: 'approval.granted', outcome: 'denied' }],
     });
-    assert.deepEqual(sections.map((s) => s.kind), ['evidenceMap', 'sourceSnapshots', 'contradictions', 'decisionLog', 'receipts']);
+    assert.deepEqual(sections.map((s) => s.kind), ['evidenceMap', 'sourceSnapshots', 'contradictions', 'decisionLog', 'receipts', 'audit']);
+    assert.deepEqual([sections[5]!.count, sections[5]!.denied], [2, 1]);
     assert.deepEqual([sections[0]!.itemCount, sections[0]!.allSourceBound, sections[3]!.rejectedCount, sections[4]!.receiptId], [1, true, 1, 'rcpt_1']);
     const header = headerOf('pp_1', 'run_1', '2026-01-01T00:00:00.000Z');
     const { sectionHashes, rootHash } = sealHashes(header, sections);
@@ -68,6 +70,9 @@ describe('pay logic', () => {
     const changed = structuredClone(pack);
     (changed.sections[1] as any).snapshots[0].record.price = 2;
     assert.deepEqual(checkPackHashes(changed).problems.map((p) => [p.section, p.problem]), [['sourceSnapshots', 'hashMismatch'], ['sourceSnapshots', 'itemHashMismatch']]);
+    const audited = structuredClone(pack);
+    (audited.sections[5] as any).entries[1].outcome = 'ok';
+    assert.deepEqual(checkPackHashes(audited).problems.map((p) => [p.section, p.problem]), [['audit', 'hashMismatch']]);
     assert.deepEqual(checkPackHashes({ ...structuredClone(pack), runId: 'run_2' }).problems.map((p) => p.problem), ['rootHashMismatch']);
     assert.deepEqual(checkPackHashes({ ...structuredClone(pack), sections: sections.slice(1) }).problems.map((p) => p.problem)[0], 'sectionMissing');
   });

@@ -1,16 +1,15 @@
 import { createHash } from 'node:crypto';
-import dns from 'node:dns';
 import { existsSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Deps } from '../../../shared/deps.js';
 import { movePortalAction, storeScreenshot, type PortalActionRow, type PortalSessionRow } from '../../../shared/db/portal.js';
 import { conflict, policyViolation } from '../../../shared/errors.js';
-import { isBlockedAddress } from '../../../shared/http/egress.js';
-import { refusedHost } from '../../../shared/http/address-ranges.js';
+import { startPinningProxy, type PinningProxy } from '../../../shared/http/pinning-proxy.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
 import type { PortalStep } from '../../../shared/schemas/portal.js';
 import { redactSecretsDeep } from '../../../shared/secrets.js';
 import { resolveReference } from '../../credentials/index.js';
+import { requireEffect } from '../../orchestrator/run-grant.js';
 import { CREDENTIAL_FIELD, inScope, stepUrl } from './logic.js';
 import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from './service.js';
 
@@ -31,16 +30,6 @@ const RUNNABLE = ['queued', 'failed', 'blocked'];
 
 interface Blocked { reason: string; message: string; step: number | null }
 
-async function hostRefused(hostname: string): Promise<boolean> {
-  if (refusedHost(hostname)) return true;
-  try {
-    const addresses = await dns.promises.lookup(hostname.replace(/^\[|\]$/g, ''), { all: true });
-    return addresses.length === 0 || addresses.some((a) => isBlockedAddress(a.address));
-  } catch {
-    return true;
-  }
-}
-
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function extractTable(locator: Locator): Promise<string[][]> {
@@ -48,6 +37,8 @@ async function extractTable(locator: Locator): Promise<string[][]> {
 }
 
 export async function runPortalAction(deps: Deps, principal: Principal, portalActionId: string): Promise<PortalActionRow> {
+  // The tool and the bridge route run the same effect: both need the bridge's write scope.
+  requireEffect(principal, 'bridge.portal');
   const action = await fetchPortalAction(deps, principal, portalActionId);
   const session = await fetchPortalSession(deps, principal, action.session_id);
   if (!RUNNABLE.includes(action.status)) throw conflict(`Portal action ${action.id} is ${action.status}; only ${RUNNABLE.join(', ')} actions run`, { status: action.status, allowed: RUNNABLE });
@@ -79,6 +70,7 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   let blocked: Blocked | null = null;
   let current = -1;
   let browser: Browser | null = null;
+  let proxy: PinningProxy | null = null;
   let timedOut = false;
   const deadline = setTimeout(() => {
     timedOut = true;
@@ -88,7 +80,9 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   try {
     // playwright-core (about 64 MB) is loaded on the first portal run, never by a process that runs none.
     const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: deps.config.BROWSER_EXECUTABLE, headless: true, args: FLAGS, timeout: deps.config.PORTAL_STEP_TIMEOUT_MS });
+    // Chromium resolves no name itself: the pinning proxy resolves and checks each host once and connects to that address.
+    proxy = await startPinningProxy(deps.config.AWP_ALLOW_PRIVATE_EGRESS);
+    browser = await chromium.launch({ executablePath: deps.config.BROWSER_EXECUTABLE, headless: true, args: [...FLAGS, ...proxy.chromiumArgs], timeout: deps.config.PORTAL_STEP_TIMEOUT_MS });
     const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
     const page = await context.newPage();
     await context.route('**/*', async (route) => {
@@ -96,7 +90,7 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
       const url = new URL(request.url());
       if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return route.abort('blockedbyclient');
-      if (!deps.config.AWP_ALLOW_PRIVATE_EGRESS && (await hostRefused(url.hostname))) {
+      if (!deps.config.AWP_ALLOW_PRIVATE_EGRESS && (await proxy!.refused(url.hostname))) {
         if (request.isNavigationRequest()) blocked ??= { reason: 'egress', message: `${url.origin} is a private, loopback or special-purpose address`, step: current };
         return route.abort('blockedbyclient');
       }
@@ -131,6 +125,7 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   } finally {
     clearTimeout(deadline);
     await (browser as Browser | null)?.close().catch(() => undefined);
+    await (proxy as PinningProxy | null)?.close();
   }
   const status = blocked ? 'blocked' : error ? 'failed' : 'succeeded';
   const clean = redactSecretsDeep({ artefacts, extracted, blocked, error }, secrets);

@@ -87,6 +87,8 @@ export const portalRoutes = [
     handler: async ({ params, body, principal }, deps) => new Reply(201, { ok: true, playbookId: params.playbookId, actions: (await instantiatePlaybook(deps, principal, params.playbookId, body)).map(portalActionView) }),
   }),
   toolsGroup.post('/v1/tools/portalBrowser', 'Fail-closed authenticated portal action with proof-ready artefacts', {
+    // It runs what POST /v1/bridge/portal/actions/{id}/run runs, so it needs that route's scope as well as tools:use.
+    scopes: ['tools:use', 'bridge:write'],
     description: RUN, body: PortalBrowserRequest, response: { 200: PortalActionReply }, mcpTool: 'bridge.portalBrowser',
     handler: async ({ body, principal }, deps) => ({ ok: true, action: portalActionView(await runPortalAction(deps, principal, body.portalActionId)) }),
   }),

@@ -1,0 +1,5 @@
+/** Separation of duties: who may approve what, by one decision (authorize.ts), and the account's policy. */
+export { authorizeApproval, answerApproves, gateOfWaitpoint, selfApprovalAllowed } from './authorize.js';
+export { assertGoverning } from './service.js';
+export { GATE_KINDS, type GateKind } from './vocabulary.js';
+export { routes } from './routes.js';

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+
+/**
+ * Issue 26, item 7: a schedule and a signal rule act within the grant of
+ * whoever created them. `created_by` is that member, `grant_scopes` the
+ * scopes of the token they used; at firing time the run gets those scopes
+ * intersected with the member's current role (a disabled or removed member's
+ * automation starts nothing). Rows from before this migration keep null in
+ * both and start runs that hold `runs:write` only, as they did until now.
+ */
+export async function up(knex: Knex): Promise<void> {
+  for (const table of ['schedules', 'signal_rules']) {
+    await knex.schema.alterTable(table, (t) => {
+      t.text('created_by').references('members.id').onDelete('SET NULL');
+      t.specificType('grant_scopes', 'text[]');
+    });
+  }
+}
+
+export async function down(knex: Knex): Promise<void> {
+  for (const table of ['schedules', 'signal_rules']) {
+    await knex.schema.alterTable(table, (t) => {
+      t.dropColumn('created_by');
+      t.dropColumn('grant_scopes');
+    });
+  }
+}
