@@ -13,9 +13,11 @@ import {
  * the service's own secrets) has one AES-256 data key, stored wrapped by the
  * master key (AWP_MASTER_KEY) and cached unwrapped in this process. Values
  * are sealed with their owner's key; a sealed value names its key, so
- * opening needs no owner. Key-table statements run on the pool (`db` must
- * not be a transaction: a data key created inside a transaction that rolls
- * back would be cached here yet missing from the table).
+ * opening needs no owner. `db` may be a transaction (a receipt signed in
+ * the settlement's transaction): which data key an owner has is then not
+ * cached, since a key created inside a transaction that rolls back would be
+ * cached here yet missing from the table. Unwrapped keys are cached by their
+ * random id, which nothing committed names unless the key row committed too.
  */
 
 export { isSealed, VaultError } from './envelope.js';
@@ -52,16 +54,12 @@ function masterKeys(config: VaultDeps['config']): Map<string, Buffer> {
   return keys;
 }
 
-function pool(db: Knex): Knex {
-  const inTransaction = (db as Knex & { isTransaction?: boolean }).isTransaction;
-  if (inTransaction) throw new VaultError('the vault needs the pool, not a transaction');
-  return db;
-}
+const inTransaction = (db: Knex) => Boolean((db as Knex & { isTransaction?: boolean }).isTransaction);
 
 async function keyById(deps: VaultDeps, id: string): Promise<Buffer> {
   const cached = unwrapped.get(id);
   if (cached) return cached;
-  const row = await dataKeyById(pool(deps.db), id);
+  const row = await dataKeyById(deps.db, id);
   if (!row) throw new VaultError(`data key ${id} does not exist`);
   const master = masterKeys(deps.config).get(wrappedBy(row.wrapped));
   if (!master) {
@@ -75,7 +73,7 @@ async function keyById(deps: VaultDeps, id: string): Promise<Buffer> {
 async function keyOfOwner(deps: VaultDeps, owner: string): Promise<{ id: string; key: Buffer }> {
   const known = ownersOf(deps.db).get(owner);
   if (known) return { id: known, key: await keyById(deps, known) };
-  let row = await dataKeyOfOwner(pool(deps.db), owner);
+  let row = await dataKeyOfOwner(deps.db, owner);
   if (!row) {
     const [[id, master]] = [...masterKeys(deps.config)] as [[string, Buffer]];
     const dkId = newId('dk');
@@ -83,7 +81,7 @@ async function keyOfOwner(deps: VaultDeps, owner: string): Promise<{ id: string;
     row = await insertDataKey(deps.db, { id: dkId, owner, wrapped: fresh.wrapped, master_key_id: id });
     if (row.id === dkId) unwrapped.set(dkId, fresh.key);
   }
-  ownersOf(deps.db).set(owner, row.id);
+  if (!inTransaction(deps.db)) ownersOf(deps.db).set(owner, row.id);
   return { id: row.id, key: await keyById(deps, row.id) };
 }
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { newWebhookSecret } from '../../jobs/events/logic.js';
 import { harness } from '../support/harness.js';
 import { startReceiver, until } from '../support/receiver.js';
+import { member } from '../support/approvers.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 
@@ -17,10 +18,11 @@ describe('delivery runs deploy through a CI connector', function () {
   const credential = `ci-${randomBytes(16).toString('hex')}`;
   let ci: Awaited<ReturnType<typeof startReceiver>>;
   let token: string;
+  let accountId: string;
   before(async () => {
     process.env.AWP_SECRET_TEST_CI_TOKEN = credential;
     ci = await startReceiver(() => [secret]);
-    ({ token } = await harness.account());
+    ({ token, accountId } = await harness.account());
     assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: token, body: { name: 'ci-token', kind: 'bearer', value: credential } })).status, 201);
     const made = await harness.call('POST', '/v1/bridge/connectors', { token, body: {
       connectorId: 'ci-main', kind: 'custom', caps: ['ci.trigger'], endpoint: ci.url, signingSecret: secret,
@@ -54,7 +56,17 @@ describe('delivery runs deploy through a CI connector', function () {
 
   it('an autonomy grant that asks for a dry run sends nothing, even with the connector', async () => {
     const before = ci.received.length;
-    const res = await harness.call('POST', '/v1/orchestrator/autonomous', { token, body: { mode: 'delivery', service: 'api', environment: 'staging', version: '3.0.1', artifacts: green, autonomy: { enabled: true, allowedActions: ['deploy', 'monitor', 'rollback', 'configure', 'validate'], maxActions: 10, dryRun: true } } });
+    // An approver of the account makes the grant; the owner's run uses it by id.
+    const approver = await member(accountId, 'approver');
+    const grant = await harness.call('POST', '/v1/delivery/autonomy/grants', { token: approver.token, body: {
+      environments: ['staging'], allowedActions: ['deploy', 'monitor', 'rollback', 'configure', 'validate'],
+      maxActions: 10, dryRun: true, budget: 10, expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    } });
+    assert.equal(grant.status, 201, grant.text);
+    const res = await harness.call('POST', '/v1/orchestrator/autonomous', { token, body: {
+      mode: 'delivery', service: 'api', environment: 'staging', version: '3.0.1', artifacts: green,
+      grantId: grant.body.grant.grantId,
+    } });
     assert.equal(res.status, 200, res.text);
     const deploy = res.body.stages?.find((s: any) => s.name === 'deploy');
     if (deploy) assert.equal(deploy.status, 'dry run', JSON.stringify(deploy));

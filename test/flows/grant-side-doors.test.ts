@@ -24,18 +24,21 @@ describe('a run, a tool and a mission act within the grant of the token behind t
   let owner: { token: string; accountId: string };
   let connectorId: string;
   before(async () => {
-    process.env.AWP_SECRET_TEST_GRANT_TOKEN = `g-${randomBytes(12).toString('hex')}`;
     provider = await startReceiver(() => [secret]);
     owner = await harness.account();
+    const value = `g-${randomBytes(12).toString('hex')}`;
+    const stored = await harness.call('POST', '/v1/bridge/credentials', {
+      token: owner.token, body: { name: 'grant-token', kind: 'bearer', value },
+    });
+    assert.equal(stored.status, 201, stored.text);
     connectorId = `any-${randomBytes(3).toString('hex')}`;
     const made = await harness.call('POST', '/v1/bridge/connectors', { token: owner.token, body: {
       connectorId, kind: 'custom', caps: ['ci.trigger', 'sms.send'], endpoint: provider.url, signingSecret: secret,
-      credential: { type: 'bearer', tokenRef: 'env:AWP_SECRET_TEST_GRANT_TOKEN' },
+      credential: { type: 'bearer', tokenRef: 'cred:grant-token' },
     } });
     assert.equal(made.status, 201, made.text);
   });
   after(async () => {
-    delete process.env.AWP_SECRET_TEST_GRANT_TOKEN;
     await provider.stop();
   });
   const run = (token: string, body: object) => harness.call('POST', '/v1/orchestrator/run', { token, body });
@@ -143,7 +146,7 @@ describe('a run, a tool and a mission act within the grant of the token behind t
     before(async () => {
       const session = await harness.call('POST', '/v1/bridge/portal/sessions', { token: owner.token, body: {
         targetOrigin: 'https://portal.example.com',
-        credentials: { usernameRef: 'env:AWP_SECRET_TEST_GRANT_TOKEN', passwordRef: 'env:AWP_SECRET_TEST_GRANT_UNSET' },
+        credentials: { usernameRef: 'cred:grant-token', passwordRef: 'cred:grant-unset' },
       } });
       assert.equal(session.status, 201, session.text);
       actionId = async () => {
