@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import {
-  A2AError, ExtendedAgentCardNotConfiguredError, JsonRpcRequestMalformedError, JsonRpcTaskNotCancelableError, JsonRpcTaskNotFoundError,
-  JsonRpcUnsupportedOperationError, PushNotificationNotSupportedError, UnsupportedOperationError,
+  A2AError, ExtendedAgentCardNotConfiguredError, JsonRpcRequestMalformedError, JsonRpcTaskNotCancelableError,
+  JsonRpcTaskNotFoundError, JsonRpcUnsupportedOperationError, PushNotificationNotSupportedError, UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { lastEventId } from '../../jobs/orchestrator/event-page.js';
@@ -52,11 +52,12 @@ function translate(err: unknown, context: ServerCallContext, deps: Deps, conflic
   const options = {
     message: body.message,
     metadata,
-    data: { error: body.error, requestId: call.requestId, ...(body.details !== undefined ? { details: body.details } : {}) },
+    data: { error: body.error, requestId: call.requestId, details: body.details },
   };
   if (body.error === 'notFound') return new JsonRpcTaskNotFoundError(options);
   if (status === 409) {
-    return conflict === 'notCancelable' ? new JsonRpcTaskNotCancelableError(options) : new JsonRpcUnsupportedOperationError(options);
+    if (conflict === 'notCancelable') return new JsonRpcTaskNotCancelableError(options);
+    return new JsonRpcUnsupportedOperationError(options);
   }
   return new JsonRpcRequestMalformedError(options);
 }

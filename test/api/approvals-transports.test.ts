@@ -70,6 +70,9 @@ describe('approvals over MCP and A2A decide as over HTTP', () => {
     const clients = await Promise.all([mcp(a.token), mcp(dev.token), mcp(approver.token)]);
     const [own, developer, approving] = clients;
     try {
+      const got = await own!.callTool({ name: 'runs.get', arguments: { runId } });
+      const shown = (got.structuredContent as any).run.waitpoint;
+      assert.deepEqual([shown.kind, typeof shown.expiresAt], ['awaitingApproval', 'string'], 'runs.get shows the expiry');
       const self = await own!.callTool({ name: 'runs.resume', arguments: { runId, approved: true } });
       assert.equal(self.isError, true, JSON.stringify(self));
       assert.equal((self.structuredContent as any).error, 'selfApproval');
@@ -100,6 +103,8 @@ describe('approvals over MCP and A2A decide as over HTTP', () => {
     const own = await a2a(a.token);
     const waiting = await own.getTask({ tenant: '', id: runId });
     assert.equal(waiting.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
+    const shown = (waiting.status!.message!.parts[1]!.content as any).value.waitpoint;
+    assert.match(shown.expiresAt, /^\d{4}-\d\d-\d\dT/, 'the task shows when the approval fails closed');
     // A self-approval refuses the operation (UnsupportedOperation, -32004), with the service's code; never an internal error.
     await assert.rejects(sendA2A(own, answer(runId, { approved: true })), (err: any) => {
       assert.equal(err.name, 'UnsupportedOperationError', `${err.name}: ${err.message}`);
