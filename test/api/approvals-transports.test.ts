@@ -49,7 +49,9 @@ async function a2a(token: string): Promise<A2AClient> {
 
 /** An answer on a task: one data part, as an A2A client replies to input-required. */
 function answer(taskId: string, data: Record<string, unknown>): Message {
-  const part = { content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json' };
+  const part = {
+    content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json',
+  };
   return {
     messageId: randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [part],
     metadata: undefined, extensions: [], referenceTaskIds: [],
@@ -62,7 +64,7 @@ const sendA2A = (client: A2AClient, message: Message) => client.sendMessage({
 }) as Promise<Task>;
 
 describe('approvals over MCP and A2A decide as over HTTP', () => {
-  it('MCP runs.resume: the submitter is refused (selfApproval), a developer lacks approvals:write, an approver approves', async () => {
+  it('MCP runs.resume: the submitter is refused (selfApproval), a developer 403, an approver approves', async () => {
     const a = await harness.account();
     const dev = await member(a.accountId, 'developer');
     const approver = await member(a.accountId, 'approver');
@@ -72,7 +74,7 @@ describe('approvals over MCP and A2A decide as over HTTP', () => {
     try {
       const got = await own!.callTool({ name: 'runs.get', arguments: { runId } });
       const shown = (got.structuredContent as any).run.waitpoint;
-      assert.deepEqual([shown.kind, typeof shown.expiresAt], ['awaitingApproval', 'string'], 'runs.get shows the expiry');
+      assert.deepEqual([shown.kind, typeof shown.expiresAt], ['awaitingApproval', 'string'], 'runs.get: the expiry');
       const self = await own!.callTool({ name: 'runs.resume', arguments: { runId, approved: true } });
       assert.equal(self.isError, true, JSON.stringify(self));
       assert.equal((self.structuredContent as any).error, 'selfApproval');
@@ -95,7 +97,7 @@ describe('approvals over MCP and A2A decide as over HTTP', () => {
     assert.equal(actions.filter((x) => x.startsWith('approval.granted')).length, 1, actions.join());
   });
 
-  it('A2A reply on the input-required task: the submitter gets a clear selfApproval error, a developer HTTP 403, an approver approves', async () => {
+  it('A2A reply on the waiting task: submitter gets selfApproval, developer 403, approver approves', async () => {
     const a = await harness.account();
     const dev = await member(a.accountId, 'developer');
     const approver = await member(a.accountId, 'approver');
@@ -105,7 +107,7 @@ describe('approvals over MCP and A2A decide as over HTTP', () => {
     assert.equal(waiting.status?.state, TaskState.TASK_STATE_INPUT_REQUIRED);
     const shown = (waiting.status!.message!.parts[1]!.content as any).value.waitpoint;
     assert.match(shown.expiresAt, /^\d{4}-\d\d-\d\dT/, 'the task shows when the approval fails closed');
-    // A self-approval refuses the operation (UnsupportedOperation, -32004), with the service's code; never an internal error.
+    // A self-approval refuses the operation (UnsupportedOperation, -32004) with the service's code.
     await assert.rejects(sendA2A(own, answer(runId, { approved: true })), (err: any) => {
       assert.equal(err.name, 'UnsupportedOperationError', `${err.name}: ${err.message}`);
       assert.equal(err.envelopeCode, -32004);
@@ -123,7 +125,12 @@ describe('approvals over MCP and A2A decide as over HTTP', () => {
       token: a.token, headers: { 'a2a-version': '0.3' },
       body: {
         jsonrpc: '2.0', id: 9, method: 'message/send',
-        params: { message: { kind: 'message', messageId: randomUUID(), role: 'user', taskId: runId, parts: [{ kind: 'data', data: { approved: true } }] } },
+        params: {
+          message: {
+            kind: 'message', messageId: randomUUID(), role: 'user', taskId: runId,
+            parts: [{ kind: 'data', data: { approved: true } }],
+          },
+        },
       },
     });
     assert.equal(raw.status, 200, raw.text);

@@ -34,10 +34,14 @@ async function choosingRun(token: string) {
 
 /** The run's audit entries of `action`, read over the API. */
 async function audited(token: string, runId: string, action: string) {
-  const log = await harness.call('GET', `/v1/audit/log?resourceType=run&resourceId=${runId}&action=${action}`, { token });
+  const query = `resourceType=run&resourceId=${runId}&action=${action}`;
+  const log = await harness.call('GET', `/v1/audit/log?${query}`, { token });
   assert.equal(log.status, 200, log.text);
   return log.body.entries as Array<{ memberId: string | null; details: Record<string, any> }>;
 }
+
+const choiceMails = (accountId: string): Promise<Array<{ to_address: string; subject: string }>> =>
+  harness.deps.db('outbound_mails').where({ account_id: accountId }).where('subject', 'like', 'Choice waiting%');
 
 describe('waitpoints expire and escalate', () => {
   it('an approval waitpoint carries its expiry from APPROVAL_WAITPOINT_TTL_HOURS, shown on the run', async () => {
@@ -70,7 +74,8 @@ describe('waitpoints expire and escalate', () => {
     assert.equal(run.status, 'awaitingApproval', 'escalation does not end the run');
     const audit = await audited(a.token, runId, 'waitpoint.escalated');
     assert.equal(audit.length, 1, 'one audit entry for the one escalation');
-    assert.deepEqual([audit[0]!.memberId, audit[0]!.details.gate, audit[0]!.details.kind], [null, 'deploy', 'awaitingApproval']);
+    const { gate, kind } = audit[0]!.details;
+    assert.deepEqual([audit[0]!.memberId, gate, kind], [null, 'deploy', 'awaitingApproval'], 'the clock acted, no member');
     assert.equal(audit[0]!.details.notified, 'approvers');
     assert.equal(audit[0]!.details.waitpointId, wp.id);
   });
@@ -97,7 +102,8 @@ describe('waitpoints expire and escalate', () => {
     assert.equal(failed[0].payload.status, 'expired');
     const audit = await audited(a.token, runId, 'waitpoint.expired');
     assert.equal(audit.length, 1, 'one audit entry for the one expiry');
-    assert.deepEqual([audit[0]!.details.kind, audit[0]!.details.gate, audit[0]!.details.waitpointId], ['awaitingApproval', 'deploy', wp.id]);
+    const { kind, gate, waitpointId } = audit[0]!.details;
+    assert.deepEqual([kind, gate, waitpointId], ['awaitingApproval', 'deploy', wp.id]);
     assert.match(audit[0]!.details.reason, /deploy approval was not given/);
   });
 
@@ -112,9 +118,10 @@ describe('waitpoints expire and escalate', () => {
     await Promise.all([sweepWaitpoints(harness.deps), sweepWaitpoints(harness.deps)]);
     const events = await harness.deps.db('events').where({ account_id: a.accountId, type: 'waitpoint.escalated' });
     assert.equal(events.length, 1, 'escalated exactly once');
-    assert.deepEqual([events[0].payload.runId, events[0].payload.kind, events[0].payload.gate], [runId, 'NEEDS_INPUT', null]);
-    const mails = await harness.deps.db('outbound_mails').where({ account_id: a.accountId }).where('subject', 'like', 'Choice%');
-    assert.deepEqual(mails.map((m: { to_address: string }) => m.to_address), [`${dev.memberId}@test.local`], 'only the chooser');
+    const { payload } = events[0];
+    assert.deepEqual([payload.runId, payload.kind, payload.gate], [runId, 'NEEDS_INPUT', null]);
+    const mails = await choiceMails(a.accountId);
+    assert.deepEqual(mails.map((m) => m.to_address), [`${dev.memberId}@test.local`], 'only the chooser');
     assert.match(mails[0].subject, /^Choice waiting: run /);
     const escalated = await audited(a.token, runId, 'waitpoint.escalated');
     assert.equal(escalated.length, 1);
@@ -142,8 +149,7 @@ describe('waitpoints expire and escalate', () => {
     await harness.deps.db('runs').where({ id: runId }).update({ submitted_by: null });
     await age(wp.id, 60);
     await sweepWaitpoints(harness.deps);
-    const mails = await harness.deps.db('outbound_mails').where({ account_id: a.accountId }).where('subject', 'like', 'Choice%');
-    const to = mails.map((m: { to_address: string }) => m.to_address);
+    const to = (await choiceMails(a.accountId)).map((m) => m.to_address);
     assert.equal(to.length, 2, to.join());
     assert.ok(to.includes(`${admin.memberId}@test.local`), to.join());
     assert.equal((await audited(a.token, runId, 'waitpoint.escalated'))[0]!.details.notified, 'admins');
