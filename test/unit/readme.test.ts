@@ -33,8 +33,16 @@ describe('README and docs/', () => {
     assert.deepEqual(unlinked, [], 'add each to the README\'s "Where to read on" table');
   });
 
-  it('every relative link and image in README and docs/ points at a file that exists', () => {
-    const broken = ['README.md', ...docFiles()].flatMap((file) => {
+  it('each folder under jobs/ has a README.md saying what it owns', () => {
+    const folders = fs.readdirSync(path.join(ROOT, 'jobs'), { withFileTypes: true }).filter((e) => e.isDirectory());
+    const missing = folders.map((e) => `jobs/${e.name}/README.md`).filter((f) => !fs.existsSync(path.join(ROOT, f)));
+    assert.deepEqual(missing, []);
+  });
+
+  it('every relative link and image in README, docs/ and jobs/*/README.md points at a file that exists', () => {
+    const moduleReadmes = fs.readdirSync(path.join(ROOT, 'jobs'))
+      .map((name) => `jobs/${name}/README.md`).filter((f) => fs.existsSync(path.join(ROOT, f)));
+    const broken = ['README.md', ...docFiles(), ...moduleReadmes].flatMap((file) => {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
       const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1].split('#')[0]);
       return targets
