@@ -2,8 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
 /**
- * Every environment variable the service reads, in one schema. The README's
- * configuration table is written from this list; `loadConfig` fails fast on a
+ * Every environment variable the service reads, in one schema. The table of
+ * docs/configuration.md is written from this list (`npm run docs:config`); `loadConfig` fails fast on a
  * bad value instead of letting a typo surface as a runtime surprise.
  */
 export const ConfigSchema = Type.Object({

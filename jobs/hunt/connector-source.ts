@@ -13,8 +13,8 @@ export const HUNT_CAPABILITY = 'hunt.search';
 const MAX_CONNECTORS = 5;
 
 /**
- * What a `hunt.search` connector answers (README, "Hunt: the connector
- * source"): up to 100 candidates, each a title and a price at least.
+ * What a `hunt.search` connector answers (docs/api/bridge.md, "Bridge actions":
+ * the hunt `connector` source): up to 100 candidates, each a title and a price at least.
  */
 export const ConnectorSearchAnswer = Type.Object({
   candidates: Type.Array(

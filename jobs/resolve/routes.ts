@@ -15,7 +15,7 @@ const toolsScopes = { write: ['tools:use'] };
 
 export const routes = [
   r.post('/v1/resolve/scamTriage', 'Risk, evidence map, contradictions and missing evidence for a claim', {
-    description: 'Deterministic rules (FTC signs, IC3 categories; README "Scam triage" lists each rule id), lookalike domains, and contradictions between the claim and the documents, each citing its exact spans. A configured LLM may add signals, never remove them.',
+    description: 'Deterministic rules (FTC signs, IC3 categories; docs/api/cases-and-triage.md lists each rule id), lookalike domains, and contradictions between the claim and the documents, each citing its exact spans. A configured LLM may add signals, never remove them.',
     body: ScamTriageRequest, response: { 200: ScamTriageResult }, countsAsWorkflow: true, mcpTool: 'resolve.scamTriage',
     handler: ({ body, principal, signal }, deps) => triageForClient(deps, principal.accountId, body, signal),
   }),

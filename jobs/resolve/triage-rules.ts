@@ -8,7 +8,7 @@ import type { FTC_SIGNS, IC3_CATEGORIES, RULE_IDS } from '../../shared/schemas/r
  * specific way) and the FBI IC3's crime types (ic3.gov annual report:
  * Government Impersonation, Tech Support, Extortion, Investment, Advance Fee,
  * Overpayment, Business Email Compromise, Phishing/Spoofing, Lottery/Sweepstakes/Inheritance).
- * Pure data and matching; README "Scam triage" lists every rule id and what triggers it.
+ * Pure data and matching; docs/api/cases-and-triage.md ("Scam triage") lists every rule id and what triggers it.
  */
 
 export type FtcSign = (typeof FTC_SIGNS)[number];
@@ -20,7 +20,7 @@ export interface RuleDoc {
   weight: number;
   ftcSign: FtcSign | null;
   ic3: Ic3Category | null;
-  /** What triggers it, for the README table and the rule catalogue. */
+  /** What triggers it, for the docs table and the rule catalogue. */
   trigger: string;
 }
 

@@ -6,7 +6,7 @@ export const OUTREACH_CHANNELS = ['call', 'sms', 'email', 'message'] as const;
 /** The lawful bases of GDPR Art. 6(1) that outreach can rest on. */
 export const LAWFUL_BASES = ['consent', 'contract', 'legitimateInterest', 'legalObligation', 'vitalInterest', 'publicTask'] as const;
 export const OUTREACH_DECISIONS = ['allow', 'deny', 'defer'] as const;
-/** The rules an outreach decision cites; README "Outreach compliance" documents each. */
+/** The rules an outreach decision cites; docs/api/bridge.md ("Outreach compliance") documents each. */
 export const OUTREACH_RULES = ['outreach.suppressed', 'outreach.noLawfulBasis', 'outreach.noConsentForCall', 'outreach.noConsent', 'outreach.quietHours', 'outreach.allowed'] as const;
 
 const Recipient = Type.String({ minLength: 3, maxLength: 320, description: 'A phone number in international form (+…) or an email address; normalised (E.164, lower case) before it is compared' });

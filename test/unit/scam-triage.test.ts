@@ -33,11 +33,11 @@ describe('scam triage (pure analysis)', () => {
     assert.ok(recall >= 0.85, `recall ${recall}`);
   });
 
-  it('every rule id is documented: in the rule table and in the README with its trigger', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('every rule id is documented: in the rule table and in docs/api/cases-and-triage.md with its trigger', () => {
+    const doc = readFileSync(new URL('../../docs/api/cases-and-triage.md', import.meta.url), 'utf8');
     for (const id of RULE_IDS) {
       assert.ok(RULE_DOCS[id]?.trigger, id);
-      assert.ok(readme.includes(`| \`${id}\` | ${RULE_DOCS[id].weight} |`), `README documents ${id}`);
+      assert.ok(doc.includes(`| \`${id}\` | ${RULE_DOCS[id].weight} |`), `docs/api/cases-and-triage.md documents ${id}`);
     }
   });
 
