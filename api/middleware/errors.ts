@@ -1,6 +1,7 @@
 import type { Context, Next } from 'koa';
 import { AppError, type ErrorCode } from '../../shared/errors.js';
 import { redactSecrets, redactSecretsDeep } from '../../shared/secrets.js';
+import { VaultError } from '../../shared/vault/envelope.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalidPayload', 401: 'unauthorized', 403: 'forbidden', 404: 'notFound', 405: 'methodNotAllowed', 408: 'requestTimeout',
@@ -14,6 +15,14 @@ export interface Envelope {
   headers: Record<string, string>;
   body: { ok: false; error: ErrorCode; message: string; details?: unknown; requestId: string };
 }
+
+/**
+ * The vault failing to open a key (this process lacks the master key that wraps it, say after a rotation it was
+ * not restarted for) is the server's configuration, not the client's input or a bug: 503 with a fixed message.
+ * The VaultError's own words (key ids) go to the log line only.
+ */
+export const VAULT_UNAVAILABLE = 'Stored secrets cannot be opened by this server right now (its master key does not '
+  + 'open them; the operator must check AWP_MASTER_KEY); retry later';
 
 /**
  * Any thrown value as the envelope: client errors keep their message;
@@ -30,6 +39,8 @@ export function toEnvelope(err: unknown, requestId: string): Envelope {
   if (err instanceof AppError) {
     ({ status, code, message, details } = err);
     headers = err.headers ?? {};
+  } else if (err instanceof VaultError) {
+    [status, code, message] = [503, 'unavailable', VAULT_UNAVAILABLE];
   } else {
     const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string };
     const s = e.status ?? e.statusCode;

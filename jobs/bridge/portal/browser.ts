@@ -4,6 +4,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import type { Deps } from '../../../shared/deps.js';
 import { movePortalAction, storeScreenshot, type PortalActionRow, type PortalSessionRow } from '../../../shared/db/portal.js';
 import { conflict, policyViolation } from '../../../shared/errors.js';
+import type { EgressPin } from '../../../shared/http/pinned-dns.js';
 import { startPinningProxy, type PinningProxy } from '../../../shared/http/pinning-proxy.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
 import type { PortalStep } from '../../../shared/schemas/portal.js';
@@ -36,7 +37,12 @@ async function extractTable(locator: Locator): Promise<string[][]> {
   return locator.evaluate((el) => [...el.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('th,td')].map((c) => (c.textContent ?? '').trim())));
 }
 
-export async function runPortalAction(deps: Deps, principal: Principal, portalActionId: string): Promise<PortalActionRow> {
+/**
+ * `pin` reaches the pinning proxy only: tests pass a resolver they control (a rebinding one) and a deny list;
+ * the routes pass none, so production resolves with the system resolver and no Deps field exists for it.
+ */
+export async function runPortalAction(deps: Deps, principal: Principal, portalActionId: string,
+  pin: EgressPin = {}): Promise<PortalActionRow> {
   // The tool and the bridge route run the same effect: both need the bridge's write scope.
   requireEffect(principal, 'bridge.portal');
   const action = await fetchPortalAction(deps, principal, portalActionId);
@@ -50,10 +56,11 @@ export async function runPortalAction(deps: Deps, principal: Principal, portalAc
     const blocked = { reason: `preflight.${preflight.status}`, message: `the session's preflight is ${preflight.status}: ${preflight.errors.map((e) => e.message).join('; ')}`, step: null, errors: preflight.errors };
     return (await movePortalAction(deps.db, action.id, ['running'], 'blocked', { blocked, finished: true }))!;
   }
-  return execute(deps, running, session);
+  return execute(deps, running, session, pin);
 }
 
-async function execute(deps: Deps, action: PortalActionRow, session: PortalSessionRow): Promise<PortalActionRow> {
+async function execute(deps: Deps, action: PortalActionRow, session: PortalSessionRow,
+  pin: EgressPin): Promise<PortalActionRow> {
   const values: Partial<Record<string, string>> = {};
   try {
     for (const [name, field] of Object.entries(CREDENTIAL_FIELD)) {
@@ -81,7 +88,7 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
     // playwright-core (about 64 MB) is loaded on the first portal run, never by a process that runs none.
     const { chromium } = await import('playwright-core');
     // Chromium resolves no name itself: the pinning proxy resolves and checks each host once and connects to that address.
-    proxy = await startPinningProxy(deps.config.AWP_ALLOW_PRIVATE_EGRESS);
+    proxy = await startPinningProxy(deps.config.AWP_ALLOW_PRIVATE_EGRESS, pin);
     browser = await chromium.launch({ executablePath: deps.config.BROWSER_EXECUTABLE, headless: true, args: [...FLAGS, ...proxy.chromiumArgs], timeout: deps.config.PORTAL_STEP_TIMEOUT_MS });
     const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
     const page = await context.newPage();
