@@ -26,6 +26,11 @@ export async function insertDataKey(db: Knex, row: Pick<DataKeyRow,
   return (await dataKeyOfOwner(db, row.owner))!;
 }
 
+/** True when some data key is wrapped by another master key than `masterKeyId` (a process left on a retired key). */
+export async function wrappedByAnotherMaster(db: Knex, masterKeyId: string): Promise<boolean> {
+  return Boolean(await db('vault_data_keys').whereNot({ master_key_id: masterKeyId }).first('id'));
+}
+
 /** Every data key, locked, for a master key rotation (in its transaction). */
 export async function lockAllDataKeys(trx: Knex.Transaction): Promise<DataKeyRow[]> {
   return trx('vault_data_keys').select('*').orderBy('id').forUpdate();

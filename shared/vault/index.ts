@@ -2,7 +2,9 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { newId } from '../ids.js';
 import { rememberSecret } from '../secrets.js';
-import { dataKeyById, dataKeyOfOwner, insertDataKey, lockAllDataKeys, rewrapDataKey } from './data-keys.js';
+import {
+  dataKeyById, dataKeyOfOwner, insertDataKey, lockAllDataKeys, rewrapDataKey, wrappedByAnotherMaster,
+} from './data-keys.js';
 import {
   isSealed, masterKeyId, newDataKey, openWith, parseMasterKey, sealedKeyId, sealWith, unwrapDataKey, VaultError,
     wrapDataKey, wrappedBy,
@@ -76,6 +78,11 @@ async function keyOfOwner(deps: VaultDeps, owner: string): Promise<{ id: string;
   let row = await dataKeyOfOwner(deps.db, owner);
   if (!row) {
     const [[id, master]] = [...masterKeys(deps.config)] as [[string, Buffer]];
+    // A process still on a retired master key must not wrap a new data key with it: once that key is dropped,
+    // whatever the new data key sealed could never be opened again.
+    if (await wrappedByAnotherMaster(deps.db, id)) {
+      throw new VaultError('this process\'s AWP_MASTER_KEY is not the one the data keys are wrapped by');
+    }
     const dkId = newId('dk');
     const fresh = newDataKey(master, dkId);
     row = await insertDataKey(deps.db, { id: dkId, owner, wrapped: fresh.wrapped, master_key_id: id });

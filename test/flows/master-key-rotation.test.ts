@@ -147,6 +147,7 @@ describe('master key rotation across processes (the real CLI, then processes wit
 
   it('a process given only the old key opens no data key: a clear 503, no plaintext, no internals', async () => {
     assert.ok(rotated, 'the rotation ran');
+    const fresh = await harness.account();
     const api = spawnEntry('api/server.ts', { ...env(K1()), PORT: '0', HOST: '127.0.0.1' });
     const answers: string[] = [];
     try {
@@ -161,6 +162,10 @@ describe('master key rotation across processes (the real CLI, then processes wit
         await call('POST', '/v1/bridge/credentials', { name: 'mk-new', kind: 'apiKey', value: `ak-${randomBytes(8).toString('hex')}` }),
         await call('POST', '/v1/bridge/credentials/mk-bearer/rotate', { value: `bt-${randomBytes(8).toString('hex')}` }),
         await call('POST', '/v1/event-subscriptions', { endpoint: rx.url, events: ['mk.x'], secret: whsec }),
+        // An account with no data key yet gets none wrapped by the retired key (it could never be opened later).
+        await harness.call('POST', '/v1/bridge/credentials', {
+          token: fresh.token, body: { name: 'mk-fresh', kind: 'apiKey', value: `ak-${randomBytes(8).toString('hex')}` },
+        }, base).then((res) => (answers.push(res.text), res)),
       ];
       for (const res of refused) {
         assert.equal(res.status, 503, res.text);
