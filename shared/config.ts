@@ -56,7 +56,7 @@ export const ConfigSchema = Type.Object({
   CHAIN_TRACE_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'Time limit of one chain provider call' }),
   APPROVAL_WAITPOINT_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 72, description: 'Hours an approval waitpoint (awaitingApproval) stays open; then the clock fails it closed: the run rests `expired`' }),
   INPUT_WAITPOINT_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 168, description: 'Hours a choice waitpoint (NEEDS_INPUT) stays open before the run rests `expired`' }),
-  WAITPOINT_ESCALATE_BEFORE: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.25, description: 'Fraction of a waitpoint\'s lifetime left when it escalates (a `waitpoint.escalated` event and a mail to the account\'s approvers)' }),
+  WAITPOINT_ESCALATE_BEFORE: Type.Number({ exclusiveMinimum: 0, maximum: 1, default: 0.25, description: 'Fraction of a waitpoint\'s lifetime left when it escalates (a `waitpoint.escalated` event and a mail to the account\'s approvers, or for a choice to the run\'s submitter)' }),
   PROXY_MISSION_TTL_HOURS: Type.Number({ exclusiveMinimum: 0, default: 72, description: 'Hours a proxy mission stays open for an outcome; then the clock expires it (and the run waiting on it resumes to report that)' }),
   SECRET_ENV_PREFIX: Type.String({ pattern: '^[A-Za-z_][A-Za-z0-9_]{2,63}$', default: 'AWP_SECRET_', description: 'Only environment variables starting with this can be read through an `env:NAME` secret reference' }),
   CONNECTOR_PREFLIGHT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60_000, default: 5000, description: 'Time limit of the endpoint check of a connector preflight (`checkEndpoint: true`)' }),

@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline';
 import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import {
-  A2AError, ExtendedAgentCardNotConfiguredError, PushNotificationNotSupportedError, RequestMalformedError, TaskNotCancelableError, TaskNotFoundError,
-  UnsupportedOperationError,
+  A2AError, ExtendedAgentCardNotConfiguredError, JsonRpcRequestMalformedError, JsonRpcTaskNotCancelableError,
+  JsonRpcTaskNotFoundError, JsonRpcUnsupportedOperationError, PushNotificationNotSupportedError, UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { lastEventId } from '../../jobs/orchestrator/event-page.js';
@@ -33,7 +33,11 @@ const callOf = (context: ServerCallContext) => context.state.get(CALL) as A2ACal
  * the protocol (no or a narrowed token, a missing scope, the starter
  * allowance, quota, rate limit, an outage) stay HTTP answers: they are kept
  * in the context for the glue to throw. The rest become the protocol's
- * errors, with the service's code in the ErrorInfo metadata.
+ * errors, with the service's code in the ErrorInfo metadata (1.0) and in
+ * `data` (0.3, which carries no ErrorInfo): a 404 is TaskNotFound, a 409 (a
+ * finished run, a self-approval) refuses the operation, not the request, so
+ * it is UnsupportedOperation (TaskNotCancelable for a cancel), and a 400/422
+ * is RequestMalformed.
  */
 function translate(err: unknown, context: ServerCallContext, deps: Deps, conflict: 'notCancelable' | 'unsupported'): Error {
   if (err instanceof A2AError) return err;
@@ -43,10 +47,19 @@ function translate(err: unknown, context: ServerCallContext, deps: Deps, conflic
     context.state.set(REFUSAL, err);
     return new UnsupportedOperationError(body.message);
   }
-  const options = { message: body.message, metadata: { awpError: body.error, requestId: call.requestId, ...(body.details !== undefined ? { details: JSON.stringify(body.details) } : {}) } };
-  if (body.error === 'notFound') return new TaskNotFoundError(options);
-  if (body.error === 'conflict') return conflict === 'notCancelable' ? new TaskNotCancelableError(options) : new UnsupportedOperationError(options);
-  return new RequestMalformedError(options);
+  const metadata: Record<string, string> = { awpError: body.error, requestId: call.requestId };
+  if (body.details !== undefined) metadata.details = JSON.stringify(body.details);
+  const options = {
+    message: body.message,
+    metadata,
+    data: { error: body.error, requestId: call.requestId, details: body.details },
+  };
+  if (body.error === 'notFound') return new JsonRpcTaskNotFoundError(options);
+  if (status === 409) {
+    if (conflict === 'notCancelable') return new JsonRpcTaskNotCancelableError(options);
+    return new JsonRpcUnsupportedOperationError(options);
+  }
+  return new JsonRpcRequestMalformedError(options);
 }
 
 /** Text parts joined as the request; data parts merged as the structured fields. */

@@ -54,11 +54,16 @@ const CORE: Record<string, DomainEvent> = {
     ),
   },
   'waitpoint.escalated': {
-    description: 'An approval nobody answered is near its expiry: the account\'s approvers were mailed; at expiresAt the run fails closed (`expired`)',
+    description: 'An approval or a choice nobody answered is near its expiry: the approvers (an approval) or '
+      + 'the run\'s submitter (a choice) were mailed; at expiresAt the run fails closed (`expired`)',
     payload: Type.Object(
       {
-        runId: Type.String(), waitpointId: Type.String(), kind: Type.String(),
-        gate: Type.String({ description: 'deploy, payment, autonomy or waitpoint' }), domain: Type.String(),
+        runId: Type.String(), waitpointId: Type.String(),
+        kind: Type.String({ description: 'awaitingApproval or NEEDS_INPUT' }),
+        gate: Type.Union([Type.String(), Type.Null()], {
+          description: 'deploy, payment, autonomy or waitpoint; null for a choice',
+        }),
+        domain: Type.String(),
         expiresAt: Type.String({ format: 'date-time' }),
       },
       { $id: 'WaitpointEscalatedPayload' },

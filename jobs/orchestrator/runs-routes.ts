@@ -4,7 +4,7 @@ import { cancelRun } from './run-control.js';
 import { findRun, runDetailFor, runPage } from './run-queries.js';
 import { runEventsPage } from './event-page.js';
 import { invalidPayload } from '../../shared/errors.js';
-import { RunListQuery, RunResume } from './schemas.js';
+import { RunDetailResponse, RunListQuery, RunResume } from './schemas.js';
 import { MAX_EVENT_ID, RunEventsQuery } from './run-schemas.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
@@ -19,7 +19,7 @@ export const routes = [
     },
   }),
   r.get('/v1/runs/{runId}', 'A run: status, route, steps with timings, result, proof card ref, waitpoint, error', {
-    mcpTool: 'runs.get',
+    mcpTool: 'runs.get', response: { 200: RunDetailResponse },
     handler: async ({ params, principal }, deps) => ({ ok: true, run: await runDetailFor(deps, principal.accountId, params.runId) }),
   }),
   r.get('/v1/runs/{runId}/events', 'Run events as NDJSON, SSE with Accept: text/event-stream, or one JSON page with Accept: application/json; resumable with Last-Event-ID or ?after=', {

@@ -1,9 +1,9 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { AnyObject, HttpUrl, Ok, PageQuery, StringEnum } from '../../shared/schemas/common.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { AnyObject, HttpUrl, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { BudgetUsd, Channel } from '../../shared/schemas/orchestrator.js';
 import { ProofCard } from './proof-schemas.js';
 import { DOMAIN_NAMES, RESUME_ACTIONS } from '../domains.js';
-import { RUN_STATUSES } from './run-state.js';
+import { RUN_STATUSES, WAIT_STATUSES } from './run-state.js';
 
 /**
  * The run API's schemas whose vocabularies come from the domain modules: the
@@ -56,6 +56,46 @@ export const OrchestratorResult = Ok(
 export const RunAccepted = Ok(
   { runId: Type.String(), status: RunStatus, links: Type.Object({ self: Type.String(), events: Type.String(), cancel: Type.String() }) },
   'RunAccepted',
+);
+
+const Nullable = <T extends TSchema>(schema: T, description: string) =>
+  Type.Union([schema, Type.Null()], { description });
+
+/** The open waitpoint of a run as GET /v1/runs/{runId} (runs.get, an A2A task's status message) shows it. */
+export const RunWaitpoint = Type.Object(
+  {
+    waitpointId: Type.String(),
+    kind: StringEnum(WAIT_STATUSES, { description: 'What the run waits for: a choice, a human (proxy), an approval' }),
+    domain: Type.String({ description: 'The domain whose step waits' }),
+    payload: AnyObject,
+    createdAt: Timestamp,
+    expiresAt: Nullable(Timestamp, 'When it fails closed unanswered (the run ends `expired`); '
+      + 'null: the engine does not expire it (a proxy mission expires itself)'),
+    escalatedAt: Nullable(Timestamp, 'When it escalated (the approvers, or the submitter of a choice, were mailed); '
+      + 'null: not yet'),
+  },
+  { $id: 'RunWaitpoint' },
+);
+
+/**
+ * GET /v1/runs/{runId}: a domain may lift fields of its result beside these
+ * (a delivery run's stages), so more may be present.
+ */
+export const RunDetailResponse = Ok(
+  {
+    run: Type.Object(
+      {
+        runId: Type.String(), status: RunStatus, route: Type.Array(Type.String()), request: Type.String(),
+        segment: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]),
+        steps: Type.Array(Type.Object({}, { additionalProperties: true })),
+        waitpoint: Nullable(RunWaitpoint, 'The waitpoint the run rests at; null when it does not wait'),
+        result: Type.Unknown(),
+        links: Type.Object({ self: Type.String(), events: Type.String(), cancel: Type.String() }),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  'RunDetailResponse',
 );
 
 export const RunListQuery = Type.Composite([

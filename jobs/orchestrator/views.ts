@@ -33,7 +33,11 @@ export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
       startedAt: iso(s.started_at), finishedAt: iso(s.finished_at),
       durationMs: s.started_at && s.finished_at ? new Date(s.finished_at).getTime() - new Date(s.started_at).getTime() : null,
     })),
-    waitpoint: waitpoint ? { waitpointId: waitpoint.id, kind: waitpoint.kind, domain: waitpoint.domain, payload: waitpoint.payload, createdAt: iso(waitpoint.created_at) } : null,
+    waitpoint: waitpoint ? {
+      waitpointId: waitpoint.id, kind: waitpoint.kind, domain: waitpoint.domain, payload: waitpoint.payload,
+      createdAt: iso(waitpoint.created_at), expiresAt: iso(waitpoint.expires_at),
+      escalatedAt: iso(waitpoint.escalated_at),
+    } : null,
     result: final?.result ?? null,
     links: runLinks(run.id),
   };

@@ -2,16 +2,14 @@ import type { Deps } from '../../shared/deps.js';
 import type { Config } from '../../shared/config.js';
 import { closeOpenWaitpoint, lockOpenWaitpoint, lockRun } from '../../shared/db/run-writes.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
-import { recordEvent } from '../../shared/db/outbox.js';
-import { sendMail } from '../../shared/mail.js';
-import { approverEmails } from '../approvals/repository.js';
+import { recordAudit } from '../audit/index.js';
 import { gateOfWaitpoint } from '../approvals/authorize.js';
-import { wakeDispatcher } from '../events/wake.js';
 import { finalizeSegment } from './finalize.js';
 import { inRunTx } from './run-events.js';
 import { moveRun } from './run-state.js';
+import { dueForEscalation, escalate, gateOrNull } from './waitpoint-escalation.js';
 
-/** Waitpoints one sweep escalates or expires at most; a backlog drains over the next minutes. */
+/** Waitpoints one sweep expires at most; a backlog drains over the next minutes. */
 const BATCH = 200;
 
 /**
@@ -26,13 +24,14 @@ export function waitpointTtlSeconds(config: Pick<Config, 'APPROVAL_WAITPOINT_TTL
 }
 
 /**
- * The clock's `waitpoints.expire` sweep (every minute). An approval nobody
- * answered escalates once when WAITPOINT_ESCALATE_BEFORE of its lifetime is
- * left (a `waitpoint.escalated` event and a mail to the account's
- * approvers), and at its expiry fails closed: the run rests `expired` with
- * the reason, and nothing it waited for happens. Each is decided by a
- * conditional write (escalation) or under the run's row lock (expiry), so
- * two sweeps at once do each at most once.
+ * The clock's `waitpoints.expire` sweep (every minute). A waitpoint with an
+ * expiry (an approval, a choice) nobody answered escalates once when
+ * WAITPOINT_ESCALATE_BEFORE of its lifetime is left (a `waitpoint.escalated`
+ * event, an audit entry and a mail: jobs/orchestrator/waitpoint-escalation.ts),
+ * and at its expiry fails closed: the run rests `expired` with the reason,
+ * and nothing it waited for happens. Each is decided by a conditional write
+ * (escalation) or under the run's row lock (expiry), so two sweeps at once
+ * do each at most once.
  */
 export async function sweepWaitpoints(deps: Deps): Promise<{ escalated: number; expired: number; skipped: number }> {
   const counts = { escalated: 0, expired: 0, skipped: 0 };
@@ -44,39 +43,6 @@ export async function sweepWaitpoints(deps: Deps): Promise<{ escalated: number; 
     else counts.skipped++;
   }
   return counts;
-}
-
-async function dueForEscalation(deps: Deps): Promise<WaitpointRow[]> {
-  return deps.db('waitpoints').whereNull('resolved_at').whereNull('escalated_at').where({ kind: 'awaitingApproval' })
-    .where('expires_at', '>', deps.db.fn.now())
-    .whereRaw('now() >= expires_at - (expires_at - created_at) * ?::float8', [deps.config.WAITPOINT_ESCALATE_BEFORE])
-    .orderBy('expires_at').limit(BATCH);
-}
-
-/** Escalates once: the sweep that marks the waitpoint writes the event; the approvers' mail follows the commit. */
-async function escalate(deps: Deps, wp: WaitpointRow): Promise<boolean> {
-  const gate = gateOfWaitpoint(wp);
-  const done = await inRunTx(deps, wp.run_id, wp.account_id, async (trx, emit) => {
-    const [marked] = await trx('waitpoints').where({ id: wp.id }).whereNull('escalated_at').whereNull('resolved_at')
-      .update({ escalated_at: trx.fn.now() }).returning(['expires_at']);
-    if (!marked) return null;
-    const expiresAt = new Date(marked.expires_at).toISOString();
-    const payload = { runId: wp.run_id, waitpointId: wp.id, kind: wp.kind, gate, domain: wp.domain, expiresAt };
-    const { deliveries } = await recordEvent(trx, { accountId: wp.account_id, type: 'waitpoint.escalated', subject: wp.run_id, payload });
-    emit('trace', { event: 'waitpoint.escalated', waitpointId: wp.id, gate, expiresAt });
-    return { deliveries, expiresAt };
-  });
-  if (!done) return false;
-  if (done.deliveries > 0) await wakeDispatcher(deps);
-  const question = typeof wp.payload.question === 'string' ? wp.payload.question : `approve the ${gate} gate`;
-  for (const to of await approverEmails(deps.db, wp.account_id)) {
-    await sendMail(deps, {
-      accountId: wp.account_id, to, subject: `Approval waiting: run ${wp.run_id} (${gate}) expires ${done.expiresAt}`,
-      text: `Run ${wp.run_id} waits for an approval (${question}). Unanswered, it fails closed at ${done.expiresAt}.\n`
-        + `Approve or refuse: POST /v1/runs/${wp.run_id}/resume (the member who submitted the run cannot approve it).\n`,
-    });
-  }
-  return true;
 }
 
 /** Fails the waitpoint closed under the run's lock: only the sweep that still finds it open and due ends the run. */
@@ -93,6 +59,10 @@ async function expire(deps: Deps, wp: WaitpointRow): Promise<boolean> {
     if (!(await trx('waitpoints').where({ id: wp.id }).where('expires_at', '<=', trx.fn.now()).first())) return false;
     if (!(await moveRun(trx, wp.run_id, 'expired', { error: reason, segment: run.segment + 1 }))) return false;
     await closeOpenWaitpoint(trx, wp.run_id, { expired: true, reason });
+    await recordAudit(trx, {
+      accountId: wp.account_id, action: 'waitpoint.expired', resourceType: 'run', resourceId: wp.run_id,
+      details: { waitpointId: wp.id, kind: wp.kind, gate: gateOrNull(wp), domain: wp.domain, reason },
+    });
     emit('trace', { event: 'waitpoint.expired', waitpointId: wp.id, kind: wp.kind, reason });
     return true;
   });
