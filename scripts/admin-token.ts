@@ -10,7 +10,7 @@ import { DEFAULT_SCOPES } from '../shared/schemas/auth.js';
 import { withScriptDb } from './support/script-db.js';
 import { hashPassword } from '../shared/crypto.js';
 import { randomSecret } from '../shared/ids.js';
-import { issueToken } from '../shared/auth/issue-token.js';
+import { issueToken } from '../jobs/accounts/issue-token.js';
 
 const OPERATOR_ID = 'acct_operator';
 await withScriptDb(async (db) => {

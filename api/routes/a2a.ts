@@ -8,7 +8,7 @@ import { Ok } from '../../shared/schemas/common.js';
 import { withoutIds } from '../../shared/validation.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
-import { JsonRpcMessage } from '../../shared/schemas/jsonrpc.js';
+import { JsonRpcMessage } from '../transports/jsonrpc-schemas.js';
 import { A2A_PATH, A2A_VERSIONS, agentCardJson } from '../transports/a2a-card.js';
 import { publicBase } from '../transports/public-base.js';
 import { taskState } from '../transports/a2a-task.js';

@@ -4,7 +4,7 @@ import { readiness, type Health, type Readiness } from '../../shared/health.js';
 import { DOMAIN_NAMES } from '../../jobs/domains.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
-import { EXPORT_FORMATS } from '../../shared/schemas/proof.js';
+import { EXPORT_FORMATS } from '../../jobs/orchestrator/proof-schemas.js';
 import { EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_RESPONSES, webhookEnvelope } from '../../jobs/events/registry.js';
 import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';

@@ -1,5 +1,5 @@
 import { routeGroup } from '../../shared/http/route-group.js';
-import { JsonRpcMessage } from '../../shared/schemas/jsonrpc.js';
+import { JsonRpcMessage } from '../transports/jsonrpc-schemas.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { mcpAnswer } from '../transports/mcp.js';
 

@@ -7,7 +7,7 @@ import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { requireAuth } from '../middleware/auth.js';
 import { runHandler, validateInput } from './pipeline.js';
-import { isSandboxBody, sandboxSession } from '../../shared/auth/sandbox.js';
+import { isSandboxBody, sandboxSession } from '../../jobs/sandbox/session.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 
 /** `/v1/runs/{runId}` → `/v1/runs/:runId` */

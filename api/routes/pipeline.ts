@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { notImplemented } from '../../shared/errors.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
-import { admitWorkflowRequest } from '../../shared/auth/workflow-allowance.js';
+import { admitWorkflowRequest } from '../../jobs/accounts/workflow-allowance.js';
 import { AnyObject } from '../../shared/schemas/common.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';

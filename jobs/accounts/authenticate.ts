@@ -1,5 +1,5 @@
-import { findActiveToken, touchToken } from '../../shared/db/accounts.js';
-import { hashToken } from '../../shared/auth/issue-token.js';
+import { findActiveToken, touchToken } from './repository.js';
+import { hashToken } from './issue-token.js';
 import type { Deps } from '../../shared/deps.js';
 import { effectiveScopes, type Principal } from '../../shared/schemas/auth.js';
 

@@ -1,5 +1,5 @@
-import { activateAccount, getToken, insertAccount, listTokens, revokeToken, type TokenRow } from '../../shared/db/accounts.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { activateAccount, getToken, insertAccount, listTokens, revokeToken, type TokenRow } from './repository.js';
+import { issueToken } from './issue-token.js';
 import { forgetPrincipals } from './authenticate.js';
 import { hashPassword, sha256 } from '../../shared/crypto.js';
 import type { Deps } from '../../shared/deps.js';

@@ -1,5 +1,5 @@
 import { iso } from '../../shared/db/knex.js';
-import type { TokenRow } from '../../shared/db/accounts.js';
+import type { TokenRow } from './repository.js';
 import type { TokenView } from '../../shared/schemas/auth.js';
 
 /** A token as the API shows it: never its secret or hash. */

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AnyAgentCard } from '../../shared/schemas/agent-card.js';
+import { AnyAgentCard } from './card-schemas.js';
 import { AnyObject, Id, PageQuery, Timestamp } from '../../shared/schemas/common.js';
 import { PartyId } from '../envelopes/schemas.js';
 import { DomainName } from '../orchestrator/schemas.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
-import { candidateAgents, getAgent, insertAgent, listAgents, type AgentRow } from '../../shared/db/agents.js';
-import { insertEnvelopes } from '../../shared/db/envelopes.js';
+import { candidateAgents, getAgent, insertAgent, listAgents, type AgentRow } from './repository.js';
+import { insertEnvelopes } from '../envelopes/repository.js';
 import { getRun } from '../../shared/db/runs.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';

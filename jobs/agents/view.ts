@@ -1,5 +1,5 @@
 import { iso } from '../../shared/db/knex.js';
-import type { AgentRow } from '../../shared/db/agents.js';
+import type { AgentRow } from './repository.js';
 import type { AgentProfile, Skill } from './logic.js';
 
 interface StoredCard {

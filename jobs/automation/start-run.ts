@@ -1,5 +1,5 @@
-import { admitWorkflowRequest } from '../../shared/auth/workflow-allowance.js';
-import { getAccountStanding } from '../../shared/db/accounts.js';
+import { admitWorkflowRequest } from '../accounts/workflow-allowance.js';
+import { getAccountStanding } from '../accounts/repository.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';

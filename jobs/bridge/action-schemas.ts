@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Capability, ConnectorId, ResourcePattern } from '../../shared/schemas/bridge.js';
+import { Capability, ConnectorId, ResourcePattern } from './connector-schemas.js';
 import { AnyObject, Id, Ok, OptionalRef, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { ACTIONS } from './machines.js';
 

@@ -1,4 +1,4 @@
-import type { ActionRow } from '../../shared/db/bridge-actions.js';
+import type { ActionRow } from './actions-repository.js';
 import { iso } from '../../shared/db/knex.js';
 import { ACTIONS } from './machines.js';
 

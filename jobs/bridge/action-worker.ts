@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
-import { lockActionById, moveAction, type ActionRow } from '../../shared/db/bridge-actions.js';
-import { getConnectorByPk, type ConnectorRow } from '../../shared/db/connectors.js';
+import { lockActionById, moveAction, type ActionRow } from './actions-repository.js';
+import { getConnectorByPk, type ConnectorRow } from './connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { AppError } from '../../shared/errors.js';

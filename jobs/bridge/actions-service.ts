@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
-import { getAction, insertAction, listActions, moveAction, type ActionFilter, type ActionRow } from '../../shared/db/bridge-actions.js';
-import { getThread } from '../../shared/db/channels.js';
-import { getConnector, type ConnectorRow } from '../../shared/db/connectors.js';
+import { getAction, insertAction, listActions, moveAction, type ActionFilter, type ActionRow } from './actions-repository.js';
+import { getThread } from '../channels/repository.js';
+import { getConnector, type ConnectorRow } from './connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';

@@ -1,7 +1,7 @@
 import { pathParams } from '../../shared/http/route-group.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 import { Ok, PageQuery } from '../../shared/schemas/common.js';
-import { OutreachDecisionPage, OutreachDecisionQuery, OutreachDecisionReply, OutreachEvaluate, SuppressionCreate, SuppressionPage, SuppressionReply } from '../../shared/schemas/compliance.js';
+import { OutreachDecisionPage, OutreachDecisionQuery, OutreachDecisionReply, OutreachEvaluate, SuppressionCreate, SuppressionPage, SuppressionReply } from '../policy/compliance-schemas.js';
 import { addSuppression, evaluateAndRecord, findDecisions, findSuppressions, removeSuppression } from '../policy/outreach-service.js';
 import { security } from './routes.js';
 

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import type { ConnectorRow } from '../../shared/db/connectors.js';
+import type { ConnectorRow } from './connectors-repository.js';
 import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import { redactSecrets } from '../../shared/secrets.js';
 import { openStored } from '../../shared/vault/index.js';

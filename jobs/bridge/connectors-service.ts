@@ -1,10 +1,10 @@
 import type { Deps } from '../../shared/deps.js';
-import { connectorsWithCapability, deleteConnector, getConnector, insertConnector, listConnectors, updateConnector, type ConnectorRow } from '../../shared/db/connectors.js';
+import { connectorsWithCapability, deleteConnector, getConnector, insertConnector, listConnectors, updateConnector, type ConnectorRow } from './connectors-repository.js';
 import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { ConnectorCreate } from '../../shared/schemas/bridge.js';
+import type { ConnectorCreate } from './connector-schemas.js';
 import { checkSecretRef, looksLikeLiteralSecret } from '../../shared/secrets.js';
 import { seal } from '../../shared/vault/index.js';
 import { connectorProblems, normalizeScopes, refsFor, resourcePatternProblem, scoreMatch, type FieldProblem } from './logic.js';

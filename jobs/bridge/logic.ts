@@ -1,5 +1,5 @@
 import { minimatch } from 'minimatch';
-import type { ConnectorScope, PreflightCheck, PreflightStatus, StoredScope } from '../../shared/schemas/bridge.js';
+import type { ConnectorScope, PreflightCheck, PreflightStatus, StoredScope } from './connector-schemas.js';
 import { checkSecretRef } from '../../shared/secrets.js';
 import { capabilityMatches, decide, PREFLIGHT_RULES, PREFLIGHT_SEVERITY } from '../policy/table.js';
 

@@ -1,9 +1,9 @@
 import type { Deps } from '../../shared/deps.js';
-import { getConnector, updateConnector, type ConnectorRow } from '../../shared/db/connectors.js';
+import { getConnector, updateConnector, type ConnectorRow } from './connectors-repository.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { PreflightCheck, PreflightStatus } from '../../shared/schemas/bridge.js';
+import type { PreflightCheck, PreflightStatus } from './connector-schemas.js';
 import { decide } from '../policy/table.js';
 import { preflightStatus, refsFor, resourcePatternProblem, scopesCovering, sessionCovers, unsetMessage } from './logic.js';
 import { CONNECTORS } from './machines.js';

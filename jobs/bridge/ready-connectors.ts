@@ -1,4 +1,4 @@
-import type { ConnectorCreate } from '../../shared/schemas/bridge.js';
+import type { ConnectorCreate } from './connector-schemas.js';
 import { normalizeScopes, refsFor } from './logic.js';
 
 /**

@@ -1,6 +1,6 @@
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 import { pathParams, routeGroup } from '../../shared/http/route-group.js';
-import { ConnectorCreate, ConnectorMatchRequest, PolicyDecisionView, PolicyEvaluate, PolicyMapView, PreflightRequest, PreflightResult } from '../../shared/schemas/bridge.js';
+import { ConnectorCreate, ConnectorMatchRequest, PolicyDecisionView, PolicyEvaluate, PolicyMapView, PreflightRequest, PreflightResult } from './connector-schemas.js';
 import { Ok } from '../../shared/schemas/common.js';
 import { evaluatePolicy } from '../policy/service.js';
 import { policyMap } from '../policy/table.js';

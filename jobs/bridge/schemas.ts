@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
   Capability, ConnectorId, ConnectorScope, CONNECTOR_KINDS, CredentialRef, CREDENTIAL_TYPES, Endpoint, SigningSecret, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES, ResourcePattern,
-} from '../../shared/schemas/bridge.js';
+} from './connector-schemas.js';
 import { Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { MATCH_CRITERIA } from './logic.js';
 import { CONNECTORS, SESSIONS } from './machines.js';

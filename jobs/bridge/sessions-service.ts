@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
-import { getSession, insertSession, listSessions, revokeSession, type SessionRow } from '../../shared/db/connection-sessions.js';
-import { getConnector, type ConnectorRow } from '../../shared/db/connectors.js';
+import { getSession, insertSession, listSessions, revokeSession, type SessionRow } from './sessions-repository.js';
+import { getConnector, type ConnectorRow } from './connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';

@@ -1,5 +1,5 @@
-import type { SessionRow } from '../../shared/db/connection-sessions.js';
-import type { ConnectorRow } from '../../shared/db/connectors.js';
+import type { SessionRow } from './sessions-repository.js';
+import type { ConnectorRow } from './connectors-repository.js';
 import { iso } from '../../shared/db/knex.js';
 import type { Deps } from '../../shared/deps.js';
 import type { Principal } from '../../shared/schemas/auth.js';

@@ -1,12 +1,12 @@
 import type { Deps } from '../../shared/deps.js';
-import { actionByProviderRef, getAction, type ActionRow } from '../../shared/db/bridge-actions.js';
-import { callbackByExternalId, getThread, insertCallback, insertTouchpoint, listCallbacks, markReconciled, type CallbackRow } from '../../shared/db/channels.js';
-import { getConnector, type ConnectorRow } from '../../shared/db/connectors.js';
+import { actionByProviderRef, getAction, type ActionRow } from '../bridge/actions-repository.js';
+import { callbackByExternalId, getThread, insertCallback, insertTouchpoint, listCallbacks, markReconciled, type CallbackRow } from './repository.js';
+import { getConnector, type ConnectorRow } from '../bridge/connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { AppError, notFound, unauthorized } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { ProxyOutcomeByReference } from '../../shared/schemas/proxy.js';
+import type { ProxyOutcomeByReference } from '../proxy/schemas.js';
 import { ACTIONS } from '../bridge/machines.js';
 import { transitionAction } from '../bridge/actions-service.js';
 import { submitOutcomeByReference } from '../proxy/service.js';

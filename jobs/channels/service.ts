@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import {
   getThread, getTouchpoint, insertTouchpoint, listThreads, listTouchpoints, threadTimeline, upsertThread, type ThreadFilter, type ThreadRow, type TouchpointFilter,
-} from '../../shared/db/channels.js';
+} from './repository.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

@@ -1,4 +1,4 @@
-import type { CallbackRow, ThreadRow, TimelineRow, TouchpointRow } from '../../shared/db/channels.js';
+import type { CallbackRow, ThreadRow, TimelineRow, TouchpointRow } from './repository.js';
 import { iso } from '../../shared/db/knex.js';
 
 export function threadView(row: ThreadRow) {

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
-import { connectorsWithCapability } from '../../shared/db/connectors.js';
-import { getAction } from '../../shared/db/bridge-actions.js';
+import { connectorsWithCapability } from '../bridge/connectors-repository.js';
+import { getAction } from '../bridge/actions-repository.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { checkAction, enqueueAction, writeAction } from '../bridge/actions-service.js';

@@ -1,9 +1,9 @@
 import type { Deps } from '../../shared/deps.js';
-import { agentsNamed } from '../../shared/db/agents.js';
-import { getEnvelope, insertEnvelopes, listEnvelopes, moveEnvelope, type EnvelopeFilter, type EnvelopeRow, type NewEnvelope } from '../../shared/db/envelopes.js';
+import { agentsNamed } from '../agents/repository.js';
+import { getEnvelope, insertEnvelopes, listEnvelopes, moveEnvelope, type EnvelopeFilter, type EnvelopeRow, type NewEnvelope } from './repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { getRun } from '../../shared/db/runs.js';
-import { getTask } from '../../shared/db/tasks.js';
+import { getTask } from '../tasks/repository.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

@@ -1,5 +1,5 @@
 import { iso } from '../../shared/db/knex.js';
-import type { EnvelopeRow } from '../../shared/db/envelopes.js';
+import type { EnvelopeRow } from './repository.js';
 import { ENVELOPES } from './machine.js';
 
 /** An envelope as the API shows it, with the moves open to it now. */

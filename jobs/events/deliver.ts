@@ -3,7 +3,7 @@ import type { Deps } from '../../shared/deps.js';
 import { claimDeliveries, nextPushDue, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { iso } from '../../shared/db/knex.js';
 import { eventsByIds, type EventRow as OutboxEvent } from '../../shared/db/outbox.js';
-import { subscriptionsByIds, type SubscriptionRow } from '../../shared/db/subscriptions.js';
+import { subscriptionsByIds, type SubscriptionRow } from './subscriptions-repository.js';
 import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import { openStored } from '../../shared/vault/index.js';
 import { completeAttempt, failAttempt, handBack } from './ledger.js';

@@ -5,7 +5,7 @@ import {
 } from '../../shared/db/deliveries.js';
 import type { Db } from '../../shared/db/knex.js';
 import { getEvent } from '../../shared/db/outbox.js';
-import { getSubscription } from '../../shared/db/subscriptions.js';
+import { getSubscription } from './subscriptions-repository.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { completeAttempt, failAttempt, lockLeased, transitionDelivery } from './ledger.js';

@@ -2,7 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
 import { holdQueued, releaseHeld } from '../../shared/db/deliveries.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { getSubscription, insertSubscription, listSubscriptions, lockSubscription, markFailing, updateSubscription, type SubscriptionChange, type SubscriptionRow } from '../../shared/db/subscriptions.js';
+import { getSubscription, insertSubscription, listSubscriptions, lockSubscription, markFailing, updateSubscription, type SubscriptionChange, type SubscriptionRow } from './subscriptions-repository.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';

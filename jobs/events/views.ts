@@ -1,7 +1,7 @@
 import { iso } from '../../shared/db/knex.js';
 import type { DeliveryRow } from '../../shared/db/deliveries.js';
 import type { EventRow } from '../../shared/db/outbox.js';
-import type { SubscriptionRow } from '../../shared/db/subscriptions.js';
+import type { SubscriptionRow } from './subscriptions-repository.js';
 
 export function eventView(e: EventRow) {
   return { eventId: e.id, type: e.type, source: e.source, subject: e.subject, payload: e.payload, createdAt: iso(e.created_at), acknowledged: Boolean(e.acked_at), ackedAt: iso(e.acked_at) };

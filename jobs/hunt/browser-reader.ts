@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../shared/config.js';
-import type { BrowserReaderRequest, BrowserReaderResult } from '../../shared/schemas/hunt-tools.js';
+import type { BrowserReaderRequest, BrowserReaderResult } from './tools-schemas.js';
 import { jsonLdBlocks } from './structured-data.js';
 import { checkReadableUrl, fetchPage, isHtml, MAX_REDIRECTS, PageReadError, parseHtml, sha256 } from './page-fetch.js';
 import { pageLinks, pageTitle, readableText } from './page-text.js';

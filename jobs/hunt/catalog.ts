@@ -1,6 +1,6 @@
 import { parse as parseCsv } from 'csv-parse/sync';
 import type { Deps } from '../../shared/deps.js';
-import { insertListings, listListings } from '../../shared/db/catalog.js';
+import { insertListings, listListings } from './catalog-repository.js';
 import { iso } from '../../shared/db/knex.js';
 import { invalidPayload } from '../../shared/errors.js';
 import { Listing, type CatalogImport } from '../../shared/schemas/hunt.js';

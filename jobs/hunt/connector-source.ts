@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Deps } from '../../shared/deps.js';
-import { connectorsWithCapability } from '../../shared/db/connectors.js';
+import { connectorsWithCapability } from '../bridge/connectors-repository.js';
 import { AVAILABILITIES, type Candidate } from '../../shared/schemas/hunt.js';
 import { check } from '../../shared/validation.js';
 import { sha256Hex } from '../bridge/action-logic.js';

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../shared/config.js';
 import { invalidPayload } from '../../shared/errors.js';
-import type { ImageAttachment, ImageReport } from '../../shared/schemas/hunt-tools.js';
+import type { ImageAttachment, ImageReport } from './tools-schemas.js';
 import { imageSignals } from './image-signals.js';
 import { fetchPage, PageReadError, sha256 } from './page-fetch.js';
 

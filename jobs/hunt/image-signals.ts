@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { ImageReport, ImageSignalKind } from '../../shared/schemas/hunt-tools.js';
+import type { ImageReport, ImageSignalKind } from './tools-schemas.js';
 
 /**
  * What an image's own metadata says about its history, each signal with the

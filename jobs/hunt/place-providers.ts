@@ -1,7 +1,7 @@
 import { AppError, policyViolation } from '../../shared/errors.js';
 import { EgressError, EgressRefused, egressFetch, type EgressResponse } from '../../shared/http/egress.js';
 import { redactSecrets } from '../../shared/secrets.js';
-import type { MapProvider } from '../../shared/schemas/hunt-tools.js';
+import type { MapProvider } from './tools-schemas.js';
 import { READER_USER_AGENT } from './page-fetch.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Config } from '../../shared/config.js';
 import type { Deps } from '../../shared/deps.js';
 import { policyViolation } from '../../shared/errors.js';
 import { resolveReference } from '../credentials/index.js';
-import type { ToolsMapRequest, ToolsMapResult } from '../../shared/schemas/hunt-tools.js';
+import type { ToolsMapRequest, ToolsMapResult } from './tools-schemas.js';
 import { DEFAULT_PROVIDER_URLS, searchPlaces, type ProviderTarget } from './place-providers.js';
 
 /**

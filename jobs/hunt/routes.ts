@@ -1,7 +1,7 @@
 import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 import { CatalogImport, HuntSearchRequest, HuntSearchResult } from '../../shared/schemas/hunt.js';
-import { BrowserReaderRequest, BrowserReaderResult, ImageReaderRequest, ImageReaderResult, ToolsMapRequest, ToolsMapResult } from '../../shared/schemas/hunt-tools.js';
+import { BrowserReaderRequest, BrowserReaderResult, ImageReaderRequest, ImageReaderResult, ToolsMapRequest, ToolsMapResult } from './tools-schemas.js';
 import { preparePageRead, readPage } from './browser-reader.js';
 import { catalogPage, importCatalog } from './catalog.js';
 import { readImages } from './image-reader.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { searchListings } from '../../shared/db/catalog.js';
+import { searchListings } from './catalog-repository.js';
 import { HUNT_SOURCES, type Candidate, type HuntSearchRequest } from '../../shared/schemas/hunt.js';
 import { checkReadableUrl, PageReadError } from './page-fetch.js';
 import { searchConnectors } from './connector-source.js';

@@ -1,5 +1,5 @@
 import type { RangeVar } from 'libpg-query';
-import type { LockMode, MigrationRuleId } from '../../shared/schemas/migration.js';
+import type { LockMode, MigrationRuleId } from './schemas.js';
 import { relationName } from './ast.js';
 import type { Statement } from './parse.js';
 import type { PostCheckDraft } from './post-checks.js';

@@ -1,5 +1,5 @@
 import type { Severity } from '../../shared/schemas/analysis.js';
-import type { MigrationCategory, MigrationRuleId } from '../../shared/schemas/migration.js';
+import type { MigrationCategory, MigrationRuleId } from './schemas.js';
 
 /**
  * What each rule is about and how much it weighs. The severity follows the

@@ -1,5 +1,5 @@
 import type { AlterTableCmd, AlterTableStmt, DropStmt, IndexStmt, LockStmt, Node, ReindexStmt, VacuumStmt } from 'libpg-query';
-import { LOCK_MODES, type LockMode } from '../../shared/schemas/migration.js';
+import { LOCK_MODES, type LockMode } from './schemas.js';
 import { as, kindOf } from './ast.js';
 
 /**

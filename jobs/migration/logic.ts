@@ -1,5 +1,5 @@
 import { verdictOf, type Severity, type Verdict } from '../../shared/schemas/analysis.js';
-import type { MigrationFinding, MigrationValidate } from '../../shared/schemas/migration.js';
+import type { MigrationFinding, MigrationValidate } from './schemas.js';
 import type { Emitted } from './analyze.js';
 import { RULES } from './catalog.js';
 import type { SyntaxProblem } from './parse.js';

@@ -1,5 +1,5 @@
 import type { Severity } from '../../shared/schemas/analysis.js';
-import type { OrderingIssue, OrderingIssueKind } from '../../shared/schemas/migration.js';
+import type { OrderingIssue, OrderingIssueKind } from './schemas.js';
 
 /**
  * The order of the migrations as their ids tell it. Migration tools apply

@@ -1,4 +1,4 @@
-import type { PostCheck } from '../../shared/schemas/migration.js';
+import type { PostCheck } from './schemas.js';
 import { ident, literal } from './ast.js';
 
 /**

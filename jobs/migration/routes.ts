@@ -1,5 +1,5 @@
 import { routeGroup } from '../../shared/http/route-group.js';
-import { MigrationValidate, MigrationValidateResult } from '../../shared/schemas/migration.js';
+import { MigrationValidate, MigrationValidateResult } from './schemas.js';
 import { validateMigrations } from './validate.js';
 
 /** Default scopes of the domain's routes. */

@@ -1,5 +1,5 @@
 import type { ColumnDef, CreateStmt, Node, VariableSetStmt } from 'libpg-query';
-import type { LockMode } from '../../shared/schemas/migration.js';
+import type { LockMode } from './schemas.js';
 import { as, constraintsOf, ident, sqlRelation, typeOf } from './ast.js';
 import type { RuleContext } from './analyze.js';
 import { lockRank } from './locks.js';

@@ -1,5 +1,5 @@
 import { invalidPayload } from '../../shared/errors.js';
-import { MigrationValidate } from '../../shared/schemas/migration.js';
+import { MigrationValidate } from './schemas.js';
 import { assertValid } from '../../shared/validation.js';
 import type { StepHandler, StepInput } from '../step.js';
 import { sqlFromRequest } from './request-sql.js';

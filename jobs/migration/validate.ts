@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import { verdictOf } from '../../shared/schemas/analysis.js';
 import { policyViolation } from '../../shared/errors.js';
-import type { MigrationFinding, MigrationValidate, MigrationValidateResult, PostCheck } from '../../shared/schemas/migration.js';
+import type { MigrationFinding, MigrationValidate, MigrationValidateResult, PostCheck } from './schemas.js';
 import type { BatchState } from './analyze.js';
 import { backupState, migrationVerdict, sortFindings, summarize, syntaxFinding, toFinding } from './logic.js';
 import { orderingIssues } from './ordering.js';

@@ -1,4 +1,4 @@
-import type { Audience, EvidenceStatus, Restraint } from '../../shared/schemas/proof.js';
+import type { Audience, EvidenceStatus, Restraint } from './proof-schemas.js';
 import type { DomainModule } from '../domain.js';
 
 export type { Audience, EvidenceStatus };

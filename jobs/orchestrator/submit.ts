@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { openWaitpoint, type RunRow } from '../../shared/db/runs.js';
-import { getTask } from '../../shared/db/tasks.js';
+import { getTask } from '../tasks/repository.js';
 import { moveTask } from '../tasks/service.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

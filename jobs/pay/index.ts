@@ -1,7 +1,7 @@
 import { defineDomain } from '../domain.js';
 import { sealFinishedRun } from './packs-service.js';
 import { routes, scopes } from './routes.js';
-import { PaySettledPayload } from '../../shared/schemas/pay.js';
+import { PaySettledPayload } from './mandate-schemas.js';
 import { payStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 

@@ -1,7 +1,7 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { invalidPayload, policyViolation } from '../../shared/errors.js';
-import type { MandateCreate } from '../../shared/schemas/pay.js';
+import type { MandateCreate } from './mandate-schemas.js';
 
 /**
  * The issuer's signature on a mandate: Ed25519 over the RFC 8785 canonical

@@ -1,4 +1,4 @@
-import type { RefusalReason, ResolveRule } from '../../shared/schemas/pay.js';
+import type { RefusalReason, ResolveRule } from './mandate-schemas.js';
 
 /**
  * Pure rules of the pay domain: money in minor units, the mandate checks a

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
-import { getMandate, insertMandate, listMandates, receiptsOfMandate, revokeMandate, type MandateRow, type ReceiptRow } from '../../shared/db/pay.js';
-import { getTask } from '../../shared/db/tasks.js';
+import { getMandate, insertMandate, listMandates, receiptsOfMandate, revokeMandate, type MandateRow, type ReceiptRow } from './repository.js';
+import { getTask } from '../tasks/repository.js';
 import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
 import type { Db } from '../../shared/db/knex.js';
 import { authorizeApproval } from '../approvals/authorize.js';
@@ -8,7 +8,7 @@ import { activeIssuerKeys } from './issuers-repository.js';
 import { jwkKey } from './issuers-service.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { MandateCreate } from '../../shared/schemas/pay.js';
+import type { MandateCreate } from './mandate-schemas.js';
 import { verifyIssuerSignature } from './issuer.js';
 import { isKnownCurrency, toMinor } from './logic.js';
 import { MANDATES } from './machine.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { SECTION_KINDS, type PACK_PROBLEMS } from '../../shared/schemas/proof-pack.js';
+import { SECTION_KINDS, type PACK_PROBLEMS } from './pack-schemas.js';
 import { cites } from './logic.js';
 
 /**

@@ -1,8 +1,8 @@
 import canonicalize from 'canonicalize';
 import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
-import { receiptsOfRun } from '../../shared/db/pay.js';
-import { getProofPack, insertProofPack, type ProofPackRow } from '../../shared/db/proof-packs.js';
+import { receiptsOfRun } from './repository.js';
+import { getProofPack, insertProofPack, type ProofPackRow } from './packs-repository.js';
 import { latestProofCardOfRun } from '../../shared/db/proof-cards.js';
 import { getRun, stepsOf } from '../../shared/db/runs.js';
 import { publicSigningKey } from '../../shared/db/signing-keys.js';

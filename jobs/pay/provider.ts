@@ -1,5 +1,5 @@
 import type { Db } from '../../shared/db/knex.js';
-import { insertLedgerEntries } from '../../shared/db/pay.js';
+import { insertLedgerEntries } from './repository.js';
 
 /** One settlement as a provider sees it: the receipt being written and what it moves. */
 export interface Settlement {

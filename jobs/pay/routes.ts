@@ -1,7 +1,7 @@
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
-import { MandateCreate, MandateRevoke, ReceiptReply, SettleReply, SettleRequest } from '../../shared/schemas/pay.js';
-import { ProofPackCreate, ProofPackReply, ProofPackVerification, ProofPackVerify } from '../../shared/schemas/proof-pack.js';
+import { MandateCreate, MandateRevoke, ReceiptReply, SettleReply, SettleRequest } from './mandate-schemas.js';
+import { ProofPackCreate, ProofPackReply, ProofPackVerification, ProofPackVerify } from './pack-schemas.js';
 import { issuerRoutes } from './issuer-routes.js';
 import { createMandate, fetchMandate, findMandates, revokeMandateByClient } from './mandates-service.js';
 import { createPack, fetchPack, packView, verifyPack } from './packs-service.js';

@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Money, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
-import { Receipt, RESOLVE_RULES } from '../../shared/schemas/pay.js';
+import { Receipt, RESOLVE_RULES } from './mandate-schemas.js';
 import { MANDATES } from './machine.js';
 
 /**

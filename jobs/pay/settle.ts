@@ -1,8 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
-import { getListing } from '../../shared/db/catalog.js';
+import { getListing } from '../hunt/catalog-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { drawFromMandate, getMandate, getReceipt, insertReceipt, latestTaskRunOutputs, receiptBySettleKey, type MandateRow, type ReceiptRow } from '../../shared/db/pay.js';
+import { drawFromMandate, getMandate, getReceipt, insertReceipt, latestTaskRunOutputs, receiptBySettleKey, type MandateRow, type ReceiptRow } from './repository.js';
 import { notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

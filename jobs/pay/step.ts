@@ -1,9 +1,9 @@
 import type { Deps } from '../../shared/deps.js';
-import { getListing } from '../../shared/db/catalog.js';
-import { usableMandateOfTask } from '../../shared/db/pay.js';
+import { getListing } from '../hunt/catalog-repository.js';
+import { usableMandateOfTask } from './repository.js';
 import { getRun } from '../../shared/db/runs.js';
 import { AppError, invalidPayload } from '../../shared/errors.js';
-import { PaymentMetadata } from '../../shared/schemas/pay.js';
+import { PaymentMetadata } from './mandate-schemas.js';
 import { check } from '../../shared/validation.js';
 import type { StepHandler, StepInput, StepOutcome } from '../step.js';
 import { formatMoney, purchaseOfSelection, type Purchase } from './logic.js';

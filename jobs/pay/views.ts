@@ -1,5 +1,5 @@
 import { iso } from '../../shared/db/knex.js';
-import type { MandateRow, ReceiptRow } from '../../shared/db/pay.js';
+import type { MandateRow, ReceiptRow } from './repository.js';
 import { cites, toMajor } from './logic.js';
 import { MANDATES, type MandateStatus } from './machine.js';
 

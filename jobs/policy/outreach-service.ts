@@ -1,9 +1,9 @@
 import type { Deps } from '../../shared/deps.js';
-import { deleteSuppression, insertDecision, isSuppressed, listDecisions, listSuppressions, upsertSuppression, type DecisionRow, type SuppressionRow } from '../../shared/db/outreach.js';
+import { deleteSuppression, insertDecision, isSuppressed, listDecisions, listSuppressions, upsertSuppression, type DecisionRow, type SuppressionRow } from './outreach-repository.js';
 import { invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { LAWFUL_BASES, OUTREACH_CHANNELS, type OutreachEvaluate } from '../../shared/schemas/compliance.js';
+import { LAWFUL_BASES, OUTREACH_CHANNELS, type OutreachEvaluate } from './compliance-schemas.js';
 import { evaluateOutreach, normaliseRecipient, type OutreachReason } from './outreach.js';
 import { isTimeZone } from '../../shared/time-zone.js';
 

@@ -1,6 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
-import type { OutreachEvaluate } from '../../shared/schemas/compliance.js';
-import { OUTREACH_RULES } from '../../shared/schemas/compliance.js';
+import type { OutreachEvaluate } from './compliance-schemas.js';
+import { OUTREACH_RULES } from './compliance-schemas.js';
 import { normalizePhone } from '../proxy/logic.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
-import { getConnector } from '../../shared/db/connectors.js';
+import { getConnector } from '../bridge/connectors-repository.js';
 import { notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { PolicyDomain } from '../../shared/schemas/bridge.js';
+import type { PolicyDomain } from '../bridge/connector-schemas.js';
 import { CONNECTOR_RULES, decide, type PolicyDecision } from './table.js';
 
 const connectorRule = (id: (typeof CONNECTOR_RULES)[number]['id'], reason: string): PolicyDecision => ({ allowed: false, rule: { id, effect: 'deny' }, reason, requires: [] });

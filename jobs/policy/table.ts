@@ -1,4 +1,4 @@
-import type { PolicyDomain, PreflightCheck, PreflightStatus } from '../../shared/schemas/bridge.js';
+import type { PolicyDomain, PreflightCheck, PreflightStatus } from '../bridge/connector-schemas.js';
 
 /**
  * The one policy table: which capabilities each domain may use, what pay

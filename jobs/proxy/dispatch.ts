@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
-import type { ActionRow } from '../../shared/db/bridge-actions.js';
+import type { ActionRow } from '../bridge/actions-repository.js';
 import type { Db } from '../../shared/db/knex.js';
-import type { MissionRow } from '../../shared/db/proxy.js';
+import type { MissionRow } from './repository.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { checkAction, enqueueAction, writeAction, type CheckedAction } from '../bridge/actions-service.js';
 

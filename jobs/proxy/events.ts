@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { StringEnum } from '../../shared/schemas/common.js';
-import { MISSION_STATUSES, PROXY_OUTCOME_STATUSES } from '../../shared/schemas/proxy.js';
+import { MISSION_STATUSES, PROXY_OUTCOME_STATUSES } from './schemas.js';
 import type { DomainEvent } from '../domain.js';
 
 const missionRefs = {

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { missionsToClose } from '../../shared/db/proxy.js';
+import { missionsToClose } from './repository.js';
 import { AppError } from '../../shared/errors.js';
 import { LIVE_MISSION_STATUSES } from './machine.js';
 import { endMission } from './outcome.js';

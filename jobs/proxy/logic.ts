@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { findPhoneNumbersInText, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
-import type { MISSION_KINDS, MISSION_REASONS, MissionStatus, ProxyOutcomeStatus } from '../../shared/schemas/proxy.js';
+import type { MISSION_KINDS, MISSION_REASONS, MissionStatus, ProxyOutcomeStatus } from './schemas.js';
 
 /** Pure rules of the proxy domain: what a request asks a person to do, phone numbers, proof, and what an outcome means. */
 

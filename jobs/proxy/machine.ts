@@ -1,4 +1,4 @@
-import type { MissionStatus } from '../../shared/schemas/proxy.js';
+import type { MissionStatus } from './schemas.js';
 import { defineMachine } from '../state-machine.js';
 
 /**

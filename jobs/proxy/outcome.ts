@@ -1,12 +1,12 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../shared/deps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { getMission, getProvider, moveMission, otherLiveMission, upsertProvider, verifyProvider, type MissionRow, type ProviderRow } from '../../shared/db/proxy.js';
+import { getMission, getProvider, moveMission, otherLiveMission, upsertProvider, verifyProvider, type MissionRow, type ProviderRow } from './repository.js';
 import { lockRun } from '../../shared/db/run-writes.js';
-import { getTask } from '../../shared/db/tasks.js';
+import { getTask } from '../tasks/repository.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import type { MissionStatus, ProxyOutcome } from '../../shared/schemas/proxy.js';
+import type { MissionStatus, ProxyOutcome } from './schemas.js';
 import { wakeDispatcher } from '../events/wake.js';
 import { inRunTx, type Emit } from '../orchestrator/run-events.js';
 import { enqueueResumed, resolveRunWaitpoint, type ResumedRun } from '../orchestrator/waitpoint-resume.js';

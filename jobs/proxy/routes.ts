@@ -4,7 +4,7 @@ import { Reply } from '../../shared/http/route-spec.js';
 import { Ok } from '../../shared/schemas/common.js';
 import {
   MissionListQuery, MissionUpdate, MissionView, ProviderListQuery, ProviderView, ProxyMissionCreate, ProxyOutcome, ProxyOutcomeByReference, VerificationView, VerifiedProvider,
-} from '../../shared/schemas/proxy.js';
+} from './schemas.js';
 import type { Ended } from './outcome.js';
 import {
   createMission, fetchMission, fetchProvider, findMissions, findProviders, submitOutcome, submitOutcomeByReference, updateMission,

@@ -1,15 +1,15 @@
 import type { Deps } from '../../shared/deps.js';
-import { actionsOfMission, type ActionRow } from '../../shared/db/bridge-actions.js';
+import { actionsOfMission, type ActionRow } from '../bridge/actions-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import {
   getMission, getProvider, insertMission, listMissions, listProviders, missionsByReference, moveMission, providerVerifications, upsertProvider,
   type MissionFilter, type MissionRow, type MissionReference, type NewMission, type ProviderRow,
-} from '../../shared/db/proxy.js';
-import { getTask, type TaskRow } from '../../shared/db/tasks.js';
+} from './repository.js';
+import { getTask, type TaskRow } from '../tasks/repository.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { ProxyOutcome, type ProxyMissionCreate, type ProxyOutcomeByReference } from '../../shared/schemas/proxy.js';
+import { ProxyOutcome, type ProxyMissionCreate, type ProxyOutcomeByReference } from './schemas.js';
 import { check } from '../../shared/validation.js';
 import type { RunAnswer } from '../domain.js';
 import { moveTask } from '../tasks/service.js';

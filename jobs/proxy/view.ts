@@ -1,6 +1,6 @@
-import type { ActionRow } from '../../shared/db/bridge-actions.js';
+import type { ActionRow } from '../bridge/actions-repository.js';
 import { iso } from '../../shared/db/knex.js';
-import type { MissionRow, ProviderRow, VerificationRow } from '../../shared/db/proxy.js';
+import type { MissionRow, ProviderRow, VerificationRow } from './repository.js';
 import { MISSIONS } from './machine.js';
 import { proofArtefacts } from './logic.js';
 

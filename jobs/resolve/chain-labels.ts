@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
-import { deleteChainLabel, insertChainLabel, listChainLabels, type ChainLabelRow } from '../../shared/db/chain-labels.js';
+import { deleteChainLabel, insertChainLabel, listChainLabels, type ChainLabelRow } from './chain-labels-repository.js';
 import type { Deps } from '../../shared/deps.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import type { ChainLabelCreate, ChainLabelView } from '../../shared/schemas/chain.js';
+import type { ChainLabelCreate, ChainLabelView } from './chain-schemas.js';
 import { familyOf, normalizeAddress } from './chain-trace.js';
 
 /** The account's address labels (exchange, mixer, known scam, sanctioned, ...) that chain traces are matched against. */

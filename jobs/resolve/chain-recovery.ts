@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { ChainTraceResult } from '../../shared/schemas/chain.js';
+import type { ChainTraceResult } from './chain-schemas.js';
 
 /**
  * The recovery assessment of a trace: what can still be frozen or reported,

@@ -1,9 +1,9 @@
 import type { Static } from '@sinclair/typebox';
-import { labelsOf, type ChainLabelRow } from '../../shared/db/chain-labels.js';
-import { getTask } from '../../shared/db/tasks.js';
+import { labelsOf, type ChainLabelRow } from './chain-labels-repository.js';
+import { getTask } from '../tasks/repository.js';
 import type { Deps } from '../../shared/deps.js';
 import { invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
-import type { ChainTraceRequest, ChainTraceResult } from '../../shared/schemas/chain.js';
+import type { ChainTraceRequest, ChainTraceResult } from './chain-schemas.js';
 import { targetOf } from './chain-providers.js';
 import { assessRecovery } from './chain-recovery.js';
 import { bitcoinTracer, evmTracer, type RawHop } from './chain-tracers.js';

@@ -1,6 +1,6 @@
 import * as chrono from 'chrono-node';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
-import type { FACT_KINDS } from '../../shared/schemas/resolve.js';
+import type { FACT_KINDS } from './schemas.js';
 import { registrableDomain } from './lookalike.js';
 
 /**

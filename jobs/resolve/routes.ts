@@ -1,8 +1,8 @@
 import { pathParams, routeGroup, toolsGroup } from '../../shared/http/route-group.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
-import { ChainLabelCreate, ChainLabelPage, ChainLabelReply, ChainTraceRequest, ChainTraceResult } from '../../shared/schemas/chain.js';
+import { ChainLabelCreate, ChainLabelPage, ChainLabelReply, ChainTraceRequest, ChainTraceResult } from './chain-schemas.js';
 import { Ok } from '../../shared/schemas/common.js';
-import { ScamTriageRequest, ScamTriageResult } from '../../shared/schemas/resolve.js';
+import { ScamTriageRequest, ScamTriageResult } from './schemas.js';
 import { addChainLabel, chainLabelPage, chainLabelView, removeChainLabel } from './chain-labels.js';
 import { traceForClient } from './chain-trace.js';
 import { triageForClient } from './triage-service.js';

@@ -1,4 +1,4 @@
-import type { FTC_SIGNS, IC3_CATEGORIES, RULE_IDS } from '../../shared/schemas/resolve.js';
+import type { FTC_SIGNS, IC3_CATEGORIES, RULE_IDS } from './schemas.js';
 
 /**
  * The phrase rules of scam triage, each tagged with where it comes from: the

@@ -1,8 +1,8 @@
 import type { Static } from '@sinclair/typebox';
-import { getTask } from '../../shared/db/tasks.js';
+import { getTask } from '../tasks/repository.js';
 import type { Deps } from '../../shared/deps.js';
 import { notFound } from '../../shared/errors.js';
-import type { ScamTriageRequest, Triage as TriageView } from '../../shared/schemas/resolve.js';
+import type { ScamTriageRequest, Triage as TriageView } from './schemas.js';
 import { llmSignals } from './triage-llm.js';
 import { analyseClaim, triageSources, type TriageInput } from './triage.js';
 

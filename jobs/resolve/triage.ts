@@ -1,4 +1,4 @@
-import type { MISSING_KINDS, NEXT_ACTIONS, RESTRAINTS, RISK_LABELS, SEVERITIES } from '../../shared/schemas/resolve.js';
+import type { MISSING_KINDS, NEXT_ACTIONS, RESTRAINTS, RISK_LABELS, SEVERITIES } from './schemas.js';
 import { findContradictions, sourceFacts, type Contradiction, type SourceText } from './contradictions.js';
 import type { Span } from './facts.js';
 import { lookalikeOf } from './lookalike.js';

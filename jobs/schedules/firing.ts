@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { advanceSchedule, claimDueSchedules, hasRunningFiring, insertFiring, settleFiring, type FiringRow, type ScheduleRow } from '../../shared/db/schedules.js';
+import { advanceSchedule, claimDueSchedules, hasRunningFiring, insertFiring, settleFiring, type FiringRow, type ScheduleRow } from './repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { newId } from '../../shared/ids.js';
 import type { FiringTrigger } from '../automation/events.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { deleteSchedule, getSchedule, insertSchedule, listSchedules, recentFirings, setScheduleStatus, type FiringRow, type ScheduleRow } from '../../shared/db/schedules.js';
+import { deleteSchedule, getSchedule, insertSchedule, listSchedules, recentFirings, setScheduleStatus, type FiringRow, type ScheduleRow } from './repository.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

@@ -1,6 +1,6 @@
 import { iso } from '../../shared/db/knex.js';
 import { grantView } from '../automation/grant-view.js';
-import type { FiringRow, ScheduleRow } from '../../shared/db/schedules.js';
+import type { FiringRow, ScheduleRow } from './repository.js';
 
 export function scheduleView(row: ScheduleRow) {
   return {

@@ -1,6 +1,6 @@
 import { DockerfileParser } from 'dockerfile-ast';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node as YamlNode, type YAMLMap } from 'yaml';
-import type { ConfigKind, SecurityFinding } from '../../shared/schemas/security.js';
+import type { ConfigKind, SecurityFinding } from './schemas.js';
 
 /**
  * Cheap configuration checks beside the secret scan: a Dockerfile whose

@@ -1,5 +1,5 @@
 import type { Severity } from '../../shared/schemas/analysis.js';
-import type { SecretKind } from '../../shared/schemas/security.js';
+import type { SecretKind } from './schemas.js';
 import { isSecretRef, looksLikeLiteralSecret } from '../../shared/secrets.js';
 
 /**

@@ -1,5 +1,5 @@
 import { routeGroup } from '../../shared/http/route-group.js';
-import { SecretsCheckRequest, SecretsCheckResult, SecurityValidateRequest, SecurityValidateResult } from '../../shared/schemas/security.js';
+import { SecretsCheckRequest, SecretsCheckResult, SecurityValidateRequest, SecurityValidateResult } from './schemas.js';
 import { scanFiles } from './scan.js';
 import { checkSecretRefs } from './secrets-check.js';
 

@@ -1,7 +1,7 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Logger } from '../../shared/log.js';
 import { verdictOf, type Severity } from '../../shared/schemas/analysis.js';
-import { SUPPRESSION_REASONS, type SecurityFinding, type SecurityValidateRequest, type SecurityValidateResult } from '../../shared/schemas/security.js';
+import { SUPPRESSION_REASONS, type SecurityFinding, type SecurityValidateRequest, type SecurityValidateResult } from './schemas.js';
 import { REDACTED } from '../../shared/secrets.js';
 import { configChecks, isConfigFile } from './config-checks.js';
 import { PRESET_VERSION, RULE_IDS, scanFileForSecrets } from './secret-scan.js';

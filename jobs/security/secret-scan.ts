@@ -3,7 +3,7 @@ import { creator as recommended } from '@secretlint/secretlint-rule-preset-recom
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
 import { createRequire } from 'node:module';
 import { posix } from 'node:path';
-import type { SecretKind, SecurityFinding, SuppressionReason } from '../../shared/schemas/security.js';
+import type { SecretKind, SecurityFinding, SuppressionReason } from './schemas.js';
 import { dedupe, GENERIC_RULE_ID, genericKind, isFixturePath, isPlaceholder, kindLabel, lineColumn, redactedEvidence, secretKind, secretSeverity } from './logic.js';
 import { OWN_RULES } from './own-rules.js';
 

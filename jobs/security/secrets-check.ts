@@ -1,8 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
-import { getConnector } from '../../shared/db/connectors.js';
+import { getConnector } from '../bridge/connectors-repository.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { SecretRefStatus, SecretsCheckRequest } from '../../shared/schemas/security.js';
+import type { SecretRefStatus, SecretsCheckRequest } from './schemas.js';
 import { checkSecretRef, isSecretRef, type SecretRefProblem } from '../../shared/secrets.js';
 import { referenceStates } from '../credentials/index.js';
 

@@ -1,5 +1,5 @@
 import { invalidPayload } from '../../shared/errors.js';
-import { SecurityValidateRequest } from '../../shared/schemas/security.js';
+import { SecurityValidateRequest } from './schemas.js';
 import { assertValid } from '../../shared/validation.js';
 import type { StepHandler } from '../step.js';
 import { scanFiles } from './scan.js';

@@ -3,7 +3,7 @@ import { recordEvent } from '../../shared/db/outbox.js';
 import {
   deleteRule, getRule, getSignal, insertMatch, insertRule, insertSignal, listRules, listSignals, lockActiveRules, matchesOfSignal,
   recentMatches, settleMatch, signalBySourceId, updateRule, type SignalMatchRow, type SignalRow, type SignalRuleRow,
-} from '../../shared/db/signals.js';
+} from './repository.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

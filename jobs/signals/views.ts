@@ -1,6 +1,6 @@
 import { iso } from '../../shared/db/knex.js';
 import { grantView } from '../automation/grant-view.js';
-import type { SignalMatchRow, SignalRow, SignalRuleRow } from '../../shared/db/signals.js';
+import type { SignalMatchRow, SignalRow, SignalRuleRow } from './repository.js';
 
 export function signalView(row: SignalRow) {
   return { signalId: row.id, type: row.type, subject: row.subject, value: row.value, source: row.source, sourceId: row.source_id, observedAt: iso(row.observed_at)!, receivedAt: iso(row.created_at)! };

@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { getTask, insertTask, insertTaskAudit, listTaskAudit, listTasks, updateTask, type TaskRow } from '../../shared/db/tasks.js';
+import { getTask, insertTask, insertTaskAudit, listTaskAudit, listTasks, updateTask, type TaskRow } from './repository.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

@@ -1,5 +1,5 @@
 import { iso } from '../../shared/db/knex.js';
-import type { TaskAuditRow, TaskRow } from '../../shared/db/tasks.js';
+import type { TaskAuditRow, TaskRow } from './repository.js';
 import { TASKS } from './machine.js';
 
 export interface TaskRecord {

@@ -1,5 +1,5 @@
-import { insertListings } from '../../shared/db/catalog.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { insertListings } from '../../jobs/hunt/catalog-repository.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { ACTIVE_STATUSES } from '../../jobs/orchestrator/run-state.js';
 import type { BenchEnv } from './env.js';

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import pg from 'pg';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { stats, type BenchEnv } from './env.js';
 

@@ -1,16 +1,16 @@
 import type { Knex } from 'knex';
-import * as schedulesDb from '../../shared/db/schedules.js';
-import * as signalsDb from '../../shared/db/signals.js';
+import * as schedulesDb from '../../jobs/schedules/repository.js';
+import * as signalsDb from '../../jobs/signals/repository.js';
 import type pg from 'pg';
-import { listAgents } from '../../shared/db/agents.js';
-import { listListings } from '../../shared/db/catalog.js';
-import { listEnvelopes } from '../../shared/db/envelopes.js';
-import { listMissions, listProviders, missionsToClose } from '../../shared/db/proxy.js';
+import { listAgents } from '../../jobs/agents/repository.js';
+import { listListings } from '../../jobs/hunt/catalog-repository.js';
+import { listEnvelopes } from '../../jobs/envelopes/repository.js';
+import { listMissions, listProviders, missionsToClose } from '../../jobs/proxy/repository.js';
 import { chainOf, claimDeliveries, deliveriesOfEvent, hasChild, listDeliveries, nextPushDue, readyDeliveries } from '../../shared/db/deliveries.js';
 import { listEvents } from '../../shared/db/outbox.js';
 import { listRuns } from '../../shared/db/runs.js';
-import { listSubscriptions } from '../../shared/db/subscriptions.js';
-import { listTasks } from '../../shared/db/tasks.js';
+import { listSubscriptions } from '../../jobs/events/subscriptions-repository.js';
+import { listTasks } from '../../jobs/tasks/repository.js';
 import * as retention from '../../shared/db/retention.js';
 
 /** Ids the queries look for: an account with many rows, and one record of each kind inside it. */

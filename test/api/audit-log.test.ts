@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { recordAudit } from '../../jobs/audit/index.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { newId } from '../../shared/ids.js';
 import { DEFAULT_SCOPES, type Role } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { ROOT } from '../support/spawn.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 
 /** An operator token minted the way the README says: the CLI's last stdout line. */

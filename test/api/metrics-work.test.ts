@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { harness } from '../support/harness.js';
 import { spawnEntry, stopWith, waitForOutput } from '../support/spawn.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 
 /** Reads one sample's value from the Prometheus text format (`name{labels} value`). */
 function sample(text: string, name: string, labels: Record<string, string>): number {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ReceiptReply, SettleReply } from '../../shared/schemas/pay.js';
-import { insertListings } from '../../shared/db/catalog.js';
+import { ReceiptReply, SettleReply } from '../../jobs/pay/mandate-schemas.js';
+import { insertListings } from '../../jobs/hunt/catalog-repository.js';
 import { check } from '../../shared/validation.js';
 import { harness } from '../support/harness.js';
 import { grant, newTask } from '../support/pay.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { defineRoute } from '../../shared/http/route-spec.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';

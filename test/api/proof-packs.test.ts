@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { recordAudit } from '../../jobs/audit/index.js';
-import { ProofPackReply, ProofPackVerification } from '../../shared/schemas/proof-pack.js';
+import { ProofPackReply, ProofPackVerification } from '../../jobs/pay/pack-schemas.js';
 import { newId } from '../../shared/ids.js';
 import { check } from '../../shared/validation.js';
 import { harness } from '../support/harness.js';

@@ -33,7 +33,7 @@ describe('dashboard session', () => {
   it('marks the cookie Secure when the client came over HTTPS', async () => {
     const a = await harness.account();
     // The harness app does not trust X-Forwarded-Proto, so build the expectation from the route itself: https origin → Secure.
-    const { routes } = await import('../../api/routes/session.js');
+    const { routes } = await import('../../jobs/accounts/session-routes.js');
     const route = routes.find((r) => r.method === 'POST' && r.path === '/v1/session')!;
     const reply = await route.handler!({ body: { email: emailOf(a.accountId), password: 'password-123' }, ip: '203.0.113.9', origin: 'https://awp.example' } as never, harness.deps) as { headers: Record<string, string> };
     assert.match(reply.headers['Set-Cookie']!, /; Secure$/);

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { buildApp } from '../../api/app.js';
 import { ALL_ROUTES } from '../../api/routes/index.js';
-import { getScreenshot } from '../../shared/db/portal.js';
+import { getScreenshot } from '../../jobs/bridge/portal/repository.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { CHROMIUM, ensureChromium } from '../support/chromium.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { cancelRun } from '../../jobs/orchestrator/run-control.js';
 import { submitRun } from '../../jobs/orchestrator/submit.js';
-import { insertListings } from '../../shared/db/catalog.js';
+import { insertListings } from '../../jobs/hunt/catalog-repository.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { startWorkers } from '../../workers/domains.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FlowJob } from 'bullmq';
 import { buildSegmentFlow } from '../../jobs/orchestrator/flow.js';
-import { ProofCard } from '../../shared/schemas/proof.js';
+import { ProofCard } from '../../jobs/orchestrator/proof-schemas.js';
 import {
   ChoiceWaitpointPayload, DecisionLog, StepConversation, StepEvidence, StepExtra, StepJobData, StepOutput,
 } from '../../shared/schemas/run-data.js';

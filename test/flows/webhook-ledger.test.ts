@@ -5,7 +5,7 @@ import { deliverAttempt, dispatchDue } from '../../jobs/events/deliver.js';
 import { retrySchedule } from '../../jobs/events/ledger.js';
 import { claimDeliveries } from '../../shared/db/deliveries.js';
 import { eventsByIds, recordEvent } from '../../shared/db/outbox.js';
-import { subscriptionsByIds } from '../../shared/db/subscriptions.js';
+import { subscriptionsByIds } from '../../jobs/events/subscriptions-repository.js';
 import { NEUTRAL_REFUSAL } from '../support/egress-targets.js';
 import { harness } from '../support/harness.js';
 import { seedDeliveries } from '../support/ledger.js';

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { submitRun } from '../../jobs/orchestrator/submit.js';
 import { registerStepHandler } from '../../jobs/steps.js';
-import { insertListings } from '../../shared/db/catalog.js';
+import { insertListings } from '../../jobs/hunt/catalog-repository.js';
 import { migrateLatest } from '../../shared/db/migrate.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';

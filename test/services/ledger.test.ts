@@ -4,7 +4,7 @@ import { deliverAttempt } from '../../jobs/events/deliver.js';
 import { failAttempt, transitionDelivery } from '../../jobs/events/ledger.js';
 import { updateSubscriptionByClient } from '../../jobs/events/subscriptions-service.js';
 import { eventsByIds } from '../../shared/db/outbox.js';
-import { subscriptionsByIds } from '../../shared/db/subscriptions.js';
+import { subscriptionsByIds } from '../../jobs/events/subscriptions-repository.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';

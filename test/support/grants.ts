@@ -1,4 +1,4 @@
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { newId } from '../../shared/ids.js';
 import type { Role } from '../../shared/schemas/auth.js';
 import { harness } from './harness.js';

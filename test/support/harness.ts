@@ -5,7 +5,7 @@ import { createDeps, type Deps } from '../../shared/deps.js';
 import { migrateLatest } from '../../shared/db/migrate.js';
 import { hashPassword } from '../../shared/crypto.js';
 import { newId } from '../../shared/ids.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { createLogger } from '../../shared/log.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { startDelivery } from '../../workers/delivery.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { RESTING_STATUSES } from '../../jobs/orchestrator/run-state.js';
-import { insertListings } from '../../shared/db/catalog.js';
+import { insertListings } from '../../jobs/hunt/catalog-repository.js';
 import { harness } from './harness.js';
 
 /** Three espresso machines, two within a $250 budget. */

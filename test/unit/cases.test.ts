@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { caseRefOf, changedFields, contactIdentity, decodeTimelineCursor, encodeTimelineCursor } from '../../jobs/resolve/cases/logic.js';
 import { ACTIONS, CASES, DEADLINES, OPEN_ACTION_STATUSES } from '../../jobs/resolve/cases/machines.js';
-import { ACTION_STATUSES, CASE_STATUSES, DEADLINE_CLIENT_MOVES, DEADLINE_STATUSES } from '../../shared/schemas/cases.js';
+import { ACTION_STATUSES, CASE_STATUSES, DEADLINE_CLIENT_MOVES, DEADLINE_STATUSES } from '../../jobs/resolve/cases/schemas.js';
 
 describe('case workspaces: status tables and pure helpers', () => {
   it('list each table\'s statuses as the API enums do, with closed, met, waived, done and canceled final', () => {

@@ -35,11 +35,14 @@ function directionViolations(edges: ImportEdge[]): string[] {
     .map((e) => `${describeEdge(e)}: ${layerOf(e.from)}/ must not import from ${layerOf(e.to!)}/`);
 }
 
+/** A module's SQL: its repository.ts or *-repository.ts; the engine's own tables in shared/db/. */
+const isRepository = (file: string) => file.startsWith('shared/db/') || /(^|[/-])repository\.ts$/.test(file);
+
 /** Repositories return rows, counts or null; the service that calls one decides which HTTP error that is. */
 function repositoryViolations(edges: ImportEdge[]): string[] {
   return edges
-    .filter((e) => e.from.startsWith('shared/db/') && e.to === 'shared/errors.ts')
-    .map((e) => `${describeEdge(e)}: repositories in shared/db/ throw no HTTP errors; return null or a result and let the service decide`);
+    .filter((e) => isRepository(e.from) && e.to === 'shared/errors.ts')
+    .map((e) => `${describeEdge(e)}: repositories throw no HTTP errors; return null or a result and let the service decide`);
 }
 
 function logicViolations(edges: ImportEdge[]): string[] {

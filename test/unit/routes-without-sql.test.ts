@@ -18,12 +18,13 @@ function apiFiles(dir = 'api'): string[] {
 
 const subdirs = (dir: string) => readdirSync(path.join(ROOT, dir), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `${dir}/${e.name}`);
 
-/** Every file that declares routes: api/ and each domain module's routes.ts and index.ts, and those of its sub-areas (jobs/resolve/cases/). */
+const ROUTE_FILE = /^(index|routes|[\w-]+-routes)\.ts$/;
+
+/** Every file that declares routes: api/ and each module's routes.ts, *-routes.ts and index.ts, and those of its sub-areas (jobs/resolve/cases/). */
 function routeFiles(): string[] {
-  const domains = subdirs('jobs').flatMap((d) => [d, ...subdirs(d)])
-    .flatMap((d) => ['routes.ts', 'index.ts'].map((f) => `${d}/${f}`))
-    .filter((f) => { try { readFileSync(path.join(ROOT, f)); return true; } catch { return false; } });
-  return [...apiFiles(), ...domains];
+  const modules = subdirs('jobs').flatMap((d) => [d, ...subdirs(d)])
+    .flatMap((d) => readdirSync(path.join(ROOT, d)).filter((f) => ROUTE_FILE.test(f)).map((f) => `${d}/${f}`));
+  return [...apiFiles(), ...modules];
 }
 
 function sqlUses(file: string): string[] {

@@ -6,7 +6,7 @@ import { lookalikeOf, registrableDomain } from '../../jobs/resolve/lookalike.js'
 import { analyseClaim } from '../../jobs/resolve/triage.js';
 import { triageClaim } from '../../jobs/resolve/triage-service.js';
 import { createLogger } from '../../shared/log.js';
-import { RULE_IDS } from '../../shared/schemas/resolve.js';
+import { RULE_IDS } from '../../jobs/resolve/schemas.js';
 import { RULE_DOCS } from '../../jobs/resolve/triage-rules.js';
 import { SCAM_CORPUS } from '../fixtures/scam-corpus.js';
 import { harness } from '../support/harness.js';

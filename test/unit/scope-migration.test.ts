@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { grantNewScopes, OLD_DEFAULT_SCOPES } from '../../migrations/20261125002200_signals_schedules.js';
-import { issueToken } from '../../shared/auth/issue-token.js';
+import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { harness } from '../support/harness.js';
 
 describe('migration: signals and schedules scopes', () => {

@@ -5,9 +5,9 @@ import { defineMachine, type Machine } from '../../jobs/state-machine.js';
 import { RUN_TO_TASK, TASKS } from '../../jobs/tasks/machine.js';
 import { MISSIONS } from '../../jobs/proxy/machine.js';
 import { RUNS, WAIT_STATUSES } from '../../jobs/orchestrator/run-state.js';
-import { MISSION_STATUSES } from '../../shared/schemas/proxy.js';
+import { MISSION_STATUSES } from '../../jobs/proxy/schemas.js';
 import { ACTIONS } from '../../jobs/bridge/machines.js';
-import { ACTION_STATUSES } from '../../shared/schemas/bridge.js';
+import { ACTION_STATUSES } from '../../jobs/bridge/connector-schemas.js';
 
 function reachable(machine: Machine<string>, from: string): Set<string> {
   const seen = new Set([from]);

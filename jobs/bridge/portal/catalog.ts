@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import type { PortalPlaybookView, PortalTemplateView } from '../../../shared/schemas/portal.js';
+import type { PortalPlaybookView, PortalTemplateView } from './schemas.js';
 
 /**
  * The portal templates and recovery playbooks that ship. A template is a

@@ -1,5 +1,5 @@
 import { minimatch } from 'minimatch';
-import type { PortalStep } from '../../../shared/schemas/portal.js';
+import type { PortalStep } from './schemas.js';
 import { unsetMessage } from '../logic.js';
 
 /** Pure rules of portals: scope, step validation, preflight verdicts. */

@@ -4,7 +4,7 @@ import { PageQuery } from '../../../shared/schemas/common.js';
 import {
   PlaybookInstantiate, PlaybookInstantiateReply, PortalActionCreate, PortalActionListQuery, PortalActionPage, PortalActionReply, PortalBrowserRequest, PortalPlaybookList, PortalPlaybookReply,
   PortalPreflightReply, PortalSessionCreate, PortalSessionPage, PortalSessionReply, PortalTemplateList, PortalTemplateReply,
-} from '../../../shared/schemas/portal.js';
+} from './schemas.js';
 import { notFound } from '../../../shared/errors.js';
 import { r } from '../routes.js';
 import { runPortalAction } from './browser.js';

@@ -1,11 +1,11 @@
 import type { Deps } from '../../../shared/deps.js';
-import { getConnector } from '../../../shared/db/connectors.js';
-import { getPortalAction, getPortalSession, insertPortalActions, insertPortalSession, listPortalActions, listPortalSessions, setPortalPreflight, type PortalSessionRow } from '../../../shared/db/portal.js';
+import { getConnector } from '../connectors-repository.js';
+import { getPortalAction, getPortalSession, insertPortalActions, insertPortalSession, listPortalActions, listPortalSessions, setPortalPreflight, type PortalSessionRow } from './repository.js';
 import { invalidPayload, notFound } from '../../../shared/errors.js';
 import { checkEgressUrl } from '../../../shared/http/egress.js';
 import { newId } from '../../../shared/ids.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
-import type { PortalActionCreate, PortalSessionCreate, PortalStep } from '../../../shared/schemas/portal.js';
+import type { PortalActionCreate, PortalSessionCreate, PortalStep } from './schemas.js';
 import { checkSecretRef } from '../../../shared/secrets.js';
 import { referenceStates } from '../../credentials/index.js';
 import { playbookById, templateById } from './catalog.js';

@@ -1,4 +1,4 @@
-import type { PortalActionRow, PortalSessionRow } from '../../../shared/db/portal.js';
+import type { PortalActionRow, PortalSessionRow } from './repository.js';
 
 export const portalSessionView = (row: PortalSessionRow) => ({
   portalSessionId: row.id, connectorId: row.connector_id, targetOrigin: row.target_origin, credentials: row.credentials, scope: row.scope,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ACTION_STATUSES, CASE_PRIORITIES, CASE_STATUSES } from '../../../shared/schemas/cases.js';
+import { ACTION_STATUSES, CASE_PRIORITIES, CASE_STATUSES } from './schemas.js';
 import { StringEnum } from '../../../shared/schemas/common.js';
 import type { DomainEvent } from '../../domain.js';
 

@@ -1,4 +1,4 @@
-import type { ActionStatus, CaseStatus, DeadlineStatus } from '../../../shared/schemas/cases.js';
+import type { ActionStatus, CaseStatus, DeadlineStatus } from './schemas.js';
 import { defineMachine } from '../../state-machine.js';
 
 /**

@@ -2,13 +2,13 @@ import type { Deps } from '../../../shared/deps.js';
 import {
   getAction, getDeadline, insertAction, insertDeadline, insertStakeholder, listActions, stakeholderByContact, updateAction, updateDeadline,
   type ActionRow, type DeadlineRow, type StakeholderRow,
-} from '../../../shared/db/case-parts.js';
+} from './parts-repository.js';
 import { iso } from '../../../shared/db/knex.js';
 import { recordEvent } from '../../../shared/db/outbox.js';
 import { conflict, invalidPayload, notFound } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
-import type { ActionCreate, ActionUpdate, DeadlineUpdate, StakeholderCreate } from '../../../shared/schemas/cases.js';
+import type { ActionCreate, ActionUpdate, DeadlineUpdate, StakeholderCreate } from './schemas.js';
 import { changedFields, contactIdentity } from './logic.js';
 import { ACTIONS, DEADLINES } from './machines.js';
 import { actorOf, afterCommit, checkRefs, lockCase, ownCase, writeEntry } from './workspace.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../../shared/deps.js';
-import { caseDeadlines, casesWithOverdueDeadlines, markOverdueMissed, type DeadlineRow } from '../../../shared/db/case-parts.js';
+import { caseDeadlines, casesWithOverdueDeadlines, markOverdueMissed, type DeadlineRow } from './parts-repository.js';
 import { iso } from '../../../shared/db/knex.js';
 import { recordEvent } from '../../../shared/db/outbox.js';
 import type { Principal } from '../../../shared/schemas/auth.js';

@@ -3,10 +3,10 @@ import { routeGroup } from '../../../shared/http/route-group.js';
 import { Reply } from '../../../shared/http/route-spec.js';
 import {
   ActionList, ActionOne, CaseList, CaseOne, DeadlineOne, DeadlineReview, EntryOne, StakeholderOne, Timeline,
-} from '../../../shared/schemas/case-views.js';
+} from './view-schemas.js';
 import {
   ActionCreate, ActionListQuery, ActionUpdate, CaseListQuery, CaseUpdate, CaseUpsert, DeadlineCreate, DeadlineUpdate, StakeholderCreate, TimelineAppend,
-} from '../../../shared/schemas/cases.js';
+} from './schemas.js';
 import { addAction, addDeadline, addStakeholder, findActions, updateActionByClient, updateDeadlineByClient } from './parts.js';
 import { reviewDeadlines } from './review.js';
 import { fetchCase, findCases, updateCaseByClient, upsertCase } from './service.js';

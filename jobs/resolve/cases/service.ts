@@ -1,12 +1,12 @@
 import type { Deps } from '../../../shared/deps.js';
-import { actionsIn, caseDeadlines, caseStakeholders } from '../../../shared/db/case-parts.js';
-import { getCase, getCaseByKey, insertCase, linkRun, listCases, updateCase, type CaseFilter, type CasePatch, type CaseRow } from '../../../shared/db/cases.js';
+import { actionsIn, caseDeadlines, caseStakeholders } from './parts-repository.js';
+import { getCase, getCaseByKey, insertCase, linkRun, listCases, updateCase, type CaseFilter, type CasePatch, type CaseRow } from './repository.js';
 import type { Db } from '../../../shared/db/knex.js';
 import { recordEvent } from '../../../shared/db/outbox.js';
 import { conflict, invalidPayload } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
-import type { CaseUpdate, CaseUpsert } from '../../../shared/schemas/cases.js';
+import type { CaseUpdate, CaseUpsert } from './schemas.js';
 import { changedFields } from './logic.js';
 import { CASES, OPEN_ACTION_STATUSES } from './machines.js';
 import type { CaseRecord } from './view.js';

@@ -1,8 +1,8 @@
 import type { Deps } from '../../../shared/deps.js';
-import { getEntry, timelinePage, type TimelineRow } from '../../../shared/db/case-timeline.js';
+import { getEntry, timelinePage, type TimelineRow } from './timeline-repository.js';
 import { invalidPayload } from '../../../shared/errors.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
-import type { TimelineAppend } from '../../../shared/schemas/cases.js';
+import type { TimelineAppend } from './schemas.js';
 import { decodeTimelineCursor, encodeTimelineCursor } from './logic.js';
 import { actorOf, checkRefs, lockCase, ownCase, writeEntry } from './workspace.js';
 

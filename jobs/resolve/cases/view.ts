@@ -1,6 +1,6 @@
-import type { ActionRow, DeadlineRow, StakeholderRow } from '../../../shared/db/case-parts.js';
-import type { TimelineRow } from '../../../shared/db/case-timeline.js';
-import type { CaseRow } from '../../../shared/db/cases.js';
+import type { ActionRow, DeadlineRow, StakeholderRow } from './parts-repository.js';
+import type { TimelineRow } from './timeline-repository.js';
+import type { CaseRow } from './repository.js';
 import { iso } from '../../../shared/db/knex.js';
 import { ACTIONS, CASES, DEADLINES } from './machines.js';
 

@@ -1,11 +1,11 @@
 import type { Deps } from '../../../shared/deps.js';
-import { insertEntry, type NewEntry } from '../../../shared/db/case-timeline.js';
-import { getCase, recordExists, type CaseRow } from '../../../shared/db/cases.js';
+import { insertEntry, type NewEntry } from './timeline-repository.js';
+import { getCase, recordExists, type CaseRow } from './repository.js';
 import type { Db } from '../../../shared/db/knex.js';
 import { notFound } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
-import type { CaseRef } from '../../../shared/schemas/cases.js';
+import type { CaseRef } from './schemas.js';
 import { wakeDispatcher } from '../../events/wake.js';
 
 /** What every case use case shares: the caller's name on the timeline, the locked case, refs, entries, wake-ups. */

@@ -1,0 +1,6 @@
+import { routes as profiles } from './profile-routes.js';
+import { routes as session } from './session-routes.js';
+import { routes as tokens } from './token-routes.js';
+
+/** Profiles, dashboard sessions and API tokens: the routes of the accounts module. */
+export const routes = [...profiles, ...session, ...tokens];

@@ -1,0 +1,6 @@
+import { routes as deliveries } from './deliveries-routes.js';
+import { routes as events } from './routes.js';
+import { routes as subscriptions } from './subscriptions-routes.js';
+
+/** The event outbox, webhook subscriptions and the delivery ledger: the routes of the events module. */
+export const routes = [...events, ...subscriptions, ...deliveries];

@@ -1,0 +1,33 @@
+import { acknowledgeEvent, fetchEventWithDeliveries, findEvents, recordClientEvent } from './events-service.js';
+import { eventDeliveryView, eventView } from './views.js';
+import { EventCreate, EventListQuery } from '../../shared/schemas/events.js';
+import { routeGroup } from '../../shared/http/route-group.js';
+import { Reply } from '../../shared/http/route-spec.js';
+
+const r = routeGroup('events', { read: ['events:read'], write: ['events:write'] });
+
+export const routes = [
+  r.post('/v1/events', 'Record an integration event; it fans out to matching subscriptions in the same transaction', {
+    body: EventCreate,
+    handler: async ({ body, principal }, deps) => {
+      const { event, deliveries } = await recordClientEvent(deps, principal!, body);
+      return new Reply(201, { ok: true, event: eventView(event), deliveries });
+    },
+  }),
+  r.get('/v1/events', 'List outbox records (filters: type, since, until, acknowledged; cursor pagination)', {
+    query: EventListQuery,
+    handler: async ({ query, principal }, deps) => {
+      const { rows, nextCursor } = await findEvents(deps, principal!, query);
+      return { ok: true, events: rows.map(eventView), nextCursor };
+    },
+  }),
+  r.get('/v1/events/{eventId}', 'Fetch an event with its delivery attempts', {
+    handler: async ({ params, principal }, deps) => {
+      const { event, deliveries } = await fetchEventWithDeliveries(deps, principal!, params.eventId!);
+      return { ok: true, event: eventView(event), deliveries: deliveries.map(eventDeliveryView) };
+    },
+  }),
+  r.post('/v1/events/{eventId}/ack', 'Acknowledge an event (idempotent: the first ack time is kept)', {
+    handler: async ({ params, principal }, deps) => ({ ok: true, event: eventView(await acknowledgeEvent(deps, principal!, params.eventId!)) }),
+  }),
+];

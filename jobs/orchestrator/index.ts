@@ -1,0 +1,7 @@
+import { routes as nlp } from './nlp-routes.js';
+import { routes as proofCards } from './proof-card-routes.js';
+import { routes as orchestrator } from './routes.js';
+import { routes as runs } from './runs-routes.js';
+
+/** Runs: submitting, following, answering and cancelling them, their proof cards, and the request tools. */
+export const routes = [...orchestrator, ...runs, ...proofCards, ...nlp];

@@ -1,0 +1,202 @@
+import type { Db } from '../../shared/db/knex.js';
+import { page } from '../../shared/db/page.js';
+
+/** Every SQL statement of the proxy domain: missions, the provider book and its verification history. */
+
+export interface MissionMove {
+  from: string | null;
+  to: string;
+  at: string;
+  actor: string;
+  note: string | null;
+}
+
+export interface MissionRow {
+  id: string;
+  account_id: string;
+  task_id: string;
+  run_id: string | null;
+  step_id: string | null;
+  kind: string;
+  reason: string;
+  task: string;
+  context: Record<string, unknown>;
+  voice_call: Record<string, unknown> | null;
+  channel_msg: Record<string, unknown> | null;
+  proof_req: string[];
+  resume: Record<string, unknown> | null;
+  status: string;
+  assignee: string | null;
+  outcome: Record<string, unknown> | null;
+  proof: Record<string, unknown> | null;
+  provider_id: string | null;
+  provider_ref: string | null;
+  callback_ref: string;
+  request_id: string | null;
+  history: MissionMove[];
+  expires_at: Date;
+  resolved_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export type NewMission = Pick<MissionRow, 'id' | 'account_id' | 'task_id' | 'run_id' | 'step_id' | 'kind' | 'reason' | 'task' | 'context' | 'voice_call' | 'channel_msg' | 'proof_req' | 'resume' | 'status' | 'provider_id' | 'provider_ref' | 'callback_ref' | 'request_id' | 'history' | 'expires_at'>;
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+export async function insertMission(db: Db, m: NewMission): Promise<MissionRow> {
+  const [row] = await db('proxy_missions').insert({
+    ...m, context: JSON.stringify(m.context), voice_call: json(m.voice_call), channel_msg: json(m.channel_msg), resume: json(m.resume), history: JSON.stringify(m.history),
+  }).returning('*');
+  return row;
+}
+
+export async function getMission(db: Db, accountId: string, proxyId: string, forUpdate = false): Promise<MissionRow | null> {
+  const q = db('proxy_missions').where({ account_id: accountId, id: proxyId }).first();
+  if (forUpdate) q.forUpdate();
+  return (await q) ?? null;
+}
+
+/** The mission a run step created, if it did (its retry finds it). */
+export async function missionOfStep(db: Db, stepId: string): Promise<MissionRow | null> {
+  return (await db('proxy_missions').where({ step_id: stepId }).first()) ?? null;
+}
+
+export interface MissionFilter {
+  status?: string;
+  kind?: string;
+  taskId?: string;
+}
+
+export async function listMissions(db: Db, accountId: string, filter: MissionFilter, limit: number, cursor?: string): Promise<{ rows: MissionRow[]; nextCursor: string | null }> {
+  const q = db('proxy_missions').where({ account_id: accountId });
+  if (filter.status) q.andWhere({ status: filter.status });
+  if (filter.kind) q.andWhere({ kind: filter.kind });
+  if (filter.taskId) q.andWhere({ task_id: filter.taskId });
+  return page<MissionRow>(q, limit, cursor);
+}
+
+export interface MissionReference {
+  proxyId?: string;
+  runId?: string;
+  requestId?: string;
+  providerRef?: string;
+  callbackRef?: string;
+}
+
+/** Live missions (in `statuses`) matching every reference given; at most `limit`, enough to tell one from several. */
+export async function missionsByReference(db: Db, accountId: string, ref: MissionReference, statuses: readonly string[], limit = 5): Promise<MissionRow[]> {
+  const q = db('proxy_missions').where({ account_id: accountId }).whereIn('status', statuses);
+  if (ref.proxyId) q.andWhere({ id: ref.proxyId });
+  if (ref.runId) q.andWhere({ run_id: ref.runId });
+  if (ref.requestId) q.andWhere({ request_id: ref.requestId });
+  if (ref.providerRef) q.andWhere((b) => b.where({ provider_id: ref.providerRef }).orWhere({ provider_ref: ref.providerRef }));
+  if (ref.callbackRef) q.andWhere({ callback_ref: ref.callbackRef });
+  return q.orderBy('id', 'desc').limit(limit);
+}
+
+/** Another live mission of the task than `proxyId`: the task then waits on, and is moved by, that one. */
+export async function otherLiveMission(db: Db, taskId: string, proxyId: string, statuses: readonly string[]): Promise<boolean> {
+  return Boolean(await db('proxy_missions').where({ task_id: taskId }).whereNot({ id: proxyId }).whereIn('status', statuses).first('id'));
+}
+
+/** Moves a mission; its history gains the move in the same statement, and an outcome, proof or assignee when given. */
+export async function moveMission(
+  db: Db, proxyId: string,
+  change: { status: string; move: MissionMove; resolved?: boolean; outcome?: Record<string, unknown>; proof?: Record<string, unknown> | null; assignee?: string; providerId?: string },
+): Promise<MissionRow> {
+  const [row] = await db('proxy_missions').where({ id: proxyId }).update({
+    status: change.status,
+    history: db.raw('history || ?::jsonb', [JSON.stringify([change.move])]),
+    updated_at: db.fn.now(),
+    ...(change.resolved ? { resolved_at: db.fn.now() } : {}),
+    ...(change.outcome !== undefined ? { outcome: JSON.stringify(change.outcome) } : {}),
+    ...(change.proof !== undefined ? { proof: json(change.proof) } : {}),
+    ...(change.assignee !== undefined ? { assignee: change.assignee } : {}),
+    ...(change.providerId !== undefined ? { provider_id: change.providerId } : {}),
+  }).returning('*');
+  return row;
+}
+
+/**
+ * Live missions past their expiry, and live missions whose run has ended:
+ * the clock closes both. The statuses are bound one by one (not as an
+ * array), so the planner matches them to the partial indexes on live missions.
+ */
+export async function missionsToClose(db: Db, liveStatuses: readonly string[], limit: number): Promise<Array<{ id: string; account_id: string; why: 'expired' | 'runEnded' }>> {
+  const live = liveStatuses.map(() => '?').join(', ');
+  const result = await db.raw(
+    `(SELECT id, account_id, 'expired' AS why FROM proxy_missions WHERE status IN (${live}) AND expires_at < now() ORDER BY expires_at LIMIT ?)
+     UNION ALL
+     (SELECT m.id, m.account_id, 'runEnded' AS why FROM proxy_missions m JOIN runs r ON r.id = m.run_id
+      WHERE m.status IN (${live}) AND m.run_id IS NOT NULL AND r.finished_at IS NOT NULL AND m.expires_at >= now() LIMIT ?)`,
+    [...liveStatuses, limit, ...liveStatuses, limit],
+  );
+  return result.rows;
+}
+
+export interface ProviderRow {
+  id: string;
+  account_id: string;
+  name: string;
+  phone: string | null;
+  identity: string;
+  status: string;
+  availability: Record<string, unknown> | null;
+  verified_at: Date | null;
+  verified_by: string | null;
+  verified_mission_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The account's provider with this identity, created unverified when the book does not have it yet. */
+export async function upsertProvider(db: Db, p: { id: string; accountId: string; name: string; phone: string | null; identity: string }): Promise<ProviderRow> {
+  const result = await db.raw(
+    `INSERT INTO proxy_providers (id, account_id, name, phone, identity) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, identity) DO UPDATE SET phone = coalesce(proxy_providers.phone, excluded.phone), updated_at = now()
+     RETURNING *`,
+    [p.id, p.accountId, p.name, p.phone, p.identity],
+  );
+  return result.rows[0];
+}
+
+export async function getProvider(db: Db, accountId: string, providerId: string, forUpdate = false): Promise<ProviderRow | null> {
+  const q = db('proxy_providers').where({ account_id: accountId, id: providerId }).first();
+  if (forUpdate) q.forUpdate();
+  return (await q) ?? null;
+}
+
+export async function listProviders(db: Db, accountId: string, filter: { status?: string }, limit: number, cursor?: string): Promise<{ rows: ProviderRow[]; nextCursor: string | null }> {
+  const q = db('proxy_providers').where({ account_id: accountId });
+  if (filter.status) q.andWhere({ status: filter.status });
+  return page<ProviderRow>(q, limit, cursor);
+}
+
+/** Marks the provider verified by a mission's outcome and appends the verification to its history, in one statement. */
+export async function verifyProvider(db: Db, v: { providerId: string; accountId: string; missionId: string; actor: string; outcomeStatus: string; availability: Record<string, unknown> | null }): Promise<ProviderRow> {
+  const result = await db.raw(
+    `WITH verified AS (
+       UPDATE proxy_providers SET status = 'verified', availability = ?::jsonb, verified_at = now(), verified_by = ?, verified_mission_id = ?, updated_at = now()
+       WHERE id = ? AND account_id = ? RETURNING *),
+     history AS (
+       INSERT INTO proxy_provider_verifications (provider_id, account_id, mission_id, actor, outcome_status, availability)
+       SELECT id, account_id, ?, ?, ?, ?::jsonb FROM verified)
+     SELECT * FROM verified`,
+    [json(v.availability), v.actor, v.missionId, v.providerId, v.accountId, v.missionId, v.actor, v.outcomeStatus, json(v.availability)],
+  );
+  return result.rows[0];
+}
+
+export interface VerificationRow {
+  mission_id: string;
+  actor: string;
+  outcome_status: string;
+  availability: Record<string, unknown> | null;
+  at: Date;
+}
+
+/** A provider's verifications, oldest first. */
+export async function providerVerifications(db: Db, providerId: string): Promise<VerificationRow[]> {
+  return db('proxy_provider_verifications').where({ provider_id: providerId }).orderBy('id').select('mission_id', 'actor', 'outcome_status', 'availability', 'at');
+}
