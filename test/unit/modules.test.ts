@@ -36,7 +36,7 @@ function missingParts(name: string, answersHttp: boolean, isDomain: boolean, has
   return missing;
 }
 
-describe('the module lists (docs/architecture.md, Adding a domain)', () => {
+describe('the module lists (docs/architecture.md, Adding a module)', () => {
   it('every domain and service module has the parts the recipe names', () => {
     const missing = [
       ...DOMAINS.map((d) => missingParts(d.name, d.routes.length > 0, true, Boolean(d.step))),
