@@ -68,20 +68,31 @@ export function buildModuleRegistry(domains: readonly DomainModule[], services: 
   };
 }
 
-let current: ModuleRegistry | undefined;
+/**
+ * Kept on globalThis: a loader may evaluate this file twice in one process
+ * (mocha's --require under CommonJS beside the tests' ES modules), and both
+ * copies must see the one registry the entry point handed over.
+ */
+const SLOT = Symbol.for('awp.moduleRegistry');
+const holder = globalThis as { [SLOT]?: ModuleRegistry };
+
+const namesOf = (r: ModuleRegistry) => [...r.domains, ...r.services].map((m) => m.name).join(',');
 
 /**
  * Hands the engine its modules, once per process (the API, each worker
- * process, the test harness). Handing the same registry again is harmless;
- * a different one is a wiring mistake and throws.
+ * process, the test harness). Handing them again is harmless: the first
+ * registry stays (a second copy of the lists, from a second evaluation, is the
+ * same modules). Different modules are a wiring mistake and throw.
  */
 export function useModules(registry: ModuleRegistry): void {
-  if (current && current !== registry) throw new Error('useModules was called with a second, different module registry');
-  current = registry;
+  const current = holder[SLOT];
+  if (!current) holder[SLOT] = registry;
+  else if (current !== registry && namesOf(current) !== namesOf(registry)) throw new Error(`useModules was handed other modules (${namesOf(registry)}) than before (${namesOf(current)})`);
 }
 
 /** The registry the entry point handed over; throws when none did, so a missing call fails at its first use. */
 export function modules(): ModuleRegistry {
+  const current = holder[SLOT];
   if (!current) throw new Error('The engine has no modules: the entry point must call useModules(MODULES) from jobs/modules.ts first');
   return current;
 }
