@@ -10,6 +10,8 @@ import { metrics } from './middleware/metrics.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { sessionAuth } from './middleware/session.js';
+import { useModules } from '../jobs/module-registry.js';
+import { MODULES } from '../jobs/modules.js';
 import { ALL_ROUTES } from './routes/index.js';
 import { mountRoutes } from './routes/mount.js';
 import type { AnyRoute } from '../shared/http/route-spec.js';
@@ -34,6 +36,7 @@ function probeFirst(routes: AnyRoute[], deps: Deps): Koa.Middleware {
  * routes. Never listens; `server.ts` and the tests do.
  */
 export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
+  useModules(MODULES);
   const app = new Koa({ proxy: deps.config.TRUST_PROXY });
   app.silent = true; // errors are logged by the envelope middleware with their request id
   const router = mountRoutes(routes, deps);

@@ -1,4 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
+import type { Job } from 'bullmq';
 import type { RunRow } from '../shared/db/runs.js';
 import type { Db } from '../shared/db/knex.js';
 import type { Deps } from '../shared/deps.js';
@@ -6,6 +7,9 @@ import type { AnyRoute } from '../shared/http/route-spec.js';
 import type { Principal } from '../shared/schemas/auth.js';
 import type { StepHandler } from './step.js';
 import type { WorkflowTemplate } from './workflows/template.js';
+
+/** A queue's processor: gets the job and the process's deps; returns the job's (small) result. */
+export type Processor = (job: Job, deps: Deps) => Promise<unknown>;
 
 /** What the deterministic router learns about a domain. */
 export interface DomainVocabulary {
@@ -60,9 +64,9 @@ export interface DomainEvent {
 
 /**
  * Everything the engine, the router and the API know about one domain. Each
- * domain folder exports one of these, and `jobs/domains.ts` lists them: the
- * queue and step registries, the router, the manifest, the route table, the
- * run statuses, the event registry and proof redaction are derived from that list.
+ * domain folder exports one of these from its index.ts, and `jobs/domains.ts`
+ * lists them. The entry points build the module registry from that list
+ * (jobs/module-registry.ts) and hand it to the engine, which imports no module.
  */
 export interface DomainModule<N extends string = string> {
   /** Also the name of its BullMQ queue. */
@@ -91,6 +95,8 @@ export interface DomainModule<N extends string = string> {
   /** Output keys hidden from the `board` audience of a proof export. */
   redact?: string[];
   templates?: WorkflowTemplate[];
+  /** Queues the module serves itself, by queue name (bridge: provider actions); the name must be in shared/queues.ts. */
+  queues?: Record<string, Processor>;
   /**
    * Runs inside the transaction that ends a run whose route went through
    * this domain (any final status): what must commit together with the

@@ -1,4 +1,5 @@
-import { DOMAINS, domainModule } from './domains.js';
+import { DOMAIN_NAMES } from '../shared/domain-names.js';
+import { domainModule } from './module-registry.js';
 import type { StepHandler } from './step.js';
 
 /** Handlers put in place by tests (slow or cancellable steps that exercise the engine); production uses the modules' own. */
@@ -10,7 +11,7 @@ export function stepHandler(domain: string): StepHandler | undefined {
 }
 
 export function availableDomains(): string[] {
-  return DOMAINS.filter((d) => stepHandler(d.name)).map((d) => d.name);
+  return DOMAIN_NAMES.filter((d) => stepHandler(d));
 }
 
 /** Replaces a domain's step until the returned function is called. */

@@ -1,5 +1,7 @@
 import cron from 'node-cron';
-import { SWEEPS } from '../jobs/clock/sweeps.js';
+import { sweeps } from '../jobs/clock/sweeps.js';
+import { useModules } from '../jobs/module-registry.js';
+import { MODULES } from '../jobs/modules.js';
 import { startScheduleTicker } from '../jobs/schedules/ticker.js';
 import type { Deps } from '../shared/deps.js';
 import { Lease } from '../shared/redis/lease.js';
@@ -16,6 +18,7 @@ const LEADER_TTL_MS = 30_000;
  * Schedules tick in every clock process, leader or not (jobs/schedules/ticker.ts).
  */
 export function startClock(deps: Deps): Stoppable[] {
+  useModules(MODULES);
   const lease = new Lease(deps.redis, `${deps.config.QUEUE_PREFIX}:clock:leader`, LEADER_TTL_MS);
   let leader = false;
   const keepLease = async () => {
@@ -29,7 +32,7 @@ export function startClock(deps: Deps): Stoppable[] {
   };
   void keepLease();
   const leaseTimer = setInterval(keepLease, LEADER_TTL_MS / 3);
-  const tasks = Object.entries(SWEEPS).map(([name, sweep]) =>
+  const tasks = Object.entries(sweeps()).map(([name, sweep]) =>
     cron.schedule(sweep.cron, async () => {
       if (!leader) return;
       const minute = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');

@@ -1,6 +1,8 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
-import { DOMAIN_NAMES } from '../jobs/domains.js';
-import { hasProcessor, PROCESSORS, QUEUE_NAMES } from '../jobs/registry.js';
+import { MODULES } from '../jobs/modules.js';
+import { useModules } from '../jobs/module-registry.js';
+import { hasProcessor, processorOf, QUEUE_NAMES } from '../jobs/registry.js';
+import { DOMAIN_NAMES } from '../shared/domain-names.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../shared/queues.js';
 import type { Deps } from '../shared/deps.js';
 import { copiesOf, endClients } from '../shared/redis/connection.js';
@@ -24,11 +26,12 @@ export function selectedQueues(deps: Deps): string[] {
  * jobs while the earlier ones drain.
  */
 export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
+  useModules(MODULES);
   const workers: Array<{ name: string; worker: Worker }> = [];
   const before = new Set(copiesOf(deps.redis));
   for (const name of queues) {
     if (!hasProcessor(name)) continue;
-    const processor = PROCESSORS[name]!;
+    const processor = processorOf(name)!;
     const worker = new Worker(name, async (job) => {
       const timer = jobDuration.startTimer({ queue: name });
       try {

@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { AppError, notFound } from '../../shared/errors.js';
 import { readiness, type Health, type Readiness } from '../../shared/health.js';
-import { DOMAIN_NAMES } from '../../jobs/domains.js';
+import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
 import { EXPORT_FORMATS } from '../../jobs/orchestrator/proof-schemas.js';
-import { EVENT_TYPES, WEBHOOK_HEADERS, WEBHOOK_RESPONSES, webhookEnvelope } from '../../jobs/events/registry.js';
+import { eventTypes, WEBHOOK_HEADERS, WEBHOOK_RESPONSES, webhookEnvelope } from '../../jobs/events/registry.js';
 import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
-import { TEMPLATES } from '../../jobs/domains.js';
+import { modules } from '../../jobs/module-registry.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
 import { TRANSPORTS, type Transport } from '../../shared/schemas/auth.js';
 
@@ -55,14 +55,14 @@ export function schemaCatalog(routes: AnyRoute[]): Record<string, unknown> {
   for (const r of routes) {
     for (const s of [r.body, r.params, r.query, ...Object.values(r.response ?? {})]) if (s) collect(s, components);
   }
-  for (const t of TEMPLATES) collect(t.input, components);
-  for (const e of Object.values(EVENT_TYPES)) collect(e.payload, components);
+  for (const t of modules().templates) collect(t.input, components);
+  for (const e of Object.values(eventTypes())) collect(e.payload, components);
   return components;
 }
 
 /** One webhook per registered event type: the delivered body with the type's payload inside. */
 export function webhookSpecs(): WebhookSpec[] {
-  return Object.values(EVENT_TYPES).map((e) => ({
+  return Object.values(eventTypes()).map((e) => ({
     name: e.type, summary: e.description, description: `Delivered to subscriptions whose events match ${e.type} (exactly, by prefix such as ${e.type.split('.')[0]}.*, or *).`,
     body: webhookEnvelope(e.type), headers: WEBHOOK_HEADERS, responses: WEBHOOK_RESPONSES,
   }));

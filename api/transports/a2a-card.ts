@@ -2,7 +2,7 @@ import { AgentCard, A2A_PROTOCOL_VERSION } from '@a2a-js/sdk';
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyRestTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { ServerCallContext, type A2ARequestHandler } from '@a2a-js/sdk/server';
-import { DOMAINS, TEMPLATES } from '../../jobs/domains.js';
+import { modules } from '../../jobs/module-registry.js';
 import { availableDomains } from '../../jobs/steps.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 
@@ -16,11 +16,12 @@ const MODES = { input: ['text/plain', 'application/json'], output: ['application
 /** The service's skills: each domain that runs, and each template whose domains all run (a data part `{ templateId, ... }` runs it). */
 function skills(): AgentCard['skills'] {
   const running = new Set(availableDomains());
-  const domainSkills = DOMAINS.filter((d) => running.has(d.name)).map((d) => ({
+  const { domains, templates } = modules();
+  const domainSkills = domains.filter((d) => running.has(d.name)).map((d) => ({
     id: d.name, name: d.name, description: d.summary, tags: ['domain', d.name], examples: d.vocabulary.examples.slice(0, 3),
     inputModes: MODES.input, outputModes: MODES.output, securityRequirements: [],
   }));
-  const templateSkills = TEMPLATES.filter((t) => t.domains.every((d) => running.has(d))).map((t) => ({
+  const templateSkills = templates.filter((t) => t.domains.every((d) => running.has(d))).map((t) => ({
     id: `template:${t.templateId}`, name: t.templateId, description: `${t.description} Send a data part {"templateId": "${t.templateId}", ...its input} (schema /v1/schemas/${(t.input as { $id?: string }).$id}).`,
     tags: ['template', ...t.domains], examples: [], inputModes: ['application/json'], outputModes: MODES.output, securityRequirements: [],
   }));

@@ -5,7 +5,7 @@ import { getRun } from '../../shared/db/runs.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { DOMAIN_NAMES } from '../domains.js';
+import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { assertBelongs, newEnvelope } from '../envelopes/service.js';
 import { SERVICE_PARTY } from '../envelopes/schemas.js';
 import { decideRoute } from '../orchestrator/decide.js';

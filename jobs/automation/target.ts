@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { invalidPayload } from '../../shared/errors.js';
 import { assertValid } from '../../shared/validation.js';
-import { TEMPLATES } from '../domains.js';
+import { modules } from '../module-registry.js';
 import { OrchestratorRequest } from '../orchestrator/schemas.js';
 
 /** The orchestrator request a rule or schedule starts: the run API's body less what only a live caller has (a conversation turn, a waitpoint answer, a stream). */
@@ -26,8 +26,8 @@ export function checkTarget(target: RunTarget): RunTarget {
     if (target.input) throw invalidPayload('target.input goes with templateId, not with request', { path: '/target/input' });
     return target;
   }
-  const template = TEMPLATES.find((t) => t.templateId === target.templateId);
-  if (!template) throw invalidPayload(`target.templateId ${target.templateId} is not a workflow template; GET /v1/workflows/templates lists them`, { templates: TEMPLATES.map((t) => t.templateId) });
+  const template = modules().templates.find((t) => t.templateId === target.templateId);
+  if (!template) throw invalidPayload(`target.templateId ${target.templateId} is not a workflow template; GET /v1/workflows/templates lists them`, { templates: modules().templates.map((t) => t.templateId) });
   assertValid(template.input, { ...(target.input ?? {}), templateId: target.templateId });
   return target;
 }

@@ -1,4 +1,6 @@
 import { credentialRoutes } from '../credentials/index.js';
+import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
+import { processBridgeAction } from './action-worker.js';
 import { defineDomain } from '../domain.js';
 import { actionRoutes } from './action-routes.js';
 import { complianceRoutes } from './compliance-routes.js';
@@ -27,6 +29,7 @@ export const bridge = defineDomain({
       payload: ActionAwaitingClientPayload,
     },
   },
+  queues: { [BRIDGE_ACTIONS_QUEUE]: processBridgeAction },
   routes: [
     ...registryRoutes,
     ...actionRoutes,

@@ -1,6 +1,5 @@
-import type { Deps } from '../../shared/deps.js';
-import type { DomainModule } from '../domain.js';
-import { DOMAINS } from '../domains.js';
+import type { DomainSweep } from '../domain.js';
+import { fromModules } from '../module-registry.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
 import { reconcileOutbox, sweepLeases } from '../events/fanout.js';
@@ -12,7 +11,7 @@ import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, swee
  * enqueues their names on a schedule; a worker on the `clock` queue runs them,
  * so a slow sweep never delays the schedule and two clocks never double-run one.
  */
-export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise<unknown> }> = {
+const ENGINE_SWEEPS: Record<string, DomainSweep> = {
   'runs.stuck': { cron: '* * * * *', run: sweepStuckRuns },
   // Approvals escalate before they expire, and fail closed when they do.
   'waitpoints.expire': { cron: '* * * * *', run: sweepWaitpoints },
@@ -26,6 +25,7 @@ export const SWEEPS: Record<string, { cron: string; run: (deps: Deps) => Promise
   'retention.runSteps': { cron: '5-59/10 * * * *', run: sweepRunSteps },
   'retention.deliveries': { cron: '7-59/10 * * * *', run: sweepDeliveries },
   'retention.mails': { cron: '9-59/10 * * * *', run: sweepMails },
-  // The domains' own (proxy.expire), named by their modules.
-  ...Object.fromEntries(DOMAINS.flatMap((d: DomainModule) => Object.entries(d.sweeps ?? {}))),
 };
+
+/** The engine's sweeps, then the domains' own (proxy.expire), named by their modules. */
+export const sweeps: () => Readonly<Record<string, DomainSweep>> = fromModules((m) => ({ ...ENGINE_SWEEPS, ...m.sweeps }));

@@ -1,5 +1,6 @@
 import { defineDomain } from '../domain.js';
 import { grantRoutes } from './grant-routes.js';
+import { routes as runRoutes } from './routes.js';
 import { deliveryStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -9,8 +10,7 @@ export const delivery = defineDomain({
   summary: 'Gated delivery runs and bounded autonomy',
   scopes: { read: ['delivery:write'], write: ['delivery:write'] },
   vocabulary,
-  // Its run-starting routes live in api/routes/delivery.ts (a module importing the orchestrator would import itself back).
-  routes: grantRoutes,
+  routes: [...runRoutes, ...grantRoutes],
   step: deliveryStep,
   resumeActions: {
     approve: { description: 'Approve the deploy (or the actions autonomy did not cover)' },

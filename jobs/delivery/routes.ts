@@ -5,9 +5,8 @@ import { DeliveryResume, DeliveryRun } from '../../shared/schemas/dev-delivery.j
 import { AutonomousRequest } from '../../shared/schemas/orchestrator.js';
 
 /**
- * The delivery domain's routes start and resume runs, so they live with the
- * other run-starting routes (orchestrator, workflows): a domain module that
- * imported the orchestrator would import itself back through jobs/domains.ts.
+ * Delivery's run routes start and resume runs through the engine; in the
+ * OpenAPI document they are tagged with the other run-starting routes (workflows).
  */
 const r = routeGroup('workflows', { read: ['delivery:write'], write: ['delivery:write'], domain: 'delivery' });
 

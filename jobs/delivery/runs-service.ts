@@ -8,7 +8,7 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import { DeliveryRun } from '../../shared/schemas/dev-delivery.js';
 import type { Static } from '@sinclair/typebox';
 import { assertValid } from '../../shared/validation.js';
-import type { DomainName } from '../domains.js';
+import type { DomainName } from '../../shared/domain-names.js';
 import { waitForRest } from '../orchestrator/follow.js';
 import { findRun } from '../orchestrator/run-queries.js';
 import { resumeRun, submitRun } from '../orchestrator/submit.js';

@@ -3,7 +3,8 @@ import { deliveriesOfEvent, type DeliveryRow } from '../../shared/db/deliveries.
 import { ackEvent, getEvent, listEvents, recordEvent, type EventRow } from '../../shared/db/outbox.js';
 import { notFound, policyViolation } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { EVENT_TYPES } from './registry.js';
+import { eventTypes } from './registry.js';
+import { fromModules } from '../module-registry.js';
 import { wakeDispatcher } from './wake.js';
 
 // The outbox as clients see it: events they record and the ones the service wrote for them.
@@ -24,12 +25,12 @@ const SPEC_EVENT_TYPES = ['pay.settled', 'proxy.outcome'];
  * registered today, so a client event cannot take a name the service adds
  * later, and `run.*` subscribers never get a client's event.
  */
-const RESERVED_NAMESPACES = new Set([...Object.keys(EVENT_TYPES), ...SPEC_EVENT_TYPES].map((t) => t.split('.')[0]!));
+const reservedNamespaces = fromModules(() => new Set([...Object.keys(eventTypes()), ...SPEC_EVENT_TYPES].map((t) => t.split('.')[0]!)));
 
 /** The reserved namespace `type` falls in, or null when a client may record it. */
 function reservedNamespace(type: string): string | null {
   const ns = type.split('.')[0]!;
-  return RESERVED_NAMESPACES.has(ns) ? ns : null;
+  return reservedNamespaces().has(ns) ? ns : null;
 }
 
 /**
@@ -41,7 +42,7 @@ export async function recordClientEvent(deps: Deps, principal: Principal, input:
   const ns = reservedNamespace(input.type);
   if (ns) {
     throw policyViolation(`Event types under ${ns}. are written by the service only; record your own events under a namespace of yours (e.g. invoice.paid)`, {
-      type: input.type, reservedNamespaces: [...RESERVED_NAMESPACES].sort(),
+      type: input.type, reservedNamespaces: [...reservedNamespaces()].sort(),
     });
   }
   const { eventId, deliveries } = await deps.db.transaction((trx) => recordEvent(trx, { accountId: principal.accountId, type: input.type, payload: input.payload, subject: input.subject, source: 'client' }));

@@ -3,8 +3,8 @@ import { StringEnum } from '../../shared/schemas/common.js';
 import { EVENT_SOURCES } from '../../shared/schemas/events.js';
 import { check, type FieldError } from '../../shared/validation.js';
 import type { DomainEvent, DomainModule } from '../domain.js';
-import { DOMAIN_NAMES, DOMAINS } from '../domains.js';
-import { automationEvents } from '../automation/events.js';
+import { DOMAIN_NAMES } from '../../shared/domain-names.js';
+import { fromModules } from '../module-registry.js';
 import { FINAL_OUTCOMES, WAIT_STATUSES, type RunOutcome } from '../orchestrator/run-state.js';
 
 /**
@@ -94,11 +94,11 @@ export function collectEventTypes(modules: readonly Pick<DomainModule, 'name' | 
   return all;
 }
 
-/** The domains' events, then those of signals and schedules (jobs/automation/events.ts), which are a module but not a domain. */
-export const EVENT_TYPES: Readonly<Record<string, EventTypeSpec>> = collectEventTypes([...DOMAINS, automationEvents]);
+/** The core types, then the modules' (the domains', then services' such as signals and schedules), built once. */
+export const eventTypes: () => Readonly<Record<string, EventTypeSpec>> = fromModules((m) => collectEventTypes(m.eventSources));
 
 export function isRegisteredEvent(type: string): boolean {
-  return Object.hasOwn(EVENT_TYPES, type);
+  return Object.hasOwn(eventTypes(), type);
 }
 
 /**
@@ -108,7 +108,7 @@ export function isRegisteredEvent(type: string): boolean {
  * ask `isRegisteredEvent` first.
  */
 export function checkEventPayload(type: string, payload: unknown): FieldError[] {
-  const spec = EVENT_TYPES[type];
+  const spec = eventTypes()[type];
   if (!spec) return [{ path: '/type', message: `${type} is not a registered event type`, keyword: 'eventType' }];
   return check(spec.payload, payload);
 }
@@ -119,7 +119,7 @@ export function checkEventPayload(type: string, payload: unknown): FieldError[] 
  * eventId, subject and source), with the type's payload schema as `data`.
  */
 export function webhookEnvelope(type: string): TSchema {
-  const spec = EVENT_TYPES[type];
+  const spec = eventTypes()[type];
   if (!spec) throw new Error(`unregistered event type ${type}`);
   return Type.Object(
     {

@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { getConversation } from '../../shared/db/conversations.js';
 import { egressFetch } from '../../shared/http/egress.js';
-import { DOMAIN_NAMES, isDomain } from '../domains.js';
+import { DOMAIN_NAMES, isDomain } from '../../shared/domain-names.js';
 import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
 
 /**

@@ -1,4 +1,4 @@
-import { domainModule } from '../domains.js';
+import { domainModule } from '../module-registry.js';
 import type { RouteExtension } from './waitpoint-resume.js';
 
 /**

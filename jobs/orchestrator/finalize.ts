@@ -10,7 +10,7 @@ import { FINAL_OUTCOMES } from './run-state.js';
 import { planSegmentEnd } from './segment-end.js';
 import { announce } from './run-events.js';
 import { runsFinished } from '../metrics.js';
-import { domainModule } from '../domains.js';
+import { domainModule } from '../module-registry.js';
 
 /** What the domains of a route do in the transaction that ends the run (pay: seal its proof pack). */
 const runEndHooks = (route: string[]) => [...new Set(route)].flatMap((d) => domainModule(d)?.onRunFinished ?? []);

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { decideRoute, previousTurn } from './decide.js';
-import { DOMAIN_NAMES } from '../domains.js';
+import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { availableDomains } from '../steps.js';
 import { StringEnum } from '../../shared/schemas/common.js';
 import { toolsGroup } from '../../shared/http/route-group.js';

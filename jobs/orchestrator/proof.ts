@@ -2,7 +2,7 @@ import type { Audience, EvidenceStatus, Restraint } from './proof-schemas.js';
 import type { DomainModule } from '../domain.js';
 
 export type { Audience, EvidenceStatus };
-import { DOMAINS } from '../domains.js';
+import { fromModules } from '../module-registry.js';
 import type { EvidenceItem } from '../step.js';
 
 /** What the proof card is computed from: each completed step's evidence and doubts. */
@@ -54,7 +54,7 @@ export const cite = {
 
 
 /** Keys the board audience never sees: evidence sources, and what each domain module lists as identifying (vendors, prices, links, item ids). */
-const BOARD_HIDDEN = new Set(['source', ...DOMAINS.flatMap((d: DomainModule) => d.redact ?? [])]);
+const boardHidden = fromModules((m) => new Set(['source', ...m.domains.flatMap((d: DomainModule) => d.redact ?? [])]));
 
 /**
  * Keys whose strings are references, vocabularies or timestamps, never prose:
@@ -140,6 +140,7 @@ const objects = (v: unknown): v is Item[] => Array.isArray(v) && v.every((x) => 
  */
 export function redactFor<T>(value: T, audience: Audience | undefined): T {
   if (!audience || audience === 'legal') return value;
+  const hidden = audience === 'board' ? boardHidden() : undefined;
   const walk = (v: unknown, key: string): unknown => {
     if (audience === 'board' && key === 'evidence' && objects(v) && v.every((e) => 'claim' in e)) return boardEvidence(v);
     if (audience === 'board' && key === 'rejectedPaths' && objects(v)) return boardRejected(v);
@@ -147,7 +148,7 @@ export function redactFor<T>(value: T, audience: Audience | undefined): T {
     if (v && typeof v === 'object') {
       const out: Item = {};
       for (const [k, x] of Object.entries(v)) {
-        if (audience === 'board' && BOARD_HIDDEN.has(k)) continue;
+        if (hidden?.has(k)) continue;
         out[k] = walk(x, k);
       }
       return out;

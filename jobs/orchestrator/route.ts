@@ -1,5 +1,6 @@
 import { AppError, invalidPayload } from '../../shared/errors.js';
-import { DOMAIN_NAMES, DOMAINS, isDomain, type DomainName } from '../domains.js';
+import { DOMAIN_NAMES, isDomain, type DomainName } from '../../shared/domain-names.js';
+import { fromModules } from '../module-registry.js';
 import { train } from './classifier.js';
 
 /**
@@ -22,14 +23,19 @@ export interface RouteDecision {
   clauses?: Partial<Record<DomainName, string>>;
 }
 
-/** Every domain's shipped examples, by domain: what the classifier is trained on. */
-export const EXAMPLES: Record<string, string[]> = Object.fromEntries(DOMAINS.map((d) => [d.name, d.vocabulary.examples]));
-const classifier = train(EXAMPLES);
-
-/** Words that name a domain outright, most specific vocabularies first; a hit outweighs the classifier for its clause. */
-const LEXICON: Array<[RegExp, DomainName]> = [...DOMAINS]
-  .sort((a, b) => a.vocabulary.precedence - b.vocabulary.precedence)
-  .map((d) => [d.vocabulary.lexicon, d.name]);
+/**
+ * What the router knows, learnt once from the modules' vocabularies: every
+ * domain's shipped examples (what the classifier is trained on), and the
+ * words that name a domain outright, most specific vocabularies first (a hit
+ * outweighs the classifier for its clause).
+ */
+export const routerVocabulary = fromModules((m) => {
+  const examples: Record<string, string[]> = Object.fromEntries(m.domains.map((d) => [d.name, d.vocabulary.examples]));
+  const lexicon = [...m.domains]
+    .sort((a, b) => a.vocabulary.precedence - b.vocabulary.precedence)
+    .map((d): [RegExp, DomainName] => [d.vocabulary.lexicon, d.name as DomainName]);
+  return { examples, classifier: train(examples), lexicon };
+});
 
 const FOLLOW_UP = /^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|that one|the (first|second|third|last|cheap\w*) (one|option)|buy it|book it|call them|pay (for )?it|option \d+|#?\d+)\b/i;
 /** Words that lean on the previous turn: "and what about the cheaper one?", "same for the other one". */
@@ -47,8 +53,9 @@ function isFollowUp(text: string, prev: NonNullable<RouteInput['previous']>, who
   const words = text.split(/\s+/).length;
   if (words > SHORT_WORDS) return false;
   if (prev.waiting && words <= 6) return true;
-  if (CONTINUATION.test(text)) return !LEXICON.some(([re, d]) => re.test(text) && !prev.route.includes(d));
-  return !LEXICON.some(([re]) => re.test(text)) && (whole[0]?.score ?? 0) < MIN_SCORE * 2;
+  const { lexicon } = routerVocabulary();
+  if (CONTINUATION.test(text)) return !lexicon.some(([re, d]) => re.test(text) && !prev.route.includes(d));
+  return !lexicon.some(([re]) => re.test(text)) && (whole[0]?.score ?? 0) < MIN_SCORE * 2;
 }
 
 const CLAUSE_SPLIT = /\s*(?:,?\s*\b(?:and then|then|after that|afterwards|and also|finally)\b|;|\.\s+)\s*/i;
@@ -58,8 +65,9 @@ const MIN_SCORE = 0.2;
 const BUY_SOMETHING = /\b(buy|purchase|order)\s+(me\s+)?(a|an|some|the cheapest|the best|new|used|\d+)\b/i;
 
 function classifyClause(clause: string): { domain: DomainName | null; scores: Array<{ domain: string; score: number }> } {
+  const { classifier, lexicon } = routerVocabulary();
   const scores = classifier.classify(clause).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
-  const lexical = LEXICON.find(([re]) => re.test(clause));
+  const lexical = lexicon.find(([re]) => re.test(clause));
   if (lexical) return { domain: lexical[1], scores };
   const top = scores[0];
   return { domain: top && top.score >= MIN_SCORE && isDomain(top.domain) ? top.domain : null, scores };
@@ -77,7 +85,7 @@ export function routeRequest(input: RouteInput): RouteDecision {
   if (input.domainRoute?.length) {
     return { route: forcedRoute(input.domainRoute), followUp: false, reason: 'domainRoute given: NLP routing skipped', source: 'forced', classification: [] };
   }
-  const whole = classifier.classify(text).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
+  const whole = routerVocabulary().classifier.classify(text).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
   const prev = input.previous;
   if (prev && prev.route.length > 0 && isFollowUp(text, prev, whole)) {
     return {

@@ -1,8 +1,9 @@
 import type { Db } from '../../shared/db/knex.js';
 import { moveRunStatus } from '../../shared/db/run-writes.js';
 import { CORE_WAIT_KINDS } from '../../shared/schemas/run-data.js';
+import { DOMAIN_STATUSES } from '../../shared/domain-names.js';
 import type { DomainModule } from '../domain.js';
-import { DOMAINS, domainModule } from '../domains.js';
+import { domainModule } from '../module-registry.js';
 import { defineMachine } from '../state-machine.js';
 
 /** What a run's final status means for its task and its `run.*` event. */
@@ -10,16 +11,14 @@ export type RunOutcome = 'succeeded' | 'failed' | 'canceled';
 
 export const ACTIVE_STATUSES = ['queued', 'running'] as const;
 
-const modules: readonly DomainModule[] = DOMAINS;
-
 /** Statuses a run rests at until a waitpoint is resolved. */
-export const WAIT_STATUSES: string[] = [...new Set([...CORE_WAIT_KINDS, ...modules.flatMap((d) => d.statuses?.resting ?? [])])];
+export const WAIT_STATUSES: string[] = [...new Set([...CORE_WAIT_KINDS, ...DOMAIN_STATUSES.resting])];
 
 /** Final statuses and what each means: the core three, then each module's own (`delivered`, `blocked`). */
 export const FINAL_OUTCOMES: Record<string, RunOutcome> = {
   // expired: an approval or answer that never came fails closed (jobs/orchestrator/waitpoint-expiry.ts).
   ready: 'succeeded', failed: 'failed', canceled: 'canceled', expired: 'failed',
-  ...Object.fromEntries(modules.flatMap((d) => Object.entries(d.statuses?.final ?? {}))),
+  ...DOMAIN_STATUSES.final,
 };
 export const TERMINAL_STATUSES: string[] = Object.keys(FINAL_OUTCOMES);
 /** A resting run is not moving: it is final, or waits for an answer. */

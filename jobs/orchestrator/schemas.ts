@@ -2,7 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AnyObject, HttpUrl, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { BudgetUsd, Channel } from '../../shared/schemas/orchestrator.js';
 import { ProofCard } from './proof-schemas.js';
-import { DOMAIN_NAMES, RESUME_ACTIONS } from '../domains.js';
+import { DOMAIN_NAMES, RESUME_ACTIONS } from '../../shared/domain-names.js';
 import { RUN_STATUSES, WAIT_STATUSES } from './run-state.js';
 
 /**

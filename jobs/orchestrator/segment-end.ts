@@ -1,7 +1,7 @@
 import type { SegmentEnd, SegmentEndState } from '../../shared/db/run-writes.js';
 import { newId } from '../../shared/ids.js';
 import type { EvidenceItem } from '../step.js';
-import { domainModule } from '../domains.js';
+import { domainModule } from '../module-registry.js';
 import { assessProof, cite } from './proof.js';
 import { assembleResult } from './result.js';
 import { domainFinalStatus, isTerminal, movesInto, runEventType } from './run-state.js';

@@ -7,7 +7,7 @@ import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { OrchestratorRequest } from './schemas.js';
 import { availableDomains, stepHandler } from '../steps.js';
-import { domainModule } from '../domains.js';
+import { domainModule } from '../module-registry.js';
 import { extendRoute } from './extend-route.js';
 import { insertRun, type RunInsert } from '../../shared/db/run-writes.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';

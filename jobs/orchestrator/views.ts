@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { iso } from '../../shared/db/knex.js';
 import { currentSegmentFinal, openWaitpoint, stepsOf, type RunRow } from '../../shared/db/runs.js';
-import { domainModule } from '../domains.js';
+import { domainModule } from '../module-registry.js';
 
 /** Links a client follows for a run. */
 export function runLinks(runId: string) {

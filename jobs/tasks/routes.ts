@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AnyObject, PageQuery, StringEnum } from '../../shared/schemas/common.js';
-import { DOMAIN_NAMES } from '../domains.js';
+import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { Channel } from '../../shared/schemas/orchestrator.js';
 import { TASKS } from './machine.js';
 import { createTask, fetchTask, findTasks, updateTaskByClient } from './service.js';

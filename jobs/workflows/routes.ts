@@ -1,4 +1,4 @@
-import { TEMPLATES } from '../domains.js';
+import { modules } from '../module-registry.js';
 import { runTemplate } from './run-template.js';
 import { OrchestratorResult, RunAccepted } from '../orchestrator/schemas.js';
 import { TemplateRunRequest } from '../../shared/schemas/orchestrator.js';
@@ -10,7 +10,7 @@ const r = routeGroup('workflows', { read: ['runs:read'], write: ['runs:write'] }
 export const routes = [
   r.get('/v1/workflows/templates', 'Workflow templates with ids, domains, descriptions, schema refs', {
     auth: 'public', scopes: [], mcpTool: 'workflows.listTemplates',
-    handler: () => ({ ok: true, templates: TEMPLATES.map((t) => ({ templateId: t.templateId, domains: t.domains, description: t.description, schemaRef: `/v1/schemas/${(t.input as { $id?: string }).$id}`, inputSchema: (t.input as { $id?: string }).$id })) }),
+    handler: () => ({ ok: true, templates: modules().templates.map((t) => ({ templateId: t.templateId, domains: t.domains, description: t.description, schemaRef: `/v1/schemas/${(t.input as { $id?: string }).$id}`, inputSchema: (t.input as { $id?: string }).$id })) }),
   }),
   r.post('/v1/workflows/templates/{templateId}/run', 'Run a workflow template; answers in the orchestrator shape', {
     body: TemplateRunRequest, response: { 200: OrchestratorResult, 202: RunAccepted }, countsAsWorkflow: true, mcpTool: 'workflows.runTemplate',

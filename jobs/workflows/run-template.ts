@@ -3,13 +3,13 @@ import type { RunRow } from '../../shared/db/runs.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';
-import { TEMPLATES } from '../domains.js';
+import { modules } from '../module-registry.js';
 import { OrchestratorRequest } from '../orchestrator/schemas.js';
 import { submitRun } from '../orchestrator/submit.js';
 
 /** Starts a run from a workflow template: the input is checked against the template's schema, and the request it makes against the orchestrator's. */
 export async function runTemplate(deps: Deps, principal: Principal, templateId: string, body: { templateId: string; conversationId?: string } & Record<string, unknown>): Promise<RunRow> {
-  const template = TEMPLATES.find((t) => t.templateId === templateId);
+  const template = modules().templates.find((t) => t.templateId === templateId);
   if (!template) throw notFound(`Workflow template ${templateId}`);
   if (body.templateId !== templateId) throw invalidPayload(`templateId ${body.templateId} in the body differs from ${templateId} in the path`);
   const input = assertValid<Record<string, unknown>>(template.input, body);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { EVENT_TYPES } from '../../jobs/events/registry.js';
+import { eventTypes } from '../../jobs/events/registry.js';
 import { harness } from '../support/harness.js';
 import { startReceiver, until } from '../support/receiver.js';
 
@@ -7,7 +7,7 @@ import { startReceiver, until } from '../support/receiver.js';
 describe('event sources: reserved types and source', () => {
   it('refuses every registered type, the spec\'s pay.settled and proxy.outcome, and their namespaces (422); records nothing', async () => {
     const { token, accountId } = await harness.account();
-    const forged = [...Object.keys(EVENT_TYPES), 'pay.settled', 'proxy.outcome', 'run.madeUp', 'task.deleted', 'subscription.enabled'];
+    const forged = [...Object.keys(eventTypes()), 'pay.settled', 'proxy.outcome', 'run.madeUp', 'task.deleted', 'subscription.enabled'];
     assert.ok(forged.includes('run.completed') && forged.includes('task.completed') && forged.includes('subscription.disabled'));
     for (const type of forged) {
       const res = await harness.call('POST', '/v1/events', { token, body: { type, payload: { runId: 'run_x', status: 'ready', route: [], proofCardId: null } } });

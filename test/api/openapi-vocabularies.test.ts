@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { RESUME_ACTIONS } from '../../jobs/domains.js';
+import { RESUME_ACTIONS } from '../../shared/domain-names.js';
 import { ERROR_STATUS } from '../../shared/errors.js';
 import { ERROR_CODES } from '../../shared/schemas/common.js';
 import { harness } from '../support/harness.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { SWEEPS } from '../../jobs/clock/sweeps.js';
+import { sweeps } from '../../jobs/clock/sweeps.js';
 import { sweepDeadlines } from '../../jobs/resolve/cases/review.js';
 import { startWorkers } from '../../workers/domains.js';
 import { harness } from '../support/harness.js';
@@ -16,7 +16,7 @@ describe('case flows: the clock reviews deadlines, runs and templates open or at
   const timeline = async (caseId: string) => (await get(`/v1/cases/${caseId}/timeline?limit=200`)).body.entries as any[];
 
   it('the clock runs the deadline review every 5 minutes: an overdue open deadline becomes missed once, through the clock queue and its worker', async () => {
-    assert.deepEqual([SWEEPS['cases.deadlines']!.cron, SWEEPS['cases.deadlines']!.run], ['*/5 * * * *', sweepDeadlines]);
+    assert.deepEqual([sweeps()['cases.deadlines']!.cron, sweeps()['cases.deadlines']!.run], ['*/5 * * * *', sweepDeadlines]);
     const caseId = (await post('/v1/cases', { title: 'Lease dispute' })).body.case.caseId;
     const overdue = (await post(`/v1/cases/${caseId}/deadlines`, { title: 'Deposit back', dueAt: new Date(Date.now() - 60_000).toISOString() })).body.deadline.deadlineId;
     const later = (await post(`/v1/cases/${caseId}/deadlines`, { title: 'Court date', dueAt: '2032-01-01T00:00:00Z' })).body.deadline.deadlineId;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from '../../jobs/clock/retention.js';
-import { SWEEPS } from '../../jobs/clock/sweeps.js';
+import { sweeps } from '../../jobs/clock/sweeps.js';
 import { newId } from '../../shared/ids.js';
 import { sendMail } from '../../shared/mail.js';
 import { createLogger } from '../../shared/log.js';
@@ -46,11 +46,11 @@ describe('retention sweeps', function () {
   });
 
   it('are scheduled on the clock', () => {
-    assert.equal(SWEEPS['retention.runEvents']!.run, sweepRunEvents);
-    assert.equal(SWEEPS['retention.runSteps']!.run, sweepRunSteps);
-    assert.equal(SWEEPS['retention.deliveries']!.run, sweepDeliveries);
-    assert.equal(SWEEPS['retention.mails']!.run, sweepMails);
-    assert.equal(SWEEPS['idempotency.purge']!.run, sweepIdempotencyKeys);
+    assert.equal(sweeps()['retention.runEvents']!.run, sweepRunEvents);
+    assert.equal(sweeps()['retention.runSteps']!.run, sweepRunSteps);
+    assert.equal(sweeps()['retention.deliveries']!.run, sweepDeliveries);
+    assert.equal(sweeps()['retention.mails']!.run, sweepMails);
+    assert.equal(sweeps()['idempotency.purge']!.run, sweepIdempotencyKeys);
   });
 
   it('run events: a run finished past retention keeps only its final event; recent, waiting and running runs keep all', async () => {

@@ -10,6 +10,8 @@ import { createLogger } from '../../shared/log.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { startDelivery } from '../../workers/delivery.js';
 import { startDomainWorkers } from '../../workers/domains.js';
+import { useModules } from '../../jobs/module-registry.js';
+import { MODULES } from '../../jobs/modules.js';
 import type { Stoppable } from '../../shared/lifecycle.js';
 import { startTestServices, type TestServices } from './services.js';
 
@@ -26,6 +28,9 @@ export interface CallOptions {
   headers?: Record<string, string>;
   raw?: string;
 }
+
+// The engine gets its modules the way every entry point hands them over; done on load, so test files may use it anywhere.
+useModules(MODULES);
 
 /** What every test file shares: real services, one migrated database, the app listening and workers running. */
 export class Harness {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import type { DomainModule } from '../../jobs/domain.js';
-import { checkEventPayload, collectEventTypes, EVENT_TYPES, isRegisteredEvent } from '../../jobs/events/registry.js';
+import { checkEventPayload, collectEventTypes, eventTypes, isRegisteredEvent } from '../../jobs/events/registry.js';
 
 const module = (name: string, events: DomainModule['events']): DomainModule => ({
   name, summary: name, scopes: { read: [], write: [] }, routes: [], vocabulary: { lexicon: /^$/, precedence: 0, examples: [] }, events,
@@ -9,12 +9,12 @@ const module = (name: string, events: DomainModule['events']): DomainModule => (
 
 describe('event type registry', () => {
   it('lists every type the service records: run.*, task.completed, subscription.disabled, the built domains\' (case.*, proxy.*, pay.settled), signal.matched and schedule.fired', () => {
-    assert.deepEqual(Object.keys(EVENT_TYPES).filter((t) => EVENT_TYPES[t]!.origin === 'core').sort(), ['run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed', 'waitpoint.escalated']);
-    assert.equal(EVENT_TYPES['pay.settled']?.origin, 'pay');
-    for (const t of ['proxy.canceled', 'proxy.expired', 'proxy.outcome']) assert.equal(EVENT_TYPES[t]?.origin, 'proxy', t);
-    for (const t of ['case.action.updated', 'case.deadline.missed', 'case.updated']) assert.equal(EVENT_TYPES[t]?.origin, 'resolve', t);
-    for (const t of ['schedule.fired', 'signal.matched']) assert.ok(EVENT_TYPES[t], t);
-    for (const spec of Object.values(EVENT_TYPES)) assert.ok((spec.payload as { $id?: string }).$id && spec.description, spec.type);
+    assert.deepEqual(Object.keys(eventTypes()).filter((t) => eventTypes()[t]!.origin === 'core').sort(), ['run.canceled', 'run.completed', 'run.failed', 'run.waiting', 'subscription.disabled', 'task.completed', 'waitpoint.escalated']);
+    assert.equal(eventTypes()['pay.settled']?.origin, 'pay');
+    for (const t of ['proxy.canceled', 'proxy.expired', 'proxy.outcome']) assert.equal(eventTypes()[t]?.origin, 'proxy', t);
+    for (const t of ['case.action.updated', 'case.deadline.missed', 'case.updated']) assert.equal(eventTypes()[t]?.origin, 'resolve', t);
+    for (const t of ['schedule.fired', 'signal.matched']) assert.ok(eventTypes()[t], t);
+    for (const spec of Object.values(eventTypes())) assert.ok((spec.payload as { $id?: string }).$id && spec.description, spec.type);
   });
 
   it('adds each domain module\'s events, naming a payload schema that has no $id after its type', () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { describeEdge, findCycles, loadImportGraph, type ImportEdge } from '../support/import-graph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -28,6 +29,30 @@ const KNOWN_EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
 ];
 
 const layerOf = (file: string) => file.split('/')[0]!;
+
+/** The engine: it is handed the modules (jobs/module-registry.ts, set by the entry points) and imports none of them. */
+const ENGINE = ['jobs/orchestrator/', 'jobs/clock/', 'jobs/steps.ts', 'jobs/registry.ts', 'jobs/events/registry.ts'];
+const MODULE_LISTS = ['jobs/domains.ts', 'jobs/modules.ts'];
+/** Domain folders the engine may not import (the list's names; checked against jobs/domains.ts in test/unit/modules.test.ts). */
+const DOMAIN_FOLDERS = DOMAIN_NAMES.map((d) => `jobs/${d}/`);
+const isEngine = (file: string) => ENGINE.some((e) => (e.endsWith('/') ? file.startsWith(e) : file === e));
+
+/** An engine file importing a list or a domain folder, or reaching a list through anything it imports. */
+function engineViolations(edges: ImportEdge[]): string[] {
+  const direct = edges
+    .filter((e) => isEngine(e.from) && e.to && (MODULE_LISTS.includes(e.to) || DOMAIN_FOLDERS.some((d) => e.to!.startsWith(d))))
+    .map((e) => `${describeEdge(e)}: the engine imports no module and no module list; read the registry (jobs/module-registry.ts)`);
+  const next = new Map<string, string[]>();
+  for (const e of edges) if (e.to) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+  const reached: string[] = [];
+  for (const start of new Set(edges.map((e) => e.from).filter(isEngine))) {
+    const seen = new Set([start]);
+    const queue = [start];
+    while (queue.length > 0) for (const to of next.get(queue.shift()!) ?? []) if (!seen.has(to)) { seen.add(to); queue.push(to); }
+    for (const list of MODULE_LISTS) if (seen.has(list)) reached.push(`${start} reaches ${list} through its imports`);
+  }
+  return [...direct, ...reached];
+}
 
 function directionViolations(edges: ImportEdge[]): string[] {
   return edges
@@ -88,6 +113,10 @@ describe('import directions', function () {
     assert.deepEqual(repositoryViolations(withoutExceptions(edges)), []);
   });
 
+  it('the engine (orchestrator, clock, steps, queue and event registries) imports no domain module and neither module list', () => {
+    assert.deepEqual(engineViolations(edges), []);
+  });
+
   it('has no import cycles among project files', () => {
     assert.deepEqual(cycleViolations(withoutExceptions(edges)), []);
   });
@@ -109,6 +138,19 @@ describe('import directions', function () {
         "shared/db/x.ts:1 imports '../../api/app.js' (api/app.ts) [type-only]: shared/ must not import from api/",
         "jobs/a/b.ts:1 imports '../../workers/clock.js' (workers/clock.ts): jobs/ must not import from workers/",
         "workers/w.ts:1 imports '../api/app.js' (api/app.ts): workers/ must not import from api/",
+      ]);
+    });
+
+    it('catch the engine importing a list or a domain, directly or through another file', () => {
+      const found = engineViolations([
+        edge('jobs/orchestrator/submit.ts', '../domains.js', 'jobs/domains.ts'),
+        edge('jobs/steps.ts', './pay/index.js', 'jobs/pay/index.ts'),
+        edge('jobs/clock/sweeps.ts', '../tasks/service.js', 'jobs/tasks/service.ts'),
+        edge('jobs/tasks/service.ts', '../modules.js', 'jobs/modules.ts'),
+        edge('jobs/workflows/routes.ts', '../domains.js', 'jobs/domains.ts'),
+      ]);
+      assert.deepEqual(found.map((m) => m.split(':')[0]!.split(' ')[0]).sort(), [
+        'jobs/clock/sweeps.ts', 'jobs/orchestrator/submit.ts', 'jobs/orchestrator/submit.ts', 'jobs/steps.ts',
       ]);
     });
 

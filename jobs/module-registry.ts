@@ -1,0 +1,113 @@
+import { DOMAIN_NAMES, DOMAIN_STATUSES, RESUME_ACTIONS } from '../shared/domain-names.js';
+import type { AnyRoute } from '../shared/http/route-spec.js';
+import type { DomainEvent, DomainModule, DomainSweep, Processor } from './domain.js';
+import type { WorkflowTemplate } from './workflows/template.js';
+
+export type { Processor };
+
+/** An area of the service beside the domains: its name, the routes it answers, what else it brings to the engine. */
+export interface ServiceModule {
+  name: string;
+  routes: readonly AnyRoute[];
+  /** Outbox event types it writes (signals and schedules: jobs/automation/events.ts). */
+  events?: Record<string, DomainEvent>;
+}
+
+/**
+ * Everything the engine reads about the modules, derived once from the two
+ * lists (jobs/domains.ts, jobs/modules.ts) by `buildModuleRegistry`. The
+ * entry points hand it over with `useModules`; the engine imports no module.
+ */
+export interface ModuleRegistry {
+  domains: readonly DomainModule[];
+  services: readonly ServiceModule[];
+  /** Domain routes stamped with their domain (a route without a handler answers 501 naming its issue), then the services'. */
+  routes: AnyRoute[];
+  templates: WorkflowTemplate[];
+  /** The domains' sweeps by name (`proxy.expire`), run by the clock beside the engine's own. */
+  sweeps: Record<string, DomainSweep>;
+  /** Modules that declare outbox event types: the domains, then the services. */
+  eventSources: ReadonlyArray<Pick<DomainModule, 'name' | 'events'>>;
+  /** Queues a module serves itself (bridge actions), by queue name. */
+  processors: Record<string, Processor>;
+  domain(name: string): DomainModule | undefined;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Where the module list and the constant vocabulary (shared/domain-names.ts) disagree; [] when they agree. */
+export function vocabularyDrift(domains: readonly DomainModule[]): string[] {
+  const names = domains.map((d) => d.name);
+  const actions = [...new Set(domains.flatMap((d) => Object.keys(d.resumeActions ?? {})))];
+  const resting = domains.flatMap((d) => d.statuses?.resting ?? []);
+  const final = Object.fromEntries(domains.flatMap((d) => Object.entries(d.statuses?.final ?? {})));
+  const drift: string[] = [];
+  if (!sameList(names, DOMAIN_NAMES)) drift.push(`domain names ${names.join(',')} != ${DOMAIN_NAMES.join(',')}`);
+  if (!sameList(actions, RESUME_ACTIONS)) drift.push(`resume actions ${actions.join(',')} != ${RESUME_ACTIONS.join(',')}`);
+  if (!sameList(resting, DOMAIN_STATUSES.resting)) drift.push(`resting statuses ${resting.join(',')} != ${DOMAIN_STATUSES.resting.join(',')}`);
+  if (JSON.stringify(final) !== JSON.stringify(DOMAIN_STATUSES.final)) drift.push(`final statuses ${JSON.stringify(final)} != ${JSON.stringify(DOMAIN_STATUSES.final)}`);
+  return drift;
+}
+
+export function buildModuleRegistry(domains: readonly DomainModule[], services: readonly ServiceModule[]): ModuleRegistry {
+  const drift = vocabularyDrift(domains);
+  if (drift.length > 0) throw new Error(`shared/domain-names.ts does not match the module list: ${drift.join('; ')}`);
+  const byName = new Map(domains.map((d) => [d.name, d]));
+  const domainRoutes = domains.flatMap((d) =>
+    d.routes.map((route) => ({ ...route, domain: route.domain ?? d.name, ...(route.handler ? {} : { pendingIssue: route.pendingIssue ?? d.pendingIssue }) })),
+  );
+  return {
+    domains,
+    services,
+    routes: [...services.flatMap((s) => s.routes), ...domainRoutes],
+    templates: domains.flatMap((d) => d.templates ?? []),
+    sweeps: Object.fromEntries(domains.flatMap((d) => Object.entries(d.sweeps ?? {}))),
+    eventSources: [...domains, ...services],
+    processors: Object.assign({}, ...domains.map((d) => d.queues ?? {})),
+    domain: (name) => byName.get(name),
+  };
+}
+
+/**
+ * Kept on globalThis: a loader may evaluate this file twice in one process
+ * (mocha's --require under CommonJS beside the tests' ES modules), and both
+ * copies must see the one registry the entry point handed over.
+ */
+const SLOT = Symbol.for('awp.moduleRegistry');
+const holder = globalThis as { [SLOT]?: ModuleRegistry };
+
+const namesOf = (r: ModuleRegistry) => [...r.domains, ...r.services].map((m) => m.name).join(',');
+
+/**
+ * Hands the engine its modules, once per process (the API, each worker
+ * process, the test harness). Handing them again is harmless: the first
+ * registry stays (a second copy of the lists, from a second evaluation, is the
+ * same modules). Different modules are a wiring mistake and throw.
+ */
+export function useModules(registry: ModuleRegistry): void {
+  const current = holder[SLOT];
+  if (!current) holder[SLOT] = registry;
+  else if (current !== registry && namesOf(current) !== namesOf(registry)) throw new Error(`useModules was handed other modules (${namesOf(registry)}) than before (${namesOf(current)})`);
+}
+
+/** The registry the entry point handed over; throws when none did, so a missing call fails at its first use. */
+export function modules(): ModuleRegistry {
+  const current = holder[SLOT];
+  if (!current) throw new Error('The engine has no modules: the entry point must call useModules(MODULES) from jobs/modules.ts first');
+  return current;
+}
+
+/** The module of a domain, or undefined for a name that is none. */
+export function domainModule(name: string): DomainModule | undefined {
+  return modules().domain(name);
+}
+
+/** A value derived from the registry, computed on first use and kept (the registry never changes within a process). */
+export function fromModules<T>(derive: (registry: ModuleRegistry) => T): () => T {
+  let cached: { registry: ModuleRegistry; value: T } | undefined;
+  return () => {
+    const registry = modules();
+    if (cached?.registry !== registry) cached = { registry, value: derive(registry) };
+    return cached.value;
+  };
+}

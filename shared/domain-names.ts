@@ -1,0 +1,28 @@
+/**
+ * The closed vocabulary the domains declare, as constants: request and event
+ * schemas are TypeBox enums built when their files load, before any entry
+ * point has handed the engine its modules (jobs/module-registry.ts). The
+ * modules stay the source: buildModuleRegistry refuses to start when these
+ * differ from what the module list declares, and test/unit/modules.test.ts
+ * checks it too. Adding a domain adds its name here.
+ */
+export const DOMAIN_NAMES = [
+  'hunt', 'resolve', 'bridge', 'proxy', 'pay', 'environment', 'cicd', 'kubernetes', 'incident', 'migration', 'security', 'delivery',
+] as const;
+
+export type DomainName = (typeof DOMAIN_NAMES)[number];
+
+const NAMES: ReadonlySet<string> = new Set(DOMAIN_NAMES);
+
+export function isDomain(name: string): name is DomainName {
+  return NAMES.has(name);
+}
+
+/** Actions the domains' waitpoints accept (their `resumeActions`), for the resume request's enum. */
+export const RESUME_ACTIONS: readonly string[] = ['buy', 'contact', 'proxyOutcome', 'settle', 'decline', 'approve', 'reject'];
+
+/** Run statuses the domains declare (`statuses`): resting ones, and final ones with what each counts as. */
+export const DOMAIN_STATUSES: { resting: readonly string[]; final: Readonly<Record<string, 'succeeded' | 'failed'>> } = {
+  resting: ['awaitingApproval'],
+  final: { delivered: 'succeeded', blocked: 'failed' },
+};
