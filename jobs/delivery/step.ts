@@ -1,7 +1,7 @@
 import { STRATEGIES } from '../../shared/schemas/dev-delivery.js';
-import { planRelease, type Strategy } from '../cicd/logic.js';
-import { respond } from '../incident/logic.js';
-import { repairReport } from '../kubernetes/logic.js';
+import { planRelease, type Strategy } from '../cicd/index.js';
+import { respond } from '../incident/index.js';
+import { repairReport } from '../kubernetes/index.js';
 import type { StepHandler, StepOutcome } from '../step.js';
 import type { AutonomyVerdict } from './autonomy.js';
 import { decideUnderGrant, runGrant } from './grant-use.js';
