@@ -1,5 +1,4 @@
-import { admitWorkflowRequest } from '../accounts/index.js';
-import { getAccountStanding } from '../accounts/index.js';
+import { admitWorkflowRequest, getAccountStanding } from '../accounts/index.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';

@@ -7,9 +7,7 @@ import {
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { startAutomatedRun } from '../automation/index.js';
-import { creatorGrant } from '../automation/index.js';
-import { checkTarget, type RunTarget } from '../automation/index.js';
+import { startAutomatedRun, creatorGrant, checkTarget, type RunTarget } from '../automation/index.js';
 import { wakeDispatcher } from '../events/index.js';
 import { admitMatch, checkCondition, conditionHolds, disallowedOperators } from './logic.js';
 import type { SignalIngest, SignalRuleCreate, SignalRuleUpdate } from './schemas.js';

@@ -1,9 +1,8 @@
 import { TEMPLATES } from '../domains.js';
 import { runTemplate } from './run-template.js';
-import { OrchestratorResult, RunAccepted } from '../orchestrator/index.js';
+import { OrchestratorResult, RunAccepted, answerRun } from '../orchestrator/index.js';
 import { TemplateRunRequest } from '../../shared/schemas/orchestrator.js';
 import { routeGroup } from '../../shared/http/route-group.js';
-import { answerRun } from '../orchestrator/index.js';
 
 const r = routeGroup('workflows', { read: ['runs:read'], write: ['runs:write'] });
 
