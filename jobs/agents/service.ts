@@ -8,7 +8,7 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { assertBelongs, newEnvelope } from '../envelopes/service.js';
 import { SERVICE_PARTY } from '../envelopes/schemas.js';
-import { decideRoute } from '../orchestrator/decide.js';
+import { decideRoute } from '../orchestrator/index.js';
 import { normalizeCard } from './card.js';
 import { capabilityTerms, rank, term, type Match } from './logic.js';
 import { profileOf } from './view.js';

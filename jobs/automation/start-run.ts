@@ -1,10 +1,9 @@
-import { admitWorkflowRequest } from '../accounts/workflow-allowance.js';
-import { getAccountStanding } from '../accounts/repository.js';
+import { admitWorkflowRequest, getAccountStanding } from '../accounts/index.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { submitRun } from '../orchestrator/submit.js';
-import { runTemplate } from '../workflows/run-template.js';
+import { submitRun } from '../orchestrator/index.js';
+import { runTemplate } from '../workflows/index.js';
 import { firingGrant, type CreatorGrant } from './grant.js';
 import { withOrigin, type RunTarget } from './target.js';
 

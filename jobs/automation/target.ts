@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { invalidPayload } from '../../shared/errors.js';
 import { assertValid } from '../../shared/validation.js';
 import { modules } from '../module-registry.js';
-import { OrchestratorRequest } from '../orchestrator/schemas.js';
+import { OrchestratorRequest } from '../orchestrator/index.js';
 
 /** The orchestrator request a rule or schedule starts: the run API's body less what only a live caller has (a conversation turn, a waitpoint answer, a stream). */
 export const AutomatedRequest = Type.Omit(OrchestratorRequest, ['conversationId', 'taskId', 'stream', 'action', 'itemId'], { $id: 'AutomatedRunRequest' });

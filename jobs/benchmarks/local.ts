@@ -1,8 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { pingDb } from '../../shared/db/knex.js';
-import { OrchestratorRequest } from '../orchestrator/schemas.js';
+import { OrchestratorRequest, routeRequest } from '../orchestrator/index.js';
 import { assertValid } from '../../shared/validation.js';
-import { routeRequest } from '../orchestrator/route.js';
 import { runArbitrage } from '../sandbox/logic.js';
 
 /** Runs `fn` n times in a row and reports the median, p95 and rate. */

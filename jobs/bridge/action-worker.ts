@@ -5,7 +5,7 @@ import { getConnectorByPk, type ConnectorRow } from './connectors-repository.js'
 import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { AppError } from '../../shared/errors.js';
-import { wakeDispatcher } from '../events/wake.js';
+import { wakeDispatcher } from '../events/index.js';
 import { actionBody, providerRefOf, retryDelay, sha256Hex, verdictOf } from './action-logic.js';
 import { enqueueAction, enqueueClientTimeout } from './actions-service.js';
 import { callConnector, type CallResult } from './connector-call.js';

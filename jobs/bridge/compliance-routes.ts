@@ -1,8 +1,11 @@
 import { pathParams } from '../../shared/http/route-group.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 import { Ok, PageQuery } from '../../shared/schemas/common.js';
-import { OutreachDecisionPage, OutreachDecisionQuery, OutreachDecisionReply, OutreachEvaluate, SuppressionCreate, SuppressionPage, SuppressionReply } from '../policy/compliance-schemas.js';
-import { addSuppression, evaluateAndRecord, findDecisions, findSuppressions, removeSuppression } from '../policy/outreach-service.js';
+import {
+  OutreachDecisionPage, OutreachDecisionQuery, OutreachDecisionReply, OutreachEvaluate, SuppressionCreate,
+  SuppressionPage, SuppressionReply, addSuppression, evaluateAndRecord, findDecisions, findSuppressions,
+  removeSuppression,
+} from '../policy/index.js';
 import { security } from './routes.js';
 
 const SUPPRESSION = '/v1/compliance/suppressions/{suppressionId}';

@@ -38,3 +38,12 @@ export const bridge = defineDomain({
     ...credentialRoutes,
   ],
 });
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { sha256Hex } from './action-logic.js';
+export { actionByProviderRef, actionsOfMission, getAction, type ActionRow } from './actions-repository.js';
+export { checkAction, enqueueAction, transitionAction, writeAction, type CheckedAction } from './actions-service.js';
+export { callConnector } from './connector-call.js';
+export { ConnectorId } from './connector-schemas.js';
+export { connectorsWithCapability, getConnector, type ConnectorRow } from './connectors-repository.js';
+export { ACTIONS } from './machines.js';

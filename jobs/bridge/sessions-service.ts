@@ -5,7 +5,7 @@ import type { Db } from '../../shared/db/knex.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { decide } from '../policy/table.js';
+import { decide } from '../policy/index.js';
 import { resourcePatternProblem, scopesCovering } from './logic.js';
 import { SESSIONS } from './machines.js';
 import type { SessionCreate } from './schemas.js';

@@ -1,15 +1,13 @@
 import type { Deps } from '../../shared/deps.js';
-import { actionByProviderRef, getAction, type ActionRow } from '../bridge/actions-repository.js';
+import {
+  ACTIONS, actionByProviderRef, getAction, getConnector, transitionAction, type ActionRow, type ConnectorRow,
+} from '../bridge/index.js';
 import { callbackByExternalId, getThread, insertCallback, insertTouchpoint, listCallbacks, markReconciled, type CallbackRow } from './repository.js';
-import { getConnector, type ConnectorRow } from '../bridge/connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { AppError, notFound, unauthorized } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { ProxyOutcomeByReference } from '../proxy/schemas.js';
-import { ACTIONS } from '../bridge/machines.js';
-import { transitionAction } from '../bridge/actions-service.js';
-import { submitOutcomeByReference } from '../proxy/service.js';
+import { submitOutcomeByReference, type ProxyOutcomeByReference } from '../proxy/index.js';
 import { openStored } from '../../shared/vault/index.js';
 import { externalIdOf, normalizeCallback, verifyCallback, type Normalized } from './logic.js';
 

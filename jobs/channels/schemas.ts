@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { ConnectorId } from '../bridge/connector-schemas.js';
+import { ConnectorId } from '../bridge/index.js';
 import { AnyObject, Id, Ok, OptionalRef, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { CALLBACK_KINDS, CALLBACK_STATUSES, CHANNELS, DIRECTIONS, SIGNATURE_SCHEMES } from './logic.js';
 

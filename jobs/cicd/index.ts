@@ -12,3 +12,6 @@ export const cicd = defineDomain({
   routes,
   step: cicdStep,
 });
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { isProduction, planRelease, type Strategy } from './logic.js';

@@ -1,6 +1,6 @@
 import { STRATEGIES } from '../../shared/schemas/dev-delivery.js';
 import type { StepHandler } from '../step.js';
-import { stringRecord, text } from '../delivery/inputs.js';
+import { stringRecord, text } from '../../shared/step-inputs.js';
 import { planRelease, type Strategy } from './logic.js';
 
 /**

@@ -2,7 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import type { StepInput, StepOutcome } from '../step.js';
 import { decideUnderGrant, type RunGrant } from './grant-use.js';
 import { decideAutonomy, type AutonomyGrant } from './autonomy.js';
-import { gateAnswer } from './inputs.js';
+import { gateAnswer } from '../../shared/step-inputs.js';
 import type { Stage } from './logic.js';
 
 type Obj = Record<string, any>;

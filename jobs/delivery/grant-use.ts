@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { getRun } from '../../shared/db/runs.js';
-import { isProduction } from '../cicd/logic.js';
-import { separated } from '../approvals/authorize.js';
+import { isProduction } from '../cicd/index.js';
+import { separated } from '../approvals/index.js';
 import type { StepInput } from '../step.js';
 import { decideAutonomy, type AutonomyGrant, type AutonomyVerdict, type ProposedAction } from './autonomy.js';
 import { drawGrant, getGrant, type GrantRow } from './grants-repository.js';

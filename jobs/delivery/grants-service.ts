@@ -3,7 +3,7 @@ import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { actorOf, recordAudit } from '../audit/index.js';
-import { authorizeApproval } from '../approvals/authorize.js';
+import { authorizeApproval } from '../approvals/index.js';
 import { DEFAULT_MAX_ACTIONS } from './autonomy.js';
 import { getGrant, insertGrant, listGrants, revokeGrant, type GrantRow } from './grants-repository.js';
 import type { AutonomyGrantCreate } from './grants-schemas.js';

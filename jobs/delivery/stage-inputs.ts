@@ -1,9 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
-import { connectorsWithCapability } from '../bridge/connectors-repository.js';
-import { getAction } from '../bridge/actions-repository.js';
+import { connectorsWithCapability, getAction, checkAction, enqueueAction, writeAction } from '../bridge/index.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { checkAction, enqueueAction, writeAction } from '../bridge/actions-service.js';
 
 type Obj = Record<string, any>;
 

@@ -1,12 +1,12 @@
 import { STRATEGIES } from '../../shared/schemas/dev-delivery.js';
-import { planRelease, type Strategy } from '../cicd/logic.js';
-import { respond } from '../incident/logic.js';
-import { repairReport } from '../kubernetes/logic.js';
+import { planRelease, type Strategy } from '../cicd/index.js';
+import { respond } from '../incident/index.js';
+import { repairReport } from '../kubernetes/index.js';
 import type { StepHandler, StepOutcome } from '../step.js';
 import type { AutonomyVerdict } from './autonomy.js';
 import { decideUnderGrant, runGrant } from './grant-use.js';
 import { environmentAutonomy } from './environment-mode.js';
-import { gateAnswer, objectArray, stringRecord, text } from './inputs.js';
+import { gateAnswer, objectArray, stringRecord, text } from '../../shared/step-inputs.js';
 import { planDelivery, type DeliveryContext, type DeliveryPlan } from './logic.js';
 import { ciConnector, dispatchDeploy, validateAnalyzers } from './stage-inputs.js';
 import { requireRunEffect } from '../orchestrator/run-grant.js';

@@ -3,7 +3,7 @@ import { agentsNamed } from '../agents/repository.js';
 import { getEnvelope, insertEnvelopes, listEnvelopes, moveEnvelope, type EnvelopeFilter, type EnvelopeRow, type NewEnvelope } from './repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { getRun } from '../../shared/db/runs.js';
-import { getTask } from '../tasks/repository.js';
+import { getTask } from '../tasks/index.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';

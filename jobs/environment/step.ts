@@ -1,6 +1,6 @@
 import type { EvidenceItem, StepHandler } from '../step.js';
 import { analyzeEnvironment } from './logic.js';
-import { stringRecord } from '../delivery/inputs.js';
+import { stringRecord } from '../../shared/step-inputs.js';
 
 /**
  * The environment step reads the project files of the run (`metadata.files`)

@@ -4,3 +4,6 @@ import { routes as subscriptions } from './subscriptions-routes.js';
 
 /** The event outbox, webhook subscriptions and the delivery ledger: the routes of the events module. */
 export const routes = [...events, ...subscriptions, ...deliveries];
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { wakeDispatcher } from './wake.js';

@@ -1,10 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Deps } from '../../shared/deps.js';
-import { connectorsWithCapability } from '../bridge/connectors-repository.js';
+import { connectorsWithCapability, sha256Hex, callConnector } from '../bridge/index.js';
 import { AVAILABILITIES, type Candidate } from '../../shared/schemas/hunt.js';
 import { check } from '../../shared/validation.js';
-import { sha256Hex } from '../bridge/action-logic.js';
-import { callConnector } from '../bridge/connector-call.js';
 import { judge, termShare, type Pricing } from './logic.js';
 
 /** The capability a connector needs to be a hunt source. */

@@ -19,3 +19,6 @@ export const hunt = defineDomain({
   redact: ['url', 'finalUrl', 'vendor', 'price', 'fees', 'netUsd', 'itemId', 'candidateId', 'snapshotHash'],
   templates,
 });
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { getListing, insertListings } from './catalog-repository.js';

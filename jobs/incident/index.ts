@@ -12,3 +12,6 @@ export const incident = defineDomain({
   routes,
   step: incidentStep,
 });
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { respond } from './logic.js';

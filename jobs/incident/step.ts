@@ -1,5 +1,5 @@
 import type { StepHandler } from '../step.js';
-import { objectArray } from '../delivery/inputs.js';
+import { objectArray } from '../../shared/step-inputs.js';
 import { respond } from './logic.js';
 
 /** The incident step reads `metadata.alerts` and `metadata.signals`; mutating responses stay proposals. */

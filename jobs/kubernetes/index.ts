@@ -12,3 +12,6 @@ export const kubernetes = defineDomain({
   routes,
   step: kubernetesStep,
 });
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { repairReport } from './logic.js';

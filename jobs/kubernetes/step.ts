@@ -1,5 +1,5 @@
 import type { StepHandler } from '../step.js';
-import { objectArray } from '../delivery/inputs.js';
+import { objectArray } from '../../shared/step-inputs.js';
 import { repairReport } from './logic.js';
 
 /** The kubernetes step diagnoses the pods and events in the run's metadata; it proposes, never applies. */

@@ -5,3 +5,14 @@ import { routes as runs } from './runs-routes.js';
 
 /** Runs: submitting, following, answering and cancelling them, their proof cards, and the request tools. */
 export const routes = [...orchestrator, ...runs, ...proofCards, ...nlp];
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { decideRoute } from './decide.js';
+export { waitForRest } from './follow.js';
+export { routeRequest } from './route.js';
+export { answerRun } from './run-answer.js';
+export { findRun } from './run-queries.js';
+export { TERMINAL_STATUSES } from './run-state.js';
+export { DomainName, OrchestratorRequest, OrchestratorResult, RunAccepted } from './schemas.js';
+export { resumeRun, submitRun } from './submit.js';
+export { runLinks } from './views.js';

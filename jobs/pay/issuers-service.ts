@@ -4,7 +4,7 @@ import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { actorOf, recordAudit } from '../audit/index.js';
-import { assertGoverning } from '../approvals/service.js';
+import { assertGoverning } from '../approvals/index.js';
 import { getIssuer, insertIssuer, listIssuers, revokeIssuer, type IssuerJwk, type IssuerRow } from './issuers-repository.js';
 import type { IssuerCreate } from './issuers-schemas.js';
 

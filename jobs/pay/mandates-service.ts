@@ -3,7 +3,7 @@ import { getMandate, insertMandate, listMandates, receiptsOfMandate, revokeManda
 import { getTask } from '../tasks/repository.js';
 import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
 import type { Db } from '../../shared/db/knex.js';
-import { authorizeApproval } from '../approvals/authorize.js';
+import { authorizeApproval } from '../approvals/index.js';
 import { activeIssuerKeys } from './issuers-repository.js';
 import { jwkKey } from './issuers-service.js';
 import { newId } from '../../shared/ids.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { getListing } from '../hunt/catalog-repository.js';
+import { getListing } from '../hunt/index.js';
 import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { drawFromMandate, getMandate, getReceipt, insertReceipt, latestTaskRunOutputs, receiptBySettleKey, type MandateRow, type ReceiptRow } from './repository.js';
@@ -7,7 +7,7 @@ import { notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { wakeDispatcher } from '../events/wake.js';
-import { decide } from '../policy/table.js';
+import { decide } from '../policy/index.js';
 import { cites, evidenceFromOutputs, NO_EVIDENCE, settlementRefusal, toMajor, type PurchaseEvidence } from './logic.js';
 import { knownCurrency, minorUnits } from './mandates-service.js';
 import { PROVIDER } from './provider.js';

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { getListing } from '../hunt/catalog-repository.js';
+import { getListing } from '../hunt/index.js';
 import { usableMandateOfTask } from './repository.js';
 import { getRun } from '../../shared/db/runs.js';
 import { AppError, invalidPayload } from '../../shared/errors.js';

@@ -1,9 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
-import type { ActionRow } from '../bridge/actions-repository.js';
+import { type ActionRow, checkAction, enqueueAction, writeAction, type CheckedAction } from '../bridge/index.js';
 import type { Db } from '../../shared/db/knex.js';
 import type { MissionRow } from './repository.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { checkAction, enqueueAction, writeAction, type CheckedAction } from '../bridge/actions-service.js';
 
 /** The capability a message goes out with, by its channel; any other channel is a generic message. */
 const CHANNEL_CAPABILITY: Record<string, string> = { sms: 'sms.send', email: 'email.send', chat: 'chat.post' };

@@ -38,3 +38,7 @@ export const proxy = defineDomain({
     },
   ],
 });
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { type ProxyOutcomeByReference } from './schemas.js';
+export { submitOutcomeByReference } from './service.js';

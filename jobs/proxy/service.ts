@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { actionsOfMission, type ActionRow } from '../bridge/actions-repository.js';
+import { actionsOfMission, type ActionRow } from '../bridge/index.js';
 import type { Db } from '../../shared/db/knex.js';
 import {
   getMission, getProvider, insertMission, listMissions, listProviders, missionsByReference, moveMission, providerVerifications, upsertProvider,

@@ -1,4 +1,4 @@
-import type { ActionRow } from '../bridge/actions-repository.js';
+import type { ActionRow } from '../bridge/index.js';
 import { iso } from '../../shared/db/knex.js';
 import type { MissionRow, ProviderRow, VerificationRow } from './repository.js';
 import { MISSIONS } from './machine.js';

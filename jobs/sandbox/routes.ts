@@ -1,5 +1,5 @@
 import { runArbitrage } from './logic.js';
-import { localBenchmark } from '../benchmarks/local.js';
+import { localBenchmark } from '../benchmarks/index.js';
 import { SandboxRequest } from '../../shared/schemas/orchestrator.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 

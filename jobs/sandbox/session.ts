@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Deps } from '../../shared/deps.js';
-import { insertSandboxAccount } from '../accounts/repository.js';
+import { insertSandboxAccount } from '../accounts/index.js';
 import { unauthorized } from '../../shared/errors.js';
 import { sign, verify } from '../../shared/signing.js';
-import { insertListings } from '../hunt/catalog-repository.js';
+import { insertListings } from '../hunt/index.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 

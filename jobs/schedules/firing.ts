@@ -3,12 +3,9 @@ import { recordEvent } from '../../shared/db/outbox.js';
 import { advanceSchedule, claimDueSchedules, hasRunningFiring, insertFiring, settleFiring, type FiringRow, type ScheduleRow } from './repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { newId } from '../../shared/ids.js';
-import type { FiringTrigger } from '../automation/events.js';
-import type { CreatorGrant } from '../automation/grant.js';
-import { startAutomatedRun } from '../automation/start-run.js';
-import type { RunTarget } from '../automation/target.js';
-import { wakeDispatcher } from '../events/wake.js';
-import { TERMINAL_STATUSES } from '../orchestrator/run-state.js';
+import { type FiringTrigger, type CreatorGrant, startAutomatedRun, type RunTarget } from '../automation/index.js';
+import { wakeDispatcher } from '../events/index.js';
+import { TERMINAL_STATUSES } from '../orchestrator/index.js';
 import { planTick, type CatchUp } from './logic.js';
 
 /** Schedules one claim takes at most; the rest wait for the next tick (or another clock). */

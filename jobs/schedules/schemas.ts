@@ -1,8 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Ok, Page, StringEnum, Timestamp } from '../../shared/schemas/common.js';
-import { FIRING_OUTCOMES, FIRING_TRIGGERS } from '../automation/events.js';
-import { GrantFields } from '../automation/grant-view.js';
-import { RunTarget } from '../automation/target.js';
+import { FIRING_OUTCOMES, FIRING_TRIGGERS, GrantFields, RunTarget } from '../automation/index.js';
 import { CATCH_UP_POLICIES } from './logic.js';
 
 export const SCHEDULE_STATUSES = ['active', 'paused'] as const;

@@ -3,8 +3,7 @@ import { deleteSchedule, getSchedule, insertSchedule, listSchedules, recentFirin
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { creatorGrant } from '../automation/grant.js';
-import { checkTarget, type RunTarget } from '../automation/target.js';
+import { creatorGrant, checkTarget, type RunTarget } from '../automation/index.js';
 import { recordFiring, startFiring } from './firing.js';
 import { nextFireTimes, scheduleProblem } from './logic.js';
 import type { ScheduleCreate } from './schemas.js';

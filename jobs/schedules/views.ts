@@ -1,5 +1,5 @@
 import { iso } from '../../shared/db/knex.js';
-import { grantView } from '../automation/grant-view.js';
+import { grantView } from '../automation/index.js';
 import type { FiringRow, ScheduleRow } from './repository.js';
 
 export function scheduleView(row: ScheduleRow) {

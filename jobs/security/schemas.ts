@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { SeveritySchema, VerdictSchema } from '../../shared/schemas/analysis.js';
-import { ConnectorId } from '../bridge/connector-schemas.js';
+import { ConnectorId } from '../bridge/index.js';
 import { Ok, StringEnum } from '../../shared/schemas/common.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { getConnector } from '../bridge/connectors-repository.js';
+import { getConnector } from '../bridge/index.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { SecretRefStatus, SecretsCheckRequest } from './schemas.js';

@@ -1,8 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
-import { MATCH_OUTCOMES } from '../automation/events.js';
-import { GrantFields } from '../automation/grant-view.js';
-import { RunTarget } from '../automation/target.js';
+import { MATCH_OUTCOMES, GrantFields, RunTarget } from '../automation/index.js';
 import { CONDITION_OPERATORS } from './logic.js';
 
 const Name = (description: string, max = 200) => Type.String({ minLength: 1, maxLength: max, description });

@@ -7,10 +7,8 @@ import {
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { startAutomatedRun } from '../automation/start-run.js';
-import { creatorGrant } from '../automation/grant.js';
-import { checkTarget, type RunTarget } from '../automation/target.js';
-import { wakeDispatcher } from '../events/wake.js';
+import { startAutomatedRun, creatorGrant, checkTarget, type RunTarget } from '../automation/index.js';
+import { wakeDispatcher } from '../events/index.js';
 import { admitMatch, checkCondition, conditionHolds, disallowedOperators } from './logic.js';
 import type { SignalIngest, SignalRuleCreate, SignalRuleUpdate } from './schemas.js';
 

@@ -1,2 +1,5 @@
 /** The tasks module's public face: what the module list and other modules use. */
 export { routes } from './routes.js';
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { getTask } from './repository.js';

@@ -1,9 +1,8 @@
 import { modules } from '../module-registry.js';
 import { runTemplate } from './run-template.js';
-import { OrchestratorResult, RunAccepted } from '../orchestrator/schemas.js';
+import { OrchestratorResult, RunAccepted, answerRun } from '../orchestrator/index.js';
 import { TemplateRunRequest } from '../../shared/schemas/orchestrator.js';
 import { routeGroup } from '../../shared/http/route-group.js';
-import { answerRun } from '../orchestrator/run-answer.js';
 
 const r = routeGroup('workflows', { read: ['runs:read'], write: ['runs:write'] });
 

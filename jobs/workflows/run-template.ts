@@ -4,8 +4,7 @@ import { invalidPayload, notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';
 import { modules } from '../module-registry.js';
-import { OrchestratorRequest } from '../orchestrator/schemas.js';
-import { submitRun } from '../orchestrator/submit.js';
+import { OrchestratorRequest, submitRun } from '../orchestrator/index.js';
 
 /** Starts a run from a workflow template: the input is checked against the template's schema, and the request it makes against the orchestrator's. */
 export async function runTemplate(deps: Deps, principal: Principal, templateId: string, body: { templateId: string; conversationId?: string } & Record<string, unknown>): Promise<RunRow> {

@@ -1,4 +1,9 @@
-/** Readers of the free-form run metadata the delivery-operations steps receive: what is not the expected shape is left out, never trusted. */
+/**
+ * Readers of the free-form run metadata the delivery-operations steps (delivery, cicd, environment, incident,
+ * kubernetes) receive: what is not the expected shape is left out, never trusted. Pure helpers shared by five
+ * modules, so they live here rather than in one of them: in jobs/delivery/ they made cicd, incident and kubernetes
+ * import delivery, which itself composes them (an import cycle through their public faces).
+ */
 
 export function stringRecord(value: unknown): Record<string, string> {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
