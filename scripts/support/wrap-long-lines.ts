@@ -192,14 +192,19 @@ function wrapFile(file: string, text: string): Found {
   const lineOf = (pos: number) => sf.getLineAndCharacterOfPosition(pos).line;
   const lineStart = (line: number) => sf.getPositionOfLineAndCharacter(line, 0);
   const indentOf = (line: number) => /^\s*/.exec(lines[line]!)![0];
-  const note = (line: number, what: string) => left.has(line) || left.set(line, what);
+  /** Records why a line stays long (the first reason found); false, for `return note(…)` where nothing was split. */
+  const note = (line: number, what: string): false => {
+    if (!left.has(line)) left.set(line, what);
+    return false;
+  };
 
   // Every comment once, with whether code precedes it on its line; regexes and templates by line.
   const comments = new Map<number, TS.CommentRange>();
   const regexLines = new Set<number>();
   const templateLines = new Set<number>();
   const inJsx = new Set<number>();
-  const visit = (node: TS.Node) => {
+  // Inside a literal that is split already, no literal is split again (their edits would overlap).
+  const visit = (node: TS.Node, inSplit = false) => {
     // Around a JSX child, `//` is text, not a comment.
     const jsxChild =
       node.kind === ts.SyntaxKind.JsxText ||
@@ -218,25 +223,27 @@ function wrapFile(file: string, text: string): Found {
     if (node.kind === ts.SyntaxKind.RegularExpressionLiteral) span(regexLines);
     if (ts.isTemplateLiteral(node) || ts.isTaggedTemplateExpression(node)) span(templateLines);
     if (ts.isJsxElement(node) || ts.isJsxFragment(node) || ts.isJsxSelfClosingElement(node)) span(inJsx);
-    if (ts.isStringLiteral(node) && long.has(lineOf(node.getStart(sf)))) wrapString(node);
+    let split = inSplit;
+    if (!inSplit && ts.isStringLiteral(node) && long.has(lineOf(node.getStart(sf)))) split = wrapString(node);
     if (
+      !inSplit &&
       ts.isTemplateLiteral(node) &&
       !ts.isTaggedTemplateExpression(node.parent) &&
       long.has(lineOf(node.getStart(sf)))
     ) {
-      wrapString(node);
+      split = wrapString(node);
     }
-    node.getChildren(sf).forEach(visit);
+    for (const child of node.getChildren(sf)) visit(child, split);
   };
 
-  const wrapString = (node: TS.StringLiteral | TS.TemplateLiteral) => {
+  const wrapString = (node: TS.StringLiteral | TS.TemplateLiteral): boolean => {
     const start = node.getStart(sf);
     const line = lineOf(start);
-    if (lineOf(node.end) !== line) return;
+    if (lineOf(node.end) !== line) return false;
     const endColumn = width(text.slice(lineStart(line), node.end));
     // The literal makes its line long when it reaches near the limit (what follows it, `, async () => {`, or `;`,
     // cannot move); a short one beside long code is not worth splitting.
-    if (endColumn <= MAX - 40 || width(node.getText(sf)) < 30) return;
+    if (endColumn <= MAX - 40 || width(node.getText(sf)) < 30) return false;
     if (mustStayWhole(node)) return note(line, 'string that must stay one literal');
     const room = MAX - width(indentOf(line)) - STRING_SLACK;
     // A template's substitutions, `${` to `}`, as offsets in its text.
@@ -246,12 +253,16 @@ function wrapFile(file: string, text: string): Found {
           return [opened, span.literal.getStart(sf) + 1 - start];
         })
       : [];
-    const pieces = splitString(node.getText(sf), room, holes);
+    // A literal that fits a line but not beside what follows it (a test title before `, async () => {`) halves.
+    const pieces =
+      splitString(node.getText(sf), room, holes) ??
+      splitString(node.getText(sf), Math.ceil(width(node.getText(sf)) / 2), holes);
     if (!pieces) return note(line, 'string with a word longer than a line');
     const inner = `${indentOf(line)}    `;
     const joined = pieces.join(` +\n${inner}`);
     edits.push({ start, end: node.end, text: bareConcatFits(node) ? joined : `(${joined})` });
     if (pieces.some((p) => width(p) > room + 2)) note(line, 'string with a word longer than a line');
+    return true;
   };
 
   visit(sf);
