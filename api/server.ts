@@ -3,6 +3,7 @@ import type { Deps } from '../shared/deps.js';
 import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
 import { buildApp } from './app.js';
 import { hardenServer } from './http-server.js';
+import { koaListener } from '../shared/http/koa-listener.js';
 
 /**
  * Starts the HTTP server. On stop it refuses new connections, lets in-flight
@@ -10,7 +11,7 @@ import { hardenServer } from './http-server.js';
  */
 export async function startWeb(deps: Deps, port = deps.config.PORT, host = deps.config.HOST): Promise<Stoppable & { server: http.Server; url: string }> {
   const app = buildApp(deps);
-  const server = http.createServer(app.callback());
+  const server = http.createServer(koaListener(app));
   hardenServer(server, deps.config, deps.log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

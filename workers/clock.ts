@@ -31,7 +31,7 @@ export function startClock(deps: Deps): Stoppable[] {
     }
   };
   void keepLease();
-  const leaseTimer = setInterval(keepLease, LEADER_TTL_MS / 3);
+  const leaseTimer = setInterval(() => void keepLease(), LEADER_TTL_MS / 3);
   const tasks = Object.entries(sweeps()).map(([name, sweep]) =>
     cron.schedule(sweep.cron, async () => {
       if (!leader) return;

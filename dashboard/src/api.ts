@@ -26,9 +26,17 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
 
 export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
 
+/**
+ * An async function as an event handler. The DOM drops what a handler returns, so a failure the function did not
+ * catch itself would be an unhandled rejection: it is logged here instead.
+ */
+export function asyncHandler<A extends unknown[]>(fn: (...args: A) => Promise<unknown>): (...args: A) => void {
+  return (...args) => void fn(...args).catch((e: unknown) => console.error(e));
+}
+
 /** Runs a page's action: clears the page's error, reloads what the page shows after it, or shows why it failed. */
 export function actionRunner(setError: (message: string) => void, reload: () => Promise<unknown>) {
-  return async (fn: () => Promise<void>) => {
+  return asyncHandler(async (fn: () => Promise<void>) => {
     setError('');
     try {
       await fn();
@@ -36,5 +44,5 @@ export function actionRunner(setError: (message: string) => void, reload: () => 
     } catch (e) {
       setError((e as Error).message);
     }
-  };
+  });
 }

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, setCsrf } from './api';
+import { api, asyncHandler, setCsrf } from './api';
 import { SignIn } from './sign-in';
 import { TokensPage } from './tokens';
 import { RunsPage } from './runs';
@@ -50,7 +50,7 @@ function ActivationNotice({ account }: { account: Account }) {
   return (
     <p class="notice" role="status">
       Not activated yet: workflow requests are limited to {account.usage.unverifiedLimit} ({account.usage.unverifiedUsed} used).{' '}
-      <button type="button" onClick={resend}>Resend activation mail</button> <span>{note}</span>
+      <button type="button" onClick={asyncHandler(resend)}>Resend activation mail</button> <span>{note}</span>
     </p>
   );
 }
@@ -74,7 +74,7 @@ function App() {
     return () => removeEventListener('awp:signed-out', out);
   }, []);
   if (account === undefined) return <p>Loading…</p>;
-  if (account === null) return <SignIn onSignedIn={load} />;
+  if (account === null) return <SignIn onSignedIn={asyncHandler(load)} />;
   const signOut = async () => {
     await api('DELETE', '/v1/session').catch(() => undefined);
     setAccount(null);
@@ -89,7 +89,7 @@ function App() {
           ))}
         </nav>
         <span class="who">{account.member?.email ?? account.email}{account.member ? ` (${account.member.role})` : ''} · {account.plan} · {account.activated ? 'activated' : 'not activated'}</span>
-        <button type="button" onClick={signOut}>Sign out</button>
+        <button type="button" onClick={asyncHandler(signOut)}>Sign out</button>
       </header>
       <main>
         <ActivationNotice account={account} />

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, when } from './api';
+import { api, asyncHandler, when } from './api';
 import { Waitpoint } from './waitpoint';
 
 type RunEvent = { id: string; type: string; text: string };
@@ -35,7 +35,7 @@ export function RunPage({ runId }: { runId: string }) {
       <p>Status: <strong class={`status s-${run.status}`} data-testid="run-status">{run.status}</strong> · route {run.route.join(' → ')} · created {when(run.createdAt)}</p>
       {run.request && <p>Request: “{run.request}”</p>}
       {run.error && <p class="error">{run.error}</p>}
-      {run.waitpoint && <Waitpoint run={run} onAnswered={load} />}
+      {run.waitpoint && <Waitpoint run={run} onAnswered={asyncHandler(load)} />}
       <h2>Steps</h2>
       <table>
         <thead><tr><th>#</th><th>Domain</th><th>Status</th><th>Attempts</th><th>Started</th><th>Duration</th></tr></thead>
@@ -70,7 +70,7 @@ function ProofCard({ cardId }: { cardId: string }) {
     <section class="card">
       <h2>Proof card <code>{cardId}</code></h2>
       {card && <pre>{JSON.stringify(card, null, 2).slice(0, 4000)}</pre>}
-      <button type="button" onClick={exportCard}>Export</button> {exported && <span>Exported.</span>}
+      <button type="button" onClick={asyncHandler(exportCard)}>Export</button> {exported && <span>Exported.</span>}
     </section>
   );
 }

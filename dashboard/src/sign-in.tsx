@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api, setCsrf } from './api';
+import { api, asyncHandler, setCsrf } from './api';
 
 /** Sign in with the profile's email and password; "Create a profile" runs the POST /v1/profiles flow. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -37,7 +37,7 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <main class="narrow">
       <h1>{mode === 'in' ? 'Sign in to awp' : 'Create a profile'}</h1>
-      <form onSubmit={submit}>
+      <form onSubmit={asyncHandler(submit)}>
         {mode === 'up' && (<label>Name<input name="name" required autocomplete="name" /></label>)}
         <label>Email<input name="email" type="email" required autocomplete="email" /></label>
         <label>Password<input name="password" type="password" required minLength={mode === 'up' ? 8 : 1} autocomplete={mode === 'in' ? 'current-password' : 'new-password'} /></label>

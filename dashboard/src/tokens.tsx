@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { actionRunner, api, when } from './api';
+import { actionRunner, api, asyncHandler, when } from './api';
 
 const SCOPES = ['runs:read', 'runs:write', 'tasks:read', 'tasks:write', 'cases:read', 'cases:write', 'bridge:read', 'bridge:write', 'proxy:read', 'proxy:write',
   'pay:read', 'pay:write', 'events:read', 'events:write', 'agents:read', 'agents:write', 'channels:read', 'channels:write', 'audit:read', 'tools:use', 'delivery:write', 'tokens:manage'];
@@ -13,7 +13,7 @@ function Secret({ secret, onDone }: { secret: { name: string; value: string }; o
     <section class="card" aria-live="polite">
       <h2>Token "{secret.name}": copy it now, it is not shown again</h2>
       <code class="secret" data-testid="token-secret">{secret.value}</code>{' '}
-      <button type="button" onClick={() => navigator.clipboard.writeText(secret.value).then(() => setCopied(true))}>{copied ? 'Copied' : 'Copy'}</button>{' '}
+      <button type="button" onClick={asyncHandler(() => navigator.clipboard.writeText(secret.value).then(() => setCopied(true)))}>{copied ? 'Copied' : 'Copy'}</button>{' '}
       <button type="button" onClick={onDone}>Done</button>
     </section>
   );

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { api } from './api';
+import { api, asyncHandler } from './api';
 
 type Choice = { itemId: string; title?: string; total?: number; price?: number; currency?: string; vendor?: string };
 
@@ -15,7 +15,7 @@ function choicesOf(run: any): Choice[] {
 export function Waitpoint({ run, onAnswered }: { run: any; onAnswered: () => void }) {
   const [error, setError] = useState('');
   const [outcome, setOutcome] = useState('{"outcome": "done"}');
-  const answer = async (body: unknown) => {
+  const answer = asyncHandler(async (body: unknown) => {
     setError('');
     try {
       await api('POST', `/v1/runs/${run.runId}/resume`, body);
@@ -23,7 +23,7 @@ export function Waitpoint({ run, onAnswered }: { run: any; onAnswered: () => voi
     } catch (e) {
       setError((e as Error).message);
     }
-  };
+  });
   const wp = run.waitpoint;
   const choices = choicesOf(run);
   const isApproval = /approv/i.test(wp.kind) || /approv/i.test(run.status);
@@ -48,7 +48,7 @@ export function Waitpoint({ run, onAnswered }: { run: any; onAnswered: () => voi
         </p>
       )}
       {isProxy && (
-        <form onSubmit={(e) => { e.preventDefault(); try { void answer({ action: 'proxyOutcome', data: JSON.parse(outcome) }); } catch { setError('The outcome must be a JSON object'); } }}>
+        <form onSubmit={(e) => { e.preventDefault(); try { answer({ action: 'proxyOutcome', data: JSON.parse(outcome) }); } catch { setError('The outcome must be a JSON object'); } }}>
           <label>Proxy outcome (JSON)<textarea value={outcome} onInput={(e) => setOutcome((e.currentTarget as HTMLTextAreaElement).value)} rows={3} /></label>
           <button type="submit">Submit outcome</button>
         </form>

@@ -37,7 +37,9 @@ export type NewConnector = Pick<ConnectorRow, 'id' | 'account_id' | 'connector_i
   & { signing_secret?: string | null; platform?: boolean };
 
 /** The account's own connectors and the platform ones. */
-const visibleTo = (accountId: string) => (q: Knex.QueryBuilder) => q.where({ account_id: accountId }).orWhere({ platform: true });
+const visibleTo = (accountId: string) => (q: Knex.QueryBuilder) => {
+  q.where({ account_id: accountId }).orWhere({ platform: true });
+};
 
 /** Fields an update may write; absent ones stay as they are. */
 export interface ConnectorChange {

@@ -54,7 +54,7 @@ export async function liveVersions(db: Db, credentialIds: string[]): Promise<Map
   const rows: VersionRow[] = credentialIds.length === 0 ? [] : await db('credential_versions')
     .select('credential_id', 'version', 'created_at', 'expires_at')
     .whereIn('credential_id', credentialIds)
-    .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()))
+    .andWhere((q) => { q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()); })
     .orderBy('version', 'desc');
   const out = new Map<string, VersionInfo[]>();
   for (const r of rows) out.set(r.credential_id, [...(out.get(r.credential_id) ?? []), { version: r.version,
@@ -65,7 +65,7 @@ export async function liveVersions(db: Db, credentialIds: string[]): Promise<Map
 /** The sealed value of a version, when it is still usable. */
 export async function sealedVersion(db: Db, credentialId: string, version: number): Promise<string | null> {
   const row = await db('credential_versions').where({ credential_id: credentialId, version })
-    .andWhere((q) => q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now())).first('sealed_value');
+    .andWhere((q) => { q.whereNull('expires_at').orWhere('expires_at', '>', db.fn.now()); }).first('sealed_value');
   return row?.sealed_value ?? null;
 }
 

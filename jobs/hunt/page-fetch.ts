@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CheerioAPI } from 'cheerio';
-import { AppError, policyViolation } from '../../shared/errors.js';
+import { type AppError, policyViolation } from '../../shared/errors.js';
 import { checkEgressUrl, EgressError, EgressRefused, egressFetch, type EgressPin } from '../../shared/http/egress.js';
 
 /**

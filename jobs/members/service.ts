@@ -3,7 +3,7 @@ import { actorOf, recordAudit } from '../audit/index.js';
 import { hashPassword, sha256 } from '../../shared/crypto.js';
 import type { Db } from '../../shared/db/knex.js';
 import type { Deps } from '../../shared/deps.js';
-import { AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
+import { type AppError, conflict, forbidden, notFound } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
 import type { Principal, Role } from '../../shared/schemas/auth.js';
 import { actingRole, governRefusal, grantRefusal, INVITE_TTL_DAYS, leavesNoOwner } from './logic.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { SECTION_KINDS, type PACK_PROBLEMS } from './pack-schemas.js';
+import type { SECTION_KINDS, PACK_PROBLEMS } from './pack-schemas.js';
 import { cites } from './logic.js';
 
 /**

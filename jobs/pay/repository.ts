@@ -68,14 +68,14 @@ export async function getMandate(db: Db, accountId: string, id: string, forUpdat
 /** The newest mandate of the task that can still settle (active, not expired), if any. */
 export async function usableMandateOfTask(db: Db, accountId: string, taskId: string): Promise<MandateRow | null> {
   return (await db('pay_mandates').select(withExpiry(db)).where({ account_id: accountId, task_id: taskId, status: 'active' })
-    .andWhere((q) => q.whereNull('expires_at').orWhereRaw('expires_at > now()')).orderBy('id', 'desc').first()) ?? null;
+    .andWhere((q) => { q.whereNull('expires_at').orWhereRaw('expires_at > now()'); }).orderBy('id', 'desc').first()) ?? null;
 }
 
 export async function listMandates(db: Knex, accountId: string, filter: { taskId?: string; status?: string }, limit: number, cursor?: string): Promise<{ rows: MandateRow[]; nextCursor: string | null }> {
   const q = db('pay_mandates').select(withExpiry(db)).where({ account_id: accountId });
   if (filter.taskId) q.andWhere({ task_id: filter.taskId });
   if (filter.status === 'revoked') q.andWhere({ status: 'revoked' });
-  if (filter.status === 'active') q.andWhere({ status: 'active' }).andWhere((b) => b.whereNull('expires_at').orWhereRaw('expires_at > now()'));
+  if (filter.status === 'active') q.andWhere({ status: 'active' }).andWhere((b) => { b.whereNull('expires_at').orWhereRaw('expires_at > now()'); });
   if (filter.status === 'expired') q.andWhere({ status: 'active' }).andWhereRaw('expires_at <= now()');
   return page<MandateRow>(q, limit, cursor);
 }

@@ -3,7 +3,7 @@ import { deleteSuppression, insertDecision, isSuppressed, listDecisions, listSup
 import { invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { LAWFUL_BASES, OUTREACH_CHANNELS, type OutreachEvaluate } from './compliance-schemas.js';
+import { LAWFUL_BASES, type OUTREACH_CHANNELS, type OutreachEvaluate } from './compliance-schemas.js';
 import { evaluateOutreach, normaliseRecipient, type OutreachReason } from './outreach.js';
 import { isTimeZone } from '../../shared/time-zone.js';
 

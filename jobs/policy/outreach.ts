@@ -1,6 +1,6 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { OutreachEvaluate } from './compliance-schemas.js';
-import { OUTREACH_RULES } from './compliance-schemas.js';
+import type { OUTREACH_RULES } from './compliance-schemas.js';
 import { normalizePhone } from '../proxy/logic.js';
 
 /**

@@ -3,7 +3,7 @@ import { getConnector } from '../bridge/connectors-repository.js';
 import { notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { PolicyDomain } from '../bridge/connector-schemas.js';
-import { CONNECTOR_RULES, decide, type PolicyDecision } from './table.js';
+import { type CONNECTOR_RULES, decide, type PolicyDecision } from './table.js';
 
 const connectorRule = (id: (typeof CONNECTOR_RULES)[number]['id'], reason: string): PolicyDecision => ({ allowed: false, rule: { id, effect: 'deny' }, reason, requires: [] });
 

@@ -90,7 +90,7 @@ export async function missionsByReference(db: Db, accountId: string, ref: Missio
   if (ref.proxyId) q.andWhere({ id: ref.proxyId });
   if (ref.runId) q.andWhere({ run_id: ref.runId });
   if (ref.requestId) q.andWhere({ request_id: ref.requestId });
-  if (ref.providerRef) q.andWhere((b) => b.where({ provider_id: ref.providerRef }).orWhere({ provider_ref: ref.providerRef }));
+  if (ref.providerRef) q.andWhere((b) => { b.where({ provider_id: ref.providerRef }).orWhere({ provider_ref: ref.providerRef }); });
   if (ref.callbackRef) q.andWhere({ callback_ref: ref.callbackRef });
   return q.orderBy('id', 'desc').limit(limit);
 }

@@ -13,6 +13,7 @@ import { Queue, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
 import Koa from 'koa';
 import pg from 'pg';
+import { koaListener } from '../../shared/http/koa-listener.js';
 
 const mode = process.env.BARE_MODE ?? 'hello';
 const port = Number(process.env.BARE_PORT);
@@ -62,7 +63,7 @@ if (mode === 'submit') {
   });
 }
 
-const server = http.createServer(app.callback());
+const server = http.createServer(koaListener(app));
 await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
 process.once('SIGTERM', () => {
   server.close();

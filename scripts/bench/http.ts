@@ -4,6 +4,7 @@ import Koa from 'koa';
 import pg from 'pg';
 import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
+import { koaListener } from '../../shared/http/koa-listener.js';
 import { stats, type BenchEnv } from './env.js';
 
 type Env = BenchEnv;
@@ -27,7 +28,7 @@ export async function benchHttp(env: Env, n = Number(process.env.BENCH_HTTP_N ??
     if (ctx.path === '/db') ctx.body = { ok: true, rows: (await pool.query('select id, status from runs order by id desc limit 1')).rows };
     else ctx.body = { ok: true, name: 'bare' };
   });
-  const server = http.createServer(bare.callback());
+  const server = http.createServer(koaListener(bare));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const bareUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   await env.deps.db('accounts').insert({ id: 'acct_bench_http', email: 'benchhttp@awp.local', name: 'b', password_hash: '!', plan: 'team', status: 'active' }).onConflict('id').ignore();

@@ -26,9 +26,9 @@ const LEASE_PASSED = 'status_code IS NULL AND coalesce(claimed_until, created_at
 export async function forgetStaleIdempotency(db: Db, accountId: string, key: string, ttlHours: number, leaseSeconds: number): Promise<void> {
   await db('idempotency_keys')
     .where({ account_id: accountId, key })
-    .andWhere((q) => q
-      .whereRaw('created_at < now() - make_interval(hours => ?)', [ttlHours])
-      .orWhereRaw(LEASE_PASSED, [leaseSeconds]))
+    .andWhere((q) => {
+      q.whereRaw('created_at < now() - make_interval(hours => ?)', [ttlHours]).orWhereRaw(LEASE_PASSED, [leaseSeconds]);
+    })
     .delete();
 }
 

@@ -101,7 +101,7 @@ export async function listEvents(
   if (filter.type) q.andWhere({ type: filter.type });
   if (filter.since) q.andWhere('created_at', '>=', filter.since);
   if (filter.until) q.andWhere('created_at', '<', filter.until);
-  if (filter.acknowledged !== undefined) q.andWhere((b) => (filter.acknowledged ? b.whereNotNull('acked_at') : b.whereNull('acked_at')));
+  if (filter.acknowledged !== undefined) q.andWhere((b) => { if (filter.acknowledged) b.whereNotNull('acked_at'); else b.whereNull('acked_at'); });
   return page<EventRow>(q, limit, cursor);
 }
 

@@ -72,7 +72,7 @@ export async function startPinningProxy(allowPrivate: boolean, pin: EgressPin = 
     s.once('close', () => sockets.delete(s));
   };
 
-  const server = http.createServer(async (req, res) => {
+  const forward = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     let url: URL;
     try {
       url = new URL(req.url ?? '');
@@ -109,9 +109,11 @@ export async function startPinningProxy(allowPrivate: boolean, pin: EgressPin = 
     });
     out.on('error', () => (res.headersSent ? res.destroy() : res.writeHead(502).end('could not reach the host')));
     req.pipe(out);
-  });
+  };
+  // Each handler answers its own failures (a 4xx/5xx or a closed tunnel): the server has no use for their promises.
+  const server = http.createServer((req, res) => void forward(req, res));
 
-  server.on('connect', async (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
+  const tunnel = async (req: http.IncomingMessage, client: Duplex, head: Buffer) => {
     track(client);
     client.on('error', () => client.destroy());
     const target = authority(req.url);
@@ -131,7 +133,8 @@ export async function startPinningProxy(allowPrivate: boolean, pin: EgressPin = 
     if (head.length) upstream.write(head);
     upstream.pipe(client);
     client.pipe(upstream);
-  });
+  };
+  server.on('connect', (req: http.IncomingMessage, client: Duplex, head: Buffer) => void tunnel(req, client, head));
   server.on('connection', track);
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

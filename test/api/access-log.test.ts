@@ -7,6 +7,7 @@ import { ALL_ROUTES } from '../../api/routes/index.js';
 import { createDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
+import { koaListener } from '../../shared/http/koa-listener.js';
 import { createLogger } from '../../shared/log.js';
 import { harness } from '../support/harness.js';
 
@@ -25,7 +26,7 @@ describe('access log', () => {
   let deps: ReturnType<typeof createDeps>;
   before(async () => {
     deps = createDeps(harness.configWith({ LOG_LEVEL: 'info' }), createLogger('info', {}, sink));
-    server = http.createServer(buildApp(deps, [...ALL_ROUTES, ...testRoutes]).callback());
+    server = http.createServer(koaListener(buildApp(deps, [...ALL_ROUTES, ...testRoutes])));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

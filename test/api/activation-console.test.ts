@@ -5,6 +5,7 @@ import { Writable } from 'node:stream';
 import { buildApp } from '../../api/app.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
+import { koaListener } from '../../shared/http/koa-listener.js';
 import { harness } from '../support/harness.js';
 
 /** An app whose log lines this test reads, in the given NODE_ENV, without SMTP_URL. */
@@ -12,7 +13,7 @@ async function appIn(nodeEnv: string) {
   const lines: string[] = [];
   const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
   const deps = createDeps(harness.configWith({ NODE_ENV: nodeEnv, LOG_LEVEL: 'debug', PUBLIC_BASE_URL: 'http://awp.test' }), createLogger('debug', {}, sink));
-  const server = http.createServer(buildApp(deps).callback());
+  const server = http.createServer(koaListener(buildApp(deps)));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

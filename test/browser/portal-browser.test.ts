@@ -8,6 +8,7 @@ import { ALL_ROUTES } from '../../api/routes/index.js';
 import { getScreenshot } from '../../jobs/bridge/portal/repository.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
+import { koaListener } from '../../shared/http/koa-listener.js';
 import { CHROMIUM, ensureChromium } from '../support/chromium.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
@@ -51,7 +52,7 @@ describe('portal browser in headless chromium', function () {
     portal = await startPortal({ username: USER, password: PASS });
     const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
     deps = createDeps(harness.configWith({ LOG_LEVEL: 'debug', BROWSER_EXECUTABLE: CHROMIUM }), createLogger('debug', {}, sink));
-    server = http.createServer(buildApp(deps, ALL_ROUTES).callback());
+    server = http.createServer(koaListener(buildApp(deps, ALL_ROUTES)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     token = (await harness.account()).token;

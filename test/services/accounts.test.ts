@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { tokenAuthenticator } from '../../jobs/accounts/authenticate.js';
 import { createToken, revokeAccountToken, rotateToken } from '../../jobs/accounts/service.js';
-import { AppError } from '../../shared/errors.js';
+import type { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';
 

@@ -5,7 +5,7 @@ import { failAttempt, transitionDelivery } from '../../jobs/events/ledger.js';
 import { updateSubscriptionByClient } from '../../jobs/events/subscriptions-service.js';
 import { eventsByIds } from '../../shared/db/outbox.js';
 import { subscriptionsByIds } from '../../jobs/events/subscriptions-repository.js';
-import { AppError } from '../../shared/errors.js';
+import type { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { harness } from '../support/harness.js';
 import { seedDeliveries } from '../support/ledger.js';

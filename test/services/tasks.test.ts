@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AppError } from '../../shared/errors.js';
+import type { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { createTask, transitionTask, transitionTaskForRun, updateTaskByClient } from '../../jobs/tasks/service.js';
 import { harness } from '../support/harness.js';

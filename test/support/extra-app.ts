@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../api/app.js';
 import { ALL_ROUTES } from '../../api/routes/index.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
+import { koaListener } from '../../shared/http/koa-listener.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { harness } from './harness.js';
@@ -13,7 +14,7 @@ import { harness } from './harness.js';
  */
 export async function startExtraApp(overrides: Record<string, string>, extraRoutes: AnyRoute[] = []) {
   const deps = createDeps(harness.configWith(overrides), createLogger('silent'));
-  const server = http.createServer(buildApp(deps, [...ALL_ROUTES, ...extraRoutes]).callback());
+  const server = http.createServer(koaListener(buildApp(deps, [...ALL_ROUTES, ...extraRoutes])));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import net from 'node:net';
+import type net from 'node:net';
 import { PageReadError, fetchPage } from '../../jobs/hunt/page-fetch.js';
 import { EgressRefused, REFUSED_TARGET, egressFetch } from '../../shared/http/egress.js';
 import { startPinningProxy } from '../../shared/http/pinning-proxy.js';

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream';
 import { buildApp } from '../../api/app.js';
 import { ALL_ROUTES } from '../../api/routes/index.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
+import { koaListener } from '../../shared/http/koa-listener.js';
 import { loadConfig } from '../../shared/config.js';
 import { createDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
@@ -98,7 +99,7 @@ describe('a resolved secret never reaches a log line, a response or an error mes
   let deps: ReturnType<typeof createDeps>;
   before(async () => {
     deps = createDeps(harness.configWith({ LOG_LEVEL: 'debug' }), log);
-    server = http.createServer(buildApp(deps, [...ALL_ROUTES, ...testRoutes]).callback());
+    server = http.createServer(koaListener(buildApp(deps, [...ALL_ROUTES, ...testRoutes])));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -72,13 +72,23 @@ export async function listCases(db: Db, accountId: string, filter: CaseFilter, l
   if (filter.status) q.andWhere({ status: filter.status });
   if (filter.priority) q.andWhere({ priority: filter.priority });
   if (filter.taskId) q.andWhere({ task_id: filter.taskId });
-  if (filter.runId) q.whereExists((s) => s.select(db.raw('1')).from('case_runs').whereRaw('case_runs.case_id = cases.id').andWhere('case_runs.run_id', filter.runId!));
+  if (filter.runId) {
+    q.whereExists((s) => {
+      s.select(db.raw('1')).from('case_runs').whereRaw('case_runs.case_id = cases.id')
+        .andWhere('case_runs.run_id', filter.runId!);
+    });
+  }
   if (filter.stakeholderEmail) {
-    q.whereExists((s) => s.select(db.raw('1')).from('case_stakeholders').whereRaw('case_stakeholders.case_id = cases.id').andWhere('case_stakeholders.email', filter.stakeholderEmail!.toLowerCase()));
+    q.whereExists((s) => {
+      s.select(db.raw('1')).from('case_stakeholders').whereRaw('case_stakeholders.case_id = cases.id')
+        .andWhere('case_stakeholders.email', filter.stakeholderEmail!.toLowerCase());
+    });
   }
   if (filter.text) {
     const like = likePattern(filter.text);
-    q.andWhere((b) => b.whereILike('title', like).orWhereILike('description', like).orWhereILike('external_key', like));
+    q.andWhere((b) => {
+      b.whereILike('title', like).orWhereILike('description', like).orWhereILike('external_key', like);
+    });
   }
   return page<CaseRow>(q, limit, cursor);
 }
