@@ -7,7 +7,7 @@ import { conflict, invalidPayload, notFound, policyViolation } from '../../share
 import { newId } from '../../shared/ids.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { requireEffect } from '../orchestrator/run-grant.js';
+import { requireEffect } from '../orchestrator/index.js';
 import { requireOutreach } from '../policy/outreach-service.js';
 import { resourcePatternProblem } from './logic.js';
 import { ACTIONS, type ActionStatus } from './machines.js';

@@ -6,4 +6,5 @@ import { routes as subscriptions } from './subscriptions-routes.js';
 export const routes = [...events, ...subscriptions, ...deliveries];
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { retryAfterMs, sign } from './logic.js';
 export { wakeDispatcher } from './wake.js';

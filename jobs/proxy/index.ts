@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineDomain } from '../domain.js';
-import { metadataOf, textOr } from '../workflows/template.js';
+import { metadataOf, textOr } from '../workflows/index.js';
 import { events } from './events.js';
 import { sweepMissions } from './expiry.js';
 import { routes, scopes } from './routes.js';

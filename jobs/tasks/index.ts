@@ -2,4 +2,5 @@
 export { routes } from './routes.js';
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
-export { getTask } from './repository.js';
+export { getTask, type TaskRow } from './repository.js';
+export { insertNewTask, moveTask } from './service.js';

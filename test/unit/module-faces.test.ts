@@ -25,19 +25,15 @@ const moduleOf = (file: string) => /^jobs\/([^/]+)\//.exec(file)?.[1] ?? null;
 const ENGINE_SOURCES = [/^jobs\/orchestrator\//, /^jobs\/clock\//, /^jobs\/events\/registry\.ts$/];
 const isEngine = (file: string) => ENGINE_SOURCES.some((r) => r.test(file));
 
-// Why a deep import below is still deep (each closes a file-level import cycle through the index today).
-const ENGINE_LIST =
-  'the target index.ts also exports its routes, which reach the module list (jobs/domains.ts) through the engine ' +
-  '(orchestrator/route.ts, events/registry.ts); importing that index would import the importer back. ' +
-  'Goes away when the engine no longer imports the module list (engine helper, issue 27)';
+// Why a deep import below is still deep (it closes a file-level import cycle through the index today).
 const REGISTRATION =
   'the two modules use each other, and each index.ts also carries the registration (routes / DomainModule) the ' +
   'module lists import, so index -> routes -> other index -> routes closes a cycle. Fix: move the registration ' +
   'into module.ts once jobs/domains.ts and jobs/modules.ts (engine helper\'s files) import that file';
 
 /**
- * Deep imports that remain until the engine change lands (see the two reasons
- * above). Each must still exist: a fixed one fails the last test until it is
+ * Deep imports that remain until the registration moves out of index.ts (see
+ * the reason above). Each must still exist: a fixed one fails the last test until it is
  * removed here. Add none: a new cross-module need is a name in the index.
  */
 const PENDING: Array<{ from: string; to: string; why: string }> = [
@@ -47,40 +43,17 @@ const PENDING: Array<{ from: string; to: string; why: string }> = [
   { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/schemas.ts', why: REGISTRATION },
   { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/service.ts', why: REGISTRATION },
   { from: 'jobs/benchmarks/local.ts', to: 'jobs/sandbox/logic.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/action-logic.ts', to: 'jobs/events/logic.ts', why: ENGINE_LIST },
   { from: 'jobs/bridge/actions-service.ts', to: 'jobs/channels/repository.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/actions-service.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
   { from: 'jobs/bridge/actions-service.ts', to: 'jobs/policy/outreach-service.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/connector-call.ts', to: 'jobs/events/logic.ts', why: ENGINE_LIST },
-  { from: 'jobs/bridge/portal/browser.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
   { from: 'jobs/bridge/routes.ts', to: 'jobs/policy/service.ts', why: REGISTRATION },
   { from: 'jobs/bridge/routes.ts', to: 'jobs/policy/table.ts', why: REGISTRATION },
-  { from: 'jobs/delivery/step.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
   { from: 'jobs/envelopes/service.ts', to: 'jobs/agents/repository.ts', why: REGISTRATION },
-  { from: 'jobs/hunt/templates.ts', to: 'jobs/workflows/template.ts', why: ENGINE_LIST },
   { from: 'jobs/members/service.ts', to: 'jobs/accounts/authenticate.ts', why: REGISTRATION },
-  { from: 'jobs/pay/mandates-service.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/pay/settle.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
-  { from: 'jobs/pay/step.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
   { from: 'jobs/policy/outreach.ts', to: 'jobs/proxy/logic.ts', why: REGISTRATION },
   { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
   { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connectors-repository.ts', why: REGISTRATION },
   { from: 'jobs/policy/table.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
-  { from: 'jobs/proxy/index.ts', to: 'jobs/workflows/template.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/orchestrator/run-events.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/orchestrator/waitpoint-resume.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/tasks/service.ts', why: ENGINE_LIST },
   { from: 'jobs/proxy/schemas.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
-  { from: 'jobs/proxy/service.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/service.ts', to: 'jobs/tasks/service.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/step.ts', to: 'jobs/tasks/service.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/cases/workspace.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/chain-trace.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/templates.ts', to: 'jobs/workflows/template.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/triage-service.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/tasks/service.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
 ];
 
 function faceViolations(edges: ImportEdge[]): string[] {
