@@ -1,10 +1,4 @@
-import { routes as nlp } from './nlp-routes.js';
-import { routes as proofCards } from './proof-card-routes.js';
-import { routes as orchestrator } from './routes.js';
-import { routes as runs } from './runs-routes.js';
-
-/** Runs: submitting, following, answering and cancelling them, their proof cards, and the request tools. */
-export const routes = [...orchestrator, ...runs, ...proofCards, ...nlp];
+/** The orchestrator module's public face: what other modules may use (they import only this file). */
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { decideRoute } from './decide.js';

@@ -1,5 +1,4 @@
-/** The tasks module's public face: what the module list and other modules use. */
-export { routes } from './routes.js';
+/** The tasks module's public face: what other modules may use (they import only this file). */
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { getTask, type TaskRow } from './repository.js';

@@ -25,35 +25,25 @@ const moduleOf = (file: string) => /^jobs\/([^/]+)\//.exec(file)?.[1] ?? null;
 const ENGINE_SOURCES = [/^jobs\/orchestrator\//, /^jobs\/clock\//, /^jobs\/events\/registry\.ts$/];
 const isEngine = (file: string) => ENGINE_SOURCES.some((r) => r.test(file));
 
-// Why a deep import below is still deep (it closes a file-level import cycle through the index today).
-const REGISTRATION =
-  'the two modules use each other, and each index.ts also carries the registration (routes / DomainModule) the ' +
-  'module lists import, so index -> routes -> other index -> routes closes a cycle. Fix: move the registration ' +
-  'into module.ts once jobs/domains.ts and jobs/modules.ts (engine helper\'s files) import that file';
+// Why a deep import below is still deep: the faces would import each other.
+const MODULE_CYCLE =
+  'bridge, policy and proxy use each other (bridge -> policy for preflight and outreach; policy -> bridge for ' +
+  'connectors and their policy vocabulary; policy -> proxy for phone numbers; proxy -> bridge for action ' +
+  'statuses), so through their index.ts files each face would import itself back. Fix: move the shared ' +
+  'vocabulary (PolicyDomain, PreflightCheck/Status, ACTION_STATUSES, normalizePhone) to the module that owns it ' +
+  'or to shared/, so the three form no cycle';
 
 /**
- * Deep imports that remain until the registration moves out of index.ts (see
- * the reason above). Each must still exist: a fixed one fails the last test until it is
- * removed here. Add none: a new cross-module need is a name in the index.
+ * Deep imports that remain (see the reason above). Each must still exist: a
+ * fixed one fails the last test until it is removed here. Add none: a new
+ * cross-module need is a name in the index.
  */
 const PENDING: Array<{ from: string; to: string; why: string }> = [
-  { from: 'jobs/agents/routes.ts', to: 'jobs/envelopes/view.ts', why: REGISTRATION },
-  { from: 'jobs/agents/schemas.ts', to: 'jobs/envelopes/schemas.ts', why: REGISTRATION },
-  { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/repository.ts', why: REGISTRATION },
-  { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/schemas.ts', why: REGISTRATION },
-  { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/service.ts', why: REGISTRATION },
-  { from: 'jobs/benchmarks/local.ts', to: 'jobs/sandbox/logic.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/actions-service.ts', to: 'jobs/channels/repository.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/actions-service.ts', to: 'jobs/policy/outreach-service.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/routes.ts', to: 'jobs/policy/service.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/routes.ts', to: 'jobs/policy/table.ts', why: REGISTRATION },
-  { from: 'jobs/envelopes/service.ts', to: 'jobs/agents/repository.ts', why: REGISTRATION },
-  { from: 'jobs/members/service.ts', to: 'jobs/accounts/authenticate.ts', why: REGISTRATION },
-  { from: 'jobs/policy/outreach.ts', to: 'jobs/proxy/logic.ts', why: REGISTRATION },
-  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
-  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connectors-repository.ts', why: REGISTRATION },
-  { from: 'jobs/policy/table.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
-  { from: 'jobs/proxy/schemas.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
+  { from: 'jobs/policy/outreach.ts', to: 'jobs/proxy/logic.ts', why: MODULE_CYCLE },
+  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
+  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connectors-repository.ts', why: MODULE_CYCLE },
+  { from: 'jobs/policy/table.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
+  { from: 'jobs/proxy/schemas.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
 ];
 
 function faceViolations(edges: ImportEdge[]): string[] {
@@ -64,6 +54,14 @@ function faceViolations(edges: ImportEdge[]): string[] {
       return a !== null && b !== null && a !== b && !isEngine(e.from) && e.to !== `jobs/${b}/index.ts`;
     })
     .map((e) => `${describeEdge(e)}: import jobs/${moduleOf(e.to!)}/index.ts (export the name there)`);
+}
+
+/** A module's registration (jobs/<m>/module.ts) is read by the module lists alone; everyone else uses the face. */
+const MODULE_LISTS = ['jobs/domains.ts', 'jobs/modules.ts'];
+function registrationViolations(edges: ImportEdge[]): string[] {
+  return edges
+    .filter((e) => e.to !== null && /^jobs\/[^/]+\/module\.ts$/.test(e.to) && !MODULE_LISTS.includes(e.from))
+    .map((e) => `${describeEdge(e)}: only jobs/domains.ts and jobs/modules.ts import a module.ts; use its index.ts`);
 }
 
 const pending = (e: ImportEdge) => PENDING.some((x) => x.from === e.from && x.to === e.to);
@@ -79,6 +77,16 @@ describe('module faces', function () {
 
   it('a module imports another module only through its index.ts', () => {
     assert.deepEqual(faceViolations(edges.filter((e) => !pending(e))), []);
+  });
+
+  it('only the module lists import a module\'s registration (module.ts)', () => {
+    assert.deepEqual(registrationViolations(edges), []);
+    const found = registrationViolations([
+      edge('jobs/domains.ts', 'jobs/pay/module.ts'),
+      edge('jobs/bridge/routes.ts', 'jobs/policy/module.ts'),
+      edge('api/app.ts', 'jobs/tasks/module.ts'),
+    ]);
+    assert.deepEqual(found.map((m) => m.split(':')[0]), ['jobs/bridge/routes.ts', 'api/app.ts']);
   });
 
   it('every pending deep import still exists (remove the ones that were fixed)', () => {
