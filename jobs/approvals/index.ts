@@ -5,3 +5,4 @@ export { GATE_KINDS, type GateKind } from './vocabulary.js';
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { selfApprovalError, separated } from './authorize.js';
+export { approverEmails, chooserEmails } from './repository.js';

@@ -3,3 +3,4 @@
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { retryAfterMs, sign } from './logic.js';
 export { wakeDispatcher } from './wake.js';
+export { reconcileOutbox, sweepLeases } from './fanout.js';
