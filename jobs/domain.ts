@@ -64,7 +64,7 @@ export interface DomainEvent {
 
 /**
  * Everything the engine, the router and the API know about one domain. Each
- * domain folder exports one of these from its index.ts, and `jobs/domains.ts`
+ * domain folder exports one of these from its module.ts, and `jobs/domains.ts`
  * lists them. The entry points build the module registry from that list
  * (jobs/module-registry.ts) and hand it to the engine, which imports no module.
  */

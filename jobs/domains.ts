@@ -1,15 +1,15 @@
-import { bridge } from './bridge/index.js';
-import { cicd } from './cicd/index.js';
-import { delivery } from './delivery/index.js';
-import { environment } from './environment/index.js';
-import { hunt } from './hunt/index.js';
-import { incident } from './incident/index.js';
-import { kubernetes } from './kubernetes/index.js';
-import { migration } from './migration/index.js';
-import { pay } from './pay/index.js';
-import { proxy } from './proxy/index.js';
-import { resolve } from './resolve/index.js';
-import { security } from './security/index.js';
+import { bridge } from './bridge/module.js';
+import { cicd } from './cicd/module.js';
+import { delivery } from './delivery/module.js';
+import { environment } from './environment/module.js';
+import { hunt } from './hunt/module.js';
+import { incident } from './incident/module.js';
+import { kubernetes } from './kubernetes/module.js';
+import { migration } from './migration/module.js';
+import { pay } from './pay/module.js';
+import { proxy } from './proxy/module.js';
+import { resolve } from './resolve/module.js';
+import { security } from './security/module.js';
 
 /**
  * The one list of domains. Only the entry points read it, through MODULES

@@ -1,19 +1,19 @@
-import * as accounts from './accounts/index.js';
-import * as agents from './agents/index.js';
-import * as approvals from './approvals/index.js';
-import * as audit from './audit/index.js';
+import * as accounts from './accounts/module.js';
+import * as agents from './agents/module.js';
+import * as approvals from './approvals/module.js';
+import * as audit from './audit/module.js';
 import { automationEvents } from './automation/events.js';
-import * as channels from './channels/index.js';
+import * as channels from './channels/module.js';
 import { DOMAINS } from './domains.js';
-import * as events from './events/index.js';
-import * as members from './members/index.js';
+import * as events from './events/module.js';
+import * as members from './members/module.js';
 import { buildModuleRegistry, type ModuleRegistry, type ServiceModule } from './module-registry.js';
-import * as orchestrator from './orchestrator/index.js';
-import * as sandbox from './sandbox/index.js';
-import * as schedules from './schedules/index.js';
-import * as signals from './signals/index.js';
-import * as tasks from './tasks/index.js';
-import * as workflows from './workflows/index.js';
+import * as orchestrator from './orchestrator/module.js';
+import * as sandbox from './sandbox/module.js';
+import * as schedules from './schedules/module.js';
+import * as signals from './signals/module.js';
+import * as tasks from './tasks/module.js';
+import * as workflows from './workflows/module.js';
 
 /** Signals' and schedules' outbox events, declared together in jobs/automation/events.ts, by type prefix. */
 const automationEventsOf = (prefix: string) => Object.fromEntries(Object.entries(automationEvents.events).filter(([type]) => type.startsWith(prefix)));

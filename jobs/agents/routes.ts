@@ -1,7 +1,7 @@
 import { AgentListQuery, AgentMatchRequest, AgentRegister, AgentView, DelegateRequest } from './schemas.js';
 import { delegate, fetchAgent, findAgents, matchAgents, registerAgent } from './service.js';
 import { agentView } from './view.js';
-import { envelopeView } from '../envelopes/view.js';
+import { envelopeView } from '../envelopes/index.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 import { Ok } from '../../shared/schemas/common.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { AnyAgentCard } from './card-schemas.js';
 import { AnyObject, Id, PageQuery, Timestamp } from '../../shared/schemas/common.js';
-import { PartyId } from '../envelopes/schemas.js';
+import { PartyId } from '../envelopes/index.js';
 import { DomainName } from '../orchestrator/index.js';
 
 const Capability = Type.String({ minLength: 1, maxLength: 100, description: 'A skill id, name or tag (compared in lower case, words joined by -), or streaming / pushNotifications' });

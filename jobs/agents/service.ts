@@ -1,13 +1,11 @@
 import type { Deps } from '../../shared/deps.js';
 import { candidateAgents, getAgent, insertAgent, listAgents, type AgentRow } from './repository.js';
-import { insertEnvelopes } from '../envelopes/repository.js';
+import { assertBelongs, insertEnvelopes, newEnvelope, SERVICE_PARTY } from '../envelopes/index.js';
 import { getRun } from '../../shared/db/runs.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { DOMAIN_NAMES } from '../../shared/domain-names.js';
-import { assertBelongs, newEnvelope } from '../envelopes/service.js';
-import { SERVICE_PARTY } from '../envelopes/schemas.js';
 import { decideRoute } from '../orchestrator/index.js';
 import { normalizeCard } from './card.js';
 import { capabilityTerms, rank, term, type Match } from './logic.js';

@@ -2,7 +2,7 @@
 export { authorizeApproval, answerApproves, gateOfWaitpoint, selfApprovalAllowed } from './authorize.js';
 export { assertGoverning } from './service.js';
 export { GATE_KINDS, type GateKind } from './vocabulary.js';
-export { routes } from './routes.js';
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { selfApprovalError, separated } from './authorize.js';
+export { approverEmails, chooserEmails } from './repository.js';

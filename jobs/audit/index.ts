@@ -3,4 +3,3 @@ export { recordAudit, actorOf } from './service.js';
 export { auditOf, type AuditEntry, type AuditRow } from './repository.js';
 export { auditView } from './views.js';
 export { AuditEntryView } from './schemas.js';
-export { routes } from './routes.js';

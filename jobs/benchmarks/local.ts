@@ -2,7 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import { pingDb } from '../../shared/db/knex.js';
 import { OrchestratorRequest, routeRequest } from '../orchestrator/index.js';
 import { assertValid } from '../../shared/validation.js';
-import { runArbitrage } from '../sandbox/logic.js';
+import { runArbitrage } from '../sandbox/index.js';
 
 /** Runs `fn` n times in a row and reports the median, p95 and rate. */
 function timed(n: number, fn: () => unknown | Promise<unknown>) {

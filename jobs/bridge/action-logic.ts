@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'node:crypto';
-import { sign } from '../events/logic.js';
+import { sign } from '../events/index.js';
 
 /**
  * Pure rules of a bridge action's call: how a credential is presented, what

@@ -1,14 +1,14 @@
 import type { Deps } from '../../shared/deps.js';
 import { getAction, insertAction, listActions, moveAction, type ActionFilter, type ActionRow } from './actions-repository.js';
-import { getThread } from '../channels/repository.js';
+import { getThread } from '../channels/index.js';
 import { getConnector, type ConnectorRow } from './connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { requireEffect } from '../orchestrator/run-grant.js';
-import { requireOutreach } from '../policy/outreach-service.js';
+import { requireEffect } from '../orchestrator/index.js';
+import { requireOutreach } from '../policy/index.js';
 import { resourcePatternProblem } from './logic.js';
 import { ACTIONS, type ActionStatus } from './machines.js';
 import { runChecks } from './preflight.js';

@@ -4,7 +4,7 @@ import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import { redactSecrets } from '../../shared/secrets.js';
 import { openStored } from '../../shared/vault/index.js';
 import { resolveReference, type RefContext } from '../credentials/index.js';
-import { retryAfterMs } from '../events/logic.js';
+import { retryAfterMs } from '../events/index.js';
 import { credentialHeaders, parsedAnswer, sha256Hex, signatureHeaders } from './action-logic.js';
 
 /** Largest provider answer kept (the rest is cut; the proof hashes what was read). */

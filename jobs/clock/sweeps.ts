@@ -2,8 +2,7 @@ import type { DomainSweep } from '../domain.js';
 import { fromModules } from '../module-registry.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
-import { reconcileOutbox, sweepLeases } from '../events/fanout.js';
-import { wakeDispatcher } from '../events/wake.js';
+import { reconcileOutbox, sweepLeases, wakeDispatcher } from '../events/index.js';
 import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from './retention.js';
 
 /**

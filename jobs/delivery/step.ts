@@ -9,7 +9,7 @@ import { environmentAutonomy } from './environment-mode.js';
 import { gateAnswer, objectArray, stringRecord, text } from '../../shared/step-inputs.js';
 import { planDelivery, type DeliveryContext, type DeliveryPlan } from './logic.js';
 import { ciConnector, dispatchDeploy, validateAnalyzers } from './stage-inputs.js';
-import { requireRunEffect } from '../orchestrator/run-grant.js';
+import { requireRunEffect } from '../orchestrator/index.js';
 
 /** The actions of a delivery an autonomy grant must cover, in order: each stage the run performs. */
 export const DELIVERY_ACTIONS = ['configure', 'validate', 'deploy', 'monitor'] as const;

@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { agentsNamed } from '../agents/repository.js';
+import { agentsNamed } from '../agents/index.js';
 import { getEnvelope, insertEnvelopes, listEnvelopes, moveEnvelope, type EnvelopeFilter, type EnvelopeRow, type NewEnvelope } from './repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { getRun } from '../../shared/db/runs.js';

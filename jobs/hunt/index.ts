@@ -1,24 +1,4 @@
-import { defineDomain } from '../domain.js';
-import { routes, scopes } from './routes.js';
-import { huntStep } from './step.js';
-import { templates } from './templates.js';
-import { vocabulary } from './vocabulary.js';
-
-/** Source-bound discovery: candidates from the sources it can read, each bound to where it came from. */
-export const hunt = defineDomain({
-  name: 'hunt',
-  summary: 'Source-bound discovery of candidates from the account\'s catalog and the web pages a request names; page, image and place readers',
-  scopes,
-  routes,
-  step: huntStep,
-  vocabulary,
-  resumeActions: {
-    buy: { description: 'Buy the chosen candidate; the run continues into pay', continueInto: 'pay' },
-    contact: { description: 'Contact the chosen candidate; the run continues into proxy', continueInto: 'proxy' },
-  },
-  redact: ['url', 'finalUrl', 'vendor', 'price', 'fees', 'netUsd', 'itemId', 'candidateId', 'snapshotHash'],
-  templates,
-});
+/** The hunt module's public face: what other modules may use (they import only this file). */
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { getListing, insertListings } from './catalog-repository.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { metadataOf, textOr, type WorkflowTemplate } from '../workflows/template.js';
+import { metadataOf, textOr, type WorkflowTemplate } from '../workflows/index.js';
 
 export const templates: WorkflowTemplate[] = [
   {

@@ -1,17 +1,4 @@
-import { defineDomain } from '../domain.js';
-import { routes, scopes } from './routes.js';
-import { incidentStep } from './step.js';
-import { vocabulary } from './vocabulary.js';
-
-/** Incident response: actions, approvals and timeline; mutating responses are approval-gated */
-export const incident = defineDomain({
-  name: 'incident',
-  summary: 'Incident response: actions, approvals and timeline; mutating responses are approval-gated',
-  scopes,
-  vocabulary,
-  routes,
-  step: incidentStep,
-});
+/** The incident module's public face: what other modules may use (they import only this file). */
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { respond } from './logic.js';

@@ -1,4 +1,3 @@
 /** Account members and roles: what other modules may use. */
-export { routes } from './routes.js';
 export { getMember, signInCandidates, tokenHolder, type SignInCandidate } from './repository.js';
 export { tokenManagementRefusal } from './logic.js';

@@ -1,4 +1,4 @@
-import { forgetPrincipals } from '../accounts/authenticate.js';
+import { forgetPrincipals } from '../accounts/index.js';
 import { actorOf, recordAudit } from '../audit/index.js';
 import { hashPassword, sha256 } from '../../shared/crypto.js';
 import type { Db } from '../../shared/db/knex.js';

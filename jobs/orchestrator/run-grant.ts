@@ -1,4 +1,4 @@
-import { recordAudit } from '../audit/service.js';
+import { recordAudit } from '../audit/index.js';
 import type { Deps } from '../../shared/deps.js';
 import { memberStanding, runGrantRow } from '../../shared/db/grants.js';
 import { AppError, notFound } from '../../shared/errors.js';

@@ -3,7 +3,7 @@ import type { Deps } from '../../shared/deps.js';
 import { AppError, invalidPayload, isPermanent } from '../../shared/errors.js';
 import { getRunById } from '../../shared/db/runs.js';
 import { waitpointTtlSeconds } from './waitpoint-expiry.js';
-import { answerApproves } from '../approvals/authorize.js';
+import { answerApproves } from '../approvals/index.js';
 import { beginStep, completeStepGuard, completeStepRow, heartbeatStep, insertWaitpoint, noteStepError, type BegunStep, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
 import { redactSecrets } from '../../shared/secrets.js';

@@ -1,8 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { openWaitpoint, type RunRow } from '../../shared/db/runs.js';
-import { getTask } from '../tasks/repository.js';
-import { moveTask } from '../tasks/service.js';
+import { getTask, moveTask } from '../tasks/index.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { OrchestratorRequest } from './schemas.js';
@@ -17,7 +16,7 @@ import { enqueueSegment } from './flow.js';
 import { inRunTx } from './run-events.js';
 import { enqueueOrLeaveToSweep, enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
-import { answerApproves, authorizeApproval, gateOfWaitpoint } from '../approvals/authorize.js';
+import { answerApproves, authorizeApproval, gateOfWaitpoint } from '../approvals/index.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
 
 /**

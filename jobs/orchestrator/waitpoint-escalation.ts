@@ -4,10 +4,8 @@ import type { WaitpointRow } from '../../shared/db/run-steps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { sendMail } from '../../shared/mail.js';
 import { recordAudit } from '../audit/index.js';
-import { approverEmails, chooserEmails } from '../approvals/repository.js';
-import { gateOfWaitpoint } from '../approvals/authorize.js';
-import type { GateKind } from '../approvals/vocabulary.js';
-import { wakeDispatcher } from '../events/wake.js';
+import { approverEmails, chooserEmails, type GateKind, gateOfWaitpoint } from '../approvals/index.js';
+import { wakeDispatcher } from '../events/index.js';
 import { inRunTx } from './run-events.js';
 
 /** Waitpoints one sweep escalates at most; a backlog drains over the next minutes. */

@@ -3,7 +3,7 @@ import type { Config } from '../../shared/config.js';
 import { closeOpenWaitpoint, lockOpenWaitpoint, lockRun } from '../../shared/db/run-writes.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
 import { recordAudit } from '../audit/index.js';
-import { gateOfWaitpoint } from '../approvals/authorize.js';
+import { gateOfWaitpoint } from '../approvals/index.js';
 import { finalizeSegment } from './finalize.js';
 import { inRunTx } from './run-events.js';
 import { moveRun } from './run-state.js';

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { getMandate, insertMandate, listMandates, receiptsOfMandate, revokeMandate, type MandateRow, type ReceiptRow } from './repository.js';
-import { getTask } from '../tasks/repository.js';
+import { getTask } from '../tasks/index.js';
 import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
 import type { Db } from '../../shared/db/knex.js';
 import { authorizeApproval } from '../approvals/index.js';

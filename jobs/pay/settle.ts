@@ -6,7 +6,7 @@ import { drawFromMandate, getMandate, getReceipt, insertReceipt, latestTaskRunOu
 import { notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { wakeDispatcher } from '../events/wake.js';
+import { wakeDispatcher } from '../events/index.js';
 import { decide } from '../policy/index.js';
 import { cites, evidenceFromOutputs, NO_EVIDENCE, settlementRefusal, toMajor, type PurchaseEvidence } from './logic.js';
 import { knownCurrency, minorUnits } from './mandates-service.js';

@@ -7,7 +7,7 @@ import { PaymentMetadata } from './mandate-schemas.js';
 import { check } from '../../shared/validation.js';
 import type { StepHandler, StepInput, StepOutcome } from '../step.js';
 import { formatMoney, purchaseOfSelection, type Purchase } from './logic.js';
-import { requireRunEffect } from '../orchestrator/run-grant.js';
+import { requireRunEffect } from '../orchestrator/index.js';
 import { packIdForRun } from './pack-logic.js';
 import { purchaseEvidence, settle } from './settle.js';
 import { money, settledReceiptView } from './views.js';

@@ -6,6 +6,7 @@ export {
   SuppressionPage, SuppressionReply,
 } from './compliance-schemas.js';
 export {
-  addSuppression, evaluateAndRecord, findDecisions, findSuppressions, removeSuppression,
+  addSuppression, evaluateAndRecord, findDecisions, findSuppressions, removeSuppression, requireOutreach,
 } from './outreach-service.js';
-export { PREFLIGHT_RULES, PREFLIGHT_SEVERITY, capabilityMatches, decide } from './table.js';
+export { evaluatePolicy } from './service.js';
+export { capabilityMatches, decide, policyMap, PREFLIGHT_RULES, PREFLIGHT_SEVERITY } from './table.js';

@@ -3,14 +3,12 @@ import type { Deps } from '../../shared/deps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { getMission, getProvider, moveMission, otherLiveMission, upsertProvider, verifyProvider, type MissionRow, type ProviderRow } from './repository.js';
 import { lockRun } from '../../shared/db/run-writes.js';
-import { getTask } from '../tasks/repository.js';
+import { getTask, moveTask } from '../tasks/index.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { MissionStatus, ProxyOutcome } from './schemas.js';
-import { wakeDispatcher } from '../events/wake.js';
-import { inRunTx, type Emit } from '../orchestrator/run-events.js';
-import { enqueueResumed, resolveRunWaitpoint, type ResumedRun } from '../orchestrator/waitpoint-resume.js';
-import { moveTask } from '../tasks/service.js';
+import { wakeDispatcher } from '../events/index.js';
+import { type Emit, enqueueResumed, inRunTx, resolveRunWaitpoint, type ResumedRun } from '../orchestrator/index.js';
 import { missingProof, providerIdentity, taskStatusAfter, verifiesProvider } from './logic.js';
 import { LIVE_MISSION_STATUSES, MISSIONS } from './machine.js';
 

@@ -5,14 +5,13 @@ import {
   getMission, getProvider, insertMission, listMissions, listProviders, missionsByReference, moveMission, providerVerifications, upsertProvider,
   type MissionFilter, type MissionRow, type MissionReference, type NewMission, type ProviderRow,
 } from './repository.js';
-import { getTask, type TaskRow } from '../tasks/repository.js';
+import { getTask, moveTask, type TaskRow } from '../tasks/index.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { ProxyOutcome, type ProxyMissionCreate, type ProxyOutcomeByReference } from './schemas.js';
 import { check } from '../../shared/validation.js';
 import type { RunAnswer } from '../domain.js';
-import { moveTask } from '../tasks/service.js';
 import { missionStatusFor, normalizePhone, providerIdentity } from './logic.js';
 import { LIVE_MISSION_STATUSES, MISSIONS } from './machine.js';
 import { checkMissionSends, enqueueMissionSends, writeMissionSends } from './dispatch.js';

@@ -4,7 +4,7 @@ import { attachTaskToRun } from '../../shared/db/run-writes.js';
 import { getRunById } from '../../shared/db/runs.js';
 import { invalidPayload, policyViolation } from '../../shared/errors.js';
 import type { EvidenceItem, StepHandler, StepInput, StepOutcome } from '../step.js';
-import { insertNewTask, moveTask } from '../tasks/service.js';
+import { insertNewTask, moveTask } from '../tasks/index.js';
 import { planStepMission, proofArtefacts, type StepMission } from './logic.js';
 import { writeMission } from './service.js';
 import { missionView } from './view.js';

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { labelsOf, type ChainLabelRow } from './chain-labels-repository.js';
-import { getTask } from '../tasks/repository.js';
+import { getTask } from '../tasks/index.js';
 import type { Deps } from '../../shared/deps.js';
 import { invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import type { ChainTraceRequest, ChainTraceResult } from './chain-schemas.js';

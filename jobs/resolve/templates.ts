@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { metadataOf, TemplateDocs, textOr, type WorkflowTemplate } from '../workflows/template.js';
+import { metadataOf, TemplateDocs, textOr, type WorkflowTemplate } from '../workflows/index.js';
 
 export const templates: WorkflowTemplate[] = [
   {

@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { getTask } from '../tasks/repository.js';
+import { getTask } from '../tasks/index.js';
 import type { Deps } from '../../shared/deps.js';
 import { notFound } from '../../shared/errors.js';
 import type { ScamTriageRequest, Triage as TriageView } from './schemas.js';

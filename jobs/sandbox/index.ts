@@ -1,2 +1,4 @@
-/** The sandbox module's public face: what the module list and other modules use. */
-export { routes } from './routes.js';
+/** The sandbox module's public face: what other modules may use (they import only this file). */
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { runArbitrage } from './logic.js';

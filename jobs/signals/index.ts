@@ -1,2 +1,2 @@
-/** The signals module's public face: what the module list and other modules use. */
-export { routes } from './routes.js';
+/** The signals module's public face: other modules use nothing of it yet (its registration is module.ts). */
+export {};

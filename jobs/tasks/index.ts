@@ -1,5 +1,5 @@
-/** The tasks module's public face: what the module list and other modules use. */
-export { routes } from './routes.js';
+/** The tasks module's public face: what other modules may use (they import only this file). */
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
-export { getTask } from './repository.js';
+export { getTask, type TaskRow } from './repository.js';
+export { insertNewTask, moveTask, transitionTaskForRun } from './service.js';

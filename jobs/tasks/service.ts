@@ -5,7 +5,7 @@ import { getTask, insertTask, insertTaskAudit, listTaskAudit, listTasks, updateT
 import { conflict, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { wakeDispatcher } from '../events/wake.js';
+import { wakeDispatcher } from '../events/index.js';
 import { RUN_TO_TASK, TASKS, type TaskStatus } from './machine.js';
 import type { TaskRecord } from './view.js';
 

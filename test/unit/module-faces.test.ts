@@ -11,76 +11,34 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
  * imports count too: a type reached by path couples to the file layout just
  * as a value does, and index.ts re-exports types at no runtime cost.
  * Sub-folders (jobs/resolve/cases, jobs/bridge/portal) belong to their parent.
- * Tests, scripts, api/ and workers/ are exempt (they wire modules together).
+ * The engine (jobs/orchestrator, jobs/clock) keeps the rule too. Tests, scripts,
+ * api/ and workers/ are exempt (they wire modules together).
  */
 const moduleOf = (file: string) => /^jobs\/([^/]+)\//.exec(file)?.[1] ?? null;
 
-/**
- * The engine's files may still import modules' internals: the engine helper of
- * issue 27 restructures them so the engine imports no module and the module
- * lists are handed over by the entry points; remove this exemption then.
- * (Imports from modules INTO the engine's orchestrator do go through
- * jobs/orchestrator/index.ts.)
- */
-const ENGINE_SOURCES = [/^jobs\/orchestrator\//, /^jobs\/clock\//, /^jobs\/events\/registry\.ts$/];
-const isEngine = (file: string) => ENGINE_SOURCES.some((r) => r.test(file));
+/** The engine's files are one unit across their folders (clock and the event registry read the run states). */
+const ENGINE = [/^jobs\/orchestrator\//, /^jobs\/clock\//, /^jobs\/events\/registry\.ts$/];
+const bothEngine = (e: ImportEdge) => ENGINE.some((r) => r.test(e.from)) && ENGINE.some((r) => r.test(e.to ?? ''));
 
-// Why a deep import below is still deep (each closes a file-level import cycle through the index today).
-const ENGINE_LIST =
-  'the target index.ts also exports its routes, which reach the module list (jobs/domains.ts) through the engine ' +
-  '(orchestrator/route.ts, events/registry.ts); importing that index would import the importer back. ' +
-  'Goes away when the engine no longer imports the module list (engine helper, issue 27)';
-const REGISTRATION =
-  'the two modules use each other, and each index.ts also carries the registration (routes / DomainModule) the ' +
-  'module lists import, so index -> routes -> other index -> routes closes a cycle. Fix: move the registration ' +
-  'into module.ts once jobs/domains.ts and jobs/modules.ts (engine helper\'s files) import that file';
+// Why a deep import below is still deep: the faces would import each other.
+const MODULE_CYCLE =
+  'bridge, policy and proxy use each other (bridge -> policy for preflight and outreach; policy -> bridge for ' +
+  'connectors and their policy vocabulary; policy -> proxy for phone numbers; proxy -> bridge for action ' +
+  'statuses), so through their index.ts files each face would import itself back. Fix: move the shared ' +
+  'vocabulary (PolicyDomain, PreflightCheck/Status, ACTION_STATUSES, normalizePhone) to the module that owns it ' +
+  'or to shared/, so the three form no cycle';
 
 /**
- * Deep imports that remain until the engine change lands (see the two reasons
- * above). Each must still exist: a fixed one fails the last test until it is
- * removed here. Add none: a new cross-module need is a name in the index.
+ * Deep imports that remain (see the reason above). Each must still exist: a
+ * fixed one fails the last test until it is removed here. Add none: a new
+ * cross-module need is a name in the index.
  */
 const PENDING: Array<{ from: string; to: string; why: string }> = [
-  { from: 'jobs/agents/routes.ts', to: 'jobs/envelopes/view.ts', why: REGISTRATION },
-  { from: 'jobs/agents/schemas.ts', to: 'jobs/envelopes/schemas.ts', why: REGISTRATION },
-  { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/repository.ts', why: REGISTRATION },
-  { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/schemas.ts', why: REGISTRATION },
-  { from: 'jobs/agents/service.ts', to: 'jobs/envelopes/service.ts', why: REGISTRATION },
-  { from: 'jobs/benchmarks/local.ts', to: 'jobs/sandbox/logic.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/action-logic.ts', to: 'jobs/events/logic.ts', why: ENGINE_LIST },
-  { from: 'jobs/bridge/actions-service.ts', to: 'jobs/channels/repository.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/actions-service.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
-  { from: 'jobs/bridge/actions-service.ts', to: 'jobs/policy/outreach-service.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/connector-call.ts', to: 'jobs/events/logic.ts', why: ENGINE_LIST },
-  { from: 'jobs/bridge/portal/browser.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
-  { from: 'jobs/bridge/routes.ts', to: 'jobs/policy/service.ts', why: REGISTRATION },
-  { from: 'jobs/bridge/routes.ts', to: 'jobs/policy/table.ts', why: REGISTRATION },
-  { from: 'jobs/delivery/step.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
-  { from: 'jobs/envelopes/service.ts', to: 'jobs/agents/repository.ts', why: REGISTRATION },
-  { from: 'jobs/hunt/templates.ts', to: 'jobs/workflows/template.ts', why: ENGINE_LIST },
-  { from: 'jobs/members/service.ts', to: 'jobs/accounts/authenticate.ts', why: REGISTRATION },
-  { from: 'jobs/pay/mandates-service.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/pay/settle.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
-  { from: 'jobs/pay/step.ts', to: 'jobs/orchestrator/run-grant.ts', why: ENGINE_LIST },
-  { from: 'jobs/policy/outreach.ts', to: 'jobs/proxy/logic.ts', why: REGISTRATION },
-  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
-  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connectors-repository.ts', why: REGISTRATION },
-  { from: 'jobs/policy/table.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
-  { from: 'jobs/proxy/index.ts', to: 'jobs/workflows/template.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/orchestrator/run-events.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/orchestrator/waitpoint-resume.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/outcome.ts', to: 'jobs/tasks/service.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/schemas.ts', to: 'jobs/bridge/connector-schemas.ts', why: REGISTRATION },
-  { from: 'jobs/proxy/service.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/service.ts', to: 'jobs/tasks/service.ts', why: ENGINE_LIST },
-  { from: 'jobs/proxy/step.ts', to: 'jobs/tasks/service.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/cases/workspace.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/chain-trace.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/templates.ts', to: 'jobs/workflows/template.ts', why: ENGINE_LIST },
-  { from: 'jobs/resolve/triage-service.ts', to: 'jobs/tasks/repository.ts', why: ENGINE_LIST },
-  { from: 'jobs/tasks/service.ts', to: 'jobs/events/wake.ts', why: ENGINE_LIST },
+  { from: 'jobs/policy/outreach.ts', to: 'jobs/proxy/logic.ts', why: MODULE_CYCLE },
+  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
+  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connectors-repository.ts', why: MODULE_CYCLE },
+  { from: 'jobs/policy/table.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
+  { from: 'jobs/proxy/schemas.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
 ];
 
 function faceViolations(edges: ImportEdge[]): string[] {
@@ -88,9 +46,17 @@ function faceViolations(edges: ImportEdge[]): string[] {
     .filter((e) => {
       const a = moduleOf(e.from);
       const b = e.to ? moduleOf(e.to) : null;
-      return a !== null && b !== null && a !== b && !isEngine(e.from) && e.to !== `jobs/${b}/index.ts`;
+      return a !== null && b !== null && a !== b && !bothEngine(e) && e.to !== `jobs/${b}/index.ts`;
     })
     .map((e) => `${describeEdge(e)}: import jobs/${moduleOf(e.to!)}/index.ts (export the name there)`);
+}
+
+/** A module's registration (jobs/<m>/module.ts) is read by the module lists alone; everyone else uses the face. */
+const MODULE_LISTS = ['jobs/domains.ts', 'jobs/modules.ts'];
+function registrationViolations(edges: ImportEdge[]): string[] {
+  return edges
+    .filter((e) => e.to !== null && /^jobs\/[^/]+\/module\.ts$/.test(e.to) && !MODULE_LISTS.includes(e.from))
+    .map((e) => `${describeEdge(e)}: only jobs/domains.ts and jobs/modules.ts import a module.ts; use its index.ts`);
 }
 
 const pending = (e: ImportEdge) => PENDING.some((x) => x.from === e.from && x.to === e.to);
@@ -108,6 +74,16 @@ describe('module faces', function () {
     assert.deepEqual(faceViolations(edges.filter((e) => !pending(e))), []);
   });
 
+  it('only the module lists import a module\'s registration (module.ts)', () => {
+    assert.deepEqual(registrationViolations(edges), []);
+    const found = registrationViolations([
+      edge('jobs/domains.ts', 'jobs/pay/module.ts'),
+      edge('jobs/bridge/routes.ts', 'jobs/policy/module.ts'),
+      edge('api/app.ts', 'jobs/tasks/module.ts'),
+    ]);
+    assert.deepEqual(found.map((m) => m.split(':')[0]), ['jobs/bridge/routes.ts', 'api/app.ts']);
+  });
+
   it('every pending deep import still exists (remove the ones that were fixed)', () => {
     const stale = PENDING.filter((x) => !edges.some((e) => e.from === x.from && e.to === x.to));
     assert.deepEqual(stale.map((x) => `${x.from} -> ${x.to} is no longer imported: remove it from PENDING`), []);
@@ -121,10 +97,11 @@ describe('module faces', function () {
       edge('jobs/a/cases/x.ts', 'jobs/a/logic.ts'),
       edge('jobs/a/service.ts', 'shared/db/knex.ts'),
       edge('jobs/orchestrator/submit.ts', 'jobs/tasks/service.ts'),
+      edge('jobs/clock/sweeps.ts', 'jobs/orchestrator/stuck-runs.ts'),
       edge('jobs/domains.ts', 'jobs/b/service.ts'),
       edge('api/routes/r.ts', 'jobs/b/service.ts'),
       edge('workers/w.ts', 'jobs/b/service.ts'),
     ]);
-    assert.deepEqual(found.map((m) => m.split(' ')[0]), ['jobs/a/service.ts:1', 'jobs/a/cases/x.ts:1']);
+    assert.deepEqual(found.map((m) => m.split(' ')[0]), ['jobs/a/service.ts:1', 'jobs/a/cases/x.ts:1', 'jobs/orchestrator/submit.ts:1']);
   });
 });

@@ -28,7 +28,7 @@ function missingParts(name: string, answersHttp: boolean, isDomain: boolean, has
   if (!existsSync(dir)) return [`jobs/${name}/ does not exist`];
   const files = filesUnder(dir).filter((f) => f.endsWith('.ts')).map((f) => path.relative(dir, f));
   const missing: string[] = [];
-  for (const part of ['index.ts', 'README.md']) if (!existsSync(path.join(dir, part))) missing.push(`jobs/${name}/${part}`);
+  for (const part of ['index.ts', 'module.ts', 'README.md']) if (!existsSync(path.join(dir, part))) missing.push(`jobs/${name}/${part}`);
   if (answersHttp && !files.some((f) => /(^|[/-])routes\.ts$/.test(f))) missing.push(`jobs/${name}/routes.ts (it answers HTTP)`);
   const storesData = files.some((f) => SQL.test(readFileSync(path.join(dir, f), 'utf8')));
   if (storesData && !TABLES_IN_SHARED_DB.has(name) && !files.some((f) => /(^|[/-])repository\.ts$/.test(f))) missing.push(`jobs/${name}/repository.ts (it stores data)`);

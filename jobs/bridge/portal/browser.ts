@@ -10,7 +10,7 @@ import type { Principal } from '../../../shared/schemas/auth.js';
 import type { PortalStep } from './schemas.js';
 import { redactSecretsDeep } from '../../../shared/secrets.js';
 import { resolveReference } from '../../credentials/index.js';
-import { requireEffect } from '../../orchestrator/run-grant.js';
+import { requireEffect } from '../../orchestrator/index.js';
 import { CREDENTIAL_FIELD, inScope, stepUrl } from './logic.js';
 import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from './service.js';
 

@@ -6,7 +6,7 @@ import { notFound } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
 import type { CaseRef } from './schemas.js';
-import { wakeDispatcher } from '../../events/wake.js';
+import { wakeDispatcher } from '../../events/index.js';
 
 /** What every case use case shares: the caller's name on the timeline, the locked case, refs, entries, wake-ups. */
 

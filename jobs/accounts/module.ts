@@ -1,0 +1,11 @@
+/**
+ * The accounts module's registration (its routes): only the module lists (jobs/domains.ts,
+ * jobs/modules.ts) import this file. Other modules use jobs/accounts/index.ts, its public face.
+ */
+
+import { routes as profiles } from './profile-routes.js';
+import { routes as session } from './session-routes.js';
+import { routes as tokens } from './token-routes.js';
+
+/** Profiles, dashboard sessions and API tokens: the routes of the accounts module. */
+export const routes = [...profiles, ...session, ...tokens];

@@ -1,0 +1,10 @@
+/**
+ * The envelopes module's public face: what other modules may use (they import only this file).
+ * Envelopes register no routes of their own: api/routes/a2a.ts serves them.
+ */
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts).
+export { insertEnvelopes } from './repository.js';
+export { PartyId, SERVICE_PARTY } from './schemas.js';
+export { assertBelongs, newEnvelope } from './service.js';
+export { envelopeView } from './view.js';
