@@ -1,5 +1,6 @@
 import * as accounts from './accounts/module.js';
 import * as agents from './agents/module.js';
+import * as envelopes from './envelopes/module.js';
 import * as approvals from './approvals/module.js';
 import * as audit from './audit/module.js';
 import { automationEvents } from './automation/events.js';
@@ -22,6 +23,7 @@ const automationEventsOf = (prefix: string) => Object.fromEntries(Object.entries
 export const SERVICE_MODULES: ServiceModule[] = [
   { name: 'accounts', routes: accounts.routes },
   { name: 'agents', routes: agents.routes },
+  { name: 'envelopes', routes: envelopes.routes },
   { name: 'approvals', routes: approvals.routes },
   { name: 'audit', routes: audit.routes },
   { name: 'channels', routes: channels.routes },

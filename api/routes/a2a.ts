@@ -1,10 +1,6 @@
 import { TaskState } from '@a2a-js/sdk';
-import { ENVELOPE_KINDS, ENVELOPES } from '../../jobs/envelopes/machine.js';
-import { EnvelopeCreate, EnvelopeListQuery, EnvelopeUpdate, EnvelopeView } from '../../jobs/envelopes/schemas.js';
-import { createEnvelope, fetchEnvelope, findEnvelopes, updateEnvelope } from '../../jobs/envelopes/service.js';
-import { envelopeView } from '../../jobs/envelopes/view.js';
+import { ENVELOPE_KINDS, ENVELOPES, EnvelopeCreate, EnvelopeUpdate, EnvelopeView } from '../../jobs/envelopes/index.js';
 import { RUN_STATUSES } from '../../jobs/orchestrator/run-state.js';
-import { Ok } from '../../shared/schemas/common.js';
 import { withoutIds } from '../../shared/validation.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
@@ -15,7 +11,6 @@ import { taskState } from '../transports/a2a-task.js';
 import { a2aAnswer } from '../transports/a2a-rpc.js';
 
 const r = routeGroup('a2a', { read: ['agents:read'], write: ['agents:write'] });
-const EnvelopeOne = Ok({ envelope: EnvelopeView }, 'EnvelopeOne');
 
 /** The envelope contract, read off the one status table and the schemas the routes validate with. */
 function envelopeContract() {
@@ -51,27 +46,6 @@ export function a2aRoutes(table: () => AnyRoute[]): AnyRoute[] {
     r.get('/v1/a2a/contract', 'A2A envelope contract', {
       description: 'Envelope statuses and the moves between them, kinds, the schemas of create, update and the envelope itself, and how the A2A transport maps runs onto tasks.',
       handler: () => ({ ok: true, ...envelopeContract() }),
-    }),
-    r.post('/v1/a2a/envelopes', 'Create a delegation envelope', {
-      description: 'Names its sender (a registered agent, or awp), its recipient (a registered agent), the run and/or task it belongs to, and its payload; it starts queued.',
-      body: EnvelopeCreate, response: { 201: EnvelopeOne },
-      handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, envelope: envelopeView(await createEnvelope(deps, principal, body)) }),
-    }),
-    r.get('/v1/a2a/envelopes', 'List envelopes (filters: status, recipient, runId, taskId, planId; cursor pagination)', {
-      query: EnvelopeListQuery,
-      handler: async ({ query, principal }, deps) => {
-        const { rows, nextCursor } = await findEnvelopes(deps, principal, query);
-        return { ok: true, envelopes: rows.map(envelopeView), nextCursor };
-      },
-    }),
-    r.get('/v1/a2a/envelopes/{msgId}', 'Fetch an envelope', {
-      response: { 200: EnvelopeOne },
-      handler: async ({ params, principal }, deps) => ({ ok: true, envelope: envelopeView(await fetchEnvelope(deps, principal, params.msgId)) }),
-    }),
-    r.post('/v1/a2a/envelopes/{msgId}/update', 'Update delivery status', {
-      description: 'Moves the envelope along its status table (409 with the allowed moves otherwise); each move is kept in its history.',
-      body: EnvelopeUpdate, response: { 200: EnvelopeOne },
-      handler: async ({ params, body, principal }, deps) => ({ ok: true, envelope: envelopeView(await updateEnvelope(deps, principal, params.msgId, body)) }),
     }),
   ];
 }
