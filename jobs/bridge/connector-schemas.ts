@@ -1,17 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AnyObject, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
+import { POLICY_DOMAINS, POLICY_EFFECTS, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES } from '../policy/index.js';
 
 export const CONNECTOR_KINDS = ['custom', 'webhook', 'oauth', 'basicRef'] as const;
 /** How a credential is presented to the provider (bridge actions put it in the matching header). */
 export const CREDENTIAL_TYPES = ['bearer', 'basic', 'apiKey', 'oauth2', 'hmac'] as const;
-/** Domains whose actions the policy evaluator judges. */
-export const POLICY_DOMAINS = ['bridge', 'proxy', 'pay'] as const;
-export type PolicyDomain = (typeof POLICY_DOMAINS)[number];
-export const PREFLIGHT_STATUSES = ['ready', 'blocked', 'needsSecret', 'unreachable'] as const;
-export type PreflightStatus = (typeof PREFLIGHT_STATUSES)[number];
-export const PREFLIGHT_CHECKS = ['status', 'capability', 'policy', 'scope', 'session', 'secret', 'endpoint'] as const;
-export type PreflightCheck = (typeof PREFLIGHT_CHECKS)[number];
-export const POLICY_EFFECTS = ['allow', 'deny'] as const;
 /** Bridge action statuses, in the order of the action table (jobs/bridge/machines.ts, which a unit test holds to this list). */
 export const ACTION_STATUSES = ['queued', 'running', 'retrying', 'awaitingClient', 'succeeded', 'delivered', 'failed', 'timedOut'] as const;
 

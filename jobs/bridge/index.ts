@@ -5,6 +5,6 @@ export { sha256Hex } from './action-logic.js';
 export { actionByProviderRef, actionsOfMission, getAction, type ActionRow } from './actions-repository.js';
 export { checkAction, enqueueAction, transitionAction, writeAction, type CheckedAction } from './actions-service.js';
 export { callConnector } from './connector-call.js';
-export { ConnectorId } from './connector-schemas.js';
+export { ACTION_STATUSES, ConnectorId } from './connector-schemas.js';
 export { connectorsWithCapability, getConnector, type ConnectorRow } from './connectors-repository.js';
 export { ACTIONS } from './machines.js';

@@ -1,7 +1,9 @@
 import { minimatch } from 'minimatch';
-import type { ConnectorScope, PreflightCheck, PreflightStatus, StoredScope } from './connector-schemas.js';
+import type { ConnectorScope, StoredScope } from './connector-schemas.js';
 import { checkSecretRef } from '../../shared/secrets.js';
-import { capabilityMatches, decide, PREFLIGHT_RULES, PREFLIGHT_SEVERITY } from '../policy/index.js';
+import {
+  capabilityMatches, decide, PREFLIGHT_RULES, PREFLIGHT_SEVERITY, type PreflightCheck, type PreflightStatus,
+} from '../policy/index.js';
 
 /**
  * The bridge registry's pure rules: which resources a scope covers, what a

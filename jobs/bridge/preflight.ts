@@ -3,8 +3,7 @@ import { getConnector, updateConnector, type ConnectorRow } from './connectors-r
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { egressFailureReason, egressFetch } from '../../shared/http/egress.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { PreflightCheck, PreflightStatus } from './connector-schemas.js';
-import { decide } from '../policy/index.js';
+import { decide, type PreflightCheck, type PreflightStatus } from '../policy/index.js';
 import { preflightStatus, refsFor, resourcePatternProblem, scopesCovering, sessionCovers, unsetMessage } from './logic.js';
 import { CONNECTORS } from './machines.js';
 import { requireLiveSession } from './sessions-service.js';

@@ -1,7 +1,8 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  Capability, ConnectorId, ConnectorScope, CONNECTOR_KINDS, CredentialRef, CREDENTIAL_TYPES, Endpoint, SigningSecret, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES, ResourcePattern,
+  Capability, ConnectorId, ConnectorScope, CONNECTOR_KINDS, CredentialRef, CREDENTIAL_TYPES, Endpoint, SigningSecret, ResourcePattern,
 } from './connector-schemas.js';
+import { PREFLIGHT_CHECKS, PREFLIGHT_STATUSES } from '../policy/index.js';
 import { Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { MATCH_CRITERIA } from './logic.js';
 import { CONNECTORS, SESSIONS } from './machines.js';

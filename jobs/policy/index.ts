@@ -8,5 +8,10 @@ export {
 export {
   addSuppression, evaluateAndRecord, findDecisions, findSuppressions, removeSuppression, requireOutreach,
 } from './outreach-service.js';
-export { evaluatePolicy } from './service.js';
-export { capabilityMatches, decide, policyMap, PREFLIGHT_RULES, PREFLIGHT_SEVERITY } from './table.js';
+export {
+  POLICY_DOMAINS, POLICY_EFFECTS, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES, type PolicyDomain, type PreflightCheck,
+  type PreflightStatus,
+} from './enums.js';
+export {
+  capabilityMatches, type CONNECTOR_RULES, decide, policyMap, type PolicyDecision, PREFLIGHT_RULES, PREFLIGHT_SEVERITY,
+} from './table.js';

@@ -1,7 +1,7 @@
 import { fullFormats } from 'ajv-formats/dist/formats.js';
 import type { OutreachEvaluate } from './compliance-schemas.js';
 import type { OUTREACH_RULES } from './compliance-schemas.js';
-import { normalizePhone } from '../proxy/logic.js';
+import { normalizePhone } from '../../shared/phone.js';
 
 /**
  * Outreach compliance, pure: who may be contacted, how and when. Every rule

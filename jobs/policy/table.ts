@@ -1,4 +1,4 @@
-import type { PolicyDomain, PreflightCheck, PreflightStatus } from '../bridge/connector-schemas.js';
+import type { PolicyDomain, PreflightCheck, PreflightStatus } from './enums.js';
 
 /**
  * The one policy table: which capabilities each domain may use, what pay

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import { findPhoneNumbersInText, isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { normalizePhone, phonesIn } from '../../shared/phone.js';
 import type { MISSION_KINDS, MISSION_REASONS, MissionStatus, ProxyOutcomeStatus } from './schemas.js';
 
 /** Pure rules of the proxy domain: what a request asks a person to do, phone numbers, proof, and what an outcome means. */
@@ -26,20 +26,6 @@ export function missionReason(text: string, kind: MissionKind): MissionReason {
   if (/\b(identity|identify|kyc|passport|id card|consent|authori[sz]e|verify (my|his|her|their) (id|identity))\b/i.test(text)) return 'identityVerificationAndConsent';
   if (kind === 'review') return 'humanReviewerNeeded';
   return 'localServiceAvailability';
-}
-
-const asCountry = (country: unknown): CountryCode | undefined => (typeof country === 'string' && isSupportedCountry(country.toUpperCase()) ? (country.toUpperCase() as CountryCode) : undefined);
-
-/** Phone numbers in free text, as E.164 (`+49305550123`); national forms need the caller's country. */
-export function phonesIn(text: string, country?: unknown): string[] {
-  return [...new Set(findPhoneNumbersInText(text, asCountry(country)).map((m) => m.number.number as string))];
-}
-
-/** One phone number as E.164, or null when it is not a possible number. */
-export function normalizePhone(raw: unknown, country?: unknown): string | null {
-  if (typeof raw !== 'string') return null;
-  const parsed = parsePhoneNumberFromString(raw, asCountry(country));
-  return parsed?.isPossible() ? (parsed.number as string) : null;
 }
 
 const CAPITALIZED = /^[\p{Lu}\d][\p{L}\d&'.-]*$/u;

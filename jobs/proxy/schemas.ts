@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ACTION_STATUSES } from '../bridge/connector-schemas.js';
+import { ACTION_STATUSES } from '../bridge/index.js';
 import { AnyObject, Id, PageQuery, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
 
 /** The spec's vocabularies of a mission and its outcome. */

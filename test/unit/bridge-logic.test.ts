@@ -4,7 +4,7 @@ import { connectorProblems, normalizeScopes, preflightStatus, readiness, resourc
 import { CONNECTORS, SESSIONS } from '../../jobs/bridge/machines.js';
 import { readyConnectors } from '../../jobs/bridge/ready-connectors.js';
 import { capabilityMatches, decide, policyMap, POLICY, PREFLIGHT_RULES } from '../../jobs/policy/table.js';
-import { PREFLIGHT_CHECKS } from '../../jobs/bridge/connector-schemas.js';
+import { PREFLIGHT_CHECKS } from '../../jobs/policy/enums.js';
 
 const GLOB = { dot: true, nobrace: true, noext: true, nonegate: true, nocomment: true };
 

@@ -20,25 +20,12 @@ const moduleOf = (file: string) => /^jobs\/([^/]+)\//.exec(file)?.[1] ?? null;
 const ENGINE = [/^jobs\/orchestrator\//, /^jobs\/clock\//, /^jobs\/events\/registry\.ts$/];
 const bothEngine = (e: ImportEdge) => ENGINE.some((r) => r.test(e.from)) && ENGINE.some((r) => r.test(e.to ?? ''));
 
-// Why a deep import below is still deep: the faces would import each other.
-const MODULE_CYCLE =
-  'bridge, policy and proxy use each other (bridge -> policy for preflight and outreach; policy -> bridge for ' +
-  'connectors and their policy vocabulary; policy -> proxy for phone numbers; proxy -> bridge for action ' +
-  'statuses), so through their index.ts files each face would import itself back. Fix: move the shared ' +
-  'vocabulary (PolicyDomain, PreflightCheck/Status, ACTION_STATUSES, normalizePhone) to the module that owns it ' +
-  'or to shared/, so the three form no cycle';
-
 /**
- * Deep imports that remain (see the reason above). Each must still exist: a
+ * Deep imports that remain, each with the reason. Each must still exist: a
  * fixed one fails the last test until it is removed here. Add none: a new
  * cross-module need is a name in the index.
  */
 const PENDING: Array<{ from: string; to: string; why: string }> = [
-  { from: 'jobs/policy/outreach.ts', to: 'jobs/proxy/logic.ts', why: MODULE_CYCLE },
-  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
-  { from: 'jobs/policy/service.ts', to: 'jobs/bridge/connectors-repository.ts', why: MODULE_CYCLE },
-  { from: 'jobs/policy/table.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
-  { from: 'jobs/proxy/schemas.ts', to: 'jobs/bridge/connector-schemas.ts', why: MODULE_CYCLE },
 ];
 
 function faceViolations(edges: ImportEdge[]): string[] {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { missingProof, missionKind, missionReason, phonesIn, planStepMission, proofArtefacts, providerNameIn, taskStatusAfter, verifiesProvider } from '../../jobs/proxy/logic.js';
+import { phonesIn } from '../../shared/phone.js';
+import { missingProof, missionKind, missionReason, planStepMission, proofArtefacts, providerNameIn, taskStatusAfter, verifiesProvider } from '../../jobs/proxy/logic.js';
 
 describe('proxy logic', () => {
   it('finds phone numbers as E.164: international forms anywhere, national ones with the caller\'s country', () => {

@@ -1,13 +1,13 @@
 import type { Deps } from '../../shared/deps.js';
-import { getConnector } from '../bridge/connectors-repository.js';
+import { getConnector } from './connectors-repository.js';
 import { notFound } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import type { PolicyDomain } from '../bridge/connector-schemas.js';
-import { type CONNECTOR_RULES, decide, type PolicyDecision } from './table.js';
+import { type CONNECTOR_RULES, decide, type PolicyDecision, type PolicyDomain } from '../policy/index.js';
 
 const connectorRule = (id: (typeof CONNECTOR_RULES)[number]['id'], reason: string): PolicyDecision => ({ allowed: false, rule: { id, effect: 'deny' }, reason, requires: [] });
 
 /**
+ * Bridge's side of a policy evaluation (policy itself reads no connector, so it imports no bridge file).
  * Whether `domain` may perform `action`, and the rule that decided. With a
  * connector (404 when the caller has none by that id), an allowed action is
  * also checked against the connector: it must not be disabled and must hold
