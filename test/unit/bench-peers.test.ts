@@ -24,11 +24,13 @@ const FAKES: Record<string, string> = {
   // An engine that does the work itself, in process: what a healthy peer reports.
   ok: `import { runPeer } from '${harnessUrl}';
 import { expectedDigest } from '${workloadUrl}';
-await runPeer(async (cfg) => ({ once: async (id) => expectedDigest(id, cfg.rounds), stop: async () => {}, setup: { engine: 'fake' } }));`,
+await runPeer(async (cfg) => ({ once: async (id) => expectedDigest(id, cfg.rounds), stop: async () => {},
+    setup: { engine: 'fake' } }));`,
   // Skips a step: the harness must catch it rather than time it.
   wrong: `import { runPeer } from '${harnessUrl}';
 import { stepWork } from '${workloadUrl}';
-await runPeer(async (cfg) => ({ once: async (id) => stepWork(id, 'one', '', cfg.rounds), stop: async () => {}, setup: {} }));`,
+await runPeer(async (cfg) => ({ once: async (id) => stepWork(id, 'one', '', cfg.rounds), stop: async () => {},
+    setup: {} }));`,
   crash: `console.error('peer boom: cannot load its library'); process.exit(3);`,
   hang: `setInterval(() => {}, 1000);`,
   // Fails naming its connection string, password included.
