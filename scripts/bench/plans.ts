@@ -38,7 +38,8 @@ async function load(db: Knex, rows: number): Promise<{ hot: PlanContext; small: 
     SELECT ${id('run')}, ${account}, 'conv_' || (g % 50000), s.status, 'find a bike', '{}', '{hunt}', '{}',
         ${created}, ${created},
       CASE WHEN s.status IN ('ready', 'failed') THEN ${created} END
-    FROM generate_series(1, ${rows}) g, LATERAL (SELECT CASE WHEN g / 2 % 100 = 1 THEN 'running' WHEN g / 2 % 25 = 2 THEN 'NEEDS_INPUT' WHEN g / 2 % 20 = 3 THEN 'failed' ELSE 'ready' END AS status) s`);
+    FROM generate_series(1, ${rows}) g, LATERAL (SELECT CASE WHEN g / 2 % 100 = 1 THEN 'running'
+        WHEN g / 2 % 25 = 2 THEN 'NEEDS_INPUT' WHEN g / 2 % 20 = 3 THEN 'failed' ELSE 'ready' END AS status) s`);
   step('run events and steps');
   await db.raw(`INSERT INTO run_events (run_id, seq, account_id, type, data, created_at)
     SELECT ${id('run')}, k, ${account}, CASE WHEN k = 2 THEN 'final' ELSE 'handoff' END, '{}', ${created}
@@ -70,7 +71,8 @@ async function load(db: Knex, rows: number): Promise<{ hot: PlanContext; small: 
       CASE WHEN s.status = 'queued' THEN now() - interval '1 minute' + make_interval(secs => g % 600)
           ELSE ${created} END, ${created}, ${created},
       CASE WHEN s.status <> 'queued' THEN ${created} END
-    FROM generate_series(1, ${rows}) g, LATERAL (SELECT CASE WHEN g / 2 % 50 = 49 THEN 'failed' WHEN g / 2 % 50 = 7 THEN 'queued' ELSE 'completed' END AS status) s`);
+    FROM generate_series(1, ${rows}) g, LATERAL (SELECT CASE WHEN g / 2 % 50 = 49 THEN 'failed'
+        WHEN g / 2 % 50 = 7 THEN 'queued' ELSE 'completed' END AS status) s`);
   step(`catalog (${rows / 10})`);
   await db.raw(`INSERT INTO catalog_listings (id, account_id, title, price_minor, created_at)
     SELECT ${id('lst')}, ${account}, 'road bike ' || g, 10000 + g, ${created} FROM generate_series(1, ${rows / 10}) g`);

@@ -29,7 +29,12 @@ const SERIOUS = new Set([
   'require-concurrent-reindex', 'require-concurrent-partition-detach', 'ban-concurrent-index-creation-in-transaction',
 ]);
 // Style: type preferences, timeouts, robust statements, enum order. squawk's lock-timeout rule counts as a locking finding when it names an ACCESS EXCLUSIVE lock.
-const STYLE = /^(prefer-|require-statement-timeout|require-lock-timeout|require-timeout-settings|require-enum-value-ordering|ban-char-field)/;
+const STYLE = new RegExp(
+  [
+    String.raw`^(prefer-|require-statement-timeout|require-lock-timeout`,
+    String.raw`|require-timeout-settings|require-enum-value-ordering|ban-char-field)`,
+  ].join(''),
+);
 
 interface SquawkHit { file: string; rule_name: string; help: string | null }
 
