@@ -146,7 +146,11 @@ export async function startShop(opts: { slowMs?: number; extra?: Record<string, 
     if (path.startsWith('/slow/')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.write('<!doctype html><html><head><title>Loading…</title>');
-      const timer = setTimeout(() => res.end(`${ld({ '@context': 'https://schema.org', '@type': 'Product', name: 'Slow Shop Drill', offers: { '@type': 'Offer', price: 99, priceCurrency: 'USD', availability: 'InStock' } })}</head><body>slow</body></html>`), opts.slowMs ?? 60_000);
+      const slowDrill = ld({
+        '@context': 'https://schema.org', '@type': 'Product', name: 'Slow Shop Drill',
+        offers: { '@type': 'Offer', price: 99, priceCurrency: 'USD', availability: 'InStock' },
+      });
+      const timer = setTimeout(() => res.end(`${slowDrill}</head><body>slow</body></html>`), opts.slowMs ?? 60_000);
       res.on('close', () => {
         clearTimeout(timer);
         if (!res.writableFinished) abandoned.push(path);
