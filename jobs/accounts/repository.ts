@@ -125,8 +125,10 @@ export async function touchToken(db: Db, tokenId: string): Promise<void> {
 export async function takeUnverifiedAllowance(db: Db, accountId: string, limit: number): Promise<boolean> {
   // An account activated since its caller's principal was read (a cached principal may be seconds old) is admitted, uncounted.
   const result = await db.raw(
-    `WITH taken AS (UPDATE accounts SET unverified_used = unverified_used + 1 WHERE id = ? AND status = 'pending' AND unverified_used < ? RETURNING 1)
-     SELECT EXISTS (SELECT 1 FROM taken) OR EXISTS (SELECT 1 FROM accounts WHERE id = ? AND status = 'active') AS admitted`,
+    `WITH taken AS (UPDATE accounts SET unverified_used = unverified_used + 1 WHERE id = ? AND status = 'pending'
+        AND unverified_used < ? RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM taken) OR EXISTS (SELECT 1 FROM accounts WHERE id = ?
+         AND status = 'active') AS admitted`,
     [accountId, limit, accountId],
   );
   return result.rows[0].admitted;

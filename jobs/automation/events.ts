@@ -26,7 +26,9 @@ export const automationEvents = {
   name: 'automation',
   events: {
     'signal.matched': {
-      description: 'A signal matched a signal rule; written when the match\'s outcome is known (a run started, deduplicated, rate limited, refused by the quota, or failed to start)',
+      description:
+        'A signal matched a signal rule; written when the match\'s outcome is known ' +
+        '(a run started, deduplicated, rate limited, refused by the quota, or failed to start)',
       payload: Type.Object(
         {
           signalId: Type.String(), ruleId: Type.Union([Type.String(), Type.Null()], { description: 'null when the rule was deleted meanwhile' }), matchId: Type.String(), subject: Type.String(),

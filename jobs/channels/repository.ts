@@ -34,12 +34,16 @@ export async function upsertThread(db: Db, t: ThreadFields & { id: string; accou
     return { ...row, created: true };
   }
   const result = await db.raw(
-    `INSERT INTO channel_threads (id, account_id, external_key, channel, subject, participants, case_id, conversation_id, mission_id, provider_id)
+    `INSERT INTO channel_threads (id, account_id, external_key, channel, subject, participants, case_id,
+        conversation_id, mission_id, provider_id)
      VALUES (?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?)
      ON CONFLICT (account_id, external_key) DO UPDATE SET
-       channel = excluded.channel, subject = coalesce(excluded.subject, channel_threads.subject), participants = excluded.participants,
-       case_id = coalesce(excluded.case_id, channel_threads.case_id), conversation_id = coalesce(excluded.conversation_id, channel_threads.conversation_id),
-       mission_id = coalesce(excluded.mission_id, channel_threads.mission_id), provider_id = coalesce(excluded.provider_id, channel_threads.provider_id),
+       channel = excluded.channel, subject = coalesce(excluded.subject, channel_threads.subject),
+           participants = excluded.participants,
+       case_id = coalesce(excluded.case_id, channel_threads.case_id), conversation_id =
+           coalesce(excluded.conversation_id, channel_threads.conversation_id),
+       mission_id = coalesce(excluded.mission_id, channel_threads.mission_id),
+           provider_id = coalesce(excluded.provider_id, channel_threads.provider_id),
        updated_at = now()
      RETURNING *, (xmax = 0) AS created`,
     [cols.id, cols.account_id, cols.external_key, cols.channel, cols.subject, cols.participants, cols.case_id, cols.conversation_id, cols.mission_id, cols.provider_id],
@@ -177,11 +181,14 @@ export async function threadTimeline(db: Db, threadId: string, limit: number, af
   const tail = after ? 'WHERE (at, ref) > (?, ?)' : '';
   const result = await db.raw(
     `SELECT * FROM (
-       SELECT at, 'touchpoint' AS kind, id AS ref, status, direction AS detail FROM channel_touchpoints WHERE thread_id = ?
+       SELECT at, 'touchpoint' AS kind, id AS ref, status, direction AS detail FROM channel_touchpoints
+           WHERE thread_id = ?
        UNION ALL
-       SELECT created_at AS at, 'action' AS kind, id AS ref, status, capability AS detail FROM bridge_actions WHERE thread_id = ?
+       SELECT created_at AS at, 'action' AS kind, id AS ref, status, capability AS detail FROM bridge_actions
+           WHERE thread_id = ?
        UNION ALL
-       SELECT received_at AS at, 'callback' AS kind, id AS ref, status, kind AS detail FROM channel_callbacks WHERE thread_id = ?
+       SELECT received_at AS at, 'callback' AS kind, id AS ref, status, kind AS detail FROM channel_callbacks
+           WHERE thread_id = ?
      ) entries ${tail} ORDER BY at, ref LIMIT ?`,
     [threadId, threadId, threadId, ...(after ? [after.at, after.ref] : []), limit],
   );

@@ -50,7 +50,8 @@ export interface DeliveryPlan {
 
 function configureStage(env: Obj | undefined): Stage {
   if (!env) return { name: 'configure', status: 'skipped', findings: ['no files were given: the environment was not checked'] };
-  const summary = `${(env.runtimes ?? []).map((r: Obj) => `${r.name}${r.version ? ` ${r.version}` : ''}`).join(', ') || 'no runtime'}; ${(env.services ?? []).length} service(s)`;
+  const runtimes = (env.runtimes ?? []).map((r: Obj) => `${r.name}${r.version ? ` ${r.version}` : ''}`).join(', ');
+  const summary = `${runtimes || 'no runtime'}; ${(env.services ?? []).length} service(s)`;
   if (env.readiness === 'blocked') return { name: 'configure', status: 'blocked', findings: env.reasons ?? [], detail: { readiness: env.readiness } };
   // needsInput (secret values, an unpinned runtime) is for the target's operator to supply, not a reason to stop a release.
   return { name: 'configure', status: 'passed', findings: [summary, ...(env.reasons ?? [])], detail: { readiness: env.readiness } };
@@ -83,7 +84,12 @@ export function planDelivery(ctx: DeliveryContext): DeliveryPlan {
 
   if (configure.status === 'blocked' || validate.status === 'failed') {
     const why = configure.status === 'blocked' ? 'the environment is blocked' : 'a release gate failed';
-    return { stages: [...stages, ...rest(why)], finalStatus: 'blocked', handoff: { to: 'owner', message: `${target} is blocked: ${[...(configure.status === 'blocked' ? configure.findings : []), ...(ctx.plan.reasons ?? []), ...validate.findings.filter((f) => / analysis blocks/.test(f))].join('; ')}` } };
+    const reasons = [
+      ...(configure.status === 'blocked' ? configure.findings : []),
+      ...(ctx.plan.reasons ?? []),
+      ...validate.findings.filter((f) => / analysis blocks/.test(f)),
+    ];
+    return { stages: [...stages, ...rest(why)], finalStatus: 'blocked', handoff: { to: 'owner', message: `${target} is blocked: ${reasons.join('; ')}` } };
   }
   if (ctx.approval === 'rejected') {
     return { stages: [...stages, { name: 'deploy', status: 'blocked', findings: ['the approver refused the deploy'] }, skipped('monitor', 'nothing was deployed'), skipped('repair', 'nothing was deployed')], finalStatus: 'blocked', handoff: { to: 'owner', message: `the deploy of ${target} was refused at the gate; nothing was deployed` } };

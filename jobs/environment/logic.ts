@@ -69,10 +69,13 @@ export function analyzeEnvironment(files: Record<string, string>): EnvironmentRe
   const compose = p.first(/^(docker-)?compose(\.[\w-]+)?\.ya?ml$/);
   if (services.length > 0) {
     const inCompose = services.filter((s) => s.evidence.some((e) => e.kind === 'composeImage'));
+    const composeNames = inCompose.map(
+      (s) => s.evidence.find((e) => e.kind === 'composeImage')!.source.split('services.')[1],
+    );
     steps.push({
       action: 'startServices',
       description: `Start ${services.map((s) => s.name + (s.version ? ` ${s.version}` : '')).join(', ')}`,
-      command: compose && inCompose.length > 0 ? `docker compose -f ${compose} up -d ${inCompose.map((s) => s.evidence.find((e) => e.kind === 'composeImage')!.source.split('services.')[1]).join(' ')}` : null,
+      command: compose && inCompose.length > 0 ? `docker compose -f ${compose} up -d ${composeNames.join(' ')}` : null,
       source: compose ?? services[0]!.evidence[0]!.source,
     });
   }

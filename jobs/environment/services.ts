@@ -16,8 +16,19 @@ export interface SecretFinding {
 
 /** Backing services by image name, client library (per ecosystem) and environment variable name. */
 const SERVICES: Array<{ name: string; images: RegExp; libraries: RegExp; env: RegExp }> = [
-  { name: 'postgres', images: /^(postgres|postgis\/postgis|bitnami\/postgresql|timescale\/timescaledb)$/, libraries: /^(pg|postgres|pg-promise|@neondatabase\/serverless|psycopg2(-binary)?|psycopg|asyncpg|github\.com\/lib\/pq|github\.com\/jackc\/pgx(\/v\d)?|tokio-postgres|sqlx|diesel|gem:pg|org\.postgresql)$/, env: /^(DATABASE_URL|POSTGRES_\w+|PG(HOST|USER|PASSWORD|DATABASE|PORT))$/ },
-  { name: 'redis', images: /^(redis|bitnami\/redis|valkey\/valkey)$/, libraries: /^(ioredis|redis|bullmq|github\.com\/redis\/go-redis(\/v\d)?|github\.com\/go-redis\/redis(\/v\d)?|gem:redis|gem:sidekiq|celery\[redis\])$/, env: /^REDIS_\w+$/ },
+  { name: 'postgres', images: /^(postgres|postgis\/postgis|bitnami\/postgresql|timescale\/timescaledb)$/, libraries: new RegExp(
+    [
+      String.raw`^(pg|postgres|pg-promise|@neondatabase\/serverless|psycopg2(-binary)?|psycopg`,
+      String.raw`|asyncpg|github\.com\/lib\/pq|github\.com\/jackc\/pgx(\/v\d)?|tokio-postgres`,
+      String.raw`|sqlx|diesel|gem:pg|org\.postgresql)$`,
+    ].join(''),
+  ), env: /^(DATABASE_URL|POSTGRES_\w+|PG(HOST|USER|PASSWORD|DATABASE|PORT))$/ },
+  { name: 'redis', images: /^(redis|bitnami\/redis|valkey\/valkey)$/, libraries: new RegExp(
+    [
+      String.raw`^(ioredis|redis|bullmq|github\.com\/redis\/go-redis(\/v\d)?`,
+      String.raw`|github\.com\/go-redis\/redis(\/v\d)?|gem:redis|gem:sidekiq|celery\[redis\])$`,
+    ].join(''),
+  ), env: /^REDIS_\w+$/ },
   { name: 'mongodb', images: /^(mongo|bitnami\/mongodb)$/, libraries: /^(mongodb|mongoose|pymongo|motor|go\.mongodb\.org\/mongo-driver|gem:mongoid|gem:mongo)$/, env: /^(MONGO(DB)?_\w+)$/ },
   { name: 'mysql', images: /^(mysql|mariadb|bitnami\/mysql)$/, libraries: /^(mysql|mysql2|pymysql|mysqlclient|github\.com\/go-sql-driver\/mysql|gem:mysql2)$/, env: /^MYSQL_\w+$/ },
   { name: 'rabbitmq', images: /^(rabbitmq)$/, libraries: /^(amqplib|pika|aio-pika|github\.com\/rabbitmq\/amqp091-go|gem:bunny|lapin)$/, env: /^(AMQP_URL|RABBITMQ_\w+)$/ },

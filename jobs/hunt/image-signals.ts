@@ -11,7 +11,15 @@ export type Signal = { kind: ImageSignalKind; evidence: string };
 type Exif = Static<typeof ImageReport>['exif'];
 
 /** Editors and filters whose name in Software / CreatorTool says the image went through them. */
-const EDITORS = /photoshop|lightroom|gimp|affinity|pixelmator|snapseed|picsart|canva|paint\.net|facetune|luminar|capture one|darktable|rawtherapee|photopea|befunky|fotor|vsco|meitu|airbrush|photoscape|corelDRAW|paintshop|acdsee|krita|inkscape|photo ?director/i;
+const EDITORS = new RegExp(
+  [
+    String.raw`photoshop|lightroom|gimp|affinity|pixelmator|snapseed|picsart|canva|paint\.net`,
+    String.raw`|facetune|luminar|capture one|darktable|rawtherapee|photopea|befunky|fotor`,
+    String.raw`|vsco|meitu|airbrush|photoscape|corelDRAW|paintshop|acdsee|krita|inkscape`,
+    String.raw`|photo ?director`,
+  ].join(''),
+  'i',
+);
 /** Formats whose cameras and phones write EXIF: none there means it was removed or the image was re-encoded. */
 const CAMERA_FORMATS = new Set(['jpg', 'heif', 'tiff']);
 const MIME_OF: Record<string, string> = { jpg: 'image/jpeg', png: 'image/png', gif: 'image/gif', webp: 'image/webp', heif: 'image/heic', tiff: 'image/tiff', bmp: 'image/bmp', avif: 'image/avif', svg: 'image/svg+xml', ico: 'image/x-icon' };

@@ -4,7 +4,13 @@ export type { Choice };
 
 export type Intent = 'buy' | 'contact' | 'choose' | 'browse';
 
-const BUDGET = /\b(?:under|below|less than|max(?:imum)?|up to|at most|budget(?: of)?|<=?)\s*(?:usd\s*)?\$?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:\$|usd|dollars?|bucks)?/i;
+const BUDGET = new RegExp(
+  [
+    String.raw`\b(?:under|below|less than|max(?:imum)?|up to|at most|budget(?: of)?`,
+    String.raw`|<=?)\s*(?:usd\s*)?\$?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:\$|usd|dollars?|bucks)?`,
+  ].join(''),
+  'i',
+);
 
 /** "under $400", "below 300 dollars", "budget of 50" → 400 / 300 / 50; null when the text names no budget. */
 export function parseBudget(text: string): number | null {
@@ -19,7 +25,15 @@ export function detectIntent(text: string): Intent {
   return 'browse';
 }
 
-const FILLER = /\b(find|search|look(ing)? for|discover|get|me|us|a|an|the|some|please|cheap(est)?|best|deal|deals|on|for|buy|purchase|order|and|pay|it|then|call|them|contact|i|want|need|to|which|one|options?|compare|shortlist|so|can|choose|pick)\b/gi;
+const FILLER = new RegExp(
+  [
+    String.raw`\b(find|search|look(ing)? for|discover|get|me|us|a|an|the|some|please`,
+    String.raw`|cheap(est)?|best|deal|deals|on|for|buy|purchase|order|and|pay|it|then|call`,
+    String.raw`|them|contact|i|want|need|to|which|one|options?|compare|shortlist|so|can`,
+    String.raw`|choose|pick)\b`,
+  ].join(''),
+  'gi',
+);
 
 /** Search terms: the request without budget phrases and filler words. */
 export function searchTerms(text: string): string {

@@ -75,8 +75,23 @@ export interface FeeMention {
 }
 
 const SHIPPING_WORD = /\b(?:shipping|delivery|freight|postage)(?:\s+(?:fees?|charges?|costs?))?\b/i;
-const FEE_WORD = /\b(?:handling|service|processing|booking|convenience|admin(?:istration|istrative)?|cleaning|resort|facility|platform|transaction|packaging|restocking|activation|setup|installation)\s+(?:fees?|charges?|costs?)\b|\bsurcharges?\b/i;
-const ADDED = /(\bplus\b|\+|\bexcl\.?(?=\s)|\bexcluding\b|\bnot included\b|\badditional\b|\bextra\b|\bappl(?:y|ies)\b|\bwill be (?:added|charged)\b|\bcalculated at checkout\b|\bat checkout\b|\bon top\b)/i;
+const FEE_WORD = new RegExp(
+  [
+    String.raw`\b(?:handling|service|processing|booking|convenience|admin(?:istration`,
+    String.raw`|istrative)?|cleaning|resort|facility|platform|transaction|packaging`,
+    String.raw`|restocking|activation|setup|installation)\s+(?:fees?|charges?|costs?)\b`,
+    String.raw`|\bsurcharges?\b`,
+  ].join(''),
+  'i',
+);
+const ADDED = new RegExp(
+  [
+    String.raw`(\bplus\b|\+|\bexcl\.?(?=\s)|\bexcluding\b|\bnot included\b|\badditional\b`,
+    String.raw`|\bextra\b|\bappl(?:y|ies)\b|\bwill be (?:added|charged)\b`,
+    String.raw`|\bcalculated at checkout\b|\bat checkout\b|\bon top\b)`,
+  ].join(''),
+  'i',
+);
 const NOT_A_FEE = /\b(free|no|without|included|includes|including|optional|waived)\b/i;
 const AMOUNT = /(US\s?\$|\$|USD|€|EUR|£|GBP)\s?(\d[\d.,]*\d|\d)|(\d[\d.,]*\d|\d)\s?(USD|EUR|GBP|dollars|euros?)\b/i;
 const CURRENCY: Record<string, string> = { '$': 'USD', 'us$': 'USD', usd: 'USD', dollars: 'USD', '€': 'EUR', eur: 'EUR', euro: 'EUR', euros: 'EUR', '£': 'GBP', gbp: 'GBP' };

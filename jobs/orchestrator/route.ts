@@ -37,9 +37,23 @@ export const routerVocabulary = fromModules((m) => {
   return { examples, classifier: train(examples), lexicon };
 });
 
-const FOLLOW_UP = /^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|that one|the (first|second|third|last|cheap\w*) (one|option)|buy it|book it|call them|pay (for )?it|option \d+|#?\d+)\b/i;
+const FOLLOW_UP = new RegExp(
+  [
+    String.raw`^(yes|yeah|ok(ay)?|sure|go ahead|do it|proceed|confirm(ed)?|that one`,
+    String.raw`|the (first|second|third|last|cheap\w*) (one|option)|buy it|book it|call them`,
+    String.raw`|pay (for )?it|option \d+|#?\d+)\b`,
+  ].join(''),
+  'i',
+);
 /** Words that lean on the previous turn: "and what about the cheaper one?", "same for the other one". */
-const CONTINUATION = /^(and|but|or|also|so|then|what about|how about|same|instead)\b|\b(cheaper|pricier|bigger|smaller|other one|another one|that one|this one|the (first|second|third|last|other|next) one|it|them|those|these)\b/i;
+const CONTINUATION = new RegExp(
+  [
+    String.raw`^(and|but|or|also|so|then|what about|how about|same|instead)\b|\b(cheaper`,
+    String.raw`|pricier|bigger|smaller|other one|another one|that one|this one|the (first`,
+    String.raw`|second|third|last|other|next) one|it|them|those|these)\b`,
+  ].join(''),
+  'i',
+);
 const SHORT_WORDS = 8;
 
 /**

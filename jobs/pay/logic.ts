@@ -58,7 +58,15 @@ export interface PurchaseEvidence {
 }
 
 // A fee named without an amount next to it: "plus shipping", "service fee applies", "cleaning fee extra".
-const FEE_MENTION = /\b(?:plus\s+(?:shipping|delivery|handling|tax(?:es)?|fees?)|(?:shipping|delivery|handling|service|booking|cleaning|resort|processing|convenience|admin(?:istration)?|setup|installation|card)\s+(?:fees?|charges?|costs?)|surcharges?|fees?\s+(?:apply|extra|not included|may apply))\b/gi;
+const FEE_MENTION = new RegExp(
+  [
+    String.raw`\b(?:plus\s+(?:shipping|delivery|handling|tax(?:es)?|fees?)|(?:shipping`,
+    String.raw`|delivery|handling|service|booking|cleaning|resort|processing|convenience`,
+    String.raw`|admin(?:istration)?|setup|installation|card)\s+(?:fees?|charges?|costs?)`,
+    String.raw`|surcharges?|fees?\s+(?:apply|extra|not included|may apply))\b`,
+  ].join(''),
+  'gi',
+);
 // Mentions that say there is no fee: "no service fee", "free shipping", "fees included".
 const NO_FEE_BEFORE = /\b(?:no|free|without|zero|waived|included)\s+$/i;
 const FEE_INCLUDED_AFTER = /^\s*(?:included|waived|free)\b/i;

@@ -126,10 +126,12 @@ export async function moveMission(
 export async function missionsToClose(db: Db, liveStatuses: readonly string[], limit: number): Promise<Array<{ id: string; account_id: string; why: 'expired' | 'runEnded' }>> {
   const live = liveStatuses.map(() => '?').join(', ');
   const result = await db.raw(
-    `(SELECT id, account_id, 'expired' AS why FROM proxy_missions WHERE status IN (${live}) AND expires_at < now() ORDER BY expires_at LIMIT ?)
+    `(SELECT id, account_id, 'expired' AS why FROM proxy_missions WHERE status IN (${live}) AND expires_at < now()
+        ORDER BY expires_at LIMIT ?)
      UNION ALL
      (SELECT m.id, m.account_id, 'runEnded' AS why FROM proxy_missions m JOIN runs r ON r.id = m.run_id
-      WHERE m.status IN (${live}) AND m.run_id IS NOT NULL AND r.finished_at IS NOT NULL AND m.expires_at >= now() LIMIT ?)`,
+      WHERE m.status IN (${live}) AND m.run_id IS NOT NULL AND r.finished_at IS NOT NULL AND m.expires_at >= now()
+          LIMIT ?)`,
     [...liveStatuses, limit, ...liveStatuses, limit],
   );
   return result.rows;
@@ -154,7 +156,8 @@ export interface ProviderRow {
 export async function upsertProvider(db: Db, p: { id: string; accountId: string; name: string; phone: string | null; identity: string }): Promise<ProviderRow> {
   const result = await db.raw(
     `INSERT INTO proxy_providers (id, account_id, name, phone, identity) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, identity) DO UPDATE SET phone = coalesce(proxy_providers.phone, excluded.phone), updated_at = now()
+     ON CONFLICT (account_id, identity) DO UPDATE SET phone = coalesce(proxy_providers.phone, excluded.phone),
+         updated_at = now()
      RETURNING *`,
     [p.id, p.accountId, p.name, p.phone, p.identity],
   );
@@ -177,10 +180,12 @@ export async function listProviders(db: Db, accountId: string, filter: { status?
 export async function verifyProvider(db: Db, v: { providerId: string; accountId: string; missionId: string; actor: string; outcomeStatus: string; availability: Record<string, unknown> | null }): Promise<ProviderRow> {
   const result = await db.raw(
     `WITH verified AS (
-       UPDATE proxy_providers SET status = 'verified', availability = ?::jsonb, verified_at = now(), verified_by = ?, verified_mission_id = ?, updated_at = now()
+       UPDATE proxy_providers SET status = 'verified', availability = ?::jsonb, verified_at = now(),
+           verified_by = ?, verified_mission_id = ?, updated_at = now()
        WHERE id = ? AND account_id = ? RETURNING *),
      history AS (
-       INSERT INTO proxy_provider_verifications (provider_id, account_id, mission_id, actor, outcome_status, availability)
+       INSERT INTO proxy_provider_verifications (provider_id, account_id, mission_id, actor, outcome_status,
+           availability)
        SELECT id, account_id, ?, ?, ?, ?::jsonb FROM verified)
      SELECT * FROM verified`,
     [json(v.availability), v.actor, v.missionId, v.providerId, v.accountId, v.missionId, v.actor, v.outcomeStatus, json(v.availability)],

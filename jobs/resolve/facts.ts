@@ -35,7 +35,13 @@ const SYMBOLS: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '�
 const NUMBER = String.raw`\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 const SYMBOL = String.raw`US\$|C\$|A\$|\$|€|£|¥|₹`;
 // ISO codes count in capitals only, so "owe 1,200" is not read as a currency "OWE".
-const AMOUNT = new RegExp(String.raw`(?:(${SYMBOL})\s?(${NUMBER})|\b([A-Z]{3})\s?(${NUMBER})\b|\b(${NUMBER})\s?(?:([A-Z]{3})\b|(${SYMBOL})|([Dd]ollars?|[Ee]uros?|[Pp]ounds?)\b))`, 'g');
+const AMOUNT = new RegExp(
+  [
+    String.raw`(?:(${SYMBOL})\s?(${NUMBER})|\b([A-Z]{3})\s?(${NUMBER})\b`,
+    String.raw`|\b(${NUMBER})\s?(?:([A-Z]{3})\b|(${SYMBOL})|([Dd]ollars?|[Ee]uros?|[Pp]ounds?)\b))`,
+  ].join(''),
+  'g',
+);
 const WORD_CURRENCY: Record<string, string> = { dollar: 'USD', dollars: 'USD', euro: 'EUR', euros: 'EUR', pound: 'GBP', pounds: 'GBP' };
 
 /** "1,299.00", "1.299,00", "19,99", "300" → 1299, 1299, 19.99, 300. */
@@ -88,7 +94,15 @@ function bankDetails(text: string): Fact[] {
 }
 
 /** A labelled party: "Payee: Acme GmbH", "payable to Acme Ltd.", "Bill to: Jane Doe" (the label decides the kind). */
-const PARTY = /\b(payee|beneficiary|pay(?:able)? to|account (?:holder|name)|in favou?r of|bill(?:ed)? to|invoice(?:d)? to|customer(?: name)?|sold to|name)\s*[:\-]?\s+([A-Z][\p{L}\p{N}&'’.\- ]{1,60}?)(?=\s*(?:[\n,;(]|\.(?:\s|$)|$| (?:at|on|by|for|with|under|and|iban|account)\b))/giu;
+const PARTY = new RegExp(
+  [
+    String.raw`\b(payee|beneficiary|pay(?:able)? to|account (?:holder|name)|in favou?r of`,
+    String.raw`|bill(?:ed)? to|invoice(?:d)? to|customer(?: name)?|sold to`,
+    String.raw`|name)\s*[:\-]?\s+([A-Z][\p{L}\p{N}&'’.\- ]{1,60}?)(?=\s*(?:[\n,;(]|\.(?:\s|$)`,
+    String.raw`|$| (?:at|on|by|for|with|under|and|iban|account)\b))`,
+  ].join(''),
+  'giu',
+);
 
 function parties(text: string): Fact[] {
   const out: Fact[] = [];

@@ -74,7 +74,13 @@ function severityOf(score: number): Triage['risk']['severity'] {
   return score >= 14 ? 'critical' : score >= 6 ? 'high' : score >= 3 ? 'medium' : score >= 1 ? 'low' : 'none';
 }
 
-const REFERENCE_NUMBER = /\b(?:invoice|inv|reference|ref|order|case|policy|account)\s*(?:no\.?|number|num|#|id)?\s*[:#]?\s*[A-Z0-9][A-Z0-9-]{3,}\b/i;
+const REFERENCE_NUMBER = new RegExp(
+  [
+    String.raw`\b(?:invoice|inv|reference|ref|order|case|policy|account)\s*(?:no\.?|number`,
+    String.raw`|num|#|id)?\s*[:#]?\s*[A-Z0-9][A-Z0-9-]{3,}\b`,
+  ].join(''),
+  'i',
+);
 const WORDS = /[\p{L}\p{N}]+/gu;
 
 function missingEvidence(input: TriageInput, sources: SourceText[], rules: Set<RuleId>, hasDomain: boolean, label: Triage['risk']['label']): MissingEvidence[] {

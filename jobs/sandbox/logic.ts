@@ -51,7 +51,8 @@ export function runArbitrage(chaos: Chaos) {
     return { ok: true, status: 'refused', receipt: null, mandate: { ...MANDATE, decision: 'refused', reason }, ...base };
   }
   trace.push({ step: 'mandate', status: 'ok', note: `within maxSpend (${amount} of ${MANDATE.maxSpend.amount} USD)` });
-  const receiptId = `rcpt_sbx_${createHash('sha256').update(`${chaos}|${selected.path}|${amount}`).digest('hex').slice(0, 16)}`;
+  const receiptHash = createHash('sha256').update(`${chaos}|${selected.path}|${amount}`).digest('hex');
+  const receiptId = `rcpt_sbx_${receiptHash.slice(0, 16)}`;
   trace.push({ step: 'settle', status: 'settled', note: `paid ${selected.vendorId}` });
   return {
     ok: true,

@@ -87,7 +87,8 @@ export async function hasRunningFiring(db: Db, schedule: Pick<ScheduleRow, 'id' 
 /** Records a firing; null when this tick of the schedule has one already (the unique index; manual triggers are exempt). */
 export async function insertFiring(db: Db, row: Omit<FiringRow, 'created_at' | 'updated_at' | 'run_id'>): Promise<FiringRow | null> {
   const [created] = await db.raw(
-    `INSERT INTO schedule_firings (id, account_id, schedule_id, scheduled_for, trigger, missed, outcome, reason) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+    `INSERT INTO schedule_firings (id, account_id, schedule_id, scheduled_for, trigger, missed, outcome, reason)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (schedule_id, scheduled_for) WHERE trigger <> 'manual' DO NOTHING RETURNING *`,
     [row.id, row.account_id, row.schedule_id, row.scheduled_for, row.trigger, row.missed, row.outcome, row.reason],
   ).then((r: { rows: FiringRow[] }) => r.rows);

@@ -47,7 +47,14 @@ export function dockerfileChecks(content: string): Draft[] {
 }
 
 // Event fields that are numbers, ids, hashes or service-made URLs: not attacker-written text.
-const SAFE_EVENT_FIELD = /\.(number|id|node_id|sha|before|after|run_id|run_number|run_attempt|created_at|updated_at|closed_at|merged_at|html_url|url|size|additions|deletions|changed_files|commits|comments|draft|merged|state|action|forced|installation\.id)$/;
+const SAFE_EVENT_FIELD = new RegExp(
+  [
+    String.raw`\.(number|id|node_id|sha|before|after|run_id|run_number|run_attempt|created_at`,
+    String.raw`|updated_at|closed_at|merged_at|html_url|url|size|additions|deletions`,
+    String.raw`|changed_files|commits|comments|draft|merged|state|action|forced`,
+    String.raw`|installation\.id)$`,
+  ].join(''),
+);
 const EXPRESSION = /\$\{\{\s*([^}]*?)\s*\}\}/g;
 
 function untrusted(expr: string): string | null {

@@ -57,7 +57,13 @@ export function secretSeverity(kind: SecretKind, variant: 'live' | 'test' | 'exp
 }
 
 // Words that mark a value as a stand-in (AWS's documented examples end in EXAMPLE; people write "your-api-key-here").
-const PLACEHOLDER_WORDS = /example|sample|dummy|placeholder|changeme|change[_-]?me|your[_-]|\byour|xxxx|\*\*\*\*|redacted|insert[_-]?here|replace[_-]?me|lorem|<[^>]*>|\{\{|\$\{/i;
+const PLACEHOLDER_WORDS = new RegExp(
+  [
+    String.raw`example|sample|dummy|placeholder|changeme|change[_-]?me|your[_-]|\byour|xxxx`,
+    String.raw`|\*\*\*\*|redacted|insert[_-]?here|replace[_-]?me|lorem|<[^>]*>|\{\{|\$\{`,
+  ].join(''),
+  'i',
+);
 
 /** A value written to stand in for a secret, not a secret: example words, masks, one repeated character, a counting run. */
 export function isPlaceholder(value: string): boolean {

@@ -17,7 +17,13 @@ const TOKEN_RUN = /[A-Za-z0-9_.-]+/g;
 const JWT = /^(eyJ[A-Za-z0-9_-]{8,4000})\.(eyJ[A-Za-z0-9_-]{2,8000})\.[A-Za-z0-9_-]{16,2000}$/;
 /** A key (a whole token of at most 80 characters), then = : => or :=, then the value (quoted or bare). */
 const ASSIGNMENT = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,80})["']?[ \t]{0,10}(?:=>|:=|=|:)[ \t]{0,10}(["'`]?)([^\s"'`,;]{8,500})\2/g;
-const SECRET_NAME = /secret|token|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credential|auth[_-]?key|signing[_-]?key|encryption[_-]?key/i;
+const SECRET_NAME = new RegExp(
+  [
+    String.raw`secret|token|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key`,
+    String.raw`|private[_-]?key|credential|auth[_-]?key|signing[_-]?key|encryption[_-]?key`,
+  ].join(''),
+  'i',
+);
 
 function scanner(id: string, messageId: string, find: (source: SecretLintSourceCode, report: (start: number, end: number, data?: Record<string, string>) => void) => void): SecretLintRuleCreator {
   // The props become the result message's `data` (how a rule passes the variant or a suppression to the scanner); the text names no value.

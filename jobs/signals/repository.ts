@@ -109,7 +109,8 @@ export async function recentMatches(db: Db, ruleId: string, subject: string, win
     `SELECT count(*) FILTER (WHERE subject = ? AND created_at > now() - make_interval(secs => ?))::int AS same_subject,
             count(*) FILTER (WHERE outcome IN ('pending', 'started'))::int AS started
      FROM signal_matches
-     WHERE rule_id = ? AND created_at > now() - make_interval(secs => greatest(?, 3600)) AND outcome NOT IN ('deduplicated', 'rateLimited')`,
+     WHERE rule_id = ? AND created_at > now() - make_interval(secs => greatest(?, 3600))
+         AND outcome NOT IN ('deduplicated', 'rateLimited')`,
     [subject, windowSeconds, ruleId, windowSeconds],
   );
   return { sameSubjectInWindow: result.rows[0].same_subject, startedLastHour: result.rows[0].started };

@@ -62,7 +62,8 @@ async function claims(env: Env, n: number) {
   await db('subscriptions').insert({ id: 'sub_bench_claims', account_id: accountId, endpoint: 'https://bench.invalid/x', events: ['bench.claim'], mode: 'pull', secret: newWebhookSecret() }).onConflict('id').ignore();
   await db('events').insert({ id: 'evt_bench_claims', account_id: accountId, type: 'bench.claim', payload: '{}', fanned_out_at: db.fn.now() }).onConflict('id').ignore();
   await db.raw(`INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id, parent_id, attempt, mode)
-    SELECT 'dlv_bc_' || g, ?, 'evt_bench_claims', 'sub_bench_claims', 'dlv_bc_' || g, CASE WHEN g = 1 THEN NULL ELSE 'dlv_bc_1' END, 1, 'pull' FROM generate_series(1, ?) g`, [accountId, n]);
+    SELECT 'dlv_bc_' || g, ?, 'evt_bench_claims', 'sub_bench_claims', 'dlv_bc_' || g, CASE WHEN g = 1 THEN NULL
+        ELSE 'dlv_bc_1' END, 1, 'pull' FROM generate_series(1, ?) g`, [accountId, n]);
   let claimed = 0;
   const awpSeconds = await sustained(n, 8, async () => {
     const got = await claimDeliveries(db, { accountId, mode: 'pull', limit: 1, leaseSeconds: 60, claimedBy: 'bench' });

@@ -70,7 +70,8 @@ export async function pgSnapshot(databaseUrl: string, statements: boolean): Prom
   const dbName = new URL(databaseUrl).pathname.slice(1);
   const admin = urlOf(databaseUrl, 'postgres');
   return withClient(admin, async (c) => {
-    const read = async () => (await c.query(`${MARK} SELECT xact_commit::bigint AS c, xact_rollback::bigint AS r, tup_inserted::bigint AS i, tup_updated::bigint AS u, tup_deleted::bigint AS d
+    const read = async () => (await c.query(`${MARK} SELECT xact_commit::bigint AS c, xact_rollback::bigint AS r,
+        tup_inserted::bigint AS i, tup_updated::bigint AS u, tup_deleted::bigint AS d
       FROM pg_stat_database WHERE datname = $1`, [dbName])).rows[0] as Record<string, string>;
     let last = JSON.stringify(await read());
     let stableSince = Date.now();
@@ -88,7 +89,8 @@ export async function pgSnapshot(databaseUrl: string, statements: boolean): Prom
     const wal = (await c.query(`${MARK} SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS b`)).rows[0].b as string;
     let stmts: PgSnapshot['statements'] = null;
     if (statements) {
-      const { rows } = await c.query(`${MARK} SELECT queryid::text AS id, query, calls::bigint AS calls, rows::bigint AS rows, total_plan_time AS plan, total_exec_time AS exec FROM pg_stat_statements
+      const { rows } = await c.query(`${MARK} SELECT queryid::text AS id, query, calls::bigint AS calls,
+          rows::bigint AS rows, total_plan_time AS plan, total_exec_time AS exec FROM pg_stat_statements
         WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1) AND query NOT LIKE '%awp-bench%'`, [dbName]);
       stmts = new Map(rows.map((r: { id: string; query: string; calls: string; rows: string; plan: number; exec: number }) => [r.id, { query: r.query, calls: Number(r.calls), rows: Number(r.rows), planMs: Number(r.plan), execMs: Number(r.exec) }]));
     }

@@ -15,16 +15,21 @@ async function insertOldRuns(env: BenchEnv, count: number, events: number): Prom
   const id = (p: string) => `'${p}_${PREFIX}_' || lpad(g::text, 9, '0')`;
   const created = `now() - interval '1 hour' - make_interval(secs => (${count} - g) * 7.776e6 / ${count})`;
   await db.transaction(async (trx) => {
-    await trx.raw(`INSERT INTO runs (id, account_id, status, request, input, route, routing, results, created_at, updated_at, finished_at)
-      SELECT ${id('run')}, ?, CASE WHEN g % 20 = 0 THEN 'failed' ELSE 'ready' END, 'find an espresso machine under $120', '{}', '{hunt,resolve,resolve}', '{"source":"explicit"}',
+    await trx.raw(`INSERT INTO runs (id, account_id, status, request, input, route, routing, results, created_at,
+        updated_at, finished_at)
+      SELECT ${id('run')}, ?, CASE WHEN g % 20 = 0 THEN 'failed' ELSE 'ready' END,
+          'find an espresso machine under $120', '{}', '{hunt,resolve,resolve}', '{"source":"explicit"}',
         '{"status":"ready","results":[]}', ${created}, ${created}, ${created}
       FROM generate_series(1, ?) g`, [BENCH_ACCOUNT, count]);
     await trx.raw(`INSERT INTO run_events (run_id, seq, account_id, type, data, created_at)
-      SELECT ${id('run')}, k, ?, CASE WHEN k = ? THEN 'final' WHEN k = 1 THEN 'trace' ELSE 'handoff' END, '{}', ${created}
+      SELECT ${id('run')}, k, ?, CASE WHEN k = ? THEN 'final' WHEN k = 1 THEN 'trace' ELSE 'handoff' END, '{}',
+          ${created}
       FROM generate_series(1, ?) g, generate_series(1, ?) k`, [BENCH_ACCOUNT, events, count, events]);
     const domain = `(ARRAY['hunt', 'resolve', 'resolve'])[k + 1]`;
-    await trx.raw(`INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, output, started_at, heartbeat_at, finished_at)
-      SELECT ${id('run')} || '.0.' || k || '.' || ${domain}, ${id('run')}, ?, 0, k, ${domain}, 'completed', '{}', ${created}, ${created}, ${created}
+    await trx.raw(`INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, output, started_at,
+        heartbeat_at, finished_at)
+      SELECT ${id('run')} || '.0.' || k || '.' || ${domain}, ${id('run')}, ?, 0, k, ${domain}, 'completed', '{}',
+          ${created}, ${created}, ${created}
       FROM generate_series(1, ?) g, generate_series(0, 2) k`, [BENCH_ACCOUNT, count]);
     await trx.raw(`INSERT INTO proof_cards (id, account_id, run_id, decision_id, card, decision, created_at)
       SELECT ${id('card')}, ?, ${id('run')}, ${id('dec')}, '{}', '{}', ${created} FROM generate_series(1, ?) g`, [BENCH_ACCOUNT, count]);

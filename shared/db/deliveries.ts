@@ -68,7 +68,8 @@ export async function claimDeliveries(db: Db, opts: { accountId: string | null; 
   const result = await db.raw(
     `WITH picked AS (
        SELECT id FROM deliveries
-       WHERE status = 'queued' AND mode = ? AND next_attempt_at <= now() AND ${CLAIMABLE} ${opts.accountId ? 'AND account_id = ?' : ''}
+       WHERE status = 'queued' AND mode = ? AND next_attempt_at <= now()
+           AND ${CLAIMABLE} ${opts.accountId ? 'AND account_id = ?' : ''}
        ORDER BY next_attempt_at, id LIMIT ? FOR UPDATE SKIP LOCKED)
      UPDATE deliveries d SET status = 'claimed', lease_token = 'lease_' || replace(gen_random_uuid()::text, '-', ''),
        lease_expires_at = now() + make_interval(secs => ?), claimed_by = ?, updated_at = now()
@@ -111,11 +112,14 @@ export async function updateDelivery(db: Db, id: string, change: DeliveryChange)
 export async function completeLeased(db: Db, accountId: string | null, id: string, token: string, fields: { responseStatus: number | null; responseExcerpt: string | null }): Promise<DeliveryRow | null> {
   const result = await db.raw(
     `WITH done AS (
-       UPDATE deliveries SET status = 'completed', finished_at = now(), updated_at = now(), lease_token = NULL, lease_expires_at = NULL,
+       UPDATE deliveries SET status = 'completed', finished_at = now(), updated_at = now(), lease_token = NULL,
+           lease_expires_at = NULL,
          response_status = ?, response_excerpt = ?, error = NULL
-       WHERE id = ? AND status = 'claimed' AND lease_token = ? AND lease_expires_at > now() ${accountId ? 'AND account_id = ?' : ''}
+       WHERE id = ? AND status = 'claimed' AND lease_token = ? AND lease_expires_at > now()
+           ${accountId ? 'AND account_id = ?' : ''}
        RETURNING *),
-     streak AS (UPDATE subscriptions SET failing_since = NULL WHERE id = (SELECT subscription_id FROM done) AND failing_since IS NOT NULL)
+     streak AS (UPDATE subscriptions SET failing_since = NULL WHERE id = (SELECT subscription_id FROM done)
+         AND failing_since IS NOT NULL)
      SELECT * FROM done`,
     [fields.responseStatus, fields.responseExcerpt, id, token, ...(accountId ? [accountId] : [])],
   );
@@ -156,7 +160,8 @@ export async function releaseHeld(trx: Db, subscriptionId: string, maxAgeMs: num
   const stale = await trx.raw(
     `UPDATE deliveries d SET status = 'canceled', held = false, finished_at = now(), updated_at = now(), error = ?
      FROM events e
-     WHERE d.subscription_id = ? AND d.status = 'queued' AND d.held AND e.id = d.event_id AND e.created_at < now() - make_interval(secs => ?)`,
+     WHERE d.subscription_id = ? AND d.status = 'queued' AND d.held AND e.id = d.event_id
+         AND e.created_at < now() - make_interval(secs => ?)`,
     [reason, subscriptionId, maxAgeMs / 1000],
   );
   const released = await trx('deliveries').where({ subscription_id: subscriptionId, status: 'queued', held: true }).update({ held: false, updated_at: trx.fn.now() });

@@ -46,10 +46,12 @@ export function outboxCtes(event: OutboxEvent & { id: string }, gate?: string): 
 
 /** Delivery attempts for the rows of `outbox_event` (id, account_id, type): see outboxCtes. */
 const FAN_OUT = `outbox_matched AS (
-       SELECT e.id AS event_id, e.account_id, s.id AS subscription_id, s.mode, s.status = 'paused' AS held, 'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
+       SELECT e.id AS event_id, e.account_id, s.id AS subscription_id, s.mode, s.status = 'paused' AS held,
+           'dlv_' || replace(gen_random_uuid()::text, '-', '') AS delivery_id
        FROM outbox_event e JOIN subscriptions s ON s.account_id = e.account_id
        WHERE s.status IN ('active', 'paused')
-         AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = e.type OR (right(p, 2) = '.*' AND e.type LIKE left(p, -1) || '%'))
+         AND EXISTS (SELECT 1 FROM unnest(s.events) p WHERE p = '*' OR p = e.type OR (right(p, 2) = '.*'
+             AND e.type LIKE left(p, -1) || '%'))
        FOR KEY SHARE OF s),
      outbox_deliveries AS (
        INSERT INTO deliveries (id, account_id, event_id, subscription_id, root_id, mode, held)

@@ -82,7 +82,8 @@ export async function hashMailBodies(db: Db, o: { olderThanHours: number; batch:
   // `= ANY(ARRAY(…))` rather than `IN (…)`: the batch's ids are then looked up by primary key; with IN the planner may hash-join a whole-table scan.
   const result = await db.raw(
     `UPDATE outbound_mails SET body_sha256 = encode(sha256(convert_to(text_body, 'UTF8')), 'hex'), text_body = NULL
-     WHERE id = ANY(ARRAY(SELECT id FROM outbound_mails WHERE text_body IS NOT NULL AND created_at < now() - make_interval(hours => ?)
+     WHERE id = ANY(ARRAY(SELECT id FROM outbound_mails WHERE text_body IS NOT NULL
+         AND created_at < now() - make_interval(hours => ?)
                           ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
     [o.olderThanHours, o.batch],
   );
@@ -92,7 +93,8 @@ export async function hashMailBodies(db: Db, o: { olderThanHours: number; batch:
 export async function deleteMails(db: Db, o: { olderThanDays: number; batch: number }): Promise<number> {
   const result = await db.raw(
     `DELETE FROM outbound_mails WHERE id = ANY(ARRAY(
-       SELECT id FROM outbound_mails WHERE created_at < now() - make_interval(days => ?) ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
+       SELECT id FROM outbound_mails WHERE created_at < now() - make_interval(days => ?) ORDER BY created_at LIMIT ?
+           FOR UPDATE SKIP LOCKED))`,
     [o.olderThanDays, o.batch],
   );
   return result.rowCount ?? 0;
@@ -107,7 +109,8 @@ export async function deleteMails(db: Db, o: { olderThanDays: number; batch: num
 export async function deleteIdempotencyKeys(db: Db, o: { olderThanHours: number; batch: number }): Promise<number> {
   const result = await db.raw(
     `DELETE FROM idempotency_keys WHERE ctid = ANY(ARRAY(
-       SELECT ctid FROM idempotency_keys WHERE created_at < now() - make_interval(hours => ?) ORDER BY created_at LIMIT ? FOR UPDATE SKIP LOCKED))`,
+       SELECT ctid FROM idempotency_keys WHERE created_at < now() - make_interval(hours => ?) ORDER BY created_at
+           LIMIT ? FOR UPDATE SKIP LOCKED))`,
     [o.olderThanHours, o.batch],
   );
   return result.rowCount ?? 0;

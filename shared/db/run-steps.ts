@@ -40,19 +40,23 @@ export async function beginStep(db: Db, s: StepBegin): Promise<BegunStep | null>
      run AS (
        UPDATE runs SET status = 'running', updated_at = now(), event_seq = runs.event_seq + 1
        FROM r WHERE runs.id = r.id AND runs.segment = ? AND runs.status IN ('queued', 'running')
-         AND NOT r.waiting AND r.step_status IS DISTINCT FROM 'completed' AND (?::boolean OR r.prev_status = 'completed')
+         AND NOT r.waiting AND r.step_status IS DISTINCT FROM 'completed' AND (?::boolean
+             OR r.prev_status = 'completed')
        RETURNING runs.event_seq, runs.account_id, cardinality(runs.route) AS steps),
      step AS (
        INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, attempts, started_at, heartbeat_at)
        SELECT ?, ?, account_id, ?, ?, ?, 'running', 1, now(), now() FROM run
-       ON CONFLICT (id) DO UPDATE SET status = 'running', attempts = run_steps.attempts + 1, started_at = now(), heartbeat_at = now()
+       ON CONFLICT (id) DO UPDATE SET status = 'running', attempts = run_steps.attempts + 1, started_at = now(),
+           heartbeat_at = now()
        RETURNING id),
      ev AS (
        INSERT INTO run_events (run_id, seq, account_id, type, data)
-       SELECT ?, event_seq, account_id, 'handoff', ?::jsonb || jsonb_build_object('message', ?::text || ' started (step ' || ? || ' of ' || steps || ')') FROM run
+       SELECT ?, event_seq, account_id, 'handoff', ?::jsonb || jsonb_build_object('message',
+           ?::text || ' started (step ' || ? || ' of ' || steps || ')') FROM run
        RETURNING seq, created_at, data)
      SELECT r.*, to_jsonb(ev) AS started,
-       (SELECT coalesce(jsonb_agg(jsonb_build_object('segment', s.segment, 'idx', s.idx, 'domain', s.domain, 'output', s.output) ORDER BY s.segment, s.idx), '[]')
+       (SELECT coalesce(jsonb_agg(jsonb_build_object('segment', s.segment, 'idx', s.idx, 'domain', s.domain,
+           'output', s.output) ORDER BY s.segment, s.idx), '[]')
         FROM run_steps s WHERE s.run_id = r.id AND s.status = 'completed' AND s.output IS NOT NULL) AS prior,
        (SELECT to_jsonb(w) FROM waitpoints w WHERE w.id = ?) AS resume_waitpoint
      FROM r LEFT JOIN ev ON true`,
@@ -80,7 +84,8 @@ export interface StepFields { output: string; evidence: string; conversation: st
 export function completeStepGuard(stepId: string, f: StepFields): EventGuard {
   return {
     name: 'step',
-    cte: `step AS (UPDATE run_steps SET status = 'completed', output = ?::jsonb, evidence = ?::jsonb, conversation = ?::jsonb, extra = ?::jsonb, error = NULL, finished_at = now()
+    cte: `step AS (UPDATE run_steps SET status = 'completed', output = ?::jsonb, evidence = ?::jsonb,
+        conversation = ?::jsonb, extra = ?::jsonb, error = NULL, finished_at = now()
            WHERE id = ? AND status <> 'completed' RETURNING id)`,
     bindings: [f.output, f.evidence, f.conversation, f.extra, stepId],
   };

@@ -55,7 +55,8 @@ export interface RunInsert {
 export async function insertRun(db: Db, r: RunInsert, event: { type: string; data: Record<string, unknown> }): Promise<RunRow> {
   const result = await prepared(db, 'insert_run', 
     `WITH run AS (
-       INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel, event_seq,
+       INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel,
+           event_seq,
                          submitted_by, grant_scopes)
        VALUES (?, ?, ?, ?, 'queued', ?, ?::jsonb, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, 1,
                ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) RETURNING *),
@@ -79,9 +80,11 @@ export interface SegmentEndState {
 export async function loadSegmentEnd(db: Db, runId: string): Promise<SegmentEndState | null> {
   const result = await prepared(db, 'load_segment_end', 
     `SELECT r.*,
-       (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.segment, s.idx), '[]') FROM run_steps s WHERE s.run_id = r.id) AS steps,
+       (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY s.segment, s.idx), '[]') FROM run_steps s
+           WHERE s.run_id = r.id) AS steps,
        (SELECT to_jsonb(w) FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL LIMIT 1) AS waitpoint,
-       EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = r.id AND e.type = 'final' AND (e.data->>'segment')::int = r.segment) AS finalized
+       EXISTS (SELECT 1 FROM run_events e WHERE e.run_id = r.id AND e.type = 'final'
+           AND (e.data->>'segment')::int = r.segment) AS finalized
      FROM runs r WHERE r.id = ?`,
     [runId],
   );
@@ -120,7 +123,8 @@ export async function writeSegmentEnd(db: Db, e: SegmentEnd): Promise<{ events: 
   const outbox = outboxCtes(e.outbox, 'moved');
   const result = await prepared(db, 'write_segment_end', 
     `WITH moved AS (
-       UPDATE runs SET status = ?, updated_at = now(), finished_at = CASE WHEN ?::boolean THEN now() END, error = ?, proof_card_id = ?,
+       UPDATE runs SET status = ?, updated_at = now(), finished_at = CASE WHEN ?::boolean THEN now() END, error = ?,
+           proof_card_id = ?,
               event_seq = event_seq + ?
        WHERE id = ? AND segment = ? AND event_seq = ? AND status IN (SELECT jsonb_array_elements_text(?::jsonb))
        RETURNING account_id, event_seq),
@@ -134,7 +138,8 @@ export async function writeSegmentEnd(db: Db, e: SegmentEnd): Promise<{ events: 
        RETURNING seq, created_at),
      ${outbox.sql}
      SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM outbox_deliveries)::int AS deliveries,
-            (SELECT coalesce(jsonb_agg(jsonb_build_object('seq', seq, 'created_at', created_at) ORDER BY seq), '[]') FROM appended) AS events`,
+            (SELECT coalesce(jsonb_agg(jsonb_build_object('seq', seq, 'created_at', created_at) ORDER BY seq), '[]')
+                FROM appended) AS events`,
     [
       e.status, e.finished, e.error, e.proofCard?.id ?? null, e.events.length, e.runId, e.segment, e.eventSeq, JSON.stringify(e.from),
       e.proofCard?.id ?? null, e.runId, e.proofCard?.decisionId ?? null, JSON.stringify(e.proofCard?.card ?? null), JSON.stringify(e.proofCard?.decision ?? null), e.proofCard?.id ?? null,
@@ -157,13 +162,16 @@ export interface StalledRun { id: string; account_id: string; status: string; se
  */
 export async function stalledRuns(db: Db, queuedSec: number, runningSec: number, limit = 100): Promise<StalledRun[]> {
   const result = await db.raw(
-    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives, running.id AS running_step, running.domain AS running_domain
+    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives, running.id AS running_step,
+        running.domain AS running_domain
      FROM runs r
-     LEFT JOIN LATERAL (SELECT s.id, s.domain FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running' ORDER BY s.segment DESC, s.idx DESC LIMIT 1) running ON true
+     LEFT JOIN LATERAL (SELECT s.id, s.domain FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running'
+         ORDER BY s.segment DESC, s.idx DESC LIMIT 1) running ON true
      WHERE r.status IN ('queued', 'running')
        AND r.updated_at < now() - make_interval(secs => CASE WHEN r.status = 'queued' THEN ?::float8 ELSE ?::float8 END)
        AND NOT EXISTS (SELECT 1 FROM run_steps s WHERE s.run_id = r.id
-                       AND greatest(s.started_at, s.heartbeat_at, s.finished_at) > now() - make_interval(secs => ?::float8))
+                       AND greatest(s.started_at, s.heartbeat_at, s.finished_at) > now() - make_interval(secs =>
+                           ?::float8))
      ORDER BY r.updated_at LIMIT ?`,
     [queuedSec, runningSec, runningSec, limit],
   );

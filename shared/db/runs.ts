@@ -98,7 +98,8 @@ export async function eventsAfter(db: Db, runId: string, after: number, limit = 
 /** In one round trip: the run's status, its last event sequence and its last `final` event's sequence (null when it never rested). */
 export async function eventTail(db: Db, runId: string): Promise<{ status: string | null; lastSeq: number; lastFinalSeq: number | null }> {
   const result = await db.raw(
-    `SELECT (SELECT status FROM runs WHERE id = ?) AS status, max(seq) AS last_seq, max(seq) FILTER (WHERE type = 'final') AS last_final_seq
+    `SELECT (SELECT status FROM runs WHERE id = ?) AS status, max(seq) AS last_seq,
+        max(seq) FILTER (WHERE type = 'final') AS last_final_seq
      FROM run_events WHERE run_id = ?`,
     [runId, runId],
   );

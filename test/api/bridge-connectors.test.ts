@@ -48,7 +48,12 @@ describe('bridge connectors', () => {
     ] as const) {
       const res = await call('POST', '/v1/bridge/connectors', body);
       assert.equal(res.status, 400, res.text);
-      assert.match(res.body.message, /looks like a secret value, not a reference: store it in the vault \(POST \/v1\/bridge\/credentials\) and send cred:NAME/);
+      assert.match(res.body.message, new RegExp(
+        [
+          String.raw`looks like a secret value, not a reference: store it in the vault \(POST \/v1`,
+          String.raw`\/bridge\/credentials\) and send cred:NAME`,
+        ].join(''),
+      ));
       assert.deepEqual(res.body.details.problems.map((p: any) => [p.path, p.problem]), [[path, 'literalSecret']]);
       assert.ok(!res.text.includes(LITERAL) && !res.text.includes(LITERAL.slice(8)), 'the value is never echoed');
     }

@@ -32,7 +32,8 @@ const TX = `0x${'a'.repeat(64)}`;
 const DAY_AGO = Math.floor(Date.now() / 1000) - 86_400;
 const log = (tx: string, block: number, from: string, to: string, amount: bigint) => ({ address: USDT, topics: [TRANSFER, pad(from), pad(to)], data: pad(hex(amount)), blockNumber: hex(block), transactionHash: tx, logIndex: '0x0', removed: false });
 /** symbol() → the ABI encoding of "USDT". */
-const SYMBOL = `0x${'20'.padStart(64, '0')}${'4'.padStart(64, '0')}${Buffer.from('USDT').toString('hex').padEnd(64, '0')}`;
+const USDT_HEX = Buffer.from('USDT').toString('hex');
+const SYMBOL = `0x${'20'.padStart(64, '0')}${'4'.padStart(64, '0')}${USDT_HEX.padEnd(64, '0')}`;
 
 function evm(method: string, params: any[]): unknown {
   if (method === 'eth_getTransactionByHash') return params[0] === TX ? { hash: TX, from: VICTIM, to: USDT, value: '0x0', blockNumber: hex(100), input: '0xa9059cbb' } : null;

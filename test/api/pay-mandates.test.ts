@@ -50,7 +50,8 @@ describe('pay mandates', () => {
     assert.equal(signed.status, 201, signed.text);
     assert.deepEqual(signed.body.issuer, { entityId: 'acme-treasury', publicKey: issuer.publicKey, signed: true });
     const row = await harness.deps.db('pay_mandates').where({ id: signed.body.mandateId }).first();
-    assert.equal(row.signed_payload, '{"constraints":{"maxSpend":{"amount":80,"currency":"USD"},"resolveRules":["inventoryVerified"]},"issuer":{"entityId":"acme-treasury","publicKey":"' + issuer.publicKey + '"},"taskId":"' + taskId + '"}');
+    assert.equal(row.signed_payload, '{"constraints":{"maxSpend":{"amount":80,"currency":"USD"},"resolveRules":["inventoryVerified"]},' +
+      '"issuer":{"entityId":"acme-treasury","publicKey":"' + issuer.publicKey + '"},"taskId":"' + taskId + '"}');
 
     const pem = issuerKeys();
     await registerIssuer(a.token, 'acme-treasury', pem.publicKey);

@@ -65,7 +65,9 @@ describe('POST /v1/security/validate', () => {
   });
 
   it('a test-mode Stripe key and an expired token warn; clean files pass', async () => {
-    const expired = `${Buffer.from('{"alg":"HS256"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub: 'x', exp: 1_600_000_000 })).toString('base64url')}.${random(43)}`;
+    const header = Buffer.from('{"alg":"HS256"}').toString('base64url');
+    const claims = Buffer.from(JSON.stringify({ sub: 'x', exp: 1_600_000_000 })).toString('base64url');
+    const expired = `${header}.${claims}.${random(43)}`;
     const res = await scan({ files: { 'billing.ts': `const key = "sk_test_${random(32)}";\nconst old = "${expired}";\n` } });
     assert.equal(res.body.verdict, 'warn');
     assert.deepEqual(res.body.findings.map((f: any) => [f.kind, f.severity, f.line]), [['stripeKey', 'warning', 1], ['jwt', 'warning', 2]]);

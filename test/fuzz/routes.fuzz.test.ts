@@ -61,7 +61,10 @@ function buildCase(gen: Gen, path: string, method: string, op: Json, token: stri
     query.push(`${p.name}=${value}`);
     if (gen.chance(0.1)) query.push(`${p.name}=${gen.pick(HOSTILE_URL_TEXT)}`);
   }
-  if (gen.chance(0.1)) query.push(`${gen.pick(['__proto__', 'constructor', '__proto__[admin]', 'a%00', '%ED%A0%80'])}=${gen.pick(HOSTILE_URL_TEXT)}`);
+  if (gen.chance(0.1)) {
+    const key = gen.pick(['__proto__', 'constructor', '__proto__[admin]', 'a%00', '%ED%A0%80']);
+    query.push(`${key}=${gen.pick(HOSTILE_URL_TEXT)}`);
+  }
   if (query.length > 0) url += `?${query.join('&')}`;
 
   const headers: Record<string, string> = { prefer: 'respond-async' };

@@ -34,7 +34,9 @@ export function plantedRepo(): { files: Record<string, string>; planted: Planted
     githubToken: `ghp_${random(36)}`,
     slackToken: `xoxb-${random(11, DIGITS)}-${random(12, DIGITS)}-${random(24)}`,
     stripeKey: `sk_live_${random(32)}`,
-    jwt: `${b64url({ alg: 'HS256', typ: 'JWT' })}.${b64url({ sub: random(8), exp: Math.floor(Date.now() / 1000) + 86_400 })}.${random(43, `${ALNUM}-_`)}`,
+    jwt:
+      `${b64url({ alg: 'HS256', typ: 'JWT' })}.` +
+      `${b64url({ sub: random(8), exp: Math.floor(Date.now() / 1000) + 86_400 })}.${random(43, `${ALNUM}-_`)}`,
     npmToken: `npm_${random(36)}`,
     sendgridApiKey: `SG.${random(22)}.${random(43)}`,
     anthropicApiKey: `sk-ant-api03-${random(93)}AA`,

@@ -33,14 +33,17 @@ export async function startPortal(credentials: { username: string; password: str
     }
     if (url.pathname === '/login') {
       return send(200, page('Sign in', `${url.searchParams.has('failed') ? '<p id="failed">Wrong username or password</p>' : ''}
-        <form method="post" action="/login"><input id="username" name="username"><input id="password" name="password" type="password"><button type="submit">Sign in</button></form>`));
+        <form method="post" action="/login"><input id="username" name="username">` +
+        `<input id="password" name="password" type="password"><button type="submit">Sign in</button></form>`));
     }
     if (!signedIn(req)) return send(302, '', { location: '/login' });
     if (url.pathname === '/home') {
       return send(200, page('Home', `<h1 data-portal="welcome">Welcome back, ${credentials.username}</h1><a id="invoices" href="/invoices">Invoices</a> <a id="admin" href="/admin">Admin</a> <a id="outside" href="${outsideUrl}">Partner offers</a>`));
     }
     if (url.pathname === '/invoices') {
-      return send(200, page('Invoices', `<table data-portal="invoices"><tr><th>Number</th><th>Date</th><th>Amount</th></tr><tr><td>INV-2026-011</td><td>2026-11-01</td><td>42.50 EUR</td></tr><tr><td>INV-2026-010</td><td>2026-10-01</td><td>39.90 EUR</td></tr></table>
+      return send(200, page('Invoices', `<table data-portal="invoices"><tr><th>Number</th><th>Date</th><th>Amount</th></tr>` +
+        `<tr><td>INV-2026-011</td><td>2026-11-01</td><td>42.50 EUR</td></tr>` +
+        `<tr><td>INV-2026-010</td><td>2026-10-01</td><td>39.90 EUR</td></tr></table>
         <p data-portal="latest-invoice">INV-2026-011 (42.50 EUR)</p>`));
     }
     if (url.pathname === '/admin') return send(200, page('Admin', '<h1>Admin console</h1>'));

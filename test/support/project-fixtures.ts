@@ -5,7 +5,9 @@ export const PROJECTS: Record<string, Record<string, string>> = {
     '.nvmrc': 'v20.11.1\n',
     'package-lock.json': '{"lockfileVersion":3}',
     'docker-compose.yml': 'services:\n  db:\n    image: postgres:16-alpine\n    environment:\n      POSTGRES_PASSWORD: ${POSTGRES_PASSWORD}\n  cache:\n    image: redis:7\n',
-    '.env.example': '# copy to .env\nDATABASE_URL=postgres://localhost:5432/shop\nREDIS_URL=redis://localhost:6379\nSTRIPE_API_KEY=\nJWT_SECRET=changeme\nPORT=3000\n',
+    '.env.example':
+      '# copy to .env\nDATABASE_URL=postgres://localhost:5432/shop\nREDIS_URL=redis://localhost:6379\n' +
+      'STRIPE_API_KEY=\nJWT_SECRET=changeme\nPORT=3000\n',
   },
   python: {
     'pyproject.toml': '[tool.poetry]\nname = "api"\n\n[tool.poetry.dependencies]\npython = "^3.11"\npsycopg2-binary = "^2.9"\nredis = "^5.0"\n',
@@ -30,7 +32,10 @@ export const PROJECTS: Record<string, Record<string, string>> = {
     '.env.sample': 'SECRET_KEY_BASE=\n',
   },
   java: {
-    'pom.xml': '<?xml version="1.0"?>\n<project><properties><java.version>17</java.version></properties><dependencies><dependency><groupId>org.postgresql</groupId><artifactId>postgresql</artifactId></dependency></dependencies></project>',
+    'pom.xml':
+      '<?xml version="1.0"?>\n<project><properties><java.version>17</java.version></properties>' +
+      '<dependencies><dependency><groupId>org.postgresql</groupId><artifactId>postgresql</artifactId></dependency>' +
+      '</dependencies></project>',
     'Dockerfile': 'FROM eclipse-temurin:17-jre\n',
   },
 };

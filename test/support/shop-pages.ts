@@ -18,11 +18,13 @@ const layout = (title: string, head: string, main: string, footer = 'Free return
   <title>${title}</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <link rel="stylesheet" href="/assets/theme.css">
-  <script>window.dataLayer = window.dataLayer || []; dataLayer.push({ event: 'view_item', price: '0.00 plus handling fee' });</script>
+  <script>window.dataLayer = window.dataLayer || []; ` +
+  `dataLayer.push({ event: 'view_item', price: '0.00 plus handling fee' });</script>
   ${head}
 </head>
 <body>
-  <header class="site-header"><nav><a href="/">Home</a> <a href="/power-tools">Power tools</a> <a href="/help/shipping">Shipping &amp; returns</a> <a href="mailto:help@shop.test">Contact</a></nav></header>
+  <header class="site-header"><nav><a href="/">Home</a> <a href="/power-tools">Power tools</a> ` +
+  `<a href="/help/shipping">Shipping &amp; returns</a> <a href="mailto:help@shop.test">Contact</a></nav></header>
   <main id="content">${main}</main>
   <footer><p>${footer}</p><p hidden>Internal: plus handling fee test banner</p><p>&copy; 2026 Shop</p></footer>
   <script src="/assets/app.js" defer></script>
@@ -80,9 +82,11 @@ export const PAGES: Record<string, { type?: string; status?: number; body: strin
         <div itemprop="offers" itemscope itemtype="https://schema.org/Offer">
           <span itemprop="priceCurrency" content="USD">$</span><span itemprop="price" content="139.99">139.99</span>
           <link itemprop="availability" href="https://schema.org/InStock">In stock
-          <div itemprop="seller" itemscope itemtype="https://schema.org/Organization"><span itemprop="name">Angle Tools Inc.</span></div>
+          <div itemprop="seller" itemscope itemtype="https://schema.org/Organization">` +
+      `<span itemprop="name">Angle Tools Inc.</span></div>
         </div>
-        <div itemprop="review" itemscope itemtype="https://schema.org/Review"><span itemprop="name">Great drill</span></div>
+        <div itemprop="review" itemscope itemtype="https://schema.org/Review">` +
+      `<span itemprop="name">Great drill</span></div>
       </div>`),
   },
   // Open Graph product tags only, with a shipping cost.
@@ -146,7 +150,11 @@ export async function startShop(opts: { slowMs?: number; extra?: Record<string, 
     if (path.startsWith('/slow/')) {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.write('<!doctype html><html><head><title>Loading…</title>');
-      const timer = setTimeout(() => res.end(`${ld({ '@context': 'https://schema.org', '@type': 'Product', name: 'Slow Shop Drill', offers: { '@type': 'Offer', price: 99, priceCurrency: 'USD', availability: 'InStock' } })}</head><body>slow</body></html>`), opts.slowMs ?? 60_000);
+      const slowDrill = ld({
+        '@context': 'https://schema.org', '@type': 'Product', name: 'Slow Shop Drill',
+        offers: { '@type': 'Offer', price: 99, priceCurrency: 'USD', availability: 'InStock' },
+      });
+      const timer = setTimeout(() => res.end(`${slowDrill}</head><body>slow</body></html>`), opts.slowMs ?? 60_000);
       res.on('close', () => {
         clearTimeout(timer);
         if (!res.writableFinished) abandoned.push(path);

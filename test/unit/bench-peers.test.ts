@@ -24,11 +24,13 @@ const FAKES: Record<string, string> = {
   // An engine that does the work itself, in process: what a healthy peer reports.
   ok: `import { runPeer } from '${harnessUrl}';
 import { expectedDigest } from '${workloadUrl}';
-await runPeer(async (cfg) => ({ once: async (id) => expectedDigest(id, cfg.rounds), stop: async () => {}, setup: { engine: 'fake' } }));`,
+await runPeer(async (cfg) => ({ once: async (id) => expectedDigest(id, cfg.rounds), stop: async () => {},
+    setup: { engine: 'fake' } }));`,
   // Skips a step: the harness must catch it rather than time it.
   wrong: `import { runPeer } from '${harnessUrl}';
 import { stepWork } from '${workloadUrl}';
-await runPeer(async (cfg) => ({ once: async (id) => stepWork(id, 'one', '', cfg.rounds), stop: async () => {}, setup: {} }));`,
+await runPeer(async (cfg) => ({ once: async (id) => stepWork(id, 'one', '', cfg.rounds), stop: async () => {},
+    setup: {} }));`,
   crash: `console.error('peer boom: cannot load its library'); process.exit(3);`,
   hang: `setInterval(() => {}, 1000);`,
   // Fails naming its connection string, password included.
@@ -81,7 +83,12 @@ describe('bench peers (scripts/bench/peers.ts)', function () {
     const dir = peersDir({ installed: false });
     dirs.push(dir);
     const out = (await benchPeers(harness.services, { dir, peers: ['ok', 'wrong'], n: 2, total: 2, databasePrefix: prefix, echo: false })) as Record<string, any>;
-    for (const name of ['ok', 'wrong']) assert.match(out[name].error, /^npm ci --prefix .* failed \(1\): npm error code EUSAGE; npm error The `npm ci` command can only install with an existing package-lock\.json/);
+    for (const name of ['ok', 'wrong']) assert.match(out[name].error, new RegExp(
+          [
+            String.raw`^npm ci --prefix .* failed \(1\): npm error code EUSAGE; `,
+            'npm error The `npm ci` command can only install with an existing package-lock\\.json',
+          ].join(''),
+        ));
     assert.ok(out.computation, 'the computation is still timed');
   });
 

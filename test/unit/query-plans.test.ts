@@ -13,12 +13,14 @@ import { harness } from '../support/harness.js';
 async function fill(db: Knex, accountId: string, subscriptionIds: string[], rows: number): Promise<void> {
   const n = (prefix: string) => `'${prefix}_' || lpad(g::text, 8, '0') || '${accountId.slice(5, 17)}'`;
   await db.raw(`INSERT INTO runs (id, account_id, conversation_id, status, request, input, route, routing)
-    SELECT ${n('run')}, ?, 'conv_' || (g % 10), CASE WHEN g % 10 = 0 THEN 'running' ELSE 'ready' END, 'x', '{}', '{hunt}', '{}' FROM generate_series(1, ?) g`, [accountId, rows]);
+    SELECT ${n('run')}, ?, 'conv_' || (g % 10), CASE WHEN g % 10 = 0 THEN 'running' ELSE 'ready' END, 'x', '{}',
+        '{hunt}', '{}' FROM generate_series(1, ?) g`, [accountId, rows]);
   await db.raw(`INSERT INTO tasks (id, account_id, domain, status, in_data) SELECT ${n('task')}, ?, 'hunt', 'open', '{}' FROM generate_series(1, ?) g`, [accountId, rows]);
   await db.raw(`INSERT INTO events (id, account_id, type, payload, acked_at)
     SELECT ${n('evt')}, ?, 'run.completed', '{}', CASE WHEN g % 10 <> 0 THEN now() END FROM generate_series(1, ?) g`, [accountId, rows]);
   await db.raw(`INSERT INTO deliveries (id, root_id, account_id, event_id, subscription_id, mode, status)
-    SELECT ${n('dlv')}, ${n('dlv')}, ?, ${n('evt')}, (?::text[])[1 + g % ?], 'pull', 'completed' FROM generate_series(1, ?) g`, [accountId, subscriptionIds, subscriptionIds.length, rows]);
+    SELECT ${n('dlv')}, ${n('dlv')}, ?, ${n('evt')}, (?::text[])[1 + g % ?], 'pull', 'completed'
+        FROM generate_series(1, ?) g`, [accountId, subscriptionIds, subscriptionIds.length, rows]);
   await db.raw(`INSERT INTO catalog_listings (id, account_id, title, price_minor) SELECT ${n('lst')}, ?, 't', 100 FROM generate_series(1, ?) g`, [accountId, rows]);
 }
 

@@ -56,7 +56,8 @@ export async function updateDeadlineByClient(deps: Deps, principal: Principal, c
     if (changes.length === 0) return deadline;
     const updated = await updateDeadline(trx, deadline.id, { ...Object.fromEntries(changes.map((k) => [k, patch[k as keyof typeof patch]])), settled: changes.includes('status') });
     const names = changes.map((k) => (k === 'due_at' ? 'dueAt' : k));
-    const text = `Deadline "${updated.title}": ${changes.includes('status') ? `${deadline.status} → ${updated.status}` : `changed ${names.join(', ')}`}${body.note ? ` (${body.note})` : ''}`;
+    const what = changes.includes('status') ? `${deadline.status} → ${updated.status}` : `changed ${names.join(', ')}`;
+    const text = `Deadline "${updated.title}": ${what}${body.note ? ` (${body.note})` : ''}`;
     await writeEntry(trx, row, { kind: 'deadline.updated', actor: actorOf(principal), text, data: { deadlineId, changes: names, status: updated.status } });
     return updated;
   });
@@ -96,7 +97,8 @@ export async function updateActionByClient(deps: Deps, principal: Principal, cas
     const updated = await updateAction(trx, action.id, Object.fromEntries(changes.map((k) => [k, patch[k as keyof typeof patch]])));
     const names = changes.map((k) => (k === 'due_at' ? 'dueAt' : k));
     const moved = updated.status !== action.status ? { from: action.status } : {};
-    const text = `Action "${updated.title}": ${moved.from ? `${action.status} → ${updated.status}` : `changed ${names.join(', ')}`}${body.note ? ` (${body.note})` : ''}`;
+    const what = moved.from ? `${action.status} → ${updated.status}` : `changed ${names.join(', ')}`;
+    const text = `Action "${updated.title}": ${what}${body.note ? ` (${body.note})` : ''}`;
     await writeEntry(trx, row, { kind: 'action.updated', actor: actorOf(principal), text, refs: updated.refs, data: { actionId, changes: names, status: updated.status } });
     const { deliveries } = await recordEvent(trx, { accountId: row.account_id, type: 'case.action.updated', subject: row.id, payload: { caseId: row.id, actionId, status: updated.status, ...moved, changes: names } });
     return { value: updated, deliveries };

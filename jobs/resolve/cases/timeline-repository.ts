@@ -41,15 +41,20 @@ export async function insertEntry(db: Db, id: string, e: NewEntry): Promise<void
 const ENTRIES = `
   SELECT id, at, kind, actor, text, refs, data FROM case_timeline WHERE case_id = :caseId
   UNION ALL
-  SELECT pc.id, pc.created_at, 'run.proofCard', 'run:' || pc.run_id, 'Run ' || pc.run_id || ' came to rest with proof card ' || pc.id,
-         jsonb_build_array(jsonb_build_object('kind', 'proofCard', 'id', pc.id), jsonb_build_object('kind', 'run', 'id', pc.run_id)), '{}'::jsonb
+  SELECT pc.id, pc.created_at, 'run.proofCard', 'run:' || pc.run_id, 'Run ' || pc.run_id ||
+      ' came to rest with proof card ' || pc.id,
+         jsonb_build_array(jsonb_build_object('kind', 'proofCard', 'id', pc.id), jsonb_build_object('kind', 'run',
+             'id', pc.run_id)), '{}'::jsonb
   FROM proof_cards pc JOIN case_runs cr ON cr.run_id = pc.run_id WHERE cr.case_id = :caseId
   UNION ALL
-  SELECT m.id, m.created_at, 'mission.linked', 'proxy', 'Proxy mission ' || m.id || ' (' || m.kind || ', ' || m.reason || ') is ' || m.status,
-         jsonb_build_array(jsonb_build_object('kind', 'mission', 'id', m.id), jsonb_build_object('kind', 'task', 'id', m.task_id)), jsonb_build_object('status', m.status)
+  SELECT m.id, m.created_at, 'mission.linked', 'proxy', 'Proxy mission ' || m.id || ' (' || m.kind || ', ' ||
+      m.reason || ') is ' || m.status,
+         jsonb_build_array(jsonb_build_object('kind', 'mission', 'id', m.id), jsonb_build_object('kind', 'task',
+             'id', m.task_id)), jsonb_build_object('status', m.status)
   FROM proxy_missions m
   WHERE m.account_id = :accountId
-    AND (m.run_id IN (SELECT run_id FROM case_runs WHERE case_id = :caseId) OR m.task_id = (SELECT task_id FROM cases WHERE id = :caseId))`;
+    AND (m.run_id IN (SELECT run_id FROM case_runs WHERE case_id = :caseId) OR m.task_id = (SELECT task_id
+        FROM cases WHERE id = :caseId))`;
 
 /** One page of the timeline after the cursor position (`at` in microseconds, id), and whether more follow. */
 export async function timelinePage(db: Db, caseId: string, accountId: string, limit: number, after?: { atUs: string; id: string }): Promise<{ rows: TimelineRow[]; more: boolean }> {
