@@ -24,9 +24,15 @@ function envelopeResponse(status: number, error: ErrorCode, message: string, req
   ].join('\r\n');
 }
 
-function describe(err: NodeJS.ErrnoException & { reason?: string }): { status: number; error: ErrorCode; message: string } {
-  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, error: 'requestTimeout', message: 'The request was not received in time; send it again' };
-  if (err.code === 'HPE_HEADER_OVERFLOW') return { status: 400, error: 'invalidPayload', message: `Request headers exceed ${http.maxHeaderSize} bytes` };
+function describe(err: NodeJS.ErrnoException & { reason?: string }): {
+  status: number;
+  error: ErrorCode;
+  message: string;
+} {
+  if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return { status: 408, error: 'requestTimeout', message: 'The request was not received in time; send it again' };
+  if (err.code === 'HPE_HEADER_OVERFLOW')
+    return { status: 400, error: 'invalidPayload', message: `Request headers exceed ${http.maxHeaderSize} bytes` };
   const reason = err.reason && PLAIN_REASON.test(err.reason) ? err.reason : 'the request could not be parsed';
   return { status: 400, error: 'invalidPayload', message: `Malformed HTTP request: ${reason}` };
 }
@@ -63,7 +69,11 @@ export function hardenServer(server: http.Server, config: TimeoutConfig, log: Lo
   server.headersTimeout = headersMs;
   server.requestTimeout = config.HTTP_REQUEST_TIMEOUT_MS;
   server.keepAliveTimeout = config.HTTP_KEEP_ALIVE_TIMEOUT_MS;
-  // Both timeouts are enforced by a sweep on this interval (30 s by default, read at listen), which would stretch them by up to that much.
-  (server as http.Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(25, Math.min(1000, Math.floor(headersMs / 4)));
+  // Both timeouts are enforced by a sweep on this interval (30 s by default, read at listen), which would stretch them
+  // by up to that much.
+  (server as http.Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(
+    25,
+    Math.min(1000, Math.floor(headersMs / 4)),
+  );
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket, log));
 }

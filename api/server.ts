@@ -9,7 +9,11 @@ import { koaListener } from '../shared/http/koa-listener.js';
  * Starts the HTTP server. On stop it refuses new connections, lets in-flight
  * requests finish and closes idle keep-alive sockets; open streams are ended.
  */
-export async function startWeb(deps: Deps, port = deps.config.PORT, host = deps.config.HOST): Promise<Stoppable & { server: http.Server; url: string }> {
+export async function startWeb(
+  deps: Deps,
+  port = deps.config.PORT,
+  host = deps.config.HOST,
+): Promise<Stoppable & { server: http.Server; url: string }> {
   const app = buildApp(deps);
   const server = http.createServer(koaListener(app));
   hardenServer(server, deps.config, deps.log);

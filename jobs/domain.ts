@@ -15,7 +15,10 @@ export type Processor = (job: Job, deps: Deps) => Promise<unknown>;
 export interface DomainVocabulary {
   /** Words that name the domain outright; a hit outweighs the classifier for its clause. */
   lexicon: RegExp;
-  /** Lexicons are tried in ascending precedence, so the most specific vocabularies (k8s, incidents) win over broad ones (find, buy). */
+  /**
+   * Lexicons are tried in ascending precedence, so the most specific vocabularies (k8s, incidents) win over broad ones
+   * (find, buy).
+   */
   precedence: number;
   /** Labelled requests the classifier trains on; add one when a real request is routed wrong. */
   examples: string[];
@@ -72,7 +75,10 @@ export interface DomainModule<N extends string = string> {
   /** Also the name of its BullMQ queue. */
   name: N;
   summary: string;
-  /** Set while the domain is not built: its routes answer 501 naming the issue, and the router refuses routes through it. */
+  /**
+   * Set while the domain is not built: its routes answer 501 naming the issue, and the router refuses routes through
+   * it.
+   */
   pendingIssue?: number;
   /** Default read and write scopes of its routes. */
   scopes: { read: string[]; write: string[] };
@@ -90,19 +96,28 @@ export interface DomainModule<N extends string = string> {
   events?: Record<string, DomainEvent>;
   /** Sweeps the clock runs for the domain, by name (`proxy.expire`). */
   sweeps?: Record<string, DomainSweep>;
-  /** Fields a run through this domain shows at the top of GET /v1/runs/{runId}, read from the rested result's `results` (delivery: stages, handoff). */
+  /**
+   * Fields a run through this domain shows at the top of GET /v1/runs/{runId}, read from the rested result's `results`
+   * (delivery: stages, handoff).
+   */
   runView?: (results: Record<string, unknown>) => Record<string, unknown>;
   /** Output keys hidden from the `board` audience of a proof export. */
   redact?: string[];
   templates?: WorkflowTemplate[];
-  /** Queues the module serves itself, by queue name (bridge: provider actions); the name must be in shared/queues.ts. */
+  /**
+   * Queues the module serves itself, by queue name (bridge: provider actions); the name must be in shared/queues.ts.
+   */
   queues?: Record<string, Processor>;
   /**
    * Runs inside the transaction that ends a run whose route went through
    * this domain (any final status): what must commit together with the
    * run's end. pay seals the run's proof pack here when it settled anything.
    */
-  onRunFinished?: (trx: Db, deps: Pick<Deps, 'config'>, run: { runId: string; accountId: string; status: string }) => Promise<void>;
+  onRunFinished?: (
+    trx: Db,
+    deps: Pick<Deps, 'config'>,
+    run: { runId: string; accountId: string; status: string },
+  ) => Promise<void>;
 }
 
 /** Identity helper that keeps the module's name a literal type. */

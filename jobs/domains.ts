@@ -17,4 +17,17 @@ import { security } from './security/module.js';
  * no module, so a module may import the engine. Adding a domain is its folder,
  * a line here, its name in shared/domain-names.ts (and a migration when it stores data).
  */
-export const DOMAINS = [hunt, resolve, bridge, proxy, pay, environment, cicd, kubernetes, incident, migration, security, delivery] as const;
+export const DOMAINS = [
+  hunt,
+  resolve,
+  bridge,
+  proxy,
+  pay,
+  environment,
+  cicd,
+  kubernetes,
+  incident,
+  migration,
+  security,
+  delivery,
+] as const;

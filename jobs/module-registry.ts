@@ -21,7 +21,10 @@ export interface ServiceModule {
 export interface ModuleRegistry {
   domains: readonly DomainModule[];
   services: readonly ServiceModule[];
-  /** Domain routes stamped with their domain (a route without a handler answers 501 naming its issue), then the services'. */
+  /**
+   * Domain routes stamped with their domain (a route without a handler answers 501 naming its issue), then the
+   * services'.
+   */
   routes: AnyRoute[];
   templates: WorkflowTemplate[];
   /** The domains' sweeps by name (`proxy.expire`), run by the clock beside the engine's own. */
@@ -43,18 +46,28 @@ export function vocabularyDrift(domains: readonly DomainModule[]): string[] {
   const final = Object.fromEntries(domains.flatMap((d) => Object.entries(d.statuses?.final ?? {})));
   const drift: string[] = [];
   if (!sameList(names, DOMAIN_NAMES)) drift.push(`domain names ${names.join(',')} != ${DOMAIN_NAMES.join(',')}`);
-  if (!sameList(actions, RESUME_ACTIONS)) drift.push(`resume actions ${actions.join(',')} != ${RESUME_ACTIONS.join(',')}`);
-  if (!sameList(resting, DOMAIN_STATUSES.resting)) drift.push(`resting statuses ${resting.join(',')} != ${DOMAIN_STATUSES.resting.join(',')}`);
-  if (JSON.stringify(final) !== JSON.stringify(DOMAIN_STATUSES.final)) drift.push(`final statuses ${JSON.stringify(final)} != ${JSON.stringify(DOMAIN_STATUSES.final)}`);
+  if (!sameList(actions, RESUME_ACTIONS))
+    drift.push(`resume actions ${actions.join(',')} != ${RESUME_ACTIONS.join(',')}`);
+  if (!sameList(resting, DOMAIN_STATUSES.resting))
+    drift.push(`resting statuses ${resting.join(',')} != ${DOMAIN_STATUSES.resting.join(',')}`);
+  if (JSON.stringify(final) !== JSON.stringify(DOMAIN_STATUSES.final))
+    drift.push(`final statuses ${JSON.stringify(final)} != ${JSON.stringify(DOMAIN_STATUSES.final)}`);
   return drift;
 }
 
-export function buildModuleRegistry(domains: readonly DomainModule[], services: readonly ServiceModule[]): ModuleRegistry {
+export function buildModuleRegistry(
+  domains: readonly DomainModule[],
+  services: readonly ServiceModule[],
+): ModuleRegistry {
   const drift = vocabularyDrift(domains);
   if (drift.length > 0) throw new Error(`shared/domain-names.ts does not match the module list: ${drift.join('; ')}`);
   const byName = new Map(domains.map((d) => [d.name, d]));
   const domainRoutes = domains.flatMap((d) =>
-    d.routes.map((route) => ({ ...route, domain: route.domain ?? d.name, ...(route.handler ? {} : { pendingIssue: route.pendingIssue ?? d.pendingIssue }) })),
+    d.routes.map((route) => ({
+      ...route,
+      domain: route.domain ?? d.name,
+      ...(route.handler ? {} : { pendingIssue: route.pendingIssue ?? d.pendingIssue }),
+    })),
   );
   return {
     domains,
@@ -87,13 +100,17 @@ const namesOf = (r: ModuleRegistry) => [...r.domains, ...r.services].map((m) => 
 export function useModules(registry: ModuleRegistry): void {
   const current = holder[SLOT];
   if (!current) holder[SLOT] = registry;
-  else if (current !== registry && namesOf(current) !== namesOf(registry)) throw new Error(`useModules was handed other modules (${namesOf(registry)}) than before (${namesOf(current)})`);
+  else if (current !== registry && namesOf(current) !== namesOf(registry))
+    throw new Error(`useModules was handed other modules (${namesOf(registry)}) than before (${namesOf(current)})`);
 }
 
 /** The registry the entry point handed over; throws when none did, so a missing call fails at its first use. */
 export function modules(): ModuleRegistry {
   const current = holder[SLOT];
-  if (!current) throw new Error('The engine has no modules: the entry point must call useModules(MODULES) from jobs/modules.ts first');
+  if (!current)
+    throw new Error(
+      'The engine has no modules: the entry point must call useModules(MODULES) from jobs/modules.ts first',
+    );
   return current;
 }
 

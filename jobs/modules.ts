@@ -17,7 +17,8 @@ import * as tasks from './tasks/module.js';
 import * as workflows from './workflows/module.js';
 
 /** Signals' and schedules' outbox events, declared together in jobs/automation/events.ts, by type prefix. */
-const automationEventsOf = (prefix: string) => Object.fromEntries(Object.entries(automationEvents.events).filter(([type]) => type.startsWith(prefix)));
+const automationEventsOf = (prefix: string) =>
+  Object.fromEntries(Object.entries(automationEvents.events).filter(([type]) => type.startsWith(prefix)));
 
 /** The one list of service modules: adding one is its folder and a line here (and a migration when it stores data). */
 export const SERVICE_MODULES: ServiceModule[] = [

@@ -14,7 +14,9 @@ export interface Machine<S extends string> {
   isTerminal(status: string): boolean;
 }
 
-export function defineMachine<const T extends { readonly [K in keyof T]: readonly (keyof T & string)[] }>(table: T): Machine<keyof T & string> {
+export function defineMachine<const T extends { readonly [K in keyof T]: readonly (keyof T & string)[] }>(
+  table: T,
+): Machine<keyof T & string> {
   type S = keyof T & string;
   const statuses = Object.keys(table) as S[];
   const terminal = statuses.filter((s) => table[s].length === 0);

@@ -2,7 +2,10 @@ import { DOMAIN_NAMES } from '../shared/domain-names.js';
 import { domainModule } from './module-registry.js';
 import type { StepHandler } from './step.js';
 
-/** Handlers put in place by tests (slow or cancellable steps that exercise the engine); production uses the modules' own. */
+/**
+ * Handlers put in place by tests (slow or cancellable steps that exercise the engine); production uses the modules'
+ * own.
+ */
 const overrides = new Map<string, StepHandler>();
 
 /** The step of a domain, or undefined when its module is not built yet (the orchestrator refuses routes through it). */

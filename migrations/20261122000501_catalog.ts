@@ -17,7 +17,10 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
   });
   // array_to_string is only STABLE; for text[] it cannot change, so an IMMUTABLE wrapper may index it.
-  await knex.raw(`CREATE OR REPLACE FUNCTION awp_tags_text(text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT array_to_string($1, ' ') $$`);
+  await knex.raw(
+    `CREATE OR REPLACE FUNCTION awp_tags_text(text[]) RETURNS text LANGUAGE sql IMMUTABLE AS $$ SELECT ` +
+      `array_to_string($1, ' ') $$`,
+  );
   await knex.raw(`ALTER TABLE catalog_listings ADD COLUMN search tsvector GENERATED ALWAYS AS (
     setweight(to_tsvector('english', coalesce(title, '')), 'A') ||
     setweight(to_tsvector('english', awp_tags_text(tags)), 'B') ||

@@ -95,5 +95,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['proof_cards', 'conversations', 'waitpoints', 'run_events', 'run_steps', 'runs']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['proof_cards', 'conversations', 'waitpoints', 'run_events', 'run_steps', 'runs'])
+    await knex.schema.dropTableIfExists(table);
 }

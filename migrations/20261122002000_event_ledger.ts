@@ -18,7 +18,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('updated_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['account_id']);
   });
-  await knex.raw("ALTER TABLE subscriptions ADD CONSTRAINT subscriptions_status CHECK (status IN ('active','paused','disabled'))");
+  await knex.raw(
+    "ALTER TABLE subscriptions ADD CONSTRAINT subscriptions_status CHECK (status IN ('active','paused','disabled'))",
+  );
 
   await knex.schema.createTable('deliveries', (t) => {
     t.text('id').primary();
@@ -43,9 +45,14 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['account_id', 'created_at']);
     t.index(['root_id']);
   });
-  await knex.raw("ALTER TABLE deliveries ADD CONSTRAINT deliveries_status CHECK (status IN ('queued','claimed','completed','failed','canceled'))");
+  await knex.raw(
+    'ALTER TABLE deliveries ADD CONSTRAINT deliveries_status CHECK (status IN ' +
+      "('queued','claimed','completed','failed','canceled'))",
+  );
   // Fan-out is idempotent: one root attempt per (event, subscription).
-  await knex.raw('CREATE UNIQUE INDEX deliveries_one_root ON deliveries (event_id, subscription_id) WHERE parent_id IS NULL');
+  await knex.raw(
+    'CREATE UNIQUE INDEX deliveries_one_root ON deliveries (event_id, subscription_id) WHERE parent_id IS NULL',
+  );
   await knex.raw("CREATE INDEX deliveries_ready ON deliveries (next_attempt_at) WHERE status = 'queued'");
   await knex.raw("CREATE INDEX deliveries_leased ON deliveries (lease_expires_at) WHERE status = 'claimed'");
 }

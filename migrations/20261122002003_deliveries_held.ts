@@ -12,8 +12,12 @@ export async function up(knex: Knex): Promise<void> {
     t.boolean('held').notNullable().defaultTo(false);
   });
   await knex.raw('DROP INDEX IF EXISTS deliveries_ready');
-  await knex.raw("CREATE INDEX deliveries_ready ON deliveries (mode, next_attempt_at, id) WHERE status = 'queued' AND NOT held");
-  await knex.raw("CREATE INDEX deliveries_queued_by_subscription ON deliveries (subscription_id) WHERE status = 'queued'");
+  await knex.raw(
+    "CREATE INDEX deliveries_ready ON deliveries (mode, next_attempt_at, id) WHERE status = 'queued' AND NOT held",
+  );
+  await knex.raw(
+    "CREATE INDEX deliveries_queued_by_subscription ON deliveries (subscription_id) WHERE status = 'queued'",
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

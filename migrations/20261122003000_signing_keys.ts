@@ -17,7 +17,10 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.timestamp('retired_at', { useTz: true });
   });
-  await knex.raw("ALTER TABLE signing_keys ADD CONSTRAINT signing_keys_source CHECK (source IN ('generated','config') AND (source = 'config') = (private_key IS NULL))");
+  await knex.raw(
+    "ALTER TABLE signing_keys ADD CONSTRAINT signing_keys_source CHECK (source IN ('generated','config') AND " +
+      "(source = 'config') = (private_key IS NULL))",
+  );
   await knex.raw('CREATE UNIQUE INDEX signing_keys_one_current ON signing_keys ((true)) WHERE retired_at IS NULL');
 }
 

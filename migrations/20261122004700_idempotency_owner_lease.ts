@@ -16,7 +16,10 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('claimed_until', { useTz: true });
     t.boolean('secret_withheld').notNullable().defaultTo(false);
   });
-  await knex.raw(`DELETE FROM idempotency_keys WHERE jsonb_typeof(response_body) = 'object' AND jsonb_exists_any(response_body, array['token', 'secret'])`);
+  await knex.raw(
+    `DELETE FROM idempotency_keys WHERE jsonb_typeof(response_body) = 'object' AND ` +
+      `jsonb_exists_any(response_body, array['token', 'secret'])`,
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

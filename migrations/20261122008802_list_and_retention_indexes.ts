@@ -55,9 +55,15 @@ const REPLACED: Array<[name: string, definition: string]> = [
   ['catalog_account', 'catalog_listings (account_id)'],
 ];
 
-/** A CONCURRENTLY build that was interrupted leaves an invalid index behind; IF NOT EXISTS would keep it, so drop it first. */
+/**
+ * A CONCURRENTLY build that was interrupted leaves an invalid index behind; IF NOT EXISTS would keep it, so drop it
+ * first.
+ */
 async function dropIfInvalid(knex: Knex, name: string): Promise<void> {
-  const invalid = await knex.raw('SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid', [name]);
+  const invalid = await knex.raw(
+    'SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid',
+    [name],
+  );
   if (invalid.rows.length > 0) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
 }
 

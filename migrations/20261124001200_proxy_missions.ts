@@ -62,8 +62,11 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['account_id', 'provider_id'], 'proxy_missions_account_provider');
     t.index(['account_id', 'request_id'], 'proxy_missions_account_request');
   });
-  // The clock's sweep reads only live missions (past their expiry, or whose run has ended): a few rows of a large table.
-  await knex.raw(`CREATE INDEX proxy_missions_live_expiry ON proxy_missions (expires_at) WHERE status IN ('open', 'inProgress')`);
+  // The clock's sweep reads only live missions (past their expiry, or whose run has ended): a few rows of a large
+  // table.
+  await knex.raw(
+    `CREATE INDEX proxy_missions_live_expiry ON proxy_missions (expires_at) WHERE status IN ('open', 'inProgress')`,
+  );
   await knex.schema.createTable('proxy_provider_verifications', (t) => {
     t.bigIncrements('id');
     t.text('provider_id').notNullable().references('proxy_providers.id').onDelete('CASCADE');

@@ -35,7 +35,10 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['account_id', 'id'], 'pay_mandates_account_page');
     t.index(['account_id', 'task_id', 'id'], 'pay_mandates_account_task_page');
   });
-  await knex.raw('ALTER TABLE pay_mandates ADD CONSTRAINT pay_mandates_within_grant CHECK (max_minor > 0 AND spent_minor >= 0 AND spent_minor <= max_minor)');
+  await knex.raw(
+    'ALTER TABLE pay_mandates ADD CONSTRAINT pay_mandates_within_grant CHECK (max_minor > 0 AND spent_minor ' +
+      '>= 0 AND spent_minor <= max_minor)',
+  );
 
   await knex.schema.createTable('pay_receipts', (t) => {
     t.text('id').primary();
@@ -58,12 +61,15 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['run_id'], 'pay_receipts_run');
   });
   await knex.raw('ALTER TABLE pay_receipts ADD CONSTRAINT pay_receipts_positive CHECK (amount_minor > 0)');
-  await knex.raw('CREATE UNIQUE INDEX pay_receipts_settle_key ON pay_receipts (account_id, settle_key) WHERE settle_key IS NOT NULL');
+  await knex.raw(
+    'CREATE UNIQUE INDEX pay_receipts_settle_key ON pay_receipts (account_id, settle_key) WHERE settle_key IS NOT NULL',
+  );
 
   await knex.schema.createTable('pay_ledger_entries', (t) => {
     t.bigIncrements('id').primary();
     t.text('account_id').notNullable().references('accounts.id').onDelete('CASCADE');
-    // Checked at commit: the provider posts its entries before the receipt row they belong to is written, in the same transaction.
+    // Checked at commit: the provider posts its entries before the receipt row they belong to is written, in the same
+    // transaction.
     t.text('receipt_id').notNullable().references('pay_receipts.id').onDelete('CASCADE').deferrable('deferred');
     // `mandate:<id>` (the grant drawn down) or `vendor:<vendorId>` (paid to the vendor).
     t.text('ledger_account').notNullable();
@@ -74,9 +80,13 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['receipt_id'], 'pay_ledger_receipt');
     t.index(['account_id', 'ledger_account'], 'pay_ledger_account');
   });
-  await knex.raw("ALTER TABLE pay_ledger_entries ADD CONSTRAINT pay_ledger_entry_valid CHECK (direction IN ('debit', 'credit') AND amount_minor > 0)");
+  await knex.raw(
+    "ALTER TABLE pay_ledger_entries ADD CONSTRAINT pay_ledger_entry_valid CHECK (direction IN ('debit', " +
+      "'credit') AND amount_minor > 0)",
+  );
 
-  // A task's newest run (the evidence a settlement through the API is checked against); neither column is ever updated, so runs keep their HOT updates.
+  // A task's newest run (the evidence a settlement through the API is checked against); neither column is ever updated,
+  // so runs keep their HOT updates.
   await knex.raw('CREATE INDEX runs_task ON runs (task_id, id) WHERE task_id IS NOT NULL');
 
   await knex.schema.createTable('proof_packs', (t) => {
@@ -92,7 +102,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw(`CREATE FUNCTION proof_packs_sealed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN RAISE EXCEPTION 'a sealed proof pack never changes (%)', OLD.id; END $$`);
-  await knex.raw('CREATE TRIGGER proof_packs_sealed BEFORE UPDATE ON proof_packs FOR EACH ROW EXECUTE FUNCTION proof_packs_sealed()');
+  await knex.raw(
+    'CREATE TRIGGER proof_packs_sealed BEFORE UPDATE ON proof_packs FOR EACH ROW EXECUTE FUNCTION proof_packs_sealed()',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -50,8 +50,12 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['account_id', 'email'], 'case_stakeholders_account_email');
   });
-  await knex.raw('CREATE UNIQUE INDEX case_stakeholders_case_email ON case_stakeholders (case_id, email) WHERE email IS NOT NULL');
-  await knex.raw('CREATE UNIQUE INDEX case_stakeholders_case_phone ON case_stakeholders (case_id, phone) WHERE phone IS NOT NULL');
+  await knex.raw(
+    'CREATE UNIQUE INDEX case_stakeholders_case_email ON case_stakeholders (case_id, email) WHERE email IS NOT NULL',
+  );
+  await knex.raw(
+    'CREATE UNIQUE INDEX case_stakeholders_case_phone ON case_stakeholders (case_id, phone) WHERE phone IS NOT NULL',
+  );
   await knex.schema.createTable('case_deadlines', (t) => {
     t.text('id').primary();
     t.text('case_id').notNullable().references('cases.id').onDelete('CASCADE');
@@ -96,5 +100,6 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['case_timeline', 'case_actions', 'case_deadlines', 'case_stakeholders', 'case_runs', 'cases']) await knex.schema.dropTableIfExists(table);
+  for (const table of ['case_timeline', 'case_actions', 'case_deadlines', 'case_stakeholders', 'case_runs', 'cases'])
+    await knex.schema.dropTableIfExists(table);
 }

@@ -13,9 +13,28 @@ import type { Knex } from 'knex';
  * set as it was before them (a token narrowed on purpose stays narrow).
  */
 export const OLD_DEFAULT_SCOPES = [
-  'runs:read', 'runs:write', 'tasks:read', 'tasks:write', 'cases:read', 'cases:write', 'bridge:read', 'bridge:write',
-  'proxy:read', 'proxy:write', 'pay:read', 'pay:write', 'events:read', 'events:write', 'agents:read', 'agents:write',
-  'channels:read', 'channels:write', 'audit:read', 'tools:use', 'delivery:write', 'tokens:manage',
+  'runs:read',
+  'runs:write',
+  'tasks:read',
+  'tasks:write',
+  'cases:read',
+  'cases:write',
+  'bridge:read',
+  'bridge:write',
+  'proxy:read',
+  'proxy:write',
+  'pay:read',
+  'pay:write',
+  'events:read',
+  'events:write',
+  'agents:read',
+  'agents:write',
+  'channels:read',
+  'channels:write',
+  'audit:read',
+  'tools:use',
+  'delivery:write',
+  'tokens:manage',
 ];
 const NEW_SCOPES = ['signals:read', 'signals:write', 'schedules:read', 'schedules:write'];
 
@@ -102,7 +121,10 @@ export async function up(knex: Knex): Promise<void> {
   });
   // The overlap check looks for a firing still starting its run.
   await knex.raw(`CREATE INDEX schedule_firings_pending ON schedule_firings (schedule_id) WHERE outcome = 'pending'`);
-  await knex.raw(`CREATE UNIQUE INDEX schedule_firings_one_per_tick ON schedule_firings (schedule_id, scheduled_for) WHERE trigger <> 'manual'`);
+  await knex.raw(
+    `CREATE UNIQUE INDEX schedule_firings_one_per_tick ON schedule_firings (schedule_id, scheduled_for) ` +
+      `WHERE trigger <> 'manual'`,
+  );
   await grantNewScopes(knex);
 }
 

@@ -28,7 +28,9 @@ export async function up(knex: Knex): Promise<void> {
   });
   await knex.raw('CREATE UNIQUE INDEX members_account_email ON members (account_id, lower(email))');
   await knex.raw('CREATE INDEX members_email ON members (lower(email))');
-  await knex.raw("ALTER TABLE members ADD CONSTRAINT members_role CHECK (role IN ('owner','admin','approver','developer','viewer'))");
+  await knex.raw(
+    "ALTER TABLE members ADD CONSTRAINT members_role CHECK (role IN ('owner','admin','approver','developer','viewer'))",
+  );
   await knex.raw("ALTER TABLE members ADD CONSTRAINT members_status CHECK (status IN ('invited','active','disabled'))");
 
   await knex.raw(`
@@ -39,7 +41,9 @@ export async function up(knex: Knex): Promise<void> {
               NEW.password_hash, now());
       RETURN NEW;
     END $$`);
-  await knex.raw('CREATE TRIGGER accounts_owner AFTER INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION awp_account_owner()');
+  await knex.raw(
+    'CREATE TRIGGER accounts_owner AFTER INSERT ON accounts FOR EACH ROW EXECUTE FUNCTION awp_account_owner()',
+  );
   await knex.raw(`
     INSERT INTO members (id, account_id, email, name, role, status, password_hash, activated_at, created_at)
     SELECT 'mem_' || replace(gen_random_uuid()::text, '-', ''), id, email, name, 'owner', 'active', password_hash,
@@ -50,7 +54,9 @@ export async function up(knex: Knex): Promise<void> {
     await knex.schema.alterTable(table, (t) => {
       t.text('member_id').references('members.id').onDelete('CASCADE');
     });
-    await knex.raw(`UPDATE ${table} x SET member_id = m.id FROM members m WHERE m.account_id = x.account_id AND m.role = 'owner'`);
+    await knex.raw(
+      `UPDATE ${table} x SET member_id = m.id FROM members m WHERE m.account_id = x.account_id AND m.role = 'owner'`,
+    );
     await knex.raw(`ALTER TABLE ${table} ALTER COLUMN member_id SET NOT NULL`);
     await knex.raw(`CREATE INDEX ${table}_member ON ${table} (member_id)`);
   }

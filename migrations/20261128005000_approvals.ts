@@ -35,7 +35,9 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('created_at', { useTz: true }).notNullable().defaultTo(knex.fn.now());
     t.index(['account_id', 'id']);
   });
-  await knex.raw('ALTER TABLE autonomy_grants ADD CONSTRAINT autonomy_grants_budget CHECK (used >= 0 AND used <= budget)');
+  await knex.raw(
+    'ALTER TABLE autonomy_grants ADD CONSTRAINT autonomy_grants_budget CHECK (used >= 0 AND used <= budget)',
+  );
   // One draw per run: a retried step finds its run's draw instead of spending the budget twice.
   await knex.schema.createTable('autonomy_grant_uses', (t) => {
     t.text('grant_id').notNullable().references('autonomy_grants.id').onDelete('CASCADE');
@@ -65,7 +67,10 @@ export async function up(knex: Knex): Promise<void> {
     t.timestamp('expires_at', { useTz: true });
     t.timestamp('escalated_at', { useTz: true });
   });
-  await knex.raw('CREATE INDEX waitpoints_open_expiry ON waitpoints (expires_at) WHERE resolved_at IS NULL AND expires_at IS NOT NULL');
+  await knex.raw(
+    'CREATE INDEX waitpoints_open_expiry ON waitpoints (expires_at) WHERE resolved_at IS NULL AND expires_at ' +
+      'IS NOT NULL',
+  );
 }
 
 export async function down(knex: Knex): Promise<void> {

@@ -15,10 +15,22 @@ import { issueToken } from '../jobs/accounts/issue-token.js';
 const OPERATOR_ID = 'acct_operator';
 await withScriptDb(async (db) => {
   await db('accounts')
-    .insert({ id: OPERATOR_ID, email: 'operator@awp.local', name: 'operator', password_hash: await hashPassword(randomSecret()), plan: 'team', status: 'active' })
+    .insert({
+      id: OPERATOR_ID,
+      email: 'operator@awp.local',
+      name: 'operator',
+      password_hash: await hashPassword(randomSecret()),
+      plan: 'team',
+      status: 'active',
+    })
     .onConflict('id')
     .ignore();
-  const { token, row } = await issueToken(db, OPERATOR_ID, { name: process.argv[2] ?? 'admin', scopes: [...DEFAULT_SCOPES, 'admin'] });
-  console.error(`admin token ${row.id} (${row.name}) for the operator account; the secret is shown once, on the next line:`);
+  const { token, row } = await issueToken(db, OPERATOR_ID, {
+    name: process.argv[2] ?? 'admin',
+    scopes: [...DEFAULT_SCOPES, 'admin'],
+  });
+  console.error(
+    `admin token ${row.id} (${row.name}) for the operator account; the secret is shown once, on the next line:`,
+  );
   console.log(token);
 });

@@ -42,10 +42,24 @@ import { awpVersusPeers, benchPeers, type PeerResult } from './bench/peers.js';
 import { formatSummary, summariseProfile, type CpuProfile } from './bench/profile.js';
 import { formatTable, targetRows, type Figures } from './bench/verdicts.js';
 
-/** `npm run bench:quick` (BENCH_QUICK=1): every section, small, in a few minutes; a BENCH_* variable set explicitly wins. */
+/**
+ * `npm run bench:quick` (BENCH_QUICK=1): every section, small, in a few minutes; a BENCH_* variable set explicitly
+ * wins.
+ */
 const QUICK: Record<string, string> = {
-  BENCH_HTTP_N: '100', BENCH_N: '30', BENCH_TOTAL: '200', BENCH_COUNT_RUNS: '100', BENCH_SCALE_RUNS: '100', BENCH_LOAD_SECONDS: '4', BENCH_LOAD_WARMUP_SECONDS: '1',
-  BENCH_DELIVERIES: '300', BENCH_CLAIMS: '1000', BENCH_RSS_RUNS: '1000', BENCH_RSS_EVERY: '100', BENCH_STORED_RUNS: '20000', BENCH_PLAN_ROWS: '20000',
+  BENCH_HTTP_N: '100',
+  BENCH_N: '30',
+  BENCH_TOTAL: '200',
+  BENCH_COUNT_RUNS: '100',
+  BENCH_SCALE_RUNS: '100',
+  BENCH_LOAD_SECONDS: '4',
+  BENCH_LOAD_WARMUP_SECONDS: '1',
+  BENCH_DELIVERIES: '300',
+  BENCH_CLAIMS: '1000',
+  BENCH_RSS_RUNS: '1000',
+  BENCH_RSS_EVERY: '100',
+  BENCH_STORED_RUNS: '20000',
+  BENCH_PLAN_ROWS: '20000',
 };
 if (process.env.BENCH_QUICK === '1') for (const [k, v] of Object.entries(QUICK)) process.env[k] ??= v;
 
@@ -71,16 +85,33 @@ if (unknownFlags.length) {
   console.error(`bench: unknown argument ${unknownFlags.join(' ')} (known: ${FLAGS.join(', ')})`);
   process.exit(2);
 }
-const wanted = (process.env.BENCH_SECTIONS ?? Object.keys(SECTIONS).filter((s) => s !== 'peers' && s !== 'heap').join(',')).split(',').map((s) => s.trim()).filter(Boolean);
+const wanted = (
+  process.env.BENCH_SECTIONS ??
+  Object.keys(SECTIONS)
+    .filter((s) => s !== 'peers' && s !== 'heap')
+    .join(',')
+)
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 // Last, so the peers run after awp's own sections and their figures sit beside runs.
 if (process.argv.includes('--peers') && !wanted.includes('peers')) wanted.push('peers');
 const unknown = wanted.filter((name) => !SECTIONS[name]);
-if (unknown.length > 0) throw new Error(`unknown bench section ${unknown.join(', ')} (known: ${Object.keys(SECTIONS).join(', ')})`);
+if (unknown.length > 0)
+  throw new Error(`unknown bench section ${unknown.join(', ')} (known: ${Object.keys(SECTIONS).join(', ')})`);
 
-// pg_stat_statements needs a Postgres restart and costs a little on every statement: only when counts or stored read it.
-const env = await benchEnv({ statements: (wanted.includes('counts') || wanted.includes('stored')) && process.env.BENCH_PG_STATEMENTS !== '0' });
+// pg_stat_statements needs a Postgres restart and costs a little on every statement: only when counts or stored read
+// it.
+const env = await benchEnv({
+  statements: (wanted.includes('counts') || wanted.includes('stored')) && process.env.BENCH_PG_STATEMENTS !== '0',
+});
 const report: Record<string, unknown> = {
-  machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model, memoryGb: Math.round(os.totalmem() / 2 ** 30), node: process.version },
+  machine: {
+    cpus: os.cpus().length,
+    model: os.cpus()[0]?.model,
+    memoryGb: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+  },
   at: new Date().toISOString(),
   layout: { split: env.split, pids: env.pids, idleRssMb: env.idleRssMb },
 };
@@ -111,11 +142,17 @@ if (failed.length > 0) {
   process.exitCode = 1;
 }
 
-/** The worker's and API's `--cpu-prof` profiles, cut to the sustained phase of `runs` (else every recorded window, else all). */
+/**
+ * The worker's and API's `--cpu-prof` profiles, cut to the sustained phase of `runs` (else every recorded window, else
+ * all).
+ */
 function profiles(e: BenchEnv): Record<string, unknown> {
   const sustainedOnly = e.profile.windows.filter((w) => w.name === 'runs.sustained');
   const windows = sustainedOnly.length > 0 ? sustainedOnly : e.profile.windows;
-  const out: Record<string, unknown> = { dir: e.profile.dir, windows: windows.map((w) => ({ name: w.name, seconds: Math.round((w.endUs - w.startUs) / 1e5) / 10 })) };
+  const out: Record<string, unknown> = {
+    dir: e.profile.dir,
+    windows: windows.map((w) => ({ name: w.name, seconds: Math.round((w.endUs - w.startUs) / 1e5) / 10 })),
+  };
   for (const [name, file] of Object.entries(e.profile.files)) {
     if (!fs.existsSync(file)) {
       out[name] = { file, error: 'no profile written (the process did not exit by itself)' };
@@ -131,7 +168,9 @@ function profiles(e: BenchEnv): Record<string, unknown> {
 // Section results are read by name here; their shapes are the sections' own return values.
 type Section = Record<string, any>;
 
-/** Only the processes that serve alone: the bench process also holds the load generator, so its RSS is not the API's. */
+/**
+ * Only the processes that serve alone: the bench process also holds the load generator, so its RSS is not the API's.
+ */
 function ownProcesses<T>(byProcess: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(byProcess).filter(([k]) => !k.includes('bench process')));
 }
@@ -140,7 +179,17 @@ function ownProcesses<T>(byProcess: Record<string, T>): Record<string, T> {
 /** awp ÷ each peer beside the peer's own figures, for the targets table. */
 function peersVersus(peers: Record<string, Section> | undefined): Figures['peers'] {
   if (!peers?.awpVersus) return undefined;
-  return Object.fromEntries(Object.entries(peers.awpVersus as Record<string, Section>).map(([name, v]) => [name, { latencyP50: v.latencyP50, throughput: v.throughput, p50Ms: peers[name]!.latency.p50, perSec: peers[name]!.perSec }]));
+  return Object.fromEntries(
+    Object.entries(peers.awpVersus as Record<string, Section>).map(([name, v]) => [
+      name,
+      {
+        latencyP50: v.latencyP50,
+        throughput: v.throughput,
+        p50Ms: peers[name]!.latency.p50,
+        perSec: peers[name]!.perSec,
+      },
+    ]),
+  );
 }
 
 function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknown> {
@@ -151,16 +200,38 @@ function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknow
   const at32 = (scale?.levels as Section[] | undefined)?.find((l) => l.inFlight === 32);
   const figures: Figures = {
     layout: e.split,
-    sustained: runs ? { awpPerSec: runs.awp3StepRun.perSec, barePerSec: runs.bareBullmq3StepFlow.perSec, inFlight: runs.awp3StepRun.inFlight }
-      : at32 ? { awpPerSec: at32.awp.perSec, barePerSec: at32.bareBullmq.perSec, inFlight: 32 } : undefined,
+    sustained: runs
+      ? {
+          awpPerSec: runs.awp3StepRun.perSec,
+          barePerSec: runs.bareBullmq3StepFlow.perSec,
+          inFlight: runs.awp3StepRun.inFlight,
+        }
+      : at32
+        ? { awpPerSec: at32.awp.perSec, barePerSec: at32.bareBullmq.perSec, inFlight: 32 }
+        : undefined,
     latency: runs ? { awpP50: runs.awp3StepRun.latency.p50, bareP50: runs.bareBullmq3StepFlow.latency.p50 } : undefined,
-    async: measured('async') ? { awpPerSec: measured('async')!.awpAsyncSubmissions.perSec, barePerSec: measured('async')!.bareKoaAjvPgInsertQueueAdd.perSec } : undefined,
-    healthz: measured('healthz') ? { awpPerSec: measured('healthz')!.awpHealthz.perSec, barePerSec: measured('healthz')!.bareKoaHello.perSec } : undefined,
+    async: measured('async')
+      ? {
+          awpPerSec: measured('async')!.awpAsyncSubmissions.perSec,
+          barePerSec: measured('async')!.bareKoaAjvPgInsertQueueAdd.perSec,
+        }
+      : undefined,
+    healthz: measured('healthz')
+      ? { awpPerSec: measured('healthz')!.awpHealthz.perSec, barePerSec: measured('healthz')!.bareKoaHello.perSec }
+      : undefined,
     idleRssMb: ownProcesses(e.idleRssMb),
     bareIdleRssMb: measured('healthz')?.bareKoaHelloIdleRssMb,
     peers: peersVersus(r.peers as Record<string, Section> | undefined),
-    rssAfterRuns: rss && Object.keys(ownProcesses(rss.lastMb)).length > 0
-      ? { runs: rss.runs, lastMb: ownProcesses(rss.lastMb), trendsUp: ownProcesses(Object.fromEntries(Object.entries(rss.trend as Section).map(([k, t]) => [k, t.trendsUp]))) } : undefined,
+    rssAfterRuns:
+      rss && Object.keys(ownProcesses(rss.lastMb)).length > 0
+        ? {
+            runs: rss.runs,
+            lastMb: ownProcesses(rss.lastMb),
+            trendsUp: ownProcesses(
+              Object.fromEntries(Object.entries(rss.trend as Section).map(([k, t]) => [k, t.trendsUp])),
+            ),
+          }
+        : undefined,
   };
   const targets = targetRows(figures);
   const lines = [`\nbench summary (${os.cpus().length} cores, ${r.at}, BENCH_SPLIT=${e.split}):`, formatTable(targets)];
@@ -170,18 +241,65 @@ function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknow
     const pg = counts.perRun.postgres;
     const rd = counts.perRun.redis;
     perRun = {
-      postgresStatements: pg.statements, postgresTransactions: pg.transactions, postgresRowsWritten: pg.rowsWritten.total, postgresTableBytes: pg.tableBytes, postgresWalBytes: pg.walBytes,
-      redisCommands: rd.commands, redisClientCommands: rd.clientCommands, redisUsedMemoryBytes: rd.usedMemoryBytes, redisKeys: rd.keys,
-      bareFlowRedisCommands: counts.bareBullmq3StepFlowPerFlow.redis.commands, bareFlowRedisClientCommands: counts.bareBullmq3StepFlowPerFlow.redis.clientCommands,
+      postgresStatements: pg.statements,
+      postgresTransactions: pg.transactions,
+      postgresRowsWritten: pg.rowsWritten.total,
+      postgresTableBytes: pg.tableBytes,
+      postgresWalBytes: pg.walBytes,
+      redisCommands: rd.commands,
+      redisClientCommands: rd.clientCommands,
+      redisUsedMemoryBytes: rd.usedMemoryBytes,
+      redisKeys: rd.keys,
+      bareFlowRedisCommands: counts.bareBullmq3StepFlowPerFlow.redis.commands,
+      bareFlowRedisClientCommands: counts.bareBullmq3StepFlowPerFlow.redis.clientCommands,
     };
-    lines.push(`\nper 3-step run (${counts.runs} runs): Postgres ${pg.statements} statements, ${pg.transactions} transactions, ${pg.rowsWritten.total} rows written, ${pg.tableBytes} B tables, ${pg.walBytes} B WAL; `
-      + `Redis ${rd.commands} commands (${rd.clientCommands} sent by clients), ${rd.usedMemoryBytes} B memory, ${rd.keys} keys; bare flow: ${perRun.bareFlowRedisCommands} Redis commands (${perRun.bareFlowRedisClientCommands} sent)`);
+    lines.push(
+      `\nper 3-step run (${counts.runs} runs): Postgres ${pg.statements} statements, ${pg.transactions} ` +
+        `transactions, ${pg.rowsWritten.total} rows written, ${pg.tableBytes} B tables, ${pg.walBytes} B WAL; ` +
+        `Redis ${rd.commands} commands (${rd.clientCommands} sent by clients), ${rd.usedMemoryBytes} B ` +
+        `memory, ${rd.keys} keys; bare flow: ${perRun.bareFlowRedisCommands} Redis commands ` +
+        `(${perRun.bareFlowRedisClientCommands} sent)`,
+    );
   }
-  const levels = (scale?.levels as Section[] | undefined)?.map((l) => ({ inFlight: l.inFlight, awpPerSec: l.awp.perSec, awpP50: l.awp.latency.p50, barePerSec: l.bareBullmq.perSec, ratio: l.throughputRatio }));
-  if (levels) lines.push(`\nruns/s by in flight: ${levels.map((l) => `${l.inFlight}: ${l.awpPerSec} (bare ${l.barePerSec}, ${l.ratio}×)`).join('; ')}`);
+  const levels = (scale?.levels as Section[] | undefined)?.map((l) => ({
+    inFlight: l.inFlight,
+    awpPerSec: l.awp.perSec,
+    awpP50: l.awp.latency.p50,
+    barePerSec: l.bareBullmq.perSec,
+    ratio: l.throughputRatio,
+  }));
+  if (levels)
+    lines.push(
+      `\nruns/s by in flight: ` +
+        `${levels.map((l) => `${l.inFlight}: ${l.awpPerSec} (bare ${l.barePerSec}, ${l.ratio}×)`).join('; ')}`,
+    );
   const stored = measured('stored');
-  if (stored) lines.push(`p50 with ${stored.after.runsStored} runs stored: ${stored.after.latency.p50} ms (with ${stored.before.runsStored}: ${stored.before.latency.p50} ms, ${stored.p50Ratio}×${stored.flat ? ', flat' : ', NOT flat'})`);
-  if (rss) lines.push(`RSS series (runs:MB): ${Object.entries(rss.seriesMb as Record<string, string>).map(([k, s]) => `${k} ${s}`).join('; ')}`);
+  if (stored)
+    lines.push(
+      `p50 with ${stored.after.runsStored} runs stored: ${stored.after.latency.p50} ms (with ` +
+        `${stored.before.runsStored}: ${stored.before.latency.p50} ms, ` +
+        `${stored.p50Ratio}×${stored.flat ? ', flat' : ', NOT flat'})`,
+    );
+  if (rss)
+    lines.push(
+      `RSS series (runs:MB): ${Object.entries(rss.seriesMb as Record<string, string>)
+        .map(([k, s]) => `${k} ${s}`)
+        .join('; ')}`,
+    );
   process.stderr.write(`${lines.join('\n')}\n`);
-  return { targets, ...(perRun ? { perRun } : {}), ...(levels ? { scale: levels } : {}), ...(stored ? { storedP50: { before: stored.before.latency.p50, after: stored.after.latency.p50, runsStored: stored.after.runsStored, ratio: stored.p50Ratio } } : {}) };
+  return {
+    targets,
+    ...(perRun ? { perRun } : {}),
+    ...(levels ? { scale: levels } : {}),
+    ...(stored
+      ? {
+          storedP50: {
+            before: stored.before.latency.p50,
+            after: stored.after.latency.p50,
+            runsStored: stored.after.runsStored,
+            ratio: stored.p50Ratio,
+          },
+        }
+      : {}),
+  };
 }

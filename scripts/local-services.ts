@@ -40,7 +40,8 @@ export function ensureBinaries(log: (msg: string) => void = console.log): { redi
   let pgBin = postgresBinDir();
   if (!redis || !pgBin) {
     const missing = [!redis && 'redis-server', !pgBin && 'postgresql'].filter(Boolean) as string[];
-    if (!isRoot) throw new Error(`Missing ${missing.join(' and ')}: install with 'sudo apt-get install -y ${missing.join(' ')}'`);
+    if (!isRoot)
+      throw new Error(`Missing ${missing.join(' and ')}: install with 'sudo apt-get install -y ${missing.join(' ')}'`);
     log(`installing ${missing.join(', ')} from Debian's packages`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
@@ -70,7 +71,10 @@ async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess
     if (child && child.exitCode !== null) throw new Error(`process exited with code ${child.exitCode}`);
     const ok = await new Promise<boolean>((resolve) => {
       const sock = net.connect(port, '127.0.0.1');
-      sock.once('connect', () => { sock.destroy(); resolve(true); });
+      sock.once('connect', () => {
+        sock.destroy();
+        resolve(true);
+      });
       sock.once('error', () => resolve(false));
     });
     if (ok) return;
@@ -80,11 +84,29 @@ async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess
 }
 
 /** Starts redis-server on a free loopback port. `persist` keeps an append-only file in `dir`. */
-export async function startRedis(dir: string, opts: { persist: boolean; port?: number; bin?: string }): Promise<LocalService & { port: number; child: ChildProcess }> {
+export async function startRedis(
+  dir: string,
+  opts: { persist: boolean; port?: number; bin?: string },
+): Promise<LocalService & { port: number; child: ChildProcess }> {
   fs.mkdirSync(dir, { recursive: true });
   const port = opts.port ?? (await freePort());
   const bin = opts.bin ?? ensureBinaries().redis;
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', opts.persist ? 'yes' : 'no', '--daemonize', 'no', '--loglevel', 'warning'];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    opts.persist ? 'yes' : 'no',
+    '--daemonize',
+    'no',
+    '--loglevel',
+    'warning',
+  ];
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   await waitForPort(port, 10_000, child);
   return {
@@ -103,7 +125,10 @@ export async function startRedis(dir: string, opts: { persist: boolean; port?: n
 function asPg(pgBin: string, tool: string, args: string[]): string {
   const cmd = path.join(pgBin, tool);
   return isRoot
-    ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    ? execFileSync('runuser', ['-u', 'postgres', '--', cmd, ...args], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
@@ -129,13 +154,22 @@ function readRunningPort(dir: string): number | null {
  * WAL, so fewer full-page images are written after each; random reads priced
  * as on local SSD.
  */
-const WORKLOAD_SETTINGS = ['-c shared_buffers=256MB', '-c jit=off', '-c max_wal_size=2GB', '-c checkpoint_timeout=15min', '-c random_page_cost=1.1'];
+const WORKLOAD_SETTINGS = [
+  '-c shared_buffers=256MB',
+  '-c jit=off',
+  '-c max_wal_size=2GB',
+  '-c checkpoint_timeout=15min',
+  '-c random_page_cost=1.1',
+];
 
 /**
  * Starts (initialising when new) a Postgres cluster in `dir` on loopback and
  * creates `database`. `fast` turns off durability settings for throwaway test clusters.
  */
-export async function startPostgres(dir: string, opts: { database: string; fast: boolean; pgBin?: string; port?: number }): Promise<LocalService & { port: number }> {
+export async function startPostgres(
+  dir: string,
+  opts: { database: string; fast: boolean; pgBin?: string; port?: number },
+): Promise<LocalService & { port: number }> {
   const pgBin = opts.pgBin ?? ensureBinaries().pgBin;
   const user = isRoot ? 'postgres' : os.userInfo().username;
   fs.mkdirSync(dir, { recursive: true });
@@ -147,12 +181,40 @@ export async function startPostgres(dir: string, opts: { database: string; fast:
   let port = readRunningPort(dir);
   if (!port) {
     port = opts.port ?? (await freePort());
-    const settings = [`-p ${port}`, `-k ${dir}`, "-c listen_addresses=127.0.0.1", '-c max_connections=200', ...WORKLOAD_SETTINGS];
+    const settings = [
+      `-p ${port}`,
+      `-k ${dir}`,
+      '-c listen_addresses=127.0.0.1',
+      '-c max_connections=200',
+      ...WORKLOAD_SETTINGS,
+    ];
     if (opts.fast) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
-    asPg(pgBin, 'pg_ctl', ['-D', dir, '-l', path.join(dir, 'server.log'), '-o', settings.join(' '), '-w', '-t', '60', 'start']);
+    asPg(pgBin, 'pg_ctl', [
+      '-D',
+      dir,
+      '-l',
+      path.join(dir, 'server.log'),
+      '-o',
+      settings.join(' '),
+      '-w',
+      '-t',
+      '60',
+      'start',
+    ]);
   }
   await waitForPort(port, 30_000);
-  const exists = asPg(pgBin, 'psql', ['-h', '127.0.0.1', '-p', String(port), '-U', user, '-d', 'postgres', '-tAc', `SELECT 1 FROM pg_database WHERE datname='${opts.database}'`]).trim();
+  const exists = asPg(pgBin, 'psql', [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(port),
+    '-U',
+    user,
+    '-d',
+    'postgres',
+    '-tAc',
+    `SELECT 1 FROM pg_database WHERE datname='${opts.database}'`,
+  ]).trim();
   if (exists !== '1') asPg(pgBin, 'createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', user, opts.database]);
   return {
     url: `postgres://${user}@127.0.0.1:${port}/${opts.database}`,

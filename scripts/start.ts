@@ -20,7 +20,8 @@ import { ensureDashboardBuilt } from './build-dashboard.js';
 import { sealPlaintextSecrets } from '../shared/vault/backfill.js';
 import { withLocalMasterKey } from '../shared/vault/local-key.js';
 
-// Outside production a missing AWP_MASTER_KEY is generated once under DATA_DIR (production refuses to start without one).
+// Outside production a missing AWP_MASTER_KEY is generated once under DATA_DIR (production refuses to start without
+// one).
 const processEnv = withLocalMasterKey(process.env);
 const base = loadConfig(processEnv);
 const log = createLogger(base.LOG_LEVEL, { process: 'all' });

@@ -31,20 +31,33 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
     throw new Error('DATABASE_URL and REDIS_URL must be set (npm start sets them for local services)');
   }
   // knex reports pool errors (Postgres restarting) itself: into the service log, not the console.
-  const db = createDb(config.DATABASE_URL, { min: 0, max: config.DB_POOL_MAX }, {
-    warn: (message) => log.warn({ db: String(message).slice(0, 300) }, 'postgres pool'),
-    error: (message) => log.error({ db: String(message).slice(0, 300) }, 'postgres pool'),
-  });
-  // No auto-pipelining: measured, its gain was within the bench's noise, and with it a worker's close while Redis is down
+  const db = createDb(
+    config.DATABASE_URL,
+    { min: 0, max: config.DB_POOL_MAX },
+    {
+      warn: (message) => log.warn({ db: String(message).slice(0, 300) }, 'postgres pool'),
+      error: (message) => log.error({ db: String(message).slice(0, 300) }, 'postgres pool'),
+    },
+  );
+  // No auto-pipelining: measured, its gain was within the bench's noise, and with it a worker's close while Redis is
+  // down
   // could outlast the shutdown deadline (test/reliability/shutdown-redis-restart.test.ts failed once under load).
   const redis = createRedis(config.REDIS_URL);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
-  const queues = new QueueHub(redis, config.QUEUE_PREFIX, (err) => log.warn({ err: err.message }, 'queue connection error'));
+  const queues = new QueueHub(redis, config.QUEUE_PREFIX, (err) =>
+    log.warn({ err: err.message }, 'queue connection error'),
+  );
   const bus = new Bus(redis, config.QUEUE_PREFIX);
   const health = new HealthMonitor(new DependencyChecks({ db, redis }));
   let closed = false;
   return {
-    config, db, redis, log, queues, bus, health,
+    config,
+    db,
+    redis,
+    log,
+    queues,
+    bus,
+    health,
     async close() {
       if (closed) return;
       closed = true;

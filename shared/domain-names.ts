@@ -7,7 +7,18 @@
  * checks it too. Adding a domain adds its name here.
  */
 export const DOMAIN_NAMES = [
-  'hunt', 'resolve', 'bridge', 'proxy', 'pay', 'environment', 'cicd', 'kubernetes', 'incident', 'migration', 'security', 'delivery',
+  'hunt',
+  'resolve',
+  'bridge',
+  'proxy',
+  'pay',
+  'environment',
+  'cicd',
+  'kubernetes',
+  'incident',
+  'migration',
+  'security',
+  'delivery',
 ] as const;
 
 export type DomainName = (typeof DOMAIN_NAMES)[number];
@@ -19,10 +30,19 @@ export function isDomain(name: string): name is DomainName {
 }
 
 /** Actions the domains' waitpoints accept (their `resumeActions`), for the resume request's enum. */
-export const RESUME_ACTIONS: readonly string[] = ['buy', 'contact', 'proxyOutcome', 'settle', 'decline', 'approve', 'reject'];
+export const RESUME_ACTIONS: readonly string[] = [
+  'buy',
+  'contact',
+  'proxyOutcome',
+  'settle',
+  'decline',
+  'approve',
+  'reject',
+];
 
 /** Run statuses the domains declare (`statuses`): resting ones, and final ones with what each counts as. */
-export const DOMAIN_STATUSES: { resting: readonly string[]; final: Readonly<Record<string, 'succeeded' | 'failed'>> } = {
-  resting: ['awaitingApproval'],
-  final: { delivered: 'succeeded', blocked: 'failed' },
-};
+export const DOMAIN_STATUSES: { resting: readonly string[]; final: Readonly<Record<string, 'succeeded' | 'failed'>> } =
+  {
+    resting: ['awaitingApproval'],
+    final: { delivered: 'succeeded', blocked: 'failed' },
+  };

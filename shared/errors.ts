@@ -40,8 +40,7 @@ export class AppError extends Error {
   }
 }
 
-export const invalidPayload = (message: string, details?: unknown) =>
-  new AppError('invalidPayload', message, details);
+export const invalidPayload = (message: string, details?: unknown) => new AppError('invalidPayload', message, details);
 export const notFound = (what: string) => new AppError('notFound', `${what} not found`);
 export const conflict = (message: string, details?: unknown) => new AppError('conflict', message, details);
 export const forbidden = (message: string) => new AppError('forbidden', message);
@@ -49,7 +48,10 @@ export const unauthorized = (message = 'Missing, unknown or revoked bearer token
   new AppError('unauthorized', message);
 export const policyViolation = (message: string, details?: unknown) =>
   new AppError('policyViolation', message, details);
-/** 409: the member who submitted the run may not approve it (unless the account's approval policy allows that gate kind). */
+/**
+ * 409: the member who submitted the run may not approve it (unless the account's approval policy allows that gate
+ * kind).
+ */
 export const selfApproval = (message: string, details?: unknown) => new AppError('selfApproval', message, details);
 export const notImplemented = (message: string) => new AppError('notImplemented', message);
 

@@ -85,7 +85,9 @@ export class HealthMonitor {
   }
 }
 
-/** What `/readyz` answers: the live checks and the migration files this code ships that the database has not applied. */
+/**
+ * What `/readyz` answers: the live checks and the migration files this code ships that the database has not applied.
+ */
 export type Readiness = { checks: Health & { migrations: 'up' | 'pending' | 'unknown' }; pendingMigrations: string[] };
 
 /** How long one readiness answer is shared: a burst of probes costs one check. */
@@ -102,8 +104,14 @@ export function readiness(deps: { db: Knex; health: HealthMonitor }): Promise<Re
   if (hit && Date.now() - hit.at < READY_CACHE_MS) return hit.answer;
   const answer = (async (): Promise<Readiness> => {
     const checks = await deps.health.checks.check();
-    const pending = checks.postgres === 'up' ? await withTimeout(pendingMigrations(deps.db), CHECK_TIMEOUT_MS).catch(() => null) : null;
-    return { checks: { ...checks, migrations: pending === null ? 'unknown' : pending.length > 0 ? 'pending' : 'up' }, pendingMigrations: pending ?? [] };
+    const pending =
+      checks.postgres === 'up'
+        ? await withTimeout(pendingMigrations(deps.db), CHECK_TIMEOUT_MS).catch(() => null)
+        : null;
+    return {
+      checks: { ...checks, migrations: pending === null ? 'unknown' : pending.length > 0 ? 'pending' : 'up' },
+      pendingMigrations: pending ?? [],
+    };
   })();
   readinessCache.set(deps.health, { at: Date.now(), answer });
   return answer;

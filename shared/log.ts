@@ -25,13 +25,18 @@ const REDACT = [
   'authorization',
 ];
 
-export function createLogger(level = 'info', base: Record<string, unknown> = {}, destination?: DestinationStream): Logger {
+export function createLogger(
+  level = 'info',
+  base: Record<string, unknown> = {},
+  destination?: DestinationStream,
+): Logger {
   const options = {
     level,
     base: { service: 'awp', ...base },
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    // Paths cannot know where a resolved secret ends up (an upstream error message, say): mask its value in the finished line.
+    // Paths cannot know where a resolved secret ends up (an upstream error message, say): mask its value in the
+    // finished line.
     hooks: { streamWrite: (line: string) => redactSecrets(line) },
   };
   return destination ? pino(options, destination) : pino(options);

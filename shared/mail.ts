@@ -18,13 +18,19 @@ export interface Mail {
  * so an operator can pass it on, after which the clock hashes it (0: at once).
  * Log lines never carry the body.
  */
-export async function sendMail(deps: Pick<Deps, 'db' | 'config' | 'log'>, mail: Mail): Promise<'smtp' | 'stored' | 'failed'> {
+export async function sendMail(
+  deps: Pick<Deps, 'db' | 'config' | 'log'>,
+  mail: Mail,
+): Promise<'smtp' | 'stored' | 'failed'> {
   const id = newId('mail');
   const keepUnsent = deps.config.MAIL_BODY_RETENTION_HOURS > 0;
   await insertMail(deps.db, { id, ...mail });
   if (!deps.config.SMTP_URL) {
     await settleMail(deps.db, id, 'stored', { dropBody: !keepUnsent });
-    deps.log.info({ mailId: id, to: mail.to, subject: mail.subject }, 'mail not sent (no SMTP_URL): kept in outbound_mails');
+    deps.log.info(
+      { mailId: id, to: mail.to, subject: mail.subject },
+      'mail not sent (no SMTP_URL): kept in outbound_mails',
+    );
     return 'stored';
   }
   try {

@@ -1,11 +1,16 @@
 import {
-  findPhoneNumbersInText, isSupportedCountry, parsePhoneNumberFromString, type CountryCode,
+  findPhoneNumbersInText,
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  type CountryCode,
 } from 'libphonenumber-js';
 
 /** Phone numbers as E.164: proxy reads them from requests, policy compares outreach recipients by them. */
 
 const asCountry = (country: unknown): CountryCode | undefined =>
-  typeof country === 'string' && isSupportedCountry(country.toUpperCase()) ? (country.toUpperCase() as CountryCode) : undefined;
+  typeof country === 'string' && isSupportedCountry(country.toUpperCase())
+    ? (country.toUpperCase() as CountryCode)
+    : undefined;
 
 /** Phone numbers in free text, as E.164 (`+49305550123`); national forms need the caller's country. */
 export function phonesIn(text: string, country?: unknown): string[] {

@@ -40,7 +40,10 @@ export class QueueHub {
 
   flows(): FlowProducer {
     if (!this.flowProducer) {
-      this.flowProducer = new FlowProducer({ connection: this.connection as unknown as ConnectionOptions, prefix: this.prefix });
+      this.flowProducer = new FlowProducer({
+        connection: this.connection as unknown as ConnectionOptions,
+        prefix: this.prefix,
+      });
       this.flowProducer.on('error', this.onError);
       // BullMQ adds a 'closing' listener per add in flight; concurrent submits are normal here.
       this.flowProducer.setMaxListeners(1000);

@@ -23,13 +23,17 @@ export interface SecretRef {
 }
 
 /** Why a value is not an acceptable reference. */
-export type SecretRefProblem = 'notReference' | 'literalSecret' | 'malformed' | 'unsupportedScheme' | 'outsidePrefix' | 'envNotAllowed';
+export type SecretRefProblem =
+  'notReference' | 'literalSecret' | 'malformed' | 'unsupportedScheme' | 'outsidePrefix' | 'envNotAllowed';
 
 export type SecretRefCheck = { ok: true; ref: SecretRef } | { ok: false; problem: SecretRefProblem; message: string };
 
 /** A reference refused as out of bounds: `policyViolation` with `details.problem`. */
 export class SecretRefRefused extends AppError {
-  constructor(readonly problem: SecretRefProblem, message: string) {
+  constructor(
+    readonly problem: SecretRefProblem,
+    message: string,
+  ) {
     super('policyViolation', message, { problem });
     this.name = 'SecretRefRefused';
   }
@@ -58,10 +62,19 @@ const SHOWABLE_NAME = /^[A-Z_][A-Z0-9_]{0,127}$/;
 
 const KNOWN_SECRET_SHAPES = [
   /^(sk|pk|rk)[-_]/i, // OpenAI, Stripe
-  /^(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/, /^github_pat_/, /^glpat-/, /^xox[abprs]-/, /^npm_[A-Za-z0-9]{20,}/,
-  /^(AKIA|ASIA)[0-9A-Z]{16}$/, /^AIza[0-9A-Za-z_-]{20,}/, /^SG\.[\w-]{10,}\./,
-  /^whsec_/, /^awp_[A-Za-z0-9_-]{20,}/,
-  /^bearer\s+\S/i, /^basic\s+\S/i, /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  /^(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}/,
+  /^github_pat_/,
+  /^glpat-/,
+  /^xox[abprs]-/,
+  /^npm_[A-Za-z0-9]{20,}/,
+  /^(AKIA|ASIA)[0-9A-Z]{16}$/,
+  /^AIza[0-9A-Za-z_-]{20,}/,
+  /^SG\.[\w-]{10,}\./,
+  /^whsec_/,
+  /^awp_[A-Za-z0-9_-]{20,}/,
+  /^bearer\s+\S/i,
+  /^basic\s+\S/i,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
   /^eyJ[\w-]{5,}\.eyJ[\w-]{5,}\./, // a JWT
   /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, // a URL carrying a password
 ];
@@ -92,8 +105,9 @@ export function isSecretRef(value: unknown): value is string {
   return typeof value === 'string' && (ENV_REF.test(value) || CRED_REF.test(value));
 }
 
-const ENV_REFUSED = 'env: references are reserved for platform connectors an operator registers; '
-  + 'store the credential in this account\'s vault (POST /v1/bridge/credentials) and send cred:NAME';
+const ENV_REFUSED =
+  'env: references are reserved for platform connectors an operator registers; ' +
+  "store the credential in this account's vault (POST /v1/bridge/credentials) and send cred:NAME";
 
 /**
  * Request validation in one call: is this a reference, and is it in bounds?
@@ -116,16 +130,37 @@ export function checkSecretRef(value: unknown, scope: Pick<SecretScope, 'prefix'
   if (m && !allowEnv) return { ok: false, problem: 'envNotAllowed', message: ENV_REFUSED };
   if (m) {
     const name = m[1]!;
-    if (name.startsWith(scope.prefix) && name.length > scope.prefix.length) return { ok: true, ref: { scheme: 'env', name, ref: `env:${name}` } };
+    if (name.startsWith(scope.prefix) && name.length > scope.prefix.length)
+      return { ok: true, ref: { scheme: 'env', name, ref: `env:${name}` } };
     const shown = SHOWABLE_NAME.test(name) ? `env:${name}` : 'the reference';
-    return { ok: false, problem: 'outsidePrefix', message: `${shown} is out of bounds: only environment variables starting with ${scope.prefix} can be referenced` };
+    return {
+      ok: false,
+      problem: 'outsidePrefix',
+      message: `${shown} is out of bounds: only environment variables starting with ${scope.prefix} can be referenced`,
+    };
   }
   if (looksLikeLiteralSecret(value)) {
     const where = allowEnv ? `store it on the server as ${scope.prefix}NAME and send env:${scope.prefix}NAME, or ` : '';
-    return { ok: false, problem: 'literalSecret', message: `this looks like a secret value, not a reference: ${where}store it in the vault (POST /v1/bridge/credentials) and send cred:NAME` };
+    return {
+      ok: false,
+      problem: 'literalSecret',
+      message:
+        `this looks like a secret value, not a reference: ${where}store it in the vault (POST ` +
+        `/v1/bridge/credentials) and send cred:NAME`,
+    };
   }
-  if (value.startsWith('env:') || value.startsWith('cred:')) return { ok: false, problem: 'malformed', message: `malformed secret reference: expected ${example} (letters, digits and . _ -)` };
-  if (SCHEME.test(value)) return { ok: false, problem: 'unsupportedScheme', message: `out of bounds: only ${allowEnv ? 'env: and ' : ''}cred: secret references are supported (${example})` };
+  if (value.startsWith('env:') || value.startsWith('cred:'))
+    return {
+      ok: false,
+      problem: 'malformed',
+      message: `malformed secret reference: expected ${example} (letters, digits and . _ -)`,
+    };
+  if (SCHEME.test(value))
+    return {
+      ok: false,
+      problem: 'unsupportedScheme',
+      message: `out of bounds: only ${allowEnv ? 'env: and ' : ''}cred: secret references are supported (${example})`,
+    };
   return { ok: false, problem: 'notReference', message: `not a secret reference: name the secret as ${example}` };
 }
 
@@ -148,7 +183,11 @@ export type ResolvedSecret = { set: true; ref: SecretRef; value: string } | { se
  */
 export function resolveSecret(value: unknown, scope: SecretScope): ResolvedSecret {
   const ref = parseSecretRef(value, scope);
-  if (ref.scheme !== 'env') throw new SecretRefRefused('unsupportedScheme', `${ref.ref} is resolved by the credential vault, not the environment`);
+  if (ref.scheme !== 'env')
+    throw new SecretRefRefused(
+      'unsupportedScheme',
+      `${ref.ref} is resolved by the credential vault, not the environment`,
+    );
   const secret = (scope.env ?? process.env)[ref.name];
   if (!secret) return { set: false, ref };
   remember(secret);
@@ -158,7 +197,11 @@ export function resolveSecret(value: unknown, scope: SecretScope): ResolvedSecre
 /** Like `resolveSecret`, but an unset variable is an error too (policyViolation naming the reference). */
 export function requireSecret(value: unknown, scope: SecretScope): string {
   const resolved = resolveSecret(value, scope);
-  if (!resolved.set) throw new AppError('policyViolation', `${resolved.ref.ref} is not set on this server`, { problem: 'unset', ref: resolved.ref.ref });
+  if (!resolved.set)
+    throw new AppError('policyViolation', `${resolved.ref.ref} is not set on this server`, {
+      problem: 'unset',
+      ref: resolved.ref.ref,
+    });
   return resolved.value;
 }
 

@@ -1,10 +1,24 @@
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  sign as edSign,
+  verify as edVerify,
+  type KeyObject,
+} from 'node:crypto';
 import type { Knex } from 'knex';
 import type { Config } from './config.js';
 import { open, PLATFORM, seal } from './vault/index.js';
 import {
-  currentSigningKeyRow, insertFirstSigningKey, publicSigningKey, publishedSigningKeys, replaceCurrentSigningKey,
-  type NewSigningKey, type PublicJwk, type SigningKeyRow,
+  currentSigningKeyRow,
+  insertFirstSigningKey,
+  publicSigningKey,
+  publishedSigningKeys,
+  replaceCurrentSigningKey,
+  type NewSigningKey,
+  type PublicJwk,
+  type SigningKeyRow,
 } from './db/signing-keys.js';
 
 /**
@@ -41,7 +55,8 @@ const toBytes = (b: Bytes): Uint8Array => (typeof b === 'string' ? Buffer.from(b
 /** The private key of a SIGNING_KEY value. Throws a message that never contains the value. */
 export function keyFromSeed(base64Seed: string): KeyObject {
   const seed = SEED_FORMAT.test(base64Seed) ? Buffer.from(base64Seed, 'base64') : Buffer.alloc(0);
-  if (seed.length !== 32) throw new Error('SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed (openssl rand -base64 32)');
+  if (seed.length !== 32)
+    throw new Error('SIGNING_KEY must be the base64 of a 32-byte Ed25519 seed (openssl rand -base64 32)');
   return createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, seed]), format: 'der', type: 'pkcs8' });
 }
 
@@ -106,15 +121,25 @@ export async function currentSigningKey(deps: SigningDeps): Promise<{ kid: strin
   if (deps.config.SIGNING_KEY) {
     const own = fromConfig(deps.config.SIGNING_KEY);
     if (current?.kid !== own.jwk.kid) {
-      await replaceCurrentSigningKey(deps.db, { kid: own.jwk.kid, public_jwk: own.jwk, private_key: null, source: 'config' }, current?.kid ?? null);
+      await replaceCurrentSigningKey(
+        deps.db,
+        { kid: own.jwk.kid, public_jwk: own.jwk, private_key: null, source: 'config' },
+        current?.kid ?? null,
+      );
     }
     return { kid: own.jwk.kid, key: own.key };
   }
   if (current?.private_key) return usable(deps, current);
-  // None yet, or the current one lived in a SIGNING_KEY that is no longer set: generate (once, whoever gets there first).
+  // None yet, or the current one lived in a SIGNING_KEY that is no longer set: generate (once, whoever gets there
+  // first).
   const fresh = await generateKey(deps);
-  const row = current ? await replaceCurrentSigningKey(deps.db, fresh, current.kid) : await insertFirstSigningKey(deps.db, fresh);
-  if (!row.private_key) throw new Error('the current signing key lives in another process\'s SIGNING_KEY: set SIGNING_KEY on every process or on none');
+  const row = current
+    ? await replaceCurrentSigningKey(deps.db, fresh, current.kid)
+    : await insertFirstSigningKey(deps.db, fresh);
+  if (!row.private_key)
+    throw new Error(
+      "the current signing key lives in another process's SIGNING_KEY: set SIGNING_KEY on every process or on none",
+    );
   return usable(deps, row);
 }
 
@@ -125,17 +150,25 @@ export async function sign(deps: SigningDeps, bytes: Bytes): Promise<Signature> 
 }
 
 /** True when `signature` was made over `bytes` by a key this service published (current or retired). */
-export async function verify(deps: Pick<SigningDeps, 'db'>, bytes: Bytes, signature: Pick<Signature, 'kid' | 'signature'>): Promise<boolean> {
+export async function verify(
+  deps: Pick<SigningDeps, 'db'>,
+  bytes: Bytes,
+  signature: Pick<Signature, 'kid' | 'signature'>,
+): Promise<boolean> {
   const jwk = publishedByKid.get(signature.kid) ?? (await publicSigningKey(deps.db, signature.kid));
   if (!jwk) return false;
-  // A kid is the key's thumbprint, so a published key never changes under it: remember it (sandbox sessions verify on every request).
+  // A kid is the key's thumbprint, so a published key never changes under it: remember it (sandbox sessions verify on
+  // every request).
   if (publishedByKid.size < 1000) publishedByKid.set(signature.kid, jwk);
   return verifyWithJwk(jwk, bytes, signature.signature);
 }
 
 const publishedByKid = new Map<string, PublicJwk>();
 
-/** The JWK Set: the current key first, then every retired one. Ensures a current key exists, so a new service publishes the key it will sign with. */
+/**
+ * The JWK Set: the current key first, then every retired one. Ensures a current key exists, so a new service publishes
+ * the key it will sign with.
+ */
 export async function jwks(deps: SigningDeps): Promise<Jwks> {
   await currentSigningKey(deps);
   return { keys: await publishedSigningKeys(deps.db) };
@@ -146,7 +179,8 @@ export async function jwks(deps: SigningDeps): Promise<Jwks> {
  * when SIGNING_KEY is set: then the operator rotates by changing it.
  */
 export async function rotateSigningKey(deps: SigningDeps): Promise<PublicJwk> {
-  if (deps.config.SIGNING_KEY) throw new Error('SIGNING_KEY is set: rotate by setting a new one (the old key stays published)');
+  if (deps.config.SIGNING_KEY)
+    throw new Error('SIGNING_KEY is set: rotate by setting a new one (the old key stays published)');
   const row = await replaceCurrentSigningKey(deps.db, await generateKey(deps));
   return row.public_jwk;
 }

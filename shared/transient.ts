@@ -12,7 +12,15 @@ const PG_TRANSIENT_CODES = new Set([
   '40001', // serialization_failure
   '40P01', // deadlock_detected
 ]);
-const NODE_TRANSIENT_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const NODE_TRANSIENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
 const MESSAGES = [
   /Connection terminated/i,
   /Timeout acquiring a connection/i,

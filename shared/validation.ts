@@ -29,16 +29,28 @@ function storableDateTime(rfc3339: (s: string) => boolean) {
 function makeAjv(coerceTypes: boolean, useDefaults = true) {
   const ajv = new Ajv2020({ allErrors: true, strict: false, coerceTypes, useDefaults });
   (addFormats as unknown as { default: typeof addFormats }).default(ajv);
-  const rfc3339 = ajv.formats['date-time'] as { validate: (s: string) => boolean; compare: (a: string, b: string) => number | undefined };
-  ajv.addFormat('date-time', { type: 'string', validate: storableDateTime(rfc3339.validate), compare: rfc3339.compare });
+  const rfc3339 = ajv.formats['date-time'] as {
+    validate: (s: string) => boolean;
+    compare: (a: string, b: string) => number | undefined;
+  };
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: storableDateTime(rfc3339.validate),
+    compare: rfc3339.compare,
+  });
   return ajv;
 }
 
 type Mode = 'body' | 'string' | 'read';
 
-// Bodies are validated as sent; params and query strings are coerced to the declared types; stored data is read without defaults, so reading never changes it.
+// Bodies are validated as sent; params and query strings are coerced to the declared types; stored data is read without
+// defaults, so reading never changes it.
 const instances: Record<Mode, Ajv2020> = { body: makeAjv(false), string: makeAjv(true), read: makeAjv(false, false) };
-const caches: Record<Mode, WeakMap<TSchema, ValidateFunction>> = { body: new WeakMap(), string: new WeakMap(), read: new WeakMap() };
+const caches: Record<Mode, WeakMap<TSchema, ValidateFunction>> = {
+  body: new WeakMap(),
+  string: new WeakMap(),
+  read: new WeakMap(),
+};
 
 /**
  * A copy of the schema without `$id`s. TypeBox inlines named schemas, so one
@@ -49,7 +61,11 @@ const caches: Record<Mode, WeakMap<TSchema, ValidateFunction>> = { body: new Wea
 export function withoutIds(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutIds);
   if (!node || typeof node !== 'object') return node;
-  return Object.fromEntries(Object.entries(node).filter(([k, v]) => !(k === '$id' && typeof v === 'string')).map(([k, v]) => [k, withoutIds(v)]));
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k, v]) => !(k === '$id' && typeof v === 'string'))
+      .map(([k, v]) => [k, withoutIds(v)]),
+  );
 }
 
 function compile(schema: TSchema, mode: Mode): ValidateFunction {
@@ -73,7 +89,9 @@ const MAX_TEXT_ERRORS = 20;
 /** A JSON-pointer segment, with NUL and lone surrogates spelled out so the path itself is safe to echo. */
 function pointerSegment(key: string): string {
   const escaped = key.replace(/~/g, '~0').replace(/\//g, '~1');
-  return UNSAFE_TEXT.test(escaped) ? escaped.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) : escaped;
+  return UNSAFE_TEXT.test(escaped)
+    ? escaped.replace(/[\u0000\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    : escaped;
 }
 
 /**
@@ -96,7 +114,8 @@ export function unsafeTextErrors(value: unknown, root = ''): FieldError[] {
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, child] = entries[i]!;
         const childPath = `${path}/${pointerSegment(key)}`;
-        if (UNSAFE_TEXT.test(key)) found.push({ path: `${root}${childPath}`, message: `key ${message}`, keyword: 'wellFormedText' });
+        if (UNSAFE_TEXT.test(key))
+          found.push({ path: `${root}${childPath}`, message: `key ${message}`, keyword: 'wellFormedText' });
         else stack.push([child, childPath]);
       }
     }
@@ -107,7 +126,11 @@ export function unsafeTextErrors(value: unknown, root = ''): FieldError[] {
 export function toFieldErrors(errors: ErrorObject[] | null | undefined, root = ''): FieldError[] {
   return (errors ?? []).map((e) => {
     const missing = e.keyword === 'required' ? `/${(e.params as { missingProperty: string }).missingProperty}` : '';
-    return { path: `${root}${e.instancePath}${missing}` || '/', message: e.message ?? 'is invalid', keyword: e.keyword };
+    return {
+      path: `${root}${e.instancePath}${missing}` || '/',
+      message: e.message ?? 'is invalid',
+      keyword: e.keyword,
+    };
   });
 }
 
@@ -123,7 +146,10 @@ export function assertValid<T>(schema: TSchema, value: unknown, where: 'body' | 
   if (unsafe.length > 0 || !fn(value)) {
     const details = unsafe.length > 0 ? unsafe : toFieldErrors(fn.errors, root);
     const first = details[0];
-    throw invalidPayload(`Request ${where} is invalid: ${first ? `${first.path} ${first.message}` : 'schema mismatch'}`, details);
+    throw invalidPayload(
+      `Request ${where} is invalid: ${first ? `${first.path} ${first.message}` : 'schema mismatch'}`,
+      details,
+    );
   }
   return value as T;
 }
@@ -147,7 +173,14 @@ export function readAs<S extends TSchema>(schema: S, value: unknown, what: strin
   const fn = compile(schema, 'read');
   if (fn(value)) return value as Static<S>;
   const details = toFieldErrors(fn.errors);
-  const shown = details.slice(0, 5).map((d) => `${d.path} ${d.message}`).join('; ');
+  const shown = details
+    .slice(0, 5)
+    .map((d) => `${d.path} ${d.message}`)
+    .join('; ');
   const more = details.length > 5 ? ` (and ${details.length - 5} more)` : '';
-  throw new AppError('invalidPayload', `${what} does not match ${(schema as { $id?: string }).$id ?? 'its schema'}: ${shown}${more}`, details);
+  throw new AppError(
+    'invalidPayload',
+    `${what} does not match ${(schema as { $id?: string }).$id ?? 'its schema'}: ${shown}${more}`,
+    details,
+  );
 }

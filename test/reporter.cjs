@@ -8,7 +8,9 @@ class SummaryReporter extends Mocha.reporters.Spec {
     super(runner, options);
     runner.once(EVENT_RUN_END, () => {
       const s = runner.stats;
-      process.stdout.write(`\ntests: ${s.passes} passed, ${s.failures} failed${s.pending ? `, ${s.pending} skipped` : ''}\n`);
+      process.stdout.write(
+        `\ntests: ${s.passes} passed, ${s.failures} failed${s.pending ? `, ${s.pending} skipped` : ''}\n`,
+      );
     });
   }
 }

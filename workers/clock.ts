@@ -36,7 +36,9 @@ export function startClock(deps: Deps): Stoppable[] {
     cron.schedule(sweep.cron, async () => {
       if (!leader) return;
       const minute = new Date().toISOString().slice(0, 16).replace(/[-:T]/g, '');
-      await deps.queues.queue('clock').add(name, {}, { jobId: `${name}.${minute}`, removeOnComplete: 100, removeOnFail: 100 })
+      await deps.queues
+        .queue('clock')
+        .add(name, {}, { jobId: `${name}.${minute}`, removeOnComplete: 100, removeOnFail: 100 })
         .catch((err: Error) => deps.log.warn({ sweep: name, err: err.message }, 'tick enqueue failed'));
     }),
   );
@@ -54,4 +56,5 @@ export function startClock(deps: Deps): Stoppable[] {
   ];
 }
 
-if (isMain(import.meta.url)) runProcess('clock', async (deps) => [...startClock(deps), ...(await serveWorkMetrics(deps, 'clock'))]);
+if (isMain(import.meta.url))
+  runProcess('clock', async (deps) => [...startClock(deps), ...(await serveWorkMetrics(deps, 'clock'))]);

@@ -11,4 +11,5 @@ export function startDelivery(deps: Deps): Stoppable[] {
   return startWorkers(deps, ['events', 'webhooks']);
 }
 
-if (isMain(import.meta.url)) runProcess('delivery', async (deps) => [...startDelivery(deps), ...(await serveWorkMetrics(deps, 'delivery'))]);
+if (isMain(import.meta.url))
+  runProcess('delivery', async (deps) => [...startDelivery(deps), ...(await serveWorkMetrics(deps, 'delivery'))]);

@@ -10,9 +10,14 @@ import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifec
 import { jobDuration } from '../jobs/metrics.js';
 import { serveWorkMetrics } from './metrics-server.js';
 
-/** Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration and bridge actions. */
+/**
+ * Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration and bridge
+ * actions.
+ */
 export function selectedQueues(deps: Deps): string[] {
-  const wanted = deps.config.WORKER_QUEUES?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = deps.config.WORKER_QUEUES?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!wanted) return [...DOMAIN_NAMES, 'orchestrator', BRIDGE_ACTIONS_QUEUE];
   const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')}`);
@@ -32,38 +37,49 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   for (const name of queues) {
     if (!hasProcessor(name)) continue;
     const processor = processorOf(name)!;
-    const worker = new Worker(name, async (job) => {
-      const timer = jobDuration.startTimer({ queue: name });
-      try {
-        const result = await processor(job, deps);
-        timer({ result: 'completed' });
-        return result;
-      } catch (err) {
-        timer({ result: 'failed' });
-        throw err;
-      }
-    }, {
-      connection: deps.redis as unknown as ConnectionOptions,
-      prefix: deps.config.QUEUE_PREFIX,
-      concurrency: deps.config.WORKER_CONCURRENCY,
-      lockDuration: deps.config.WORKER_LOCK_MS,
-      stalledInterval: deps.config.WORKER_LOCK_MS,
-    });
+    const worker = new Worker(
+      name,
+      async (job) => {
+        const timer = jobDuration.startTimer({ queue: name });
+        try {
+          const result = await processor(job, deps);
+          timer({ result: 'completed' });
+          return result;
+        } catch (err) {
+          timer({ result: 'failed' });
+          throw err;
+        }
+      },
+      {
+        connection: deps.redis as unknown as ConnectionOptions,
+        prefix: deps.config.QUEUE_PREFIX,
+        concurrency: deps.config.WORKER_CONCURRENCY,
+        lockDuration: deps.config.WORKER_LOCK_MS,
+        stalledInterval: deps.config.WORKER_LOCK_MS,
+      },
+    );
     worker.on('failed', (job, err) => deps.log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
     worker.on('error', (err) => deps.log.error({ queue: name, err: err.message }, 'worker error'));
     workers.push({ name, worker });
   }
   if (workers.length === 0) return [];
-  // The connections BullMQ made for these workers (a blocking one each), which shutdown may have to end itself (see endClients).
+  // The connections BullMQ made for these workers (a blocking one each), which shutdown may have to end itself (see
+  // endClients).
   const own = copiesOf(deps.redis).filter((c) => !before.has(c));
-  return [{
-    name: `workers:${workers.map((w) => w.name).join(',')}`,
-    stop: async (graceOver) => {
-      endClients(own, 'notReady'); // one still waiting for Redis would hold its worker's close
-      const over = graceOver && whenAborted(graceOver).then(() => endClients(own, 'all'));
-      await Promise.all(workers.map(({ name, worker }) => closeWorker(worker, over, () => deps.log.warn({ queue: name }, 'force-closing worker'))));
+  return [
+    {
+      name: `workers:${workers.map((w) => w.name).join(',')}`,
+      stop: async (graceOver) => {
+        endClients(own, 'notReady'); // one still waiting for Redis would hold its worker's close
+        const over = graceOver && whenAborted(graceOver).then(() => endClients(own, 'all'));
+        await Promise.all(
+          workers.map(({ name, worker }) =>
+            closeWorker(worker, over, () => deps.log.warn({ queue: name }, 'force-closing worker')),
+          ),
+        );
+      },
     },
-  }];
+  ];
 }
 
 /**
@@ -73,7 +89,11 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
  * the unfinished jobs' locks expire and another worker retries them. A job
  * stuck outside Redis still holds the close; the process deadline ends that.
  */
-export async function closeWorker(worker: Worker, graceOver: Promise<void> | undefined, onForce: () => void = () => undefined): Promise<void> {
+export async function closeWorker(
+  worker: Worker,
+  graceOver: Promise<void> | undefined,
+  onForce: () => void = () => undefined,
+): Promise<void> {
   const closed = worker.close();
   if (!graceOver) return closed;
   if ((await Promise.race([closed, graceOver.then(() => 'graceOver' as const)])) !== 'graceOver') return;
@@ -89,4 +109,5 @@ export function startDomainWorkers(deps: Deps): Stoppable[] {
   return parts;
 }
 
-if (isMain(import.meta.url)) runProcess('worker', async (deps) => [...startDomainWorkers(deps), ...(await serveWorkMetrics(deps, 'worker'))]);
+if (isMain(import.meta.url))
+  runProcess('worker', async (deps) => [...startDomainWorkers(deps), ...(await serveWorkMetrics(deps, 'worker'))]);

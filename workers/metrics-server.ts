@@ -30,9 +30,15 @@ export async function serveWorkMetrics(deps: Deps, processName: string): Promise
   const server = http.createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') return void res.writeHead(404).end();
     if (!allowed(req, deps.config.METRICS_TOKEN)) return void res.writeHead(401).end();
-    registry.metrics().then((text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text), () => res.writeHead(500).end());
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
   });
   await new Promise<void>((resolve) => server.listen(port, deps.config.HOST, resolve));
-  deps.log.info({ url: `http://${deps.config.HOST}:${(server.address() as AddressInfo).port}/metrics`, process: processName }, 'metrics listening');
+  deps.log.info(
+    { url: `http://${deps.config.HOST}:${(server.address() as AddressInfo).port}/metrics`, process: processName },
+    'metrics listening',
+  );
   return [{ name: 'metrics', stop: () => new Promise<void>((resolve) => server.close(() => resolve())) }];
 }

@@ -46,17 +46,27 @@ const ERROR_RESPONSES: Record<number, string> = {
 
 function parameters(route: AnyRoute, components: Record<string, Json>): Json[] {
   const list: Json[] = [];
-  for (const [where, schema] of [['path', route.params], ['query', route.query]] as const) {
+  for (const [where, schema] of [
+    ['path', route.params],
+    ['query', route.query],
+  ] as const) {
     if (!schema) continue;
     const props = (schema as unknown as { properties?: Record<string, TSchema>; required?: string[] }).properties ?? {};
     const required = new Set((schema as unknown as { required?: string[] }).required ?? []);
     for (const [name, prop] of Object.entries(props)) {
-      list.push({ name, in: where, required: where === 'path' || required.has(name), schema: collect(prop, components), ...(prop.description ? { description: prop.description } : {}) });
+      list.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: collect(prop, components),
+        ...(prop.description ? { description: prop.description } : {}),
+      });
     }
   }
   // Path parameters nobody declared still have to be listed for a valid document.
   for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
-    if (!list.some((p) => p.in === 'path' && p.name === name)) list.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+    if (!list.some((p) => p.in === 'path' && p.name === name))
+      list.push({ name, in: 'path', required: true, schema: { type: 'string' } });
   }
   return list;
 }
@@ -75,21 +85,36 @@ export interface WebhookSpec {
   responses: Record<string, string>;
 }
 
-function webhookOperations(webhooks: WebhookSpec[], components: Record<string, Json>, parameters: Record<string, Json>): Json {
+function webhookOperations(
+  webhooks: WebhookSpec[],
+  components: Record<string, Json>,
+  parameters: Record<string, Json>,
+): Json {
   const out: Json = {};
   for (const w of webhooks) {
     for (const [name, header] of Object.entries(w.headers)) {
-      parameters[name] ??= { name, in: 'header', required: true, description: header.description, schema: collect(header.schema, components) };
+      parameters[name] ??= {
+        name,
+        in: 'header',
+        required: true,
+        description: header.description,
+        schema: collect(header.schema, components),
+      };
     }
     out[w.name] = {
       post: {
-        operationId: `webhook ${w.name}`.split(/[^A-Za-z0-9]+/).map((x, i) => (i === 0 ? x : x[0]!.toUpperCase() + x.slice(1))).join(''),
+        operationId: `webhook ${w.name}`
+          .split(/[^A-Za-z0-9]+/)
+          .map((x, i) => (i === 0 ? x : x[0]!.toUpperCase() + x.slice(1)))
+          .join(''),
         tags: ['webhooks'],
         summary: w.summary,
         ...(w.description ? { description: w.description } : {}),
         parameters: Object.keys(w.headers).map((name) => ({ $ref: `#/components/parameters/${name}` })),
         requestBody: { required: true, content: { 'application/json': { schema: collect(w.body, components) } } },
-        responses: Object.fromEntries(Object.entries(w.responses).map(([status, description]) => [status, { description }])),
+        responses: Object.fromEntries(
+          Object.entries(w.responses).map(([status, description]) => [status, { description }]),
+        ),
       },
     };
   }
@@ -97,7 +122,10 @@ function webhookOperations(webhooks: WebhookSpec[], components: Record<string, J
 }
 
 export function operationId(route: AnyRoute): string {
-  const words = `${route.method.toLowerCase()} ${route.path}`.replace(/[{}]/g, '').split(/[^A-Za-z0-9]+/).filter(Boolean);
+  const words = `${route.method.toLowerCase()} ${route.path}`
+    .replace(/[{}]/g, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
   return words.map((w, i) => (i === 0 ? w : w[0]!.toUpperCase() + w.slice(1))).join('');
 }
 
@@ -108,20 +136,46 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string, webhooks: Web
   const paths: Record<string, Json> = {};
   for (const route of routes) {
     const responses: Json = {};
-    for (const [status, schema] of Object.entries(route.response ?? { 200: { type: 'object', properties: { ok: { const: true } }, additionalProperties: true } as unknown as TSchema })) {
-      responses[status] = { description: Number(status) < 300 ? 'Success' : 'See schema', content: { 'application/json': { schema: collect(schema, components) } } };
+    for (const [status, schema] of Object.entries(
+      route.response ?? {
+        200: { type: 'object', properties: { ok: { const: true } }, additionalProperties: true } as unknown as TSchema,
+      },
+    )) {
+      responses[status] = {
+        description: Number(status) < 300 ? 'Success' : 'See schema',
+        content: { 'application/json': { schema: collect(schema, components) } },
+      };
     }
-    const errors = [400, 404, 429, 500, ...(route.auth !== 'public' ? [401, 403] : []), ...(route.method === 'POST' ? [409] : [])];
+    const errors = [
+      400,
+      404,
+      429,
+      500,
+      ...(route.auth !== 'public' ? [401, 403] : []),
+      ...(route.method === 'POST' ? [409] : []),
+    ];
     for (const status of errors.sort()) {
-      responses[status] ??= { description: ERROR_RESPONSES[status], content: { 'application/json': { schema: errorRef } } };
+      responses[status] ??= {
+        description: ERROR_RESPONSES[status],
+        content: { 'application/json': { schema: errorRef } },
+      };
     }
-    if (!route.handler) responses[501] = { description: `notImplemented: arrives with issue ${route.pendingIssue ?? 'later'}`, content: { 'application/json': { schema: errorRef } } };
+    if (!route.handler)
+      responses[501] = {
+        description: `notImplemented: arrives with issue ${route.pendingIssue ?? 'later'}`,
+        content: { 'application/json': { schema: errorRef } },
+      };
     const op: Json = {
       operationId: operationId(route),
       tags: [route.tag],
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
-      security: route.auth === 'bearer' ? [{ bearerAuth: route.scopes ?? [] }] : route.auth === 'sandboxOrBearer' ? [{ bearerAuth: route.scopes ?? [] }, {}] : [],
+      security:
+        route.auth === 'bearer'
+          ? [{ bearerAuth: route.scopes ?? [] }]
+          : route.auth === 'sandboxOrBearer'
+            ? [{ bearerAuth: route.scopes ?? [] }, {}]
+            : [],
       parameters: parameters(route, components),
       responses,
       'x-awp-scopes': route.scopes ?? [],
@@ -132,22 +186,41 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string, webhooks: Web
     };
     if (route.method !== 'GET') {
       const body = route.body ?? ({ type: 'object', additionalProperties: true } as unknown as TSchema);
-      op.requestBody = { required: Boolean(route.body && (route.body as unknown as { required?: string[] }).required?.length), content: { 'application/json': { schema: collect(body, components) } } };
+      op.requestBody = {
+        required: Boolean(route.body && (route.body as unknown as { required?: string[] }).required?.length),
+        content: { 'application/json': { schema: collect(body, components) } },
+      };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = op;
   }
   const headerParams: Record<string, Json> = {};
   const hooks = webhookOperations(webhooks, components, headerParams);
   const tags = [...new Set(routes.map((r) => r.tag))].map((name) => ({ name }));
-  if (webhooks.length > 0) tags.push({ name: 'webhooks', description: 'Requests the service sends to subscribed endpoints (POST /v1/event-subscriptions), signed per Standard Webhooks' } as { name: string });
+  if (webhooks.length > 0)
+    tags.push({
+      name: 'webhooks',
+      description:
+        'Requests the service sends to subscribed endpoints (POST /v1/event-subscriptions), signed per ' +
+        'Standard Webhooks',
+    } as { name: string });
   return {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    info: { title: 'Agentic Work Protocol service', version: SERVICE_VERSION, description: 'REST/JSON API for durable agentic work. Errors use the envelope { ok: false, error, message, details?, requestId }.' },
+    info: {
+      title: 'Agentic Work Protocol service',
+      version: SERVICE_VERSION,
+      description:
+        'REST/JSON API for durable agentic work. Errors use the envelope { ok: false, error, message, ' +
+        'details?, requestId }.',
+    },
     servers: [{ url: baseUrl ?? '/' }],
     tags,
     paths,
     ...(webhooks.length > 0 ? { webhooks: hooks } : {}),
-    components: { schemas: components, ...(webhooks.length > 0 ? { parameters: headerParams } : {}), securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (awp_...)' } } },
+    components: {
+      schemas: components,
+      ...(webhooks.length > 0 ? { parameters: headerParams } : {}),
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'API token (awp_...)' } },
+    },
   };
 }

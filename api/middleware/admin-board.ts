@@ -5,10 +5,15 @@ import { requireAuth } from './auth.js';
 
 export const BOARD_PATH = '/admin/queues';
 
-/** Bull Board over every queue, built on its first (authorised) request: an API nobody opens it on does not carry it (about 8 MB). */
+/**
+ * Bull Board over every queue, built on its first (authorised) request: an API nobody opens it on does not carry it
+ * (about 8 MB).
+ */
 async function buildBoard(deps: Deps): Promise<Middleware> {
   const [{ createBullBoard }, { BullMQAdapter }, { KoaAdapter }] = await Promise.all([
-    import('@bull-board/api'), import('@bull-board/api/bullMQAdapter'), import('@bull-board/koa'),
+    import('@bull-board/api'),
+    import('@bull-board/api/bullMQAdapter'),
+    import('@bull-board/koa'),
   ]);
   const adapter = new KoaAdapter();
   adapter.setBasePath(BOARD_PATH);

@@ -30,7 +30,11 @@ export function authenticate(deps: Deps) {
 export function requireAuth(ctx: Context, scopes: string[] = [], transport: Transport = 'http'): Principal {
   const principal = ctx.state.principal as Principal | undefined;
   if (!principal) {
-    throw unauthorized(ctx.state.authFailure ? `Bearer token rejected: ${ctx.state.authFailure}` : 'A bearer token is required (Authorization: Bearer <token>)');
+    throw unauthorized(
+      ctx.state.authFailure
+        ? `Bearer token rejected: ${ctx.state.authFailure}`
+        : 'A bearer token is required (Authorization: Bearer <token>)',
+    );
   }
   assertTransport(principal, transport);
   assertScopes(principal, scopes);

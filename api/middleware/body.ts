@@ -26,7 +26,10 @@ function segment(text: string, start: number, end: number): string {
   } catch {
     key = text.slice(start + 1, end);
   }
-  return key.replace(/~/g, '~0').replace(/\//g, '~1').replace(/[\u0000-\u001f\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return key
+    .replace(/~/g, '~0')
+    .replace(/\//g, '~1')
+    .replace(/[\u0000-\u001f\ud800-\udfff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function pointer(frames: Frame[]): string {
@@ -106,7 +109,9 @@ export function jsonBody(maxBytes: number) {
       const deep = tooDeepAt(text);
       if (deep !== null) {
         const message = `nests deeper than ${MAX_JSON_DEPTH} levels`;
-        throw invalidPayload(`Request body is invalid: ${deep} ${message}`, [{ path: deep, message, keyword: 'maxDepth' }]);
+        throw invalidPayload(`Request body is invalid: ${deep} ${message}`, [
+          { path: deep, message, keyword: 'maxDepth' },
+        ]);
       }
       try {
         ctx.state.body = JSON.parse(text);

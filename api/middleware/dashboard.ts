@@ -7,11 +7,23 @@ import type { Context, Next } from 'koa';
 
 export const DASHBOARD_PATH = '/dashboard';
 
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
 /** Built files only; no inline script or style, no third-party origin, never framed. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
-/** `dashboard/dist` at the repository root, whether this runs from source (api/middleware) or compiled (dist/api/middleware). */
+/**
+ * `dashboard/dist` at the repository root, whether this runs from source (api/middleware) or compiled
+ * (dist/api/middleware).
+ */
 export function dashboardDir(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 5; i++) {
@@ -35,9 +47,14 @@ export function dashboard(dir = dashboardDir()) {
   const load = (rel: string) => {
     let hit = cache.get(rel);
     if (!hit) {
-      hit = readFile(path.join(dir, rel)).then((body) => ({ body, gzip: gzipSync(body), type: TYPES[path.extname(rel)] ?? 'application/octet-stream' }), () => null);
+      hit = readFile(path.join(dir, rel)).then(
+        (body) => ({ body, gzip: gzipSync(body), type: TYPES[path.extname(rel)] ?? 'application/octet-stream' }),
+        () => null,
+      );
       cache.set(rel, hit);
-      void hit.then((a) => { if (!a) cache.delete(rel); });
+      void hit.then((a) => {
+        if (!a) cache.delete(rel);
+      });
     }
     return hit;
   };

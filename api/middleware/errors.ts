@@ -4,9 +4,19 @@ import { redactSecrets, redactSecretsDeep } from '../../shared/secrets.js';
 import { VaultError } from '../../shared/vault/envelope.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
-  400: 'invalidPayload', 401: 'unauthorized', 403: 'forbidden', 404: 'notFound', 405: 'methodNotAllowed', 408: 'requestTimeout',
-  409: 'conflict', 413: 'payloadTooLarge', 415: 'unsupportedMediaType', 422: 'policyViolation', 429: 'rateLimitExceeded',
-  501: 'notImplemented', 503: 'unavailable',
+  400: 'invalidPayload',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'notFound',
+  405: 'methodNotAllowed',
+  408: 'requestTimeout',
+  409: 'conflict',
+  413: 'payloadTooLarge',
+  415: 'unsupportedMediaType',
+  422: 'policyViolation',
+  429: 'rateLimitExceeded',
+  501: 'notImplemented',
+  503: 'unavailable',
 };
 
 /** The error envelope of a failure, as every transport answers it. */
@@ -21,8 +31,9 @@ export interface Envelope {
  * not restarted for) is the server's configuration, not the client's input or a bug: 503 with a fixed message.
  * The VaultError's own words (key ids) go to the log line only.
  */
-export const VAULT_UNAVAILABLE = 'Stored secrets cannot be opened by this server right now (its master key does not '
-  + 'open them; the operator must check AWP_MASTER_KEY); retry later';
+export const VAULT_UNAVAILABLE =
+  'Stored secrets cannot be opened by this server right now (its master key does not ' +
+  'open them; the operator must check AWP_MASTER_KEY); retry later';
 
 /**
  * Any thrown value as the envelope: client errors keep their message;
@@ -51,7 +62,13 @@ export function toEnvelope(err: unknown, requestId: string): Envelope {
     }
   }
   // A client error's message may quote an upstream answer; a resolved secret value must not travel with it.
-  const body = { ok: false as const, error: code, message: redactSecrets(message), ...(details !== undefined ? { details: redactSecretsDeep(details) } : {}), requestId };
+  const body = {
+    ok: false as const,
+    error: code,
+    message: redactSecrets(message),
+    ...(details !== undefined ? { details: redactSecretsDeep(details) } : {}),
+    requestId,
+  };
   return { status, headers, body };
 }
 

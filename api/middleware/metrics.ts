@@ -13,30 +13,51 @@ const QUEUE_STATES = ['waiting', 'active', 'delayed', 'failed', 'completed'] as 
 /** Refusals operators watch: the burst limit and the plan quota. */
 const REJECTIONS = new Set(['rateLimitExceeded', 'quotaExceeded']);
 
-/** One registry per app: the process's defaults (event-loop lag, heap, GC), HTTP timings, and what is read on each scrape. */
+/**
+ * One registry per app: the process's defaults (event-loop lag, heap, GC), HTTP timings, and what is read on each
+ * scrape.
+ */
 function buildRegistry(deps: Deps) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'awp_' });
   const http = new Histogram({
-    name: 'awp_http_request_duration_seconds', help: 'HTTP request duration by route template and status', labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30], registers: [registry],
+    name: 'awp_http_request_duration_seconds',
+    help: 'HTTP request duration by route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [registry],
   });
-  const rejections = new Counter({ name: 'awp_http_rejections_total', help: 'Requests refused by the rate limit or the plan quota', labelNames: ['reason'] as const, registers: [registry] });
+  const rejections = new Counter({
+    name: 'awp_http_rejections_total',
+    help: 'Requests refused by the rate limit or the plan quota',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+  });
   new Gauge({
-    name: 'awp_queue_jobs', help: 'BullMQ jobs per queue and state (read on scrape)', labelNames: ['queue', 'state'] as const, registers: [registry],
+    name: 'awp_queue_jobs',
+    help: 'BullMQ jobs per queue and state (read on scrape)',
+    labelNames: ['queue', 'state'] as const,
+    registers: [registry],
     async collect() {
-      const counts = await Promise.all(deps.queues.all(QUEUE_NAMES).map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const));
-      for (const [queue, byState] of counts) for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state] ?? 0);
+      const counts = await Promise.all(
+        deps.queues.all(QUEUE_NAMES).map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const),
+      );
+      for (const [queue, byState] of counts)
+        for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state] ?? 0);
     },
   });
   new Gauge({
-    name: 'awp_pg_pool_connections', help: 'Postgres pool of this process: used, free, and acquires waiting', labelNames: ['state'] as const, registers: [registry],
+    name: 'awp_pg_pool_connections',
+    help: 'Postgres pool of this process: used, free, and acquires waiting',
+    labelNames: ['state'] as const,
+    registers: [registry],
     collect() {
       const usage = poolUsage(deps);
       if (usage) for (const [state, n] of Object.entries(usage)) this.set({ state }, n);
     },
   });
-  // What the work processes count, when they run in this process (npm start); apart, each serves its own (METRICS_PORT).
+  // What the work processes count, when they run in this process (npm start); apart, each serves its own
+  // (METRICS_PORT).
   return { registry: Registry.merge([registry, WORK_METRICS]), http, rejections };
 }
 
@@ -65,13 +86,16 @@ export function metrics(deps: Deps) {
       } finally {
         const code = (ctx.body as { error?: string } | null)?.error;
         if (code && REJECTIONS.has(code)) m.rejections.inc({ reason: code });
-        const route = (ctx as Context & { _matchedRoute?: string })._matchedRoute ?? (ctx.path.startsWith('/dashboard') ? '/dashboard' : 'unmatched');
+        const route =
+          (ctx as Context & { _matchedRoute?: string })._matchedRoute ??
+          (ctx.path.startsWith('/dashboard') ? '/dashboard' : 'unmatched');
         stop({ method: ctx.method, route: String(route), status: String(ctx.status) });
       }
     },
     serve: async (ctx: Context, next: Next) => {
       if (ctx.path !== METRICS_PATH) return next();
-      if (!scrapeAllowed(ctx, deps.config.METRICS_TOKEN)) throw unauthorized('GET /metrics needs an admin token or METRICS_TOKEN');
+      if (!scrapeAllowed(ctx, deps.config.METRICS_TOKEN))
+        throw unauthorized('GET /metrics needs an admin token or METRICS_TOKEN');
       ctx.set('Content-Type', m.registry.contentType);
       ctx.body = await m.registry.metrics();
     },

@@ -16,7 +16,12 @@ function setHeaders(ctx: Context, limit: number, res: RateLimiterRes) {
 
 const rejected = (limit: number, res: RateLimiterRes, what: string) => {
   const retryAfter = String(Math.max(1, Math.ceil(res.msBeforeNext / 1000)));
-  return new AppError('rateLimitExceeded', `Rate limit of ${limit} requests per minute ${what} exceeded; retry in ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
+  return new AppError(
+    'rateLimitExceeded',
+    `Rate limit of ${limit} requests per minute ${what} exceeded; retry in ${retryAfter} s`,
+    undefined,
+    { 'Retry-After': retryAfter },
+  );
 };
 
 /**
@@ -31,7 +36,12 @@ export function rateLimit(deps: Deps) {
   const perToken = { limit: deps.config.RATE_LIMIT_PER_MINUTE, what: 'for this token' };
   const perAccount = { limit: deps.config.ACCOUNT_RATE_LIMIT_PER_MINUTE, what: 'for this account' };
   const limiter = (points: number, name: string) =>
-    new RateLimiterRedis({ storeClient: deps.redis, points, duration: 60, keyPrefix: `${deps.config.QUEUE_PREFIX}:${name}` });
+    new RateLimiterRedis({
+      storeClient: deps.redis,
+      points,
+      duration: 60,
+      keyPrefix: `${deps.config.QUEUE_PREFIX}:${name}`,
+    });
   const tokens = limiter(perToken.limit, 'ratelimit');
   const accounts = limiter(perAccount.limit, 'ratelimit-account');
   return async (ctx: Context, next: Next) => {
@@ -41,7 +51,11 @@ export function rateLimit(deps: Deps) {
     if (principal) checks.push({ ...perAccount, take: accounts.consume(`acct:${principal.accountId}`) });
     const outcomes = await Promise.allSettled(checks.map((c) => c.take));
     for (const o of outcomes) if (o.status === 'rejected' && !(o.reason instanceof RateLimiterRes)) throw o.reason;
-    const results = outcomes.map((o, i) => ({ ...checks[i]!, res: (o.status === 'fulfilled' ? o.value : o.reason) as RateLimiterRes, ok: o.status === 'fulfilled' }));
+    const results = outcomes.map((o, i) => ({
+      ...checks[i]!,
+      res: (o.status === 'fulfilled' ? o.value : o.reason) as RateLimiterRes,
+      ok: o.status === 'fulfilled',
+    }));
     const tightest = results.reduce((a, b) => (b.res.remainingPoints < a.res.remainingPoints ? b : a));
     const over = results.find((r) => !r.ok);
     setHeaders(ctx, (over ?? tightest).limit, (over ?? tightest).res);

@@ -34,10 +34,17 @@ export function requestContext(log: Logger) {
       res.off('close', onClose);
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const status = aborted && !res.headersSent ? CLIENT_CLOSED : res.statusCode;
-      (ctx.state.log as Logger).info({
-        method: ctx.method, path: ctx.path, status, ms: Math.round(ms * 10) / 10, accountId: ctx.state.principal?.accountId,
-        ...(aborted ? { aborted: true } : {}),
-      }, 'request');
+      (ctx.state.log as Logger).info(
+        {
+          method: ctx.method,
+          path: ctx.path,
+          status,
+          ms: Math.round(ms * 10) / 10,
+          accountId: ctx.state.principal?.accountId,
+          ...(aborted ? { aborted: true } : {}),
+        },
+        'request',
+      );
     };
     const onFinish = () => accessLog(false);
     // `close` without `finish`: the connection ended before the whole answer was written.

@@ -24,11 +24,17 @@ function sameSecret(sent: string, expected: string): boolean {
  */
 export function sessionAuth(deps: Deps) {
   return async (ctx: Context, next: Next) => {
-    const secret = ctx.get('authorization') || (ctx.method === 'POST' && ctx.path === SIGN_IN) ? undefined : ctx.cookies.get(SESSION_COOKIE);
+    const secret =
+      ctx.get('authorization') || (ctx.method === 'POST' && ctx.path === SIGN_IN)
+        ? undefined
+        : ctx.cookies.get(SESSION_COOKIE);
     const principal = secret ? await sessionPrincipal(deps, secret) : null;
     if (principal) {
       if (!SAFE_METHODS.has(ctx.method) && !sameSecret(ctx.get('x-csrf-token'), principal.csrfToken)) {
-        throw forbidden('CSRF token missing or wrong: a request signed in by the dashboard cookie must send the session\'s X-CSRF-Token header');
+        throw forbidden(
+          "CSRF token missing or wrong: a request signed in by the dashboard cookie must send the session's " +
+            'X-CSRF-Token header',
+        );
       }
       ctx.state.principal = principal;
     }

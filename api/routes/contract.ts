@@ -14,10 +14,31 @@ import { TRANSPORTS, type Transport } from '../../shared/schemas/auth.js';
 
 const startedAt = Date.now();
 
-const Health = Ok({ version: Type.String(), contractCount: Type.Integer(), checks: Type.Object({ postgres: Type.String(), redis: Type.String() }) }, 'Health');
+const Health = Ok(
+  {
+    version: Type.String(),
+    contractCount: Type.Integer(),
+    checks: Type.Object({ postgres: Type.String(), redis: Type.String() }),
+  },
+  'Health',
+);
 const Liveness = Ok({ uptimeSec: Type.Integer() }, 'Liveness');
-const Readiness = Ok({ checks: Type.Object({ postgres: Type.String(), redis: Type.String(), migrations: Type.String() }), pendingMigrations: Type.Array(Type.String()) }, 'Readiness');
-const Manifest = Ok({ name: Type.String(), version: Type.String(), domains: Type.Array(Type.String()), transports: Type.Array(Type.String()) }, 'Manifest');
+const Readiness = Ok(
+  {
+    checks: Type.Object({ postgres: Type.String(), redis: Type.String(), migrations: Type.String() }),
+    pendingMigrations: Type.Array(Type.String()),
+  },
+  'Readiness',
+);
+const Manifest = Ok(
+  {
+    name: Type.String(),
+    version: Type.String(),
+    domains: Type.Array(Type.String()),
+    transports: Type.Array(Type.String()),
+  },
+  'Manifest',
+);
 const Handshake = Type.Object(
   {
     domains: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 50 }),
@@ -32,8 +53,17 @@ const HandshakeResult = Ok(
     domains: Type.Array(Type.String(), { description: 'Requested domains this service serves' }),
     unsupportedDomains: Type.Array(Type.String()),
     transport: StringEnum(TRANSPORTS),
-    transportCompatible: Type.Boolean({ description: 'The service serves the transport and the calling token may use it' }),
-    transports: Type.Array(Type.Object({ name: StringEnum(TRANSPORTS), served: Type.Boolean(), allowed: Type.Boolean(), entryPoint: Type.String() })),
+    transportCompatible: Type.Boolean({
+      description: 'The service serves the transport and the calling token may use it',
+    }),
+    transports: Type.Array(
+      Type.Object({
+        name: StringEnum(TRANSPORTS),
+        served: Type.Boolean(),
+        allowed: Type.Boolean(),
+        entryPoint: Type.String(),
+      }),
+    ),
     version: Type.String(),
     contractRef: Type.String(),
   },
@@ -41,11 +71,17 @@ const HandshakeResult = Ok(
 );
 
 /** Where a client of each transport starts: the HTTP contract, the MCP endpoint, the A2A agent card. */
-const ENTRY_POINTS: Record<Transport, string> = { http: '/openapi.json', mcp: '/mcp', a2a: '/.well-known/agent-card.json' };
+const ENTRY_POINTS: Record<Transport, string> = {
+  http: '/openapi.json',
+  mcp: '/mcp',
+  a2a: '/.well-known/agent-card.json',
+};
 
 /** 503 naming what is down, with every check in `details`. */
 function failIfDown(checks: Health | Readiness['checks']): void {
-  const down = Object.entries(checks).filter(([, v]) => v === 'down').map(([k]) => k);
+  const down = Object.entries(checks)
+    .filter(([, v]) => v === 'down')
+    .map(([k]) => k);
   if (down.length > 0) throw new AppError('unavailable', `Dependency down: ${down.join(', ')}`, { checks });
 }
 
@@ -63,8 +99,14 @@ export function schemaCatalog(routes: AnyRoute[]): Record<string, unknown> {
 /** One webhook per registered event type: the delivered body with the type's payload inside. */
 export function webhookSpecs(): WebhookSpec[] {
   return Object.values(eventTypes()).map((e) => ({
-    name: e.type, summary: e.description, description: `Delivered to subscriptions whose events match ${e.type} (exactly, by prefix such as ${e.type.split('.')[0]}.*, or *).`,
-    body: webhookEnvelope(e.type), headers: WEBHOOK_HEADERS, responses: WEBHOOK_RESPONSES,
+    name: e.type,
+    summary: e.description,
+    description:
+      `Delivered to subscriptions whose events match ${e.type} (exactly, by prefix such as ` +
+      `${e.type.split('.')[0]}.*, or *).`,
+    body: webhookEnvelope(e.type),
+    headers: WEBHOOK_HEADERS,
+    responses: WEBHOOK_RESPONSES,
   }));
 }
 
@@ -76,140 +118,238 @@ export function webhookSpecs(): WebhookSpec[] {
 export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
   let openApiCache: Record<string, unknown> | undefined;
   return [
-  defineRoute({
-    method: 'GET', path: '/healthz', tag: 'runtime', auth: 'public', summary: 'Health for load balancers, from memory',
-    description: 'Postgres and Redis reachability as last checked in the background (at most 1 s old, 2 s while a dependency does not answer); no dependency round trip on the request. Answers 503 unavailable naming the dependency that is down. Exempt from the rate limit.',
-    response: { 200: Health },
-    handler: async (_input, deps) => {
-      const { checks } = await deps.health.current();
-      failIfDown(checks);
-      return { ok: true, version: SERVICE_VERSION, contractCount: table().length, checks };
-    },
-  }),
-  defineRoute({
-    method: 'GET', path: '/livez', tag: 'runtime', auth: 'public', summary: 'Liveness: the process answers; no dependency is called',
-    description: 'For an orchestrator\'s liveness probe: restart the process only when this fails. A dependency outage shows in /healthz and /readyz, not here.',
-    response: { 200: Liveness },
-    handler: () => ({ ok: true, uptimeSec: Math.round(process.uptime()) }),
-  }),
-  defineRoute({
-    method: 'GET', path: '/readyz', tag: 'runtime', auth: 'public', summary: 'Readiness, checked live',
-    description: 'Pings Postgres and Redis (1 s each) and checks that no migration this code ships is pending; one answer is shared for 2 s. For a deploy step or an orchestrator\'s readiness probe: 503 naming what is down or pending. Exempt from the rate limit, which needs Redis. Load balancers should probe /healthz.',
-    response: { 200: Readiness },
-    handler: async (_input, deps) => {
-      const ready = await readiness(deps);
-      failIfDown(ready.checks);
-      if (ready.checks.migrations === 'pending') throw new AppError('unavailable', `Migrations pending: ${ready.pendingMigrations.join(', ')}`, ready);
-      return { ok: true, ...ready };
-    },
-  }),
-  defineRoute({
-    method: 'GET', path: '/runtime', tag: 'runtime', auth: 'bearer', summary: 'Runtime configuration summary (no secrets)',
-    handler: async (_input, deps) => {
-      const c = deps.config;
-      return {
+    defineRoute({
+      method: 'GET',
+      path: '/healthz',
+      tag: 'runtime',
+      auth: 'public',
+      summary: 'Health for load balancers, from memory',
+      description:
+        'Postgres and Redis reachability as last checked in the background (at most 1 s old, 2 s while a ' +
+        'dependency does not answer); no dependency round trip on the request. Answers 503 unavailable ' +
+        'naming the dependency that is down. Exempt from the rate limit.',
+      response: { 200: Health },
+      handler: async (_input, deps) => {
+        const { checks } = await deps.health.current();
+        failIfDown(checks);
+        return { ok: true, version: SERVICE_VERSION, contractCount: table().length, checks };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/livez',
+      tag: 'runtime',
+      auth: 'public',
+      summary: 'Liveness: the process answers; no dependency is called',
+      description:
+        "For an orchestrator's liveness probe: restart the process only when this fails. A dependency outage " +
+        'shows in /healthz and /readyz, not here.',
+      response: { 200: Liveness },
+      handler: () => ({ ok: true, uptimeSec: Math.round(process.uptime()) }),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/readyz',
+      tag: 'runtime',
+      auth: 'public',
+      summary: 'Readiness, checked live',
+      description:
+        'Pings Postgres and Redis (1 s each) and checks that no migration this code ships is pending; one ' +
+        "answer is shared for 2 s. For a deploy step or an orchestrator's readiness probe: 503 naming what " +
+        'is down or pending. Exempt from the rate limit, which needs Redis. Load balancers should probe ' +
+        '/healthz.',
+      response: { 200: Readiness },
+      handler: async (_input, deps) => {
+        const ready = await readiness(deps);
+        failIfDown(ready.checks);
+        if (ready.checks.migrations === 'pending')
+          throw new AppError('unavailable', `Migrations pending: ${ready.pendingMigrations.join(', ')}`, ready);
+        return { ok: true, ...ready };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/runtime',
+      tag: 'runtime',
+      auth: 'bearer',
+      summary: 'Runtime configuration summary (no secrets)',
+      handler: async (_input, deps) => {
+        const c = deps.config;
+        return {
+          ok: true,
+          version: SERVICE_VERSION,
+          node: process.version,
+          uptimeSec: Math.round((Date.now() - startedAt) / 1000),
+          queuePrefix: c.QUEUE_PREFIX,
+          workerQueues: c.WORKER_QUEUES ?? 'all',
+          limits: {
+            ratePerMinute: c.RATE_LIMIT_PER_MINUTE,
+            unverifiedRequests: c.UNVERIFIED_REQUEST_LIMIT,
+            builderMonthlyRuns: c.BUILDER_MONTHLY_RUNS,
+            maxBodyBytes: c.MAX_BODY_BYTES,
+            runSyncWaitMs: c.RUN_SYNC_WAIT_MS,
+            stepTimeoutMs: c.STEP_TIMEOUT_MS,
+          },
+          features: {
+            smtp: Boolean(c.SMTP_URL),
+            llmRouter: Boolean(c.LLM_BASE_URL && c.LLM_MODEL),
+            privateEgress: c.AWP_ALLOW_PRIVATE_EGRESS,
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/status',
+      tag: 'runtime',
+      auth: 'public',
+      summary: 'Public API status',
+      handler: async (_input, deps) => {
+        const { checks } = await deps.health.current();
+        const degraded = Object.values(checks).includes('down');
+        return {
+          ok: true,
+          status: degraded ? 'degraded' : 'operational',
+          version: SERVICE_VERSION,
+          checks,
+          time: new Date().toISOString(),
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/openapi.json',
+      tag: 'contract',
+      auth: 'public',
+      summary: 'The OpenAPI 3.1 document',
+      handler: (_input, deps) => (openApiCache ??= buildOpenApi(table(), deps.config.PUBLIC_BASE_URL, webhookSpecs())),
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/contract',
+      tag: 'contract',
+      auth: 'public',
+      summary: 'Compact contract summary',
+      handler: () => ({
         ok: true,
         version: SERVICE_VERSION,
-        node: process.version,
-        uptimeSec: Math.round((Date.now() - startedAt) / 1000),
-        queuePrefix: c.QUEUE_PREFIX,
-        workerQueues: c.WORKER_QUEUES ?? 'all',
-        limits: { ratePerMinute: c.RATE_LIMIT_PER_MINUTE, unverifiedRequests: c.UNVERIFIED_REQUEST_LIMIT, builderMonthlyRuns: c.BUILDER_MONTHLY_RUNS, maxBodyBytes: c.MAX_BODY_BYTES, runSyncWaitMs: c.RUN_SYNC_WAIT_MS, stepTimeoutMs: c.STEP_TIMEOUT_MS },
-        features: { smtp: Boolean(c.SMTP_URL), llmRouter: Boolean(c.LLM_BASE_URL && c.LLM_MODEL), privateEgress: c.AWP_ALLOW_PRIVATE_EGRESS },
-      };
-    },
-  }),
-  defineRoute({
-    method: 'GET', path: '/v1/status', tag: 'runtime', auth: 'public', summary: 'Public API status',
-    handler: async (_input, deps) => {
-      const { checks } = await deps.health.current();
-      const degraded = Object.values(checks).includes('down');
-      return { ok: true, status: degraded ? 'degraded' : 'operational', version: SERVICE_VERSION, checks, time: new Date().toISOString() };
-    },
-  }),
-  defineRoute({
-    method: 'GET', path: '/openapi.json', tag: 'contract', auth: 'public', summary: 'The OpenAPI 3.1 document',
-    handler: (_input, deps) => (openApiCache ??= buildOpenApi(table(), deps.config.PUBLIC_BASE_URL, webhookSpecs())),
-  }),
-  defineRoute({
-    method: 'GET', path: '/v1/contract', tag: 'contract', auth: 'public', summary: 'Compact contract summary',
-    handler: () => ({
-      ok: true,
-      version: SERVICE_VERSION,
-      openapi: '3.1.0',
-      openapiUrl: '/openapi.json',
-      routeCount: table().length,
-      implementedCount: table().filter((r) => r.handler).length,
-      tags: [...new Set(table().map((r) => r.tag))],
-      transports: TRANSPORTS,
-      errorCodes: ERROR_CODES,
-      exportFormats: EXPORT_FORMATS,
+        openapi: '3.1.0',
+        openapiUrl: '/openapi.json',
+        routeCount: table().length,
+        implementedCount: table().filter((r) => r.handler).length,
+        tags: [...new Set(table().map((r) => r.tag))],
+        transports: TRANSPORTS,
+        errorCodes: ERROR_CODES,
+        exportFormats: EXPORT_FORMATS,
+      }),
     }),
-  }),
-  defineRoute({
-    method: 'GET', path: '/v1/manifest', tag: 'contract', auth: 'public', summary: 'Domains, transports and version',
-    response: { 200: Manifest },
-    handler: () => ({ ok: true, name: 'awp', version: SERVICE_VERSION, domains: [...DOMAIN_NAMES], transports: [...TRANSPORTS] }),
-  }),
-  defineRoute({
-    method: 'GET', path: '/v1/protocol-map', tag: 'contract', auth: 'public', summary: 'Every endpoint with its domain, method, auth and schema refs',
-    handler: () => ({
-      ok: true,
-      version: SERVICE_VERSION,
-      routes: table().map((r) => ({
-        method: r.method,
-        path: r.path,
-        tag: r.tag,
-        domain: r.domain ?? null,
-        auth: r.auth,
-        scopes: r.scopes ?? [],
-        implemented: Boolean(r.handler),
-        schemaRefs: {
-          body: (r.body as { $id?: string } | undefined)?.$id ?? null,
-          response: Object.fromEntries(Object.entries(r.response ?? {}).map(([s, sch]) => [s, (sch as { $id?: string }).$id ?? null])),
-        },
-      })),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/manifest',
+      tag: 'contract',
+      auth: 'public',
+      summary: 'Domains, transports and version',
+      response: { 200: Manifest },
+      handler: () => ({
+        ok: true,
+        name: 'awp',
+        version: SERVICE_VERSION,
+        domains: [...DOMAIN_NAMES],
+        transports: [...TRANSPORTS],
+      }),
     }),
-  }),
-  defineRoute({
-    method: 'POST', path: '/v1/handshake', tag: 'contract', auth: 'bearer', summary: 'Check domain and transport compatibility',
-    body: Handshake, response: { 200: HandshakeResult },
-    description: 'compatible: every requested domain is one of the manifest\'s and the transport is compatible: the service serves it (its endpoint is in the route table with a handler) and the calling token may use it.',
-    handler: ({ body, principal }) => {
-      const known = new Set<string>(DOMAIN_NAMES);
-      const supported = body.domains.filter((d) => known.has(d));
-      const unsupported = body.domains.filter((d) => !known.has(d));
-      const transports = TRANSPORTS.map((name) => ({
-        name,
-        served: name === 'http' || table().some((r) => r.transport === name && Boolean(r.handler)),
-        allowed: !principal.transports || principal.transports.includes(name),
-        entryPoint: ENTRY_POINTS[name],
-      }));
-      const asked = transports.find((t) => t.name === body.transport)!;
-      const transportCompatible = asked.served && asked.allowed;
-      return {
-        ok: true, compatible: unsupported.length === 0 && transportCompatible, domains: supported, unsupportedDomains: unsupported,
-        transport: body.transport, transportCompatible, transports, version: SERVICE_VERSION, contractRef: `awp:contract:${SERVICE_VERSION}#v1`,
-      };
-    },
-  }),
-  defineRoute({
-    method: 'GET', path: '/v1/schemas', tag: 'contract', auth: 'public', summary: 'Catalog of JSON Schemas keyed by schema id',
-    handler: () => {
-      const schemas = schemaCatalog(table());
-      return { ok: true, count: Object.keys(schemas).length, schemas };
-    },
-  }),
-  defineRoute({
-    method: 'GET', path: '/v1/schemas/{schemaId}', tag: 'contract', auth: 'public', summary: 'One JSON Schema',
-    params: Type.Object({ schemaId: Id('Schema id as listed by /v1/schemas') }),
-    handler: ({ params }) => {
-      const catalog = schemaCatalog(table());
-      // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
-      const schema = Object.hasOwn(catalog, params.schemaId) ? catalog[params.schemaId] : undefined;
-      if (!schema) throw notFound(`Schema ${params.schemaId}`);
-      return { ok: true, schemaId: params.schemaId, schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: params.schemaId, ...schema } };
-    },
-  }),
-];
+    defineRoute({
+      method: 'GET',
+      path: '/v1/protocol-map',
+      tag: 'contract',
+      auth: 'public',
+      summary: 'Every endpoint with its domain, method, auth and schema refs',
+      handler: () => ({
+        ok: true,
+        version: SERVICE_VERSION,
+        routes: table().map((r) => ({
+          method: r.method,
+          path: r.path,
+          tag: r.tag,
+          domain: r.domain ?? null,
+          auth: r.auth,
+          scopes: r.scopes ?? [],
+          implemented: Boolean(r.handler),
+          schemaRefs: {
+            body: (r.body as { $id?: string } | undefined)?.$id ?? null,
+            response: Object.fromEntries(
+              Object.entries(r.response ?? {}).map(([s, sch]) => [s, (sch as { $id?: string }).$id ?? null]),
+            ),
+          },
+        })),
+      }),
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/handshake',
+      tag: 'contract',
+      auth: 'bearer',
+      summary: 'Check domain and transport compatibility',
+      body: Handshake,
+      response: { 200: HandshakeResult },
+      description:
+        "compatible: every requested domain is one of the manifest's and the transport is compatible: the " +
+        'service serves it (its endpoint is in the route table with a handler) and the calling token may use ' +
+        'it.',
+      handler: ({ body, principal }) => {
+        const known = new Set<string>(DOMAIN_NAMES);
+        const supported = body.domains.filter((d) => known.has(d));
+        const unsupported = body.domains.filter((d) => !known.has(d));
+        const transports = TRANSPORTS.map((name) => ({
+          name,
+          served: name === 'http' || table().some((r) => r.transport === name && Boolean(r.handler)),
+          allowed: !principal.transports || principal.transports.includes(name),
+          entryPoint: ENTRY_POINTS[name],
+        }));
+        const asked = transports.find((t) => t.name === body.transport)!;
+        const transportCompatible = asked.served && asked.allowed;
+        return {
+          ok: true,
+          compatible: unsupported.length === 0 && transportCompatible,
+          domains: supported,
+          unsupportedDomains: unsupported,
+          transport: body.transport,
+          transportCompatible,
+          transports,
+          version: SERVICE_VERSION,
+          contractRef: `awp:contract:${SERVICE_VERSION}#v1`,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/schemas',
+      tag: 'contract',
+      auth: 'public',
+      summary: 'Catalog of JSON Schemas keyed by schema id',
+      handler: () => {
+        const schemas = schemaCatalog(table());
+        return { ok: true, count: Object.keys(schemas).length, schemas };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/schemas/{schemaId}',
+      tag: 'contract',
+      auth: 'public',
+      summary: 'One JSON Schema',
+      params: Type.Object({ schemaId: Id('Schema id as listed by /v1/schemas') }),
+      handler: ({ params }) => {
+        const catalog = schemaCatalog(table());
+        // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.
+        const schema = Object.hasOwn(catalog, params.schemaId) ? catalog[params.schemaId] : undefined;
+        if (!schema) throw notFound(`Schema ${params.schemaId}`);
+        return {
+          ok: true,
+          schemaId: params.schemaId,
+          schema: { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: params.schemaId, ...schema },
+        };
+      },
+    }),
+  ];
 }

@@ -10,8 +10,13 @@ const r = routeGroup('mcp', { read: [], write: [] });
 export function mcpRoutes(table: () => AnyRoute[]): AnyRoute[] {
   return [
     r.post('/mcp', 'MCP JSON-RPC tool calls (Streamable HTTP, stateless, JSON responses)', {
-      description: 'initialize, ping, notifications (202), tools/list and tools/call. Tools are the routes with an x-awp-mcp-tool name; a call runs that route with the same scopes, validation, workflow allowance and quota. GET and DELETE answer 405 (no sessions). One message per request.',
-      body: JsonRpcMessage, streams: true, transport: 'mcp',
+      description:
+        'initialize, ping, notifications (202), tools/list and tools/call. Tools are the routes with an ' +
+        'x-awp-mcp-tool name; a call runs that route with the same scopes, validation, workflow allowance ' +
+        'and quota. GET and DELETE answer 405 (no sessions). One message per request.',
+      body: JsonRpcMessage,
+      streams: true,
+      transport: 'mcp',
       handler: ({ body, params: _params, query: _query, ...call }, deps) => mcpAnswer(table, call, body, deps),
     }),
   ];

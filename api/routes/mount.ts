@@ -22,9 +22,13 @@ function asksForStream(body: unknown): boolean {
   return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
 }
 
-/** The fingerprint is over the body as the client sent it (parsed), so the same JSON in another key order is the same request. */
+/**
+ * The fingerprint is over the body as the client sent it (parsed), so the same JSON in another key order is the same
+ * request.
+ */
 async function claimKey(deps: Deps, principal: Principal, key: string, ctx: Context) {
-  if (!IDEMPOTENCY_KEY.test(key)) throw new AppError('invalidPayload', 'Idempotency-Key must be 1-255 printable ASCII characters');
+  if (!IDEMPOTENCY_KEY.test(key))
+    throw new AppError('invalidPayload', 'Idempotency-Key must be 1-255 printable ASCII characters');
   return claimIdempotencyKey(deps, principal, key, requestFingerprint(ctx.method, ctx.path, ctx.state.body ?? {}));
 }
 
@@ -62,10 +66,18 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
   for (const spec of [...routes].sort(literalFirst)) {
     router.register(koaPath(spec.path), [spec.method], async (ctx: Context) => {
       const principal: Principal | null =
-        spec.auth === 'bearer' ? requireAuth(ctx, spec.scopes, spec.transport)
-        : spec.auth === 'sandboxOrBearer' ? (!ctx.state.principal && isSandboxBody(ctx.state.body) ? await sandboxCaller(ctx, deps) : requireAuth(ctx, spec.scopes, spec.transport))
-        : (ctx.state.principal ?? null);
-      const { params, query, body } = validateInput(spec, { params: ctx.params, query: ctx.query, body: ctx.state.body });
+        spec.auth === 'bearer'
+          ? requireAuth(ctx, spec.scopes, spec.transport)
+          : spec.auth === 'sandboxOrBearer'
+            ? !ctx.state.principal && isSandboxBody(ctx.state.body)
+              ? await sandboxCaller(ctx, deps)
+              : requireAuth(ctx, spec.scopes, spec.transport)
+            : (ctx.state.principal ?? null);
+      const { params, query, body } = validateInput(spec, {
+        params: ctx.params,
+        query: ctx.query,
+        body: ctx.state.body,
+      });
 
       // Replay is per account and token, so only an authenticated POST can carry a key.
       const key = ctx.method === 'POST' && principal ? ctx.get('idempotency-key') : '';
@@ -83,12 +95,30 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
       try {
         const controller = new AbortController();
         // The response's close (not the request's, which fires once its body is read) says the client went away.
-        ctx.res.once('close', () => { if (!ctx.res.writableFinished) controller.abort(); });
+        ctx.res.once('close', () => {
+          if (!ctx.res.writableFinished) controller.abort();
+        });
         const result = await runHandler(
           spec,
-          { body, params, query, principal, headers: ctx.headers as Record<string, string | undefined>, requestId: ctx.state.requestId, rawBody: ctx.state.rawBody, ip: ctx.ip, origin: `${ctx.protocol}://${ctx.host}`, signal: controller.signal },
+          {
+            body,
+            params,
+            query,
+            principal,
+            headers: ctx.headers as Record<string, string | undefined>,
+            requestId: ctx.state.requestId,
+            rawBody: ctx.state.rawBody,
+            ip: ctx.ip,
+            origin: `${ctx.protocol}://${ctx.host}`,
+            signal: controller.signal,
+          },
           // What the handler and its services log names the request and the caller's account.
-          { ...deps, log: ((ctx.state.log as Deps['log'] | undefined) ?? deps.log).child(principal ? { accountId: principal.accountId } : {}) },
+          {
+            ...deps,
+            log: ((ctx.state.log as Deps['log'] | undefined) ?? deps.log).child(
+              principal ? { accountId: principal.accountId } : {},
+            ),
+          },
         );
         const reply = result instanceof Reply ? result : new Reply(200, result);
         ctx.status = reply.status;
@@ -99,7 +129,10 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
           ctx.body = reply.body;
         } else {
           ctx.body = reply.body;
-          await idem?.finish({ status: reply.status, body: reply.body, headers: reply.headers }, spec.returnsSecret === true);
+          await idem?.finish(
+            { status: reply.status, body: reply.body, headers: reply.headers },
+            spec.returnsSecret === true,
+          );
         }
       } catch (err) {
         await idem?.release();

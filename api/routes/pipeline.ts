@@ -26,14 +26,23 @@ export interface RawInput {
   body?: unknown;
 }
 
-/** Params, query and body checked against the route's schemas (400 naming the fields), then the 501 of a route not built yet. */
-export function validateInput(spec: AnyRoute, raw: RawInput): { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown } {
+/**
+ * Params, query and body checked against the route's schemas (400 naming the fields), then the 501 of a route not built
+ * yet.
+ */
+export function validateInput(
+  spec: AnyRoute,
+  raw: RawInput,
+): { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown } {
   const params = spec.params ? assertValid(spec.params, { ...raw.params }, 'params') : { ...raw.params };
   const query = spec.query ? assertValid(spec.query, { ...raw.query }, 'query') : {};
   const bodySchema = spec.body ?? (spec.method === 'GET' ? undefined : AnyObject);
   const body = bodySchema ? assertValid(bodySchema, raw.body ?? {}, 'body') : undefined;
   if (!spec.handler) {
-    throw notImplemented(`${spec.method} ${spec.path} is declared in the contract but not implemented yet${spec.pendingIssue ? ` (issue ${spec.pendingIssue})` : ''}`);
+    throw notImplemented(
+      `${spec.method} ${spec.path} is declared in the contract but not implemented ` +
+        `yet${spec.pendingIssue ? ` (issue ${spec.pendingIssue})` : ''}`,
+    );
   }
   return { params: params as Record<string, unknown>, query: query as Record<string, unknown>, body };
 }
@@ -49,7 +58,12 @@ export async function runHandler(spec: AnyRoute, input: RouteInput<any, any, any
  * scopes, validation, allowance and quota, handler; the same checks, in the
  * same order, as over HTTP. Returns what the handler returned (data, a Reply).
  */
-export async function invokeRoute(spec: AnyRoute, raw: RawInput, call: CallContext & { principal: Principal }, deps: Deps): Promise<unknown> {
+export async function invokeRoute(
+  spec: AnyRoute,
+  raw: RawInput,
+  call: CallContext & { principal: Principal },
+  deps: Deps,
+): Promise<unknown> {
   if (spec.auth !== 'public') assertScopes(call.principal, spec.scopes);
   const input = validateInput(spec, raw);
   return runHandler(spec, { ...call, ...input }, deps);

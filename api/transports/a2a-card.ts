@@ -13,18 +13,39 @@ export const A2A_VERSIONS = [A2A_PROTOCOL_VERSION, '0.3'] as const;
 
 const MODES = { input: ['text/plain', 'application/json'], output: ['application/json', 'text/plain'] };
 
-/** The service's skills: each domain that runs, and each template whose domains all run (a data part `{ templateId, ... }` runs it). */
+/**
+ * The service's skills: each domain that runs, and each template whose domains all run (a data part `{ templateId, ...
+ * }` runs it).
+ */
 function skills(): AgentCard['skills'] {
   const running = new Set(availableDomains());
   const { domains, templates } = modules();
-  const domainSkills = domains.filter((d) => running.has(d.name)).map((d) => ({
-    id: d.name, name: d.name, description: d.summary, tags: ['domain', d.name], examples: d.vocabulary.examples.slice(0, 3),
-    inputModes: MODES.input, outputModes: MODES.output, securityRequirements: [],
-  }));
-  const templateSkills = templates.filter((t) => t.domains.every((d) => running.has(d))).map((t) => ({
-    id: `template:${t.templateId}`, name: t.templateId, description: `${t.description} Send a data part {"templateId": "${t.templateId}", ...its input} (schema /v1/schemas/${(t.input as { $id?: string }).$id}).`,
-    tags: ['template', ...t.domains], examples: [], inputModes: ['application/json'], outputModes: MODES.output, securityRequirements: [],
-  }));
+  const domainSkills = domains
+    .filter((d) => running.has(d.name))
+    .map((d) => ({
+      id: d.name,
+      name: d.name,
+      description: d.summary,
+      tags: ['domain', d.name],
+      examples: d.vocabulary.examples.slice(0, 3),
+      inputModes: MODES.input,
+      outputModes: MODES.output,
+      securityRequirements: [],
+    }));
+  const templateSkills = templates
+    .filter((t) => t.domains.every((d) => running.has(d)))
+    .map((t) => ({
+      id: `template:${t.templateId}`,
+      name: t.templateId,
+      description:
+        `${t.description} Send a data part {"templateId": "${t.templateId}", ...its input} (schema ` +
+        `/v1/schemas/${(t.input as { $id?: string }).$id}).`,
+      tags: ['template', ...t.domains],
+      examples: [],
+      inputModes: ['application/json'],
+      outputModes: MODES.output,
+      securityRequirements: [],
+    }));
   return [...domainSkills, ...templateSkills];
 }
 
@@ -32,14 +53,29 @@ function skills(): AgentCard['skills'] {
 export function agentCard(base: string): AgentCard {
   return {
     name: 'awp',
-    description: 'Agentic Work Protocol service: routes a request across its domains, runs it durably and answers with the result and a proof card. An A2A task is an awp run (same id as GET /v1/runs/{runId}).',
-    supportedInterfaces: duplicateInterfacesForLegacy([{ url: `${base}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }], ['JSONRPC']),
+    description:
+      'Agentic Work Protocol service: routes a request across its domains, runs it durably and answers with ' +
+      'the result and a proof card. An A2A task is an awp run (same id as GET /v1/runs/{runId}).',
+    supportedInterfaces: duplicateInterfacesForLegacy(
+      [{ url: `${base}${A2A_PATH}`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: A2A_PROTOCOL_VERSION }],
+      ['JSONRPC'],
+    ),
     provider: { organization: 'awp', url: base },
     version: SERVICE_VERSION,
     documentationUrl: `${base}/openapi.json`,
     capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {
-      bearer: { scheme: { $case: 'httpAuthSecurityScheme', value: { scheme: 'bearer', bearerFormat: 'awp token', description: 'An awp API token (POST /v1/profiles or POST /v1/tokens), sent as Authorization: Bearer <token>' } } },
+      bearer: {
+        scheme: {
+          $case: 'httpAuthSecurityScheme',
+          value: {
+            scheme: 'bearer',
+            bearerFormat: 'awp token',
+            description:
+              'An awp API token (POST /v1/profiles or POST /v1/tokens), sent as Authorization: Bearer <token>',
+          },
+        },
+      },
     },
     securityRequirements: [{ schemes: { bearer: { list: [] } } }],
     defaultInputModes: MODES.input,

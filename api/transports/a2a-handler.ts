@@ -1,8 +1,14 @@
 import { createInterface } from 'node:readline';
 import type { Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import {
-  A2AError, ExtendedAgentCardNotConfiguredError, JsonRpcRequestMalformedError, JsonRpcTaskNotCancelableError,
-  JsonRpcTaskNotFoundError, JsonRpcUnsupportedOperationError, PushNotificationNotSupportedError, UnsupportedOperationError,
+  A2AError,
+  ExtendedAgentCardNotConfiguredError,
+  JsonRpcRequestMalformedError,
+  JsonRpcTaskNotCancelableError,
+  JsonRpcTaskNotFoundError,
+  JsonRpcUnsupportedOperationError,
+  PushNotificationNotSupportedError,
+  UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import type { A2ARequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
 import { lastEventId } from '../../jobs/orchestrator/event-page.js';
@@ -22,7 +28,9 @@ import { eventUpdate, restUpdates, runTask, type RunDetail } from './a2a-task.js
 
 export type A2ACall = CallContext & { principal: Principal };
 const CALL = 'awp.call';
-/** An error the HTTP layer answers (401, 403, 429, 5xx), kept here for the glue to throw instead of a JSON-RPC error. */
+/**
+ * An error the HTTP layer answers (401, 403, 429, 5xx), kept here for the glue to throw instead of a JSON-RPC error.
+ */
 export const REFUSAL = 'awp.refusal';
 
 export const contextState = (call: A2ACall) => new Map<string, unknown>([[CALL, call]]);
@@ -39,7 +47,12 @@ const callOf = (context: ServerCallContext) => context.state.get(CALL) as A2ACal
  * it is UnsupportedOperation (TaskNotCancelable for a cancel), and a 400/422
  * is RequestMalformed.
  */
-function translate(err: unknown, context: ServerCallContext, deps: Deps, conflict: 'notCancelable' | 'unsupported'): Error {
+function translate(
+  err: unknown,
+  context: ServerCallContext,
+  deps: Deps,
+  conflict: 'notCancelable' | 'unsupported',
+): Error {
   if (err instanceof A2AError) return err;
   const call = callOf(context);
   const { status, body } = toEnvelope(err, call.requestId);
@@ -69,12 +82,19 @@ function readMessage(message: Message | undefined): { text: string; data: Record
   const data: Record<string, unknown> = {};
   for (const part of message.parts) {
     if (part.content?.$case === 'text') texts.push(part.content.value);
-    else if (part.content?.$case === 'data' && part.content.value && typeof part.content.value === 'object' && !Array.isArray(part.content.value)) Object.assign(data, part.content.value);
+    else if (
+      part.content?.$case === 'data' &&
+      part.content.value &&
+      typeof part.content.value === 'object' &&
+      !Array.isArray(part.content.value)
+    )
+      Object.assign(data, part.content.value);
   }
   return { text: texts.join('\n').trim(), data };
 }
 
-const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+const defined = (o: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 
 /**
  * A2A over the run API: a task is a run, and each method is the route an
@@ -82,15 +102,29 @@ const defined = (o: Record<string, unknown>) => Object.fromEntries(Object.entrie
  * validation, allowance, quota), then the run read back as a task.
  */
 export class RunTaskHandler implements A2ARequestHandler {
-  constructor(private readonly table: () => AnyRoute[], private readonly deps: Deps, private readonly base: string) {}
+  constructor(
+    private readonly table: () => AnyRoute[],
+    private readonly deps: Deps,
+    private readonly base: string,
+  ) {}
 
-  private async invoke(call: A2ACall, method: string, path: string, raw: RawInput, headers: Record<string, string | undefined> = {}): Promise<any> {
+  private async invoke(
+    call: A2ACall,
+    method: string,
+    path: string,
+    raw: RawInput,
+    headers: Record<string, string | undefined> = {},
+  ): Promise<any> {
     const route = this.table().find((r) => r.method === method && r.path === path)!;
     const out = await invokeRoute(route, raw, { ...call, headers: { ...call.headers, ...headers } }, this.deps);
     return out instanceof Reply ? out.body : out;
   }
 
-  private async guard<T>(context: ServerCallContext, conflict: 'notCancelable' | 'unsupported', fn: (call: A2ACall) => Promise<T>): Promise<T> {
+  private async guard<T>(
+    context: ServerCallContext,
+    conflict: 'notCancelable' | 'unsupported',
+    fn: (call: A2ACall) => Promise<T>,
+  ): Promise<T> {
     try {
       return await fn(callOf(context));
     } catch (err) {
@@ -108,26 +142,57 @@ export class RunTaskHandler implements A2ARequestHandler {
    * part with `templateId` runs that template; anything else is the
    * orchestrator request (text as `request`, data parts as its other fields).
    */
-  private async start(call: A2ACall, params: SendMessageRequest, immediate: boolean): Promise<{ runId: string; segment: number }> {
+  private async start(
+    call: A2ACall,
+    params: SendMessageRequest,
+    immediate: boolean,
+  ): Promise<{ runId: string; segment: number }> {
     const message = params.message;
     const { text, data } = readMessage(message);
     if (message!.taskId) {
       const { itemId, action, approved, data: inner, ...rest } = data;
-      const body = defined({ itemId, action, approved, data: { ...rest, ...(inner && typeof inner === 'object' ? inner : {}) } });
-      const resumed = await this.invoke(call, 'POST', '/v1/runs/{runId}/resume', { params: { runId: message!.taskId }, body });
+      const body = defined({
+        itemId,
+        action,
+        approved,
+        data: { ...rest, ...(inner && typeof inner === 'object' ? inner : {}) },
+      });
+      const resumed = await this.invoke(call, 'POST', '/v1/runs/{runId}/resume', {
+        params: { runId: message!.taskId },
+        body,
+      });
       if (!immediate) await waitForRest(this.deps, resumed.runId, this.deps.config.RUN_SYNC_WAIT_MS, resumed.segment);
       return { runId: resumed.runId, segment: resumed.segment };
     }
     const { stream: _stream, ...fields } = data;
     const conversationId = message!.contextId || newId('ctx');
     const prefer = { prefer: immediate ? 'respond-async' : undefined };
-    const out = typeof fields.templateId === 'string'
-      ? await this.invoke(call, 'POST', '/v1/workflows/templates/{templateId}/run', { params: { templateId: fields.templateId }, body: { ...fields, conversationId, ...(text ? { request: text } : {}) } }, prefer)
-      : await this.invoke(call, 'POST', '/v1/orchestrator/run', { body: { channel: 'a2a', ...fields, request: text, conversationId } }, prefer);
+    const out =
+      typeof fields.templateId === 'string'
+        ? await this.invoke(
+            call,
+            'POST',
+            '/v1/workflows/templates/{templateId}/run',
+            {
+              params: { templateId: fields.templateId },
+              body: { ...fields, conversationId, ...(text ? { request: text } : {}) },
+            },
+            prefer,
+          )
+        : await this.invoke(
+            call,
+            'POST',
+            '/v1/orchestrator/run',
+            { body: { channel: 'a2a', ...fields, request: text, conversationId } },
+            prefer,
+          );
     return { runId: out.runId, segment: 0 };
   }
 
-  /** The run's events from `after` as task updates, until its segment rests: then its artifacts and the status it rests at. */
+  /**
+   * The run's events from `after` as task updates, until its segment rests: then its artifacts and the status it rests
+   * at.
+   */
   private async *follow(call: A2ACall, run: RunDetail, after: number): AsyncGenerator<StreamResponse> {
     const ids = { taskId: run.runId, contextId: run.conversationId ?? run.runId };
     const stream = followRun(this.deps, run.runId, after, 'ndjson', call.signal);
@@ -195,7 +260,10 @@ export class RunTaskHandler implements A2ARequestHandler {
       const { run } = await this.invoke(call, 'GET', '/v1/runs/{runId}', { params: { runId: params.id } });
       return { call, run: run as RunDetail, after: from };
     });
-    if (isTerminal(run.status)) throw new UnsupportedOperationError(`Task ${run.runId} is ${run.status}; a finished task has no updates to follow`);
+    if (isTerminal(run.status))
+      throw new UnsupportedOperationError(
+        `Task ${run.runId} is ${run.status}; a finished task has no updates to follow`,
+      );
     yield { payload: { $case: 'task', value: runTask(run) } };
     // A waiting run moves only when answered (by SendMessage on this task), so there is nothing to follow yet.
     if (!WAIT_STATUSES.includes(run.status)) yield* this.follow(call, run, after);

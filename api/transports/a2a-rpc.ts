@@ -17,7 +17,12 @@ function throwRefusal(context: ServerCallContext): void {
   if (refusal) throw refusal;
 }
 
-async function* sse(first: IteratorResult<unknown>, rest: AsyncIterator<unknown>, id: RpcId, mapError: MapError): AsyncGenerator<string> {
+async function* sse(
+  first: IteratorResult<unknown>,
+  rest: AsyncIterator<unknown>,
+  id: RpcId,
+  mapError: MapError,
+): AsyncGenerator<string> {
   try {
     if (!first.done) yield formatSSEEvent(first.value);
     for (let next = await rest.next(); !next.done; next = await rest.next()) yield formatSSEEvent(next.value);
@@ -39,7 +44,9 @@ export async function a2aAnswer(table: () => AnyRoute[], call: A2ACall, body: un
   const base = publicBase(deps.config, call.origin);
   const version = call.headers['a2a-version']?.trim() || undefined;
   const legacy = isLegacyVersion(version);
-  const mapError: MapError = legacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError : JsonRpcTransportHandler.mapToJSONRPCError;
+  const mapError: MapError = legacy
+    ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError
+    : JsonRpcTransportHandler.mapToJSONRPCError;
   const id = ((body as { id?: RpcId }).id ?? null) as RpcId;
   const context = new ServerCallContext({ requestedVersion: version ?? '0.3', state: contextState(call) });
   try {
@@ -61,5 +68,7 @@ export async function a2aAnswer(table: () => AnyRoute[], call: A2ACall, body: un
     return { jsonrpc: '2.0', id, error: mapError(err) };
   }
   throwRefusal(context);
-  return Reply.stream(Readable.from(sse(first, events, id, mapError)), 'text/event-stream', { 'X-Accel-Buffering': 'no' });
+  return Reply.stream(Readable.from(sse(first, events, id, mapError)), 'text/event-stream', {
+    'X-Accel-Buffering': 'no',
+  });
 }

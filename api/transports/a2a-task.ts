@@ -5,7 +5,12 @@ import type { RunEvent } from '../../shared/db/runs.js';
 
 /** A run as GET /v1/runs/{runId} shows it; an A2A task is that run. */
 export type RunDetail = Awaited<ReturnType<typeof runDetailFor>>;
-type Result = { proofCard?: { cardId?: string } | null; agentConversation?: string[]; results?: unknown; route?: string[] };
+type Result = {
+  proofCard?: { cardId?: string } | null;
+  agentConversation?: string[];
+  results?: unknown;
+  route?: string[];
+};
 
 /**
  * Run status → task state: queued is submitted, running is working, every
@@ -23,24 +28,50 @@ export function taskState(status: string): TaskState {
   return TaskState.TASK_STATE_FAILED;
 }
 
-export const textPart = (text: string): Part => ({ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' });
-export const dataPart = (value: unknown): Part => ({ content: { $case: 'data', value }, metadata: undefined, filename: '', mediaType: 'application/json' });
+export const textPart = (text: string): Part => ({
+  content: { $case: 'text', value: text },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'text/plain',
+});
+export const dataPart = (value: unknown): Part => ({
+  content: { $case: 'data', value },
+  metadata: undefined,
+  filename: '',
+  mediaType: 'application/json',
+});
 
 export function agentMessage(ids: { taskId: string; contextId: string }, messageId: string, parts: Part[]): Message {
-  return { messageId, contextId: ids.contextId, taskId: ids.taskId, role: Role.ROLE_AGENT, parts, metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId,
+    contextId: ids.contextId,
+    taskId: ids.taskId,
+    role: Role.ROLE_AGENT,
+    parts,
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 const idsOf = (run: RunDetail) => ({ taskId: run.runId, contextId: run.conversationId ?? run.runId });
 
-/** What the agent says with the status: the question of a waitpoint, the error of a failure, the conversation of a finished run. */
+/**
+ * What the agent says with the status: the question of a waitpoint, the error of a failure, the conversation of a
+ * finished run.
+ */
 function statusMessage(run: RunDetail): Message | undefined {
   const ids = idsOf(run);
   const id = `${run.runId}-status-${run.segment}`;
   if (run.waitpoint) {
-    const how = run.waitpoint.kind === 'NEEDS_INPUT'
-      ? 'reply on this task with a data part {"itemId": "<one of the choices>", "action": "<an action it accepts>"}'
-      : 'reply on this task with a data part {"approved": true|false} or the outcome it asks for';
-    return agentMessage(ids, id, [textPart(`The run waits for input at ${run.waitpoint.domain} (${run.waitpoint.kind}): ${how}.`), dataPart({ waitpoint: run.waitpoint })]);
+    const how =
+      run.waitpoint.kind === 'NEEDS_INPUT'
+        ? 'reply on this task with a data part {"itemId": "<one of the choices>", "action": "<an action it accepts>"}'
+        : 'reply on this task with a data part {"approved": true|false} or the outcome it asks for';
+    return agentMessage(ids, id, [
+      textPart(`The run waits for input at ${run.waitpoint.domain} (${run.waitpoint.kind}): ${how}.`),
+      dataPart({ waitpoint: run.waitpoint }),
+    ]);
   }
   if (run.error) return agentMessage(ids, id, [textPart(run.error)]);
   const lines = (run.result as Result | null)?.agentConversation ?? [];
@@ -51,13 +82,34 @@ function statusMessage(run: RunDetail): Message | undefined {
 export function artifacts(run: RunDetail): Artifact[] {
   const result = run.result as Result | null;
   if (!result) return [];
-  const out: Artifact[] = [{
-    artifactId: 'result', name: 'result', description: 'The run\'s results by domain, its route and agent conversation (as POST /v1/orchestrator/run answers them)',
-    parts: [dataPart({ runId: run.runId, status: run.status, route: result.route ?? run.route, results: result.results ?? {}, agentConversation: result.agentConversation ?? [] })],
-    metadata: undefined, extensions: [],
-  }];
+  const out: Artifact[] = [
+    {
+      artifactId: 'result',
+      name: 'result',
+      description:
+        "The run's results by domain, its route and agent conversation (as POST /v1/orchestrator/run answers them)",
+      parts: [
+        dataPart({
+          runId: run.runId,
+          status: run.status,
+          route: result.route ?? run.route,
+          results: result.results ?? {},
+          agentConversation: result.agentConversation ?? [],
+        }),
+      ],
+      metadata: undefined,
+      extensions: [],
+    },
+  ];
   if (result.proofCard?.cardId) {
-    out.push({ artifactId: result.proofCard.cardId, name: 'proofCard', description: 'Evidence status, confidence, open questions and recommended restraint', parts: [dataPart(result.proofCard)], metadata: undefined, extensions: [] });
+    out.push({
+      artifactId: result.proofCard.cardId,
+      name: 'proofCard',
+      description: 'Evidence status, confidence, open questions and recommended restraint',
+      parts: [dataPart(result.proofCard)],
+      metadata: undefined,
+      extensions: [],
+    });
   }
   return out;
 }
@@ -65,7 +117,10 @@ export function artifacts(run: RunDetail): Artifact[] {
 /** The run as an A2A task; `historyLength` 0 leaves out the request message. */
 export function runTask(run: RunDetail, historyLength?: number): Task {
   const ids = idsOf(run);
-  const request: Message = { ...agentMessage(ids, `${run.runId}-request`, [textPart(run.request)]), role: Role.ROLE_USER };
+  const request: Message = {
+    ...agentMessage(ids, `${run.runId}-request`, [textPart(run.request)]),
+    role: Role.ROLE_USER,
+  };
   return {
     id: run.runId,
     contextId: ids.contextId,
@@ -76,20 +131,32 @@ export function runTask(run: RunDetail, historyLength?: number): Task {
   };
 }
 
-/** A working-state update for a run event a client would show (handoffs, conversation, progress, domain streams); null for the others. */
+/**
+ * A working-state update for a run event a client would show (handoffs, conversation, progress, domain streams); null
+ * for the others.
+ */
 export function eventUpdate(run: { taskId: string; contextId: string }, ev: RunEvent): StreamResponse | null {
-  const text = ev.type === 'handoff' ? `[${String(ev.name)}] ${String(ev.message ?? ev.phase)}`
-    : ev.type === 'conversation' ? String(ev.line)
-    : ev.type === 'progress' ? String(ev.message)
-    : ev.type === 'domainStream' ? `[${String(ev.domain)}] ${String(ev.message)}`
-    : null;
+  const text =
+    ev.type === 'handoff'
+      ? `[${String(ev.name)}] ${String(ev.message ?? ev.phase)}`
+      : ev.type === 'conversation'
+        ? String(ev.line)
+        : ev.type === 'progress'
+          ? String(ev.message)
+          : ev.type === 'domainStream'
+            ? `[${String(ev.domain)}] ${String(ev.message)}`
+            : null;
   if (text === null) return null;
   return {
     payload: {
       $case: 'statusUpdate',
       value: {
         ...run,
-        status: { state: TaskState.TASK_STATE_WORKING, message: agentMessage(run, `${run.taskId}-event-${ev.id}`, [textPart(text)]), timestamp: ev.at },
+        status: {
+          state: TaskState.TASK_STATE_WORKING,
+          message: agentMessage(run, `${run.taskId}-event-${ev.id}`, [textPart(text)]),
+          timestamp: ev.at,
+        },
         metadata: { awp: { eventId: ev.id, type: ev.type } },
       },
     },
@@ -101,7 +168,12 @@ export function restUpdates(run: RunDetail): StreamResponse[] {
   const ids = idsOf(run);
   const task = runTask(run);
   return [
-    ...task.artifacts.map((artifact): StreamResponse => ({ payload: { $case: 'artifactUpdate', value: { ...ids, artifact, append: false, lastChunk: true, metadata: undefined } } })),
+    ...task.artifacts.map((artifact): StreamResponse => ({
+      payload: {
+        $case: 'artifactUpdate',
+        value: { ...ids, artifact, append: false, lastChunk: true, metadata: undefined },
+      },
+    })),
     { payload: { $case: 'statusUpdate', value: { ...ids, status: task.status, metadata: task.metadata } } },
   ];
 }

@@ -67,7 +67,9 @@ export function toolDefinition(route: AnyRoute) {
   return {
     name: route.mcpTool!,
     title: route.summary,
-    description: [route.summary, route.description, `Same as ${route.method} ${route.path}.`].filter(Boolean).join('\n\n'),
+    description: [route.summary, route.description, `Same as ${route.method} ${route.path}.`]
+      .filter(Boolean)
+      .join('\n\n'),
     inputSchema: toolInputSchema(route),
     annotations: { title: route.summary, readOnlyHint: route.method === 'GET', openWorldHint: false },
   };

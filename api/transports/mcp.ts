@@ -12,21 +12,38 @@ import { publicBase } from './public-base.js';
 
 type Call = CallContext & { principal: Principal };
 
-/** The MCP SDK, loaded on the first /mcp request: it weighs about 16 MB, which an API that is never asked over MCP does not carry. */
-let loading: Promise<typeof import('@modelcontextprotocol/sdk/server/index.js') & typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js') & typeof import('@modelcontextprotocol/sdk/types.js')> | undefined;
-const mcpSdk = () => (loading ??= Promise.all([
-  import('@modelcontextprotocol/sdk/server/index.js'),
-  import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
-  import('@modelcontextprotocol/sdk/types.js'),
-]).then(([server, transport, types]) => ({ ...server, ...transport, ...types })));
+/**
+ * The MCP SDK, loaded on the first /mcp request: it weighs about 16 MB, which an API that is never asked over MCP does
+ * not carry.
+ */
+let loading:
+  | Promise<
+      typeof import('@modelcontextprotocol/sdk/server/index.js') &
+        typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js') &
+        typeof import('@modelcontextprotocol/sdk/types.js')
+    >
+  | undefined;
+const mcpSdk = () =>
+  (loading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, transport, types]) => ({ ...server, ...transport, ...types })));
 
-const INSTRUCTIONS = 'Each tool is one route of the awp HTTP API (its description names it) and answers what that route answers, as structuredContent. '
-  + 'orchestrator.run starts a run and waits for it to rest; runs.get, runs.events, runs.resume and runs.cancel act on it by runId, the same id the HTTP API uses.';
+const INSTRUCTIONS =
+  'Each tool is one route of the awp HTTP API (its description names it) and answers what that route ' +
+  'answers, as structuredContent. ' +
+  'orchestrator.run starts a run and waits for it to rest; runs.get, runs.events, runs.resume and ' +
+  'runs.cancel act on it by runId, the same id the HTTP API uses.';
 
 function errorResult(err: unknown, call: Call, deps: Deps): CallToolResult {
   const { status, body } = toEnvelope(err, call.requestId);
   if (status >= 500) deps.log.error({ err, requestId: call.requestId }, 'mcp tool call failed');
-  return { isError: true, content: [{ type: 'text', text: `${body.error}: ${body.message}` }], structuredContent: body };
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${body.error}: ${body.message}` }],
+    structuredContent: body,
+  };
 }
 
 /**
@@ -35,7 +52,13 @@ function errorResult(err: unknown, call: Call, deps: Deps): CallToolResult {
  * service's error envelope, so the model reading it can correct itself; only
  * an unknown tool is a protocol error (-32602).
  */
-async function callTool(tools: Map<string, AnyRoute>, name: string, args: Record<string, unknown>, call: Call, deps: Deps): Promise<CallToolResult> {
+async function callTool(
+  tools: Map<string, AnyRoute>,
+  name: string,
+  args: Record<string, unknown>,
+  call: Call,
+  deps: Deps,
+): Promise<CallToolResult> {
   const route = tools.get(name);
   if (!route) {
     const { McpError, ErrorCode } = await mcpSdk();
@@ -43,12 +66,18 @@ async function callTool(tools: Map<string, AnyRoute>, name: string, args: Record
   }
   try {
     // A tool answers once: the NDJSON stream of stream: true belongs to runs.events here.
-    if (args.stream === true) throw invalidPayload('stream: true is not available over MCP; follow the run with the runs.events tool');
+    if (args.stream === true)
+      throw invalidPayload('stream: true is not available over MCP; follow the run with the runs.events tool');
     const input = routeInput(route, args);
     // Runs started over MCP say so, unless the caller named a channel.
     const bodyProperties = (route.body as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
     if ('channel' in bodyProperties) (input.body as Record<string, unknown>).channel ??= 'mcp';
-    const out = await invokeRoute(route, input, { ...call, headers: { ...call.headers, accept: 'application/json', prefer: undefined } }, deps);
+    const out = await invokeRoute(
+      route,
+      input,
+      { ...call, headers: { ...call.headers, accept: 'application/json', prefer: undefined } },
+      deps,
+    );
     const reply = out instanceof Reply ? out : new Reply(200, out);
     if (reply.body instanceof Readable) {
       reply.body.destroy();
@@ -70,8 +99,19 @@ async function refusal(res: Response): Promise<AppError> {
   } catch {
     // not JSON: the status alone says what happened
   }
-  const code = res.status === 405 ? 'methodNotAllowed' : res.status === 413 ? 'payloadTooLarge' : res.status === 404 ? 'notFound' : 'invalidPayload';
-  return new AppError(code, rpc.error?.message ?? `MCP transport refused the request (${res.status})`, rpc.error ? { jsonRpcError: rpc.error } : undefined);
+  const code =
+    res.status === 405
+      ? 'methodNotAllowed'
+      : res.status === 413
+        ? 'payloadTooLarge'
+        : res.status === 404
+          ? 'notFound'
+          : 'invalidPayload';
+  return new AppError(
+    code,
+    rpc.error?.message ?? `MCP transport refused the request (${res.status})`,
+    rpc.error ? { jsonRpcError: rpc.error } : undefined,
+  );
 }
 
 /**
@@ -85,19 +125,33 @@ async function refusal(res: Response): Promise<AppError> {
  */
 export async function mcpAnswer(table: () => AnyRoute[], call: Call, body: unknown, deps: Deps): Promise<Reply> {
   const tools = toolRoutes(table());
-  const { Server, ListToolsRequestSchema, CallToolRequestSchema, WebStandardStreamableHTTPServerTransport } = await mcpSdk();
-  const server = new Server({ name: 'awp', version: SERVICE_VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const { Server, ListToolsRequestSchema, CallToolRequestSchema, WebStandardStreamableHTTPServerTransport } =
+    await mcpSdk();
+  const server = new Server(
+    { name: 'awp', version: SERVICE_VERSION },
+    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: [...tools.values()].filter((r) => mayCall(call.principal, r)).map(toolDefinition),
   }));
-  server.setRequestHandler(CallToolRequestSchema, (request) => callTool(tools, request.params.name, request.params.arguments ?? {}, call, deps));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(tools, request.params.name, request.params.arguments ?? {}, call, deps),
+  );
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   try {
     await server.connect(transport);
-    const headers = new Headers(Object.entries(call.headers).filter((e): e is [string, string] => typeof e[1] === 'string'));
+    const headers = new Headers(
+      Object.entries(call.headers).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
     headers.set('accept', 'application/json, text/event-stream');
     headers.set('content-type', 'application/json');
-    const res = await transport.handleRequest(new Request(`${publicBase(deps.config, call.origin)}/mcp`, { method: 'POST', headers }), { parsedBody: body });
+    const res = await transport.handleRequest(
+      new Request(`${publicBase(deps.config, call.origin)}/mcp`, { method: 'POST', headers }),
+      { parsedBody: body },
+    );
     if (res.status >= 400) throw await refusal(res);
     const text = await res.text();
     // A notification's 202 has no body; an empty string keeps Koa from turning it into 204.

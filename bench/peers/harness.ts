@@ -33,8 +33,16 @@ function input(env: NodeJS.ProcessEnv): PeerInput {
     if (!Number.isInteger(v) || v < 1) throw new Error(`${name} must be a whole number ≥ 1, got ${env[name]}`);
     return v;
   };
-  if (!env.PEER_DATABASE_URL) throw new Error('PEER_DATABASE_URL is not set (run the peers through `npm run bench -- --peers`)');
-  return { databaseUrl: env.PEER_DATABASE_URL, redisUrl: env.PEER_REDIS_URL ?? '', rounds: stepRounds(env), n: num('BENCH_N', 100), total: num('BENCH_TOTAL', 300), inFlight: num('BENCH_IN_FLIGHT', 32) };
+  if (!env.PEER_DATABASE_URL)
+    throw new Error('PEER_DATABASE_URL is not set (run the peers through `npm run bench -- --peers`)');
+  return {
+    databaseUrl: env.PEER_DATABASE_URL,
+    redisUrl: env.PEER_REDIS_URL ?? '',
+    rounds: stepRounds(env),
+    n: num('BENCH_N', 100),
+    total: num('BENCH_TOTAL', 300),
+    inFlight: num('BENCH_IN_FLIGHT', 32),
+  };
 }
 
 function stats(samples: number[]) {
@@ -50,11 +58,13 @@ async function measure(peer: StartedPeer, cfg: PeerInput) {
   for (let w = 0; w < 5; w++) {
     const id = runId();
     const got = await peer.once(id);
-    if (got !== expectedDigest(id, cfg.rounds)) throw new Error(`workflow ${id} returned ${got}, not the 3-step digest`);
+    if (got !== expectedDigest(id, cfg.rounds))
+      throw new Error(`workflow ${id} returned ${got}, not the 3-step digest`);
   }
   const once = async () => {
     const got = await peer.once(runId());
-    if (typeof got !== 'string' || got.length !== (cfg.rounds ? 64 : 0)) throw new Error(`workflow returned ${JSON.stringify(got)}`);
+    if (typeof got !== 'string' || got.length !== (cfg.rounds ? 64 : 0))
+      throw new Error(`workflow returned ${JSON.stringify(got)}`);
   };
   const latency: number[] = [];
   for (let k = 0; k < cfg.n; k++) {
@@ -64,19 +74,32 @@ async function measure(peer: StartedPeer, cfg: PeerInput) {
   }
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: cfg.inFlight }, async () => {
-    while (next < cfg.total) {
-      next++;
-      await once();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: cfg.inFlight }, async () => {
+      while (next < cfg.total) {
+        next++;
+        await once();
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
-  return { latency: stats(latency), perSec: Math.round((cfg.total / seconds) * 10) / 10, inFlight: cfg.inFlight, total: cfg.total };
+  return {
+    latency: stats(latency),
+    perSec: Math.round((cfg.total / seconds) * 10) / 10,
+    inFlight: cfg.inFlight,
+    total: cfg.total,
+  };
 }
 
-/** The installed version of `pkg`, read from this folder's node_modules (not every package exports its package.json). */
+/**
+ * The installed version of `pkg`, read from this folder's node_modules (not every package exports its package.json).
+ */
 export function versionOf(pkg: string): string {
-  return (JSON.parse(fs.readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(fs.readFileSync(new URL(`./node_modules/${pkg}/package.json`, import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 }
 
 /**

@@ -39,7 +39,9 @@ await runPeer(async (cfg) => {
     },
     stop: () => checkpointer.end(),
     setup: {
-      library: `@langchain/langgraph ${versionOf('@langchain/langgraph')}, @langchain/langgraph-checkpoint-postgres ${versionOf('@langchain/langgraph-checkpoint-postgres')}`,
+      library:
+        `@langchain/langgraph ${versionOf('@langchain/langgraph')}, @langchain/langgraph-checkpoint-postgres ` +
+        `${versionOf('@langchain/langgraph-checkpoint-postgres')}`,
       api: 'StateGraph (3 nodes) compiled with PostgresSaver; graph.invoke(input, { configurable: { thread_id } })',
       store: 'PostgresSaver tables (own database on the bench server)',
       postgresPool: 10,

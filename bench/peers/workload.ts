@@ -13,14 +13,18 @@ export const STEP_NAMES = ['one', 'two', 'three'] as const;
 /** Hash rounds per step: BENCH_STEP_HASHES, 100 by default (about a tenth of a millisecond of CPU). */
 export function stepRounds(env: NodeJS.ProcessEnv = process.env): number {
   const rounds = Number(env.BENCH_STEP_HASHES ?? 100);
-  if (!Number.isInteger(rounds) || rounds < 0) throw new Error(`BENCH_STEP_HASHES must be a whole number ≥ 0, got ${env.BENCH_STEP_HASHES}`);
+  if (!Number.isInteger(rounds) || rounds < 0)
+    throw new Error(`BENCH_STEP_HASHES must be a whole number ≥ 0, got ${env.BENCH_STEP_HASHES}`);
   return rounds;
 }
 
 /** One step: `rounds` SHA-256 hashes of a small JSON document chained on `prev`; returns the last hex digest. */
 export function stepWork(runId: string, step: string, prev: string, rounds: number): string {
   let digest = prev;
-  for (let i = 0; i < rounds; i++) digest = createHash('sha256').update(JSON.stringify({ runId, step, i, prev: digest })).digest('hex');
+  for (let i = 0; i < rounds; i++)
+    digest = createHash('sha256')
+      .update(JSON.stringify({ runId, step, i, prev: digest }))
+      .digest('hex');
   return digest;
 }
 

@@ -10,7 +10,12 @@ import { UsagePage } from './usage';
 import './style.css';
 
 export type Account = {
-  accountId: string; email: string; name: string; plan: string; activated: boolean; usage: any;
+  accountId: string;
+  email: string;
+  name: string;
+  plan: string;
+  activated: boolean;
+  usage: any;
   /** The signed-in member (its own email and role), beside the account it belongs to. */
   member?: { email: string; role: string } | null;
 };
@@ -25,7 +30,12 @@ function useHash(): string {
   return hash;
 }
 
-const NAV = [['/runs', 'Runs'], ['/tokens', 'Tokens'], ['/webhooks', 'Webhooks'], ['/usage', 'Usage']] as const;
+const NAV = [
+  ['/runs', 'Runs'],
+  ['/tokens', 'Tokens'],
+  ['/webhooks', 'Webhooks'],
+  ['/usage', 'Usage'],
+] as const;
 
 function Page({ hash, account }: { hash: string; account: Account }) {
   const run = /^\/runs\/([\w-]+)$/.exec(hash);
@@ -49,8 +59,12 @@ function ActivationNotice({ account }: { account: Account }) {
   };
   return (
     <p class="notice" role="status">
-      Not activated yet: workflow requests are limited to {account.usage.unverifiedLimit} ({account.usage.unverifiedUsed} used).{' '}
-      <button type="button" onClick={asyncHandler(resend)}>Resend activation mail</button> <span>{note}</span>
+      Not activated yet: workflow requests are limited to {account.usage.unverifiedLimit} (
+      {account.usage.unverifiedUsed} used).{' '}
+      <button type="button" onClick={asyncHandler(resend)}>
+        Resend activation mail
+      </button>{' '}
+      <span>{note}</span>
     </p>
   );
 }
@@ -85,11 +99,19 @@ function App() {
         <strong>awp</strong>
         <nav aria-label="Dashboard">
           {NAV.map(([path, label]) => (
-            <a href={`#${path}`} aria-current={hash.startsWith(path) ? 'page' : undefined}>{label}</a>
+            <a href={`#${path}`} aria-current={hash.startsWith(path) ? 'page' : undefined}>
+              {label}
+            </a>
           ))}
         </nav>
-        <span class="who">{account.member?.email ?? account.email}{account.member ? ` (${account.member.role})` : ''} · {account.plan} · {account.activated ? 'activated' : 'not activated'}</span>
-        <button type="button" onClick={asyncHandler(signOut)}>Sign out</button>
+        <span class="who">
+          {account.member?.email ?? account.email}
+          {account.member ? ` (${account.member.role})` : ''} · {account.plan} ·{' '}
+          {account.activated ? 'activated' : 'not activated'}
+        </span>
+        <button type="button" onClick={asyncHandler(signOut)}>
+          Sign out
+        </button>
       </header>
       <main>
         <ActivationNotice account={account} />

@@ -11,7 +11,10 @@ export function RunPage({ runId }: { runId: string }) {
   const [run, setRun] = useState<any>(null);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const [error, setError] = useState('');
-  const load = () => api('GET', `/v1/runs/${runId}`).then((r) => setRun(r.run)).catch((e) => setError(e.message));
+  const load = () =>
+    api('GET', `/v1/runs/${runId}`)
+      .then((r) => setRun(r.run))
+      .catch((e) => setError(e.message));
   useEffect(() => {
     setEvents([]);
     void load();
@@ -26,28 +29,65 @@ export function RunPage({ runId }: { runId: string }) {
     for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
     return () => source.close();
   }, [runId]);
-  if (error) return <p role="alert" class="error">{error}</p>;
+  if (error)
+    return (
+      <p role="alert" class="error">
+        {error}
+      </p>
+    );
   if (!run) return <p>Loading…</p>;
   return (
     <>
-      <p><a href="#/runs">← Runs</a></p>
-      <h1>Run <code>{run.runId}</code></h1>
-      <p>Status: <strong class={`status s-${run.status}`} data-testid="run-status">{run.status}</strong> · route {run.route.join(' → ')} · created {when(run.createdAt)}</p>
+      <p>
+        <a href="#/runs">← Runs</a>
+      </p>
+      <h1>
+        Run <code>{run.runId}</code>
+      </h1>
+      <p>
+        Status:{' '}
+        <strong class={`status s-${run.status}`} data-testid="run-status">
+          {run.status}
+        </strong>{' '}
+        · route {run.route.join(' → ')} · created {when(run.createdAt)}
+      </p>
       {run.request && <p>Request: “{run.request}”</p>}
       {run.error && <p class="error">{run.error}</p>}
       {run.waitpoint && <Waitpoint run={run} onAnswered={asyncHandler(load)} />}
       <h2>Steps</h2>
       <table>
-        <thead><tr><th>#</th><th>Domain</th><th>Status</th><th>Attempts</th><th>Started</th><th>Duration</th></tr></thead>
+        <thead>
+          <tr>
+            <th>#</th>
+            <th>Domain</th>
+            <th>Status</th>
+            <th>Attempts</th>
+            <th>Started</th>
+            <th>Duration</th>
+          </tr>
+        </thead>
         <tbody>
           {run.steps.map((s: any) => (
-            <tr><td>{s.segment}.{s.index}</td><td>{s.domain}</td><td>{s.status}</td><td>{s.attempts}</td><td>{when(s.startedAt)}</td><td>{s.durationMs === null ? '—' : `${s.durationMs} ms`}</td></tr>
+            <tr>
+              <td>
+                {s.segment}.{s.index}
+              </td>
+              <td>{s.domain}</td>
+              <td>{s.status}</td>
+              <td>{s.attempts}</td>
+              <td>{when(s.startedAt)}</td>
+              <td>{s.durationMs === null ? '—' : `${s.durationMs} ms`}</td>
+            </tr>
           ))}
         </tbody>
       </table>
       <h2>Live events</h2>
       <ol class="events" aria-live="polite" data-testid="run-events">
-        {events.map((e) => <li><code>{e.type}</code> {e.text}</li>)}
+        {events.map((e) => (
+          <li>
+            <code>{e.type}</code> {e.text}
+          </li>
+        ))}
       </ol>
       {run.proofCardId && <ProofCard cardId={run.proofCardId} />}
     </>
@@ -57,7 +97,13 @@ export function RunPage({ runId }: { runId: string }) {
 function ProofCard({ cardId }: { cardId: string }) {
   const [card, setCard] = useState<any>(null);
   const [exported, setExported] = useState<any>(null);
-  useEffect(() => void api('GET', `/v1/audit/proofCards/${cardId}`).then((r) => setCard(r.proofCard ?? r.card ?? r)).catch(() => undefined), [cardId]);
+  useEffect(
+    () =>
+      void api('GET', `/v1/audit/proofCards/${cardId}`)
+        .then((r) => setCard(r.proofCard ?? r.card ?? r))
+        .catch(() => undefined),
+    [cardId],
+  );
   const exportCard = async () => {
     const r = await api('POST', `/v1/audit/proofCards/${cardId}/export`, {});
     setExported(r);
@@ -68,9 +114,14 @@ function ProofCard({ cardId }: { cardId: string }) {
   };
   return (
     <section class="card">
-      <h2>Proof card <code>{cardId}</code></h2>
+      <h2>
+        Proof card <code>{cardId}</code>
+      </h2>
       {card && <pre>{JSON.stringify(card, null, 2).slice(0, 4000)}</pre>}
-      <button type="button" onClick={asyncHandler(exportCard)}>Export</button> {exported && <span>Exported.</span>}
+      <button type="button" onClick={asyncHandler(exportCard)}>
+        Export
+      </button>{' '}
+      {exported && <span>Exported.</span>}
     </section>
   );
 }

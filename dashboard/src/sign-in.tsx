@@ -30,7 +30,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <h1>Profile created</h1>
         <p>Your starter token, shown once (an activation mail is on its way):</p>
         <code class="secret">{starter}</code>
-        <p><button type="button" onClick={onSignedIn}>Continue to the dashboard</button></p>
+        <p>
+          <button type="button" onClick={onSignedIn}>
+            Continue to the dashboard
+          </button>
+        </p>
       </main>
     );
   }
@@ -38,12 +42,33 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
     <main class="narrow">
       <h1>{mode === 'in' ? 'Sign in to awp' : 'Create a profile'}</h1>
       <form onSubmit={asyncHandler(submit)}>
-        {mode === 'up' && (<label>Name<input name="name" required autocomplete="name" /></label>)}
-        <label>Email<input name="email" type="email" required autocomplete="email" /></label>
-        <label>Password<input name="password" type="password" required minLength={mode === 'up' ? 8 : 1} autocomplete={mode === 'in' ? 'current-password' : 'new-password'} /></label>
+        {mode === 'up' && (
+          <label>
+            Name
+            <input name="name" required autocomplete="name" />
+          </label>
+        )}
+        <label>
+          Email
+          <input name="email" type="email" required autocomplete="email" />
+        </label>
+        <label>
+          Password
+          <input
+            name="password"
+            type="password"
+            required
+            minLength={mode === 'up' ? 8 : 1}
+            autocomplete={mode === 'in' ? 'current-password' : 'new-password'}
+          />
+        </label>
         <button type="submit">{mode === 'in' ? 'Sign in' : 'Create profile'}</button>
       </form>
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       <p>
         <button type="button" class="link" onClick={() => setMode(mode === 'in' ? 'up' : 'in')}>
           {mode === 'in' ? 'No profile yet? Sign up' : 'Have a profile? Sign in'}

@@ -1,10 +1,40 @@
 import { useEffect, useState } from 'preact/hooks';
 import { actionRunner, api, asyncHandler, when } from './api';
 
-const SCOPES = ['runs:read', 'runs:write', 'tasks:read', 'tasks:write', 'cases:read', 'cases:write', 'bridge:read', 'bridge:write', 'proxy:read', 'proxy:write',
-  'pay:read', 'pay:write', 'events:read', 'events:write', 'agents:read', 'agents:write', 'channels:read', 'channels:write', 'audit:read', 'tools:use', 'delivery:write', 'tokens:manage'];
+const SCOPES = [
+  'runs:read',
+  'runs:write',
+  'tasks:read',
+  'tasks:write',
+  'cases:read',
+  'cases:write',
+  'bridge:read',
+  'bridge:write',
+  'proxy:read',
+  'proxy:write',
+  'pay:read',
+  'pay:write',
+  'events:read',
+  'events:write',
+  'agents:read',
+  'agents:write',
+  'channels:read',
+  'channels:write',
+  'audit:read',
+  'tools:use',
+  'delivery:write',
+  'tokens:manage',
+];
 
-type Token = { tokenId: string; name: string; prefix: string; scopes: string[]; status: string; createdAt: string; lastUsedAt: string | null };
+type Token = {
+  tokenId: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  status: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+};
 
 /** A secret is shown once, right after it was made, with a copy button. */
 function Secret({ secret, onDone }: { secret: { name: string; value: string }; onDone: () => void }) {
@@ -12,9 +42,18 @@ function Secret({ secret, onDone }: { secret: { name: string; value: string }; o
   return (
     <section class="card" aria-live="polite">
       <h2>Token "{secret.name}": copy it now, it is not shown again</h2>
-      <code class="secret" data-testid="token-secret">{secret.value}</code>{' '}
-      <button type="button" onClick={asyncHandler(() => navigator.clipboard.writeText(secret.value).then(() => setCopied(true)))}>{copied ? 'Copied' : 'Copy'}</button>{' '}
-      <button type="button" onClick={onDone}>Done</button>
+      <code class="secret" data-testid="token-secret">
+        {secret.value}
+      </code>{' '}
+      <button
+        type="button"
+        onClick={asyncHandler(() => navigator.clipboard.writeText(secret.value).then(() => setCopied(true)))}
+      >
+        {copied ? 'Copied' : 'Copy'}
+      </button>{' '}
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
     </section>
   );
 }
@@ -23,49 +62,95 @@ export function TokensPage() {
   const [tokens, setTokens] = useState<Token[]>([]);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [error, setError] = useState('');
-  const load = () => api('GET', '/v1/tokens').then((r) => setTokens(r.tokens)).catch((e) => setError(e.message));
+  const load = () =>
+    api('GET', '/v1/tokens')
+      .then((r) => setTokens(r.tokens))
+      .catch((e) => setError(e.message));
   useEffect(() => void load(), []);
   const act = actionRunner(setError, load);
-  const create = (e: Event) => act(async () => {
-    e.preventDefault();
-    const formEl = e.currentTarget as HTMLFormElement;
-    const form = new FormData(formEl);
-    const scopes = form.getAll('scope').map(String);
-    const name = String(form.get('name'));
-    const r = await api('POST', '/v1/tokens', { name, ...(scopes.length ? { scopes } : {}) });
-    setSecret({ name, value: r.token });
-    formEl.reset();
-  });
-  const rotate = (t: Token) => act(async () => {
-    const r = await api('POST', `/v1/tokens/${t.tokenId}/rotate`);
-    setSecret({ name: t.name, value: r.token });
-  });
-  const revoke = (t: Token) => act(async () => {
-    if (confirm(`Revoke "${t.name}"? It stops working at once.`)) await api('POST', `/v1/tokens/${t.tokenId}/revoke`);
-  });
+  const create = (e: Event) =>
+    act(async () => {
+      e.preventDefault();
+      const formEl = e.currentTarget as HTMLFormElement;
+      const form = new FormData(formEl);
+      const scopes = form.getAll('scope').map(String);
+      const name = String(form.get('name'));
+      const r = await api('POST', '/v1/tokens', { name, ...(scopes.length ? { scopes } : {}) });
+      setSecret({ name, value: r.token });
+      formEl.reset();
+    });
+  const rotate = (t: Token) =>
+    act(async () => {
+      const r = await api('POST', `/v1/tokens/${t.tokenId}/rotate`);
+      setSecret({ name: t.name, value: r.token });
+    });
+  const revoke = (t: Token) =>
+    act(async () => {
+      if (confirm(`Revoke "${t.name}"? It stops working at once.`)) await api('POST', `/v1/tokens/${t.tokenId}/revoke`);
+    });
   return (
     <>
       <h1>API tokens</h1>
       {secret && <Secret secret={secret} onDone={() => setSecret(null)} />}
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
       <table>
-        <thead><tr><th>Name</th><th>Prefix</th><th>Scopes</th><th>Status</th><th>Created</th><th>Last used</th><th><span class="sr">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Prefix</th>
+            <th>Scopes</th>
+            <th>Status</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th>
+              <span class="sr">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {tokens.map((t) => (
             <tr data-token={t.name}>
-              <td>{t.name}</td><td><code>{t.prefix}…</code></td><td>{t.scopes.length === SCOPES.length ? 'all' : t.scopes.join(', ')}</td>
-              <td>{t.status}</td><td>{when(t.createdAt)}</td><td>{when(t.lastUsedAt)}</td>
-              <td>{t.status === 'active' && (<><button type="button" onClick={() => rotate(t)}>Rotate</button> <button type="button" onClick={() => revoke(t)}>Revoke</button></>)}</td>
+              <td>{t.name}</td>
+              <td>
+                <code>{t.prefix}…</code>
+              </td>
+              <td>{t.scopes.length === SCOPES.length ? 'all' : t.scopes.join(', ')}</td>
+              <td>{t.status}</td>
+              <td>{when(t.createdAt)}</td>
+              <td>{when(t.lastUsedAt)}</td>
+              <td>
+                {t.status === 'active' && (
+                  <>
+                    <button type="button" onClick={() => rotate(t)}>
+                      Rotate
+                    </button>{' '}
+                    <button type="button" onClick={() => revoke(t)}>
+                      Revoke
+                    </button>
+                  </>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <form onSubmit={create} class="card">
         <h2>New token</h2>
-        <label>Name<input name="name" required maxLength={100} /></label>
+        <label>
+          Name
+          <input name="name" required maxLength={100} />
+        </label>
         <fieldset>
           <legend>Scopes (none ticked: all)</legend>
-          {SCOPES.map((s) => (<label class="check"><input type="checkbox" name="scope" value={s} /> {s}</label>))}
+          {SCOPES.map((s) => (
+            <label class="check">
+              <input type="checkbox" name="scope" value={s} /> {s}
+            </label>
+          ))}
         </fieldset>
         <button type="submit">Create token</button>
       </form>

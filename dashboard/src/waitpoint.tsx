@@ -30,30 +30,58 @@ export function Waitpoint({ run, onAnswered }: { run: any; onAnswered: () => voi
   const isProxy = wp.domain === 'proxy';
   return (
     <section class="card" aria-labelledby="wp-title">
-      <h2 id="wp-title">Waiting for you: {wp.kind} ({wp.domain})</h2>
+      <h2 id="wp-title">
+        Waiting for you: {wp.kind} ({wp.domain})
+      </h2>
       {choices.length > 0 && (
         <ul class="choices">
           {choices.map((c) => (
             <li>
               {c.title ?? c.itemId} {c.vendor && `· ${c.vendor}`} {c.total ?? c.price} {c.currency}{' '}
-              <button type="button" onClick={() => answer({ itemId: c.itemId })}>Choose</button>
+              <button type="button" onClick={() => answer({ itemId: c.itemId })}>
+                Choose
+              </button>
             </li>
           ))}
         </ul>
       )}
       {isApproval && (
         <p>
-          <button type="button" onClick={() => answer({ approved: true })}>Approve</button>{' '}
-          <button type="button" onClick={() => answer({ approved: false })}>Reject</button>
+          <button type="button" onClick={() => answer({ approved: true })}>
+            Approve
+          </button>{' '}
+          <button type="button" onClick={() => answer({ approved: false })}>
+            Reject
+          </button>
         </p>
       )}
       {isProxy && (
-        <form onSubmit={(e) => { e.preventDefault(); try { answer({ action: 'proxyOutcome', data: JSON.parse(outcome) }); } catch { setError('The outcome must be a JSON object'); } }}>
-          <label>Proxy outcome (JSON)<textarea value={outcome} onInput={(e) => setOutcome((e.currentTarget as HTMLTextAreaElement).value)} rows={3} /></label>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            try {
+              answer({ action: 'proxyOutcome', data: JSON.parse(outcome) });
+            } catch {
+              setError('The outcome must be a JSON object');
+            }
+          }}
+        >
+          <label>
+            Proxy outcome (JSON)
+            <textarea
+              value={outcome}
+              onInput={(e) => setOutcome((e.currentTarget as HTMLTextAreaElement).value)}
+              rows={3}
+            />
+          </label>
           <button type="submit">Submit outcome</button>
         </form>
       )}
-      {error && <p role="alert" class="error">{error}</p>}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

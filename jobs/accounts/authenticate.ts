@@ -17,7 +17,10 @@ const TOUCH_MAX_TOKENS = 10_000;
 export class TouchDebounce {
   private readonly at = new Map<string, number>();
 
-  constructor(private readonly everyMs = TOUCH_EVERY_MS, private readonly max = TOUCH_MAX_TOKENS) {}
+  constructor(
+    private readonly everyMs = TOUCH_EVERY_MS,
+    private readonly max = TOUCH_MAX_TOKENS,
+  ) {}
 
   /** True when `id` is due a write now (and records that it gets one). */
   due(id: string, now = Date.now()): boolean {
@@ -37,7 +40,10 @@ export class TouchDebounce {
   }
 }
 
-/** How long a resolved token is trusted without asking Postgres; a revoke, rotation or activation clears it at once (all processes, over the bus). */
+/**
+ * How long a resolved token is trusted without asking Postgres; a revoke, rotation or activation clears it at once (all
+ * processes, over the bus).
+ */
 export const PRINCIPAL_TTL_MS = 5_000;
 const PRINCIPAL_MAX = 10_000;
 const CHANNEL = 'auth-changes';
@@ -97,7 +103,9 @@ export async function forgetPrincipals(deps: Pick<Deps, 'bus'>, change: AuthChan
  * else from Postgres. `last_used_at` is informational; writing it at most
  * once a minute per token keeps authentication read-only on the hot path.
  */
-export function tokenAuthenticator(deps: Pick<Deps, 'db' | 'log' | 'bus'>): (secret: string) => Promise<Principal | null> {
+export function tokenAuthenticator(
+  deps: Pick<Deps, 'db' | 'log' | 'bus'>,
+): (secret: string) => Promise<Principal | null> {
   const touched = new TouchDebounce();
   const cache = cacheOf(deps);
   return async (secret) => {
@@ -107,11 +115,18 @@ export function tokenAuthenticator(deps: Pick<Deps, 'db' | 'log' | 'bus'>): (sec
     const row = await findActiveToken(deps.db, hash);
     if (!row) return null;
     if (touched.due(row.token_id)) {
-      touchToken(deps.db, row.token_id).catch((err: Error) => deps.log.warn({ err: err.message }, 'token touch failed'));
+      touchToken(deps.db, row.token_id).catch((err: Error) =>
+        deps.log.warn({ err: err.message }, 'token touch failed'),
+      );
     }
     const principal: Principal = {
-      accountId: row.account_id, tokenId: row.token_id, memberId: row.member_id, role: row.role,
-      scopes: effectiveScopes(row.scopes, row.role), plan: row.plan, activated: row.account_status === 'active',
+      accountId: row.account_id,
+      tokenId: row.token_id,
+      memberId: row.member_id,
+      role: row.role,
+      scopes: effectiveScopes(row.scopes, row.role),
+      plan: row.plan,
+      activated: row.account_status === 'active',
       transports: row.transports,
     };
     cache.set(hash, principal);

@@ -10,8 +10,14 @@ async function activate(deps: Deps, activationToken: string) {
 
 export const routes = [
   defineRoute({
-    method: 'POST', path: '/v1/profiles', tag: 'security', auth: 'public', summary: 'Create a developer profile and its starter token',
-    body: ProfileCreate, response: { 201: ProfileCreated }, returnsSecret: true,
+    method: 'POST',
+    path: '/v1/profiles',
+    tag: 'security',
+    auth: 'public',
+    summary: 'Create a developer profile and its starter token',
+    body: ProfileCreate,
+    response: { 201: ProfileCreated },
+    returnsSecret: true,
     handler: async ({ body }, deps) => {
       const profile = await createProfile(deps, body);
       return new Reply(201, {
@@ -26,13 +32,23 @@ export const routes = [
     },
   }),
   defineRoute({
-    method: 'POST', path: '/v1/profiles/activate', tag: 'security', auth: 'public', summary: 'Activate a profile: its tokens become unlimited',
-    body: ProfileActivate, response: { 200: ProfileActivated },
+    method: 'POST',
+    path: '/v1/profiles/activate',
+    tag: 'security',
+    auth: 'public',
+    summary: 'Activate a profile: its tokens become unlimited',
+    body: ProfileActivate,
+    response: { 200: ProfileActivated },
     handler: ({ body }, deps) => activate(deps, body.activationToken),
   }),
   defineRoute({
-    method: 'GET', path: '/v1/profiles/activate', tag: 'security', auth: 'public', summary: 'Activate from the link in the activation mail',
-    query: ProfileActivate, response: { 200: ProfileActivated },
+    method: 'GET',
+    path: '/v1/profiles/activate',
+    tag: 'security',
+    auth: 'public',
+    summary: 'Activate from the link in the activation mail',
+    query: ProfileActivate,
+    response: { 200: ProfileActivated },
     handler: ({ query }, deps) => activate(deps, query.activationToken),
   }),
 ];

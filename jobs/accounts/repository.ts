@@ -29,7 +29,10 @@ export interface TokenRow {
 const UNIQUE_VIOLATION = '23505';
 
 /** Inserts an account; returns false when the email is taken (case-insensitive). */
-export async function insertAccount(db: Db, row: Omit<AccountRow, 'unverified_used' | 'status'> & { status?: AccountRow['status'] }): Promise<boolean> {
+export async function insertAccount(
+  db: Db,
+  row: Omit<AccountRow, 'unverified_used' | 'status'> & { status?: AccountRow['status'] },
+): Promise<boolean> {
   try {
     await db('accounts').insert(row);
     return true;
@@ -62,7 +65,9 @@ export interface TokenInsert {
 
 export async function insertToken(db: Db, row: TokenInsert): Promise<TokenRow> {
   const member = row.member_id ?? ownerMemberOf(db, row.account_id);
-  const [created] = await db('api_tokens').insert({ ...row, member_id: member }).returning('*');
+  const [created] = await db('api_tokens')
+    .insert({ ...row, member_id: member })
+    .returning('*');
   return created;
 }
 
@@ -88,8 +93,16 @@ export async function findActiveToken(db: Db, tokenHash: string): Promise<TokenP
     .join('accounts as a', 'a.id', 't.account_id')
     .join('members as m', 'm.id', 't.member_id')
     .where({ 't.token_hash': tokenHash, 't.status': 'active', 'm.status': 'active' })
-    .first('t.id as token_id', 't.account_id', 't.member_id', 'm.role', 't.scopes', 't.transports', 'a.plan',
-      'a.status as account_status');
+    .first(
+      't.id as token_id',
+      't.account_id',
+      't.member_id',
+      'm.role',
+      't.scopes',
+      't.transports',
+      'a.plan',
+      'a.status as account_status',
+    );
   return row ?? null;
 }
 
@@ -123,7 +136,8 @@ export async function touchToken(db: Db, tokenId: string): Promise<void> {
  * The conditional UPDATE is atomic, so concurrent requests never admit more than `limit`.
  */
 export async function takeUnverifiedAllowance(db: Db, accountId: string, limit: number): Promise<boolean> {
-  // An account activated since its caller's principal was read (a cached principal may be seconds old) is admitted, uncounted.
+  // An account activated since its caller's principal was read (a cached principal may be seconds old) is admitted,
+  // uncounted.
   const result = await db.raw(
     `WITH taken AS (UPDATE accounts SET unverified_used = unverified_used + 1 WHERE id = ? AND status = 'pending'
         AND unverified_used < ? RETURNING 1)
@@ -149,12 +163,24 @@ export async function takeMonthlyQuota(db: Db, accountId: string, period: string
 /** The account of a sandbox session (team plan, no password); true when this call created it. */
 export async function insertSandboxAccount(db: Db, accountId: string): Promise<boolean> {
   const inserted = await db('accounts')
-    .insert({ id: accountId, email: `${accountId}@sandbox.awp.local`, name: 'sandbox', password_hash: '!', plan: 'team', status: 'active' })
-    .onConflict('id').ignore().returning('id');
+    .insert({
+      id: accountId,
+      email: `${accountId}@sandbox.awp.local`,
+      name: 'sandbox',
+      password_hash: '!',
+      plan: 'team',
+      status: 'active',
+    })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
   return inserted.length === 1;
 }
 
 /** An account's plan and activation, for work started without a request token (signal rules, schedules). */
-export async function getAccountStanding(db: Db, accountId: string): Promise<Pick<AccountRow, 'id' | 'plan' | 'status'> | null> {
+export async function getAccountStanding(
+  db: Db,
+  accountId: string,
+): Promise<Pick<AccountRow, 'id' | 'plan' | 'status'> | null> {
   return (await db('accounts').select('id', 'plan', 'status').where({ id: accountId }).first()) ?? null;
 }

@@ -24,14 +24,29 @@ function activationText(name: string, activationToken: string, baseUrl: string):
   ].join('\n');
 }
 
-/** Sends (or stores) the activation mail of a pending account; the dashboard's "resend" sends a new code through it too. */
-export async function activationMail(deps: Deps, to: { accountId: string; email: string; name: string }, activationToken: string) {
+/**
+ * Sends (or stores) the activation mail of a pending account; the dashboard's "resend" sends a new code through it too.
+ */
+export async function activationMail(
+  deps: Deps,
+  to: { accountId: string; email: string; name: string },
+  activationToken: string,
+) {
   const baseUrl = deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`;
-  const delivery = await sendMail(deps, { accountId: to.accountId, to: to.email, subject: 'Activate your awp account', text: activationText(to.name, activationToken, baseUrl) });
+  const delivery = await sendMail(deps, {
+    accountId: to.accountId,
+    to: to.email,
+    subject: 'Activate your awp account',
+    text: activationText(to.name, activationToken, baseUrl),
+  });
   if (delivery !== 'smtp' && deps.config.NODE_ENV !== 'production') {
-    // A mail "console backend" for local use: without SMTP the link would only be in Postgres. This one line is the only
+    // A mail "console backend" for local use: without SMTP the link would only be in Postgres. This one line is the
+    // only
     // place a log carries an activation token, and never in production.
-    deps.log.info(`development: activation link for ${to.email} (no mail was sent): ${baseUrl}/v1/profiles/activate?activationToken=${activationToken}`);
+    deps.log.info(
+      `development: activation link for ${to.email} (no mail was sent): ` +
+        `${baseUrl}/v1/profiles/activate?activationToken=${activationToken}`,
+    );
   }
   return delivery;
 }
@@ -46,7 +61,14 @@ export async function createProfile(deps: Deps, input: { email: string; name: st
   const activationToken = `act_${randomSecret(24)}`;
   const passwordHash = await hashPassword(input.password);
   const issued = await deps.db.transaction(async (trx) => {
-    const created = await insertAccount(trx, { id: accountId, email: input.email.trim(), name: input.name, password_hash: passwordHash, plan: 'builder', activation_hash: sha256(activationToken) });
+    const created = await insertAccount(trx, {
+      id: accountId,
+      email: input.email.trim(),
+      name: input.name,
+      password_hash: passwordHash,
+      plan: 'builder',
+      activation_hash: sha256(activationToken),
+    });
     if (!created) throw conflict('A profile with this email already exists');
     const starter = await issueToken(trx, accountId, { name: 'starter', scopes: DEFAULT_SCOPES });
     await recordAudit(trx, { ...tokenEntry(starter.row, 'token.created'), accountId, memberId: starter.row.member_id });
@@ -63,13 +85,17 @@ export async function activateProfile(deps: Deps, activationToken: string): Prom
   await forgetPrincipals(deps, { accountId: account.id });
 }
 
-const holds = (principal: Principal, scope: string) => principal.scopes.includes(scope) || principal.scopes.includes('admin');
+const holds = (principal: Principal, scope: string) =>
+  principal.scopes.includes(scope) || principal.scopes.includes('admin');
 const transportsOf = (principal: Principal): Transport[] => principal.transports ?? [...TRANSPORTS];
 
 /** The entry of a token change; names and scopes only, never the secret or its hash. */
 function tokenEntry(row: TokenRow, action: string, details: Record<string, unknown> = {}) {
   return {
-    accountId: row.account_id, action, resourceType: 'token', resourceId: row.id,
+    accountId: row.account_id,
+    action,
+    resourceType: 'token',
+    resourceId: row.id,
     details: { name: row.name, memberId: row.member_id, scopes: row.scopes, ...details },
   };
 }
@@ -88,7 +114,11 @@ export async function listAccountTokens(deps: Deps, principal: Principal): Promi
  * role, so the token is too (and stays so: authentication caps it by the
  * member's role of the moment).
  */
-export async function createToken(deps: Deps, principal: Principal, input: { name?: string; scopes?: string[]; transports?: Transport[] }): Promise<{ token: string; row: TokenRow }> {
+export async function createToken(
+  deps: Deps,
+  principal: Principal,
+  input: { name?: string; scopes?: string[]; transports?: Transport[] },
+): Promise<{ token: string; row: TokenRow }> {
   const scopes = input.scopes ?? DEFAULT_SCOPES.filter((s) => holds(principal, s));
   const escalation = scopes.filter((s) => !holds(principal, s));
   if (escalation.length > 0) throw forbidden(`A token cannot grant scopes its creator lacks: ${escalation.join(', ')}`);
@@ -97,7 +127,10 @@ export async function createToken(deps: Deps, principal: Principal, input: { nam
   if (wider.length > 0) throw forbidden(`A token cannot grant transports its creator lacks: ${wider.join(', ')}`);
   return deps.db.transaction(async (trx) => {
     const issued = await issueToken(trx, principal.accountId, {
-      name: input.name ?? 'api', scopes, transports, memberId: principal.memberId,
+      name: input.name ?? 'api',
+      scopes,
+      transports,
+      memberId: principal.memberId,
     });
     await recordAudit(trx, { ...tokenEntry(issued.row, 'token.created'), ...actorOf(principal) });
     return issued;
@@ -118,18 +151,29 @@ export async function fetchToken(deps: Pick<Deps, 'db'>, principal: Principal, t
  * also needs the rank to govern that member (an admin does not manage an owner's).
  */
 async function assertOutranks(
-  deps: Pick<Deps, 'db'>, principal: Principal, target: TokenRow, action: 'rotate' | 'revoke',
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  target: TokenRow,
+  action: 'rotate' | 'revoke',
 ): Promise<void> {
   if (action === 'revoke' && target.id === principal.tokenId) return;
-  const missing = [...target.scopes.filter((s) => !holds(principal, s)), ...target.transports.filter((t) => !transportsOf(principal).includes(t)).map((t) => `transport ${t}`)];
-  if (missing.length > 0) throw forbidden(`To ${action} token ${target.id} the calling token must hold all of its scopes and transports; it lacks ${missing.join(', ')}`);
+  const missing = [
+    ...target.scopes.filter((s) => !holds(principal, s)),
+    ...target.transports.filter((t) => !transportsOf(principal).includes(t)).map((t) => `transport ${t}`),
+  ];
+  if (missing.length > 0)
+    throw forbidden(
+      `To ${action} token ${target.id} the calling token must hold all of its scopes and transports; it ` +
+        `lacks ${missing.join(', ')}`,
+    );
   if (!principal.memberId || target.member_id === principal.memberId) return;
   const holder = await tokenHolder(deps.db, target.member_id);
   const refusal = holder && tokenManagementRefusal(principal, holder);
   if (refusal) throw forbidden(`Cannot ${action} token ${target.id}: ${refusal}`);
 }
 
-// A token's scopes and transports never change after it is issued, so checking them before the write's transaction is safe.
+// A token's scopes and transports never change after it is issued, so checking them before the write's transaction is
+// safe.
 async function activeToken(deps: Pick<Deps, 'db'>, principal: Principal, tokenId: string): Promise<TokenRow> {
   const row = await fetchToken(deps, principal, tokenId).catch(() => null);
   if (!row || row.status !== 'active') throw notFound(`Active token ${tokenId}`);
@@ -137,22 +181,32 @@ async function activeToken(deps: Pick<Deps, 'db'>, principal: Principal, tokenId
 }
 
 /** A new secret with the same name, scopes and member; the old token is revoked in the same transaction. */
-export async function rotateToken(deps: Deps, principal: Principal, tokenId: string): Promise<{ token: string; row: TokenRow }> {
+export async function rotateToken(
+  deps: Deps,
+  principal: Principal,
+  tokenId: string,
+): Promise<{ token: string; row: TokenRow }> {
   await assertOutranks(deps, principal, await activeToken(deps, principal, tokenId), 'rotate');
-  return deps.db.transaction(async (trx) => {
-    // The conditional revoke decides a race between two rotations: the loser finds no active token.
-    const old = await revokeToken(trx, principal.accountId, tokenId);
-    if (!old) throw notFound(`Active token ${tokenId}`);
-    const issued = await issueToken(trx, principal.accountId, {
-      name: old.name, scopes: old.scopes, transports: old.transports, rotatedFrom: old.id, memberId: old.member_id,
+  return deps.db
+    .transaction(async (trx) => {
+      // The conditional revoke decides a race between two rotations: the loser finds no active token.
+      const old = await revokeToken(trx, principal.accountId, tokenId);
+      if (!old) throw notFound(`Active token ${tokenId}`);
+      const issued = await issueToken(trx, principal.accountId, {
+        name: old.name,
+        scopes: old.scopes,
+        transports: old.transports,
+        rotatedFrom: old.id,
+        memberId: old.member_id,
+      });
+      const entry = tokenEntry(old, 'token.rotated', { rotatedTo: issued.row.id });
+      await recordAudit(trx, { ...entry, ...actorOf(principal) });
+      return issued;
+    })
+    .then(async (issued) => {
+      await forgetPrincipals(deps, { tokenId });
+      return issued;
     });
-    const entry = tokenEntry(old, 'token.rotated', { rotatedTo: issued.row.id });
-    await recordAudit(trx, { ...entry, ...actorOf(principal) });
-    return issued;
-  }).then(async (issued) => {
-    await forgetPrincipals(deps, { tokenId });
-    return issued;
-  });
 }
 
 export async function revokeAccountToken(deps: Deps, principal: Principal, tokenId: string): Promise<TokenRow> {

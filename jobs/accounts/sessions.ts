@@ -3,7 +3,14 @@ import { sha256, verifyPassword } from '../../shared/crypto.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, conflict, notFound, unauthorized } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
-import { endSession, findLiveSession, getAccount, insertSession, monthlyUsage, replaceActivationHash } from './sessions-repository.js';
+import {
+  endSession,
+  findLiveSession,
+  getAccount,
+  insertSession,
+  monthlyUsage,
+  replaceActivationHash,
+} from './sessions-repository.js';
 import { usagePeriod } from './workflow-allowance.js';
 import { ROLE_SCOPES, type Principal } from '../../shared/schemas/auth.js';
 import { activationMail } from './service.js';
@@ -20,21 +27,34 @@ const limiters = new WeakMap<object, RateLimiterRedis>();
 function signInLimiter(deps: Pick<Deps, 'redis' | 'config'>): RateLimiterRedis {
   let limiter = limiters.get(deps.redis);
   if (!limiter) {
-    limiter = new RateLimiterRedis({ storeClient: deps.redis, points: deps.config.SIGN_IN_ATTEMPTS_PER_15_MIN, duration: WINDOW_SECONDS, keyPrefix: `${deps.config.QUEUE_PREFIX}:signin` });
+    limiter = new RateLimiterRedis({
+      storeClient: deps.redis,
+      points: deps.config.SIGN_IN_ATTEMPTS_PER_15_MIN,
+      duration: WINDOW_SECONDS,
+      keyPrefix: `${deps.config.QUEUE_PREFIX}:signin`,
+    });
     limiters.set(deps.redis, limiter);
   }
   return limiter;
 }
 
-/** Counts one attempt per email and per client IP; 429 with Retry-After once either is used up. Failures and successes both count. */
+/**
+ * Counts one attempt per email and per client IP; 429 with Retry-After once either is used up. Failures and successes
+ * both count.
+ */
 async function chargeAttempt(deps: Pick<Deps, 'redis' | 'config'>, email: string, ip: string): Promise<void> {
   const limiter = signInLimiter(deps);
-  const outcomes = await Promise.allSettled([limiter.consume(`email:${sha256(email.trim().toLowerCase())}`), limiter.consume(`ip:${ip}`)]);
+  const outcomes = await Promise.allSettled([
+    limiter.consume(`email:${sha256(email.trim().toLowerCase())}`),
+    limiter.consume(`ip:${ip}`),
+  ]);
   for (const o of outcomes) {
     if (o.status === 'fulfilled') continue;
     if (!(o.reason instanceof RateLimiterRes)) throw o.reason;
     const retryAfter = String(Math.max(1, Math.ceil(o.reason.msBeforeNext / 1000)));
-    throw new AppError('rateLimitExceeded', `Too many sign-in attempts; retry in ${retryAfter} s`, undefined, { 'Retry-After': retryAfter });
+    throw new AppError('rateLimitExceeded', `Too many sign-in attempts; retry in ${retryAfter} s`, undefined, {
+      'Retry-After': retryAfter,
+    });
   }
 }
 
@@ -64,8 +84,12 @@ export async function signIn(deps: Deps, input: { email: string; password: strin
   const member = matched[0]!;
   const secret = `ses_${randomSecret(32)}`;
   const session = {
-    id: newId('ses'), account_id: member.account_id, member_id: member.member_id, secret_hash: sha256(secret),
-    csrf_token: randomSecret(32), expires_at: new Date(Date.now() + deps.config.SESSION_TTL_HOURS * 3_600_000),
+    id: newId('ses'),
+    account_id: member.account_id,
+    member_id: member.member_id,
+    secret_hash: sha256(secret),
+    csrf_token: randomSecret(32),
+    expires_at: new Date(Date.now() + deps.config.SESSION_TTL_HOURS * 3_600_000),
   };
   await insertSession(deps.db, session);
   return { secret, sessionId: session.id, csrfToken: session.csrf_token, expiresAt: session.expires_at };
@@ -80,13 +104,23 @@ export async function sessionPrincipal(deps: Pick<Deps, 'db'>, secret: string): 
   const row = await findLiveSession(deps.db, sha256(secret));
   if (!row) return null;
   return {
-    accountId: row.account_id, tokenId: row.id, memberId: row.member_id, role: row.role,
-    scopes: [...ROLE_SCOPES[row.role]], plan: row.plan, activated: row.account_status === 'active', transports: ['http'], csrfToken: row.csrf_token, expiresAt: row.expires_at };
+    accountId: row.account_id,
+    tokenId: row.id,
+    memberId: row.member_id,
+    role: row.role,
+    scopes: [...ROLE_SCOPES[row.role]],
+    plan: row.plan,
+    activated: row.account_status === 'active',
+    transports: ['http'],
+    csrfToken: row.csrf_token,
+    expiresAt: row.expires_at,
+  };
 }
 
 /** Signs the caller's dashboard session out; 404 for a bearer token, which has no session. */
 export async function signOut(deps: Pick<Deps, 'db'>, principal: Principal): Promise<void> {
-  if (!isSession(principal) || !(await endSession(deps.db, principal.accountId, principal.tokenId))) throw notFound('Dashboard session of this caller');
+  if (!isSession(principal) || !(await endSession(deps.db, principal.accountId, principal.tokenId)))
+    throw notFound('Dashboard session of this caller');
 }
 
 export function isSession(principal: Principal): principal is SessionPrincipal {
@@ -101,8 +135,18 @@ export async function accountOverview(deps: Deps, principal: Principal) {
   const used = await monthlyUsage(deps.db, account.id, period);
   const limit = account.plan === 'builder' ? deps.config.BUILDER_MONTHLY_RUNS : null;
   return {
-    accountId: account.id, email: account.email, name: account.name, plan: account.plan, activated: account.status === 'active',
-    usage: { period, workflowRequests: used, limit, unverifiedUsed: account.unverified_used, unverifiedLimit: deps.config.UNVERIFIED_REQUEST_LIMIT },
+    accountId: account.id,
+    email: account.email,
+    name: account.name,
+    plan: account.plan,
+    activated: account.status === 'active',
+    usage: {
+      period,
+      workflowRequests: used,
+      limit,
+      unverifiedUsed: account.unverified_used,
+      unverifiedLimit: deps.config.UNVERIFIED_REQUEST_LIMIT,
+    },
   };
 }
 
@@ -117,7 +161,12 @@ export async function resendActivation(deps: Deps, principal: Principal) {
   const account = await getAccount(deps.db, principal.accountId);
   if (!account) throw unauthorized();
   const activationToken = `act_${randomSecret(24)}`;
-  if (!(await replaceActivationHash(deps.db, account.id, sha256(activationToken)))) throw conflict('The account is already activated');
-  const delivery = await activationMail(deps, { accountId: account.id, email: account.email, name: account.name }, activationToken);
+  if (!(await replaceActivationHash(deps.db, account.id, sha256(activationToken))))
+    throw conflict('The account is already activated');
+  const delivery = await activationMail(
+    deps,
+    { accountId: account.id, email: account.email, name: account.name },
+    activationToken,
+  );
   return { sentTo: account.email, delivery };
 }

@@ -22,10 +22,21 @@ export async function admitWorkflowRequest(deps: Deps, principal: Principal): Pr
   if (isOperator(principal)) return; // not counted either: operator load is not a customer's usage
   await deps.db.transaction(async (trx) => {
     if (!principal.activated && !(await takeUnverifiedAllowance(trx, principal.accountId, UNVERIFIED_REQUEST_LIMIT))) {
-      throw forbidden(`This starter token is limited to ${UNVERIFIED_REQUEST_LIMIT} workflow requests until the account is activated: POST /v1/profiles/activate with the activationToken from the activation mail`);
+      throw forbidden(
+        `This starter token is limited to ${UNVERIFIED_REQUEST_LIMIT} workflow requests until the account is ` +
+          `activated: POST /v1/profiles/activate with the activationToken from the activation mail`,
+      );
     }
-    if (principal.plan === 'builder' && !(await takeMonthlyQuota(trx, principal.accountId, usagePeriod(), BUILDER_MONTHLY_RUNS))) {
-      throw new AppError('quotaExceeded', `The builder plan's ${BUILDER_MONTHLY_RUNS} orchestration runs for ${usagePeriod()} are used up; the team plan is unlimited`, { plan: 'builder', limit: BUILDER_MONTHLY_RUNS, period: usagePeriod() });
+    if (
+      principal.plan === 'builder' &&
+      !(await takeMonthlyQuota(trx, principal.accountId, usagePeriod(), BUILDER_MONTHLY_RUNS))
+    ) {
+      throw new AppError(
+        'quotaExceeded',
+        `The builder plan's ${BUILDER_MONTHLY_RUNS} orchestration runs for ${usagePeriod()} are used up; the ` +
+          `team plan is unlimited`,
+        { plan: 'builder', limit: BUILDER_MONTHLY_RUNS, period: usagePeriod() },
+      );
     }
   });
 }

@@ -9,7 +9,10 @@ import { Type } from '@sinclair/typebox';
 const Text = (max: number) => Type.String({ maxLength: max });
 const Name = (max: number) => Type.String({ minLength: 1, maxLength: max });
 const HttpUrl = Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 });
-const Modes = Type.Array(Name(200), { maxItems: 50, description: 'Media types, such as text/plain or application/json' });
+const Modes = Type.Array(Name(200), {
+  maxItems: 50,
+  description: 'Media types, such as text/plain or application/json',
+});
 const Open = Type.Object({}, { additionalProperties: true });
 
 const Skill = Type.Object(
@@ -53,7 +56,10 @@ export const AgentCardV1 = Type.Object(
   {
     ...common,
     supportedInterfaces: Type.Array(
-      Type.Object({ url: HttpUrl, protocolBinding: Name(50), protocolVersion: Name(20), tenant: Type.Optional(Text(200)) }, { additionalProperties: true }),
+      Type.Object(
+        { url: HttpUrl, protocolBinding: Name(50), protocolVersion: Name(20), tenant: Type.Optional(Text(200)) },
+        { additionalProperties: true },
+      ),
       { minItems: 1, maxItems: 20 },
     ),
     securityRequirements: Type.Optional(Type.Array(Open, { maxItems: 20 })),
@@ -67,7 +73,9 @@ export const AgentCardV03 = Type.Object(
     protocolVersion: Type.String({ pattern: '^0\\.', maxLength: 20 }),
     url: HttpUrl,
     preferredTransport: Type.Optional(Name(50)),
-    additionalInterfaces: Type.Optional(Type.Array(Type.Object({ url: HttpUrl, transport: Name(50) }, { additionalProperties: true }), { maxItems: 20 })),
+    additionalInterfaces: Type.Optional(
+      Type.Array(Type.Object({ url: HttpUrl, transport: Name(50) }, { additionalProperties: true }), { maxItems: 20 }),
+    ),
     security: Type.Optional(Type.Array(Open, { maxItems: 20 })),
   },
   { $id: 'A2AAgentCardV03', additionalProperties: true, description: 'An A2A 0.3 agent card' },

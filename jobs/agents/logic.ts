@@ -27,20 +27,36 @@ export interface Match {
 
 /** `Catalog Search` and `catalog_search` are the same capability: lower case, words joined by `-`. */
 export function term(text: string): string {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('-');
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join('-');
 }
 
-const words = (text: string | undefined) => new Set((text ?? '').toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean));
+const words = (text: string | undefined) =>
+  new Set(
+    (text ?? '')
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean),
+  );
 const FEATURES = ['streaming', 'pushNotifications'] as const;
 
 /** Every term an agent answers to: skill ids, names and tags, and the features its card turns on. */
 export function capabilityTerms(agent: Pick<AgentProfile, 'skills' | 'features'>): string[] {
-  const terms = agent.skills.flatMap((s) => [s.id, s.name ?? '', ...(s.tags ?? [])]).map(term).filter(Boolean);
+  const terms = agent.skills
+    .flatMap((s) => [s.id, s.name ?? '', ...(s.tags ?? [])])
+    .map(term)
+    .filter(Boolean);
   for (const f of FEATURES) if (agent.features[f]) terms.push(term(f));
   return [...new Set(terms)];
 }
 
-/** How well one skill covers a wanted capability: 1 when it is named so, 0.5 when all its words occur in the skill, else 0. */
+/**
+ * How well one skill covers a wanted capability: 1 when it is named so, 0.5 when all its words occur in the skill, else
+ * 0.
+ */
 function cover(skill: Skill, wanted: string): number {
   if ([skill.id, skill.name ?? '', ...(skill.tags ?? [])].some((t) => term(t) === wanted)) return 1;
   const text = words([skill.id, skill.name, skill.description, ...(skill.tags ?? [])].join(' '));
@@ -91,6 +107,8 @@ export function scoreAgent(agent: AgentProfile, want: { domain?: string; capabil
 
 /** Best first; equal scores by agent id, so the order is stable. */
 export function rank(agents: AgentProfile[], want: { domain?: string; capabilities?: string[] }): Match[] {
-  return agents.map((a) => scoreAgent(a, want)).filter((m): m is Match => m !== null)
+  return agents
+    .map((a) => scoreAgent(a, want))
+    .filter((m): m is Match => m !== null)
     .sort((x, y) => y.score - x.score || x.agentId.localeCompare(y.agentId));
 }

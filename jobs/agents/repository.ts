@@ -18,7 +18,9 @@ const UNIQUE_VIOLATION = '23505';
 /** Inserts an agent; null when the account already has one with that agent id. */
 export async function insertAgent(db: Db, row: Omit<AgentRow, 'created_at' | 'updated_at'>): Promise<AgentRow | null> {
   try {
-    const [created] = await db('agents').insert({ ...row, card: JSON.stringify(row.card) }).returning('*');
+    const [created] = await db('agents')
+      .insert({ ...row, card: JSON.stringify(row.card) })
+      .returning('*');
     return created;
   } catch (err) {
     if ((err as { code?: string }).code === UNIQUE_VIOLATION) return null;
@@ -36,7 +38,13 @@ export async function agentsNamed(db: Db, accountId: string, agentIds: string[])
   return db('agents').where({ account_id: accountId }).whereIn('agent_id', agentIds);
 }
 
-export async function listAgents(db: Db, accountId: string, filter: { domain?: string; capability?: string }, limit: number, cursor?: string): Promise<{ rows: AgentRow[]; nextCursor: string | null }> {
+export async function listAgents(
+  db: Db,
+  accountId: string,
+  filter: { domain?: string; capability?: string },
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: AgentRow[]; nextCursor: string | null }> {
   const q = db('agents').where({ account_id: accountId });
   if (filter.domain) q.andWhereRaw('domains @> ARRAY[?]::text[]', [filter.domain]);
   if (filter.capability) q.andWhereRaw('capabilities @> ARRAY[?]::text[]', [filter.capability]);
@@ -44,7 +52,12 @@ export async function listAgents(db: Db, accountId: string, filter: { domain?: s
 }
 
 /** The account's agents a match considers (those serving `domain`, when given), newest first, at most `max`. */
-export async function candidateAgents(db: Db, accountId: string, domain: string | undefined, max: number): Promise<AgentRow[]> {
+export async function candidateAgents(
+  db: Db,
+  accountId: string,
+  domain: string | undefined,
+  max: number,
+): Promise<AgentRow[]> {
   const q = db('agents').where({ account_id: accountId });
   if (domain) q.andWhereRaw('domains @> ARRAY[?]::text[]', [domain]);
   return q.orderBy('id', 'desc').limit(max);

@@ -31,15 +31,17 @@ export async function selfApprovalAllowed(db: Db, accountId: string, gate: GateK
   return (await getPolicy(db, accountId))?.self_approval.includes(gate) ?? false;
 }
 
-/** Whether `approver` approving for a run `submitter` submitted keeps duties apart (or the policy lets the submitter). */
+/**
+ * Whether `approver` approving for a run `submitter` submitted keeps duties apart (or the policy lets the submitter).
+ */
 export async function separated(db: Db, accountId: string, approver: string, submitter: string | null, gate: GateKind) {
   return approver !== submitter || !submitter || selfApprovalAllowed(db, accountId, gate);
 }
 
 export function selfApprovalError(memberId: string, gate: GateKind) {
   return selfApproval(
-    `Member ${memberId} submitted this run and may not approve its own ${gate} gate; another approver must, `
-    + 'or an owner or admin allows self-approval of this kind (POST /v1/policies/approvals)',
+    `Member ${memberId} submitted this run and may not approve its own ${gate} gate; another approver must, ` +
+      'or an owner or admin allows self-approval of this kind (POST /v1/policies/approvals)',
     { gate, memberId },
   );
 }
@@ -57,12 +59,21 @@ export function selfApprovalError(memberId: string, gate: GateKind) {
  * connection, because the approval's transaction rolls back.
  */
 export async function authorizeApproval(
-  deps: Pick<Deps, 'db'>, trx: Db, principal: Principal, subject: ApprovalSubject, approved: boolean,
+  deps: Pick<Deps, 'db'>,
+  trx: Db,
+  principal: Principal,
+  subject: ApprovalSubject,
+  approved: boolean,
 ): Promise<Approval> {
   const details = { gate: subject.gate, step: subject.step ?? null, ...(subject.details ?? {}) };
   const entry = { ...actorOf(principal), resourceType: subject.resourceType, resourceId: subject.resourceId };
   const refuse = async (reason: string, err: Error) => {
-    await recordAudit(deps.db, { ...entry, action: 'approval.refused', outcome: 'denied', details: { ...details, reason } });
+    await recordAudit(deps.db, {
+      ...entry,
+      action: 'approval.refused',
+      outcome: 'denied',
+      details: { ...details, reason },
+    });
     return err;
   };
   const holds = principal.scopes.includes('approvals:write') || principal.scopes.includes('admin');
@@ -71,7 +82,10 @@ export async function authorizeApproval(
     throw await refuse('missingScope', forbidden('Refusing a gate needs approvals:write or runs:write'));
   }
   if (approved && !holds) {
-    throw await refuse('missingScope', forbidden(`Approving a ${subject.gate} gate needs the approvals:write scope (roles owner, admin, approver)`));
+    throw await refuse(
+      'missingScope',
+      forbidden(`Approving a ${subject.gate} gate needs the approvals:write scope (roles owner, admin, approver)`),
+    );
   }
   if (approved && !(await separated(trx, principal.accountId, principal.memberId, subject.submittedBy, subject.gate))) {
     throw await refuse('selfApproval', selfApprovalError(principal.memberId, subject.gate));
@@ -80,12 +94,17 @@ export async function authorizeApproval(
   return { approvedBy: principal.memberId, gate: subject.gate, approved };
 }
 
-/** Whether an answer to an approval waitpoint approves: anything but an explicit refusal (fail closed: the stricter check). */
+/**
+ * Whether an answer to an approval waitpoint approves: anything but an explicit refusal (fail closed: the stricter
+ * check).
+ */
 export function answerApproves(answer: { approved?: boolean; action?: string }): boolean {
   return !(answer.approved === false || answer.action === 'reject' || answer.action === 'decline');
 }
 
-/** The gate kind of an approval waitpoint: what its step named (deploy, autonomy), a payment for pay, else `waitpoint`. */
+/**
+ * The gate kind of an approval waitpoint: what its step named (deploy, autonomy), a payment for pay, else `waitpoint`.
+ */
 export function gateOfWaitpoint(wp: { domain: string; payload: Record<string, unknown> }): GateKind {
   const named = wp.payload.gate;
   if (named === 'deploy' || named === 'autonomy') return named;

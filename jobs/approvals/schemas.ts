@@ -7,7 +7,8 @@ export const GateKind = StringEnum(GATE_KINDS, { description: 'deploy, payment, 
 export const ApprovalPolicyUpdate = Type.Object(
   {
     selfApproval: Type.Array(GateKind, {
-      uniqueItems: true, maxItems: GATE_KINDS.length,
+      uniqueItems: true,
+      maxItems: GATE_KINDS.length,
       description: 'Gate kinds the member who submitted a run may approve themselves; empty (the default): none',
     }),
   },

@@ -15,8 +15,11 @@ export function assertGoverning(principal: Principal, what: string): void {
 
 export function policyView(row: ApprovalPolicyRow | null) {
   return {
-    ok: true as const, selfApproval: row?.self_approval ?? [], gateKinds: [...GATE_KINDS],
-    updatedBy: row?.updated_by ?? null, updatedAt: row?.updated_at.toISOString() ?? null,
+    ok: true as const,
+    selfApproval: row?.self_approval ?? [],
+    gateKinds: [...GATE_KINDS],
+    updatedBy: row?.updated_by ?? null,
+    updatedAt: row?.updated_at.toISOString() ?? null,
   };
 }
 
@@ -31,7 +34,10 @@ export async function updatePolicy(deps: Pick<Deps, 'db'>, principal: Principal,
     const before = await getPolicy(trx, principal.accountId);
     const updated = await upsertPolicy(trx, principal.accountId, body.selfApproval, principal.memberId ?? null);
     await recordAudit(trx, {
-      ...actorOf(principal), action: 'policy.approvals.updated', resourceType: 'approvalPolicy', resourceId: principal.accountId,
+      ...actorOf(principal),
+      action: 'policy.approvals.updated',
+      resourceType: 'approvalPolicy',
+      resourceId: principal.accountId,
       details: { before: before?.self_approval ?? [], after: body.selfApproval },
     });
     return updated;

@@ -31,17 +31,19 @@ export interface AuditEntry {
 
 /** Appends one entry; `db` may be the transaction of the change it records, so both land or neither. */
 export async function insertAudit(db: Db, entry: AuditEntry): Promise<AuditRow> {
-  const [row] = await db('audit_log').insert({
-    id: newId('aud'),
-    account_id: entry.accountId,
-    member_id: entry.memberId ?? null,
-    token_id: entry.tokenId ?? null,
-    action: entry.action,
-    resource_type: entry.resourceType,
-    resource_id: entry.resourceId ?? null,
-    outcome: entry.outcome ?? 'ok',
-    details: JSON.stringify(entry.details ?? {}),
-  }).returning('*');
+  const [row] = await db('audit_log')
+    .insert({
+      id: newId('aud'),
+      account_id: entry.accountId,
+      member_id: entry.memberId ?? null,
+      token_id: entry.tokenId ?? null,
+      action: entry.action,
+      resource_type: entry.resourceType,
+      resource_id: entry.resourceId ?? null,
+      outcome: entry.outcome ?? 'ok',
+      details: JSON.stringify(entry.details ?? {}),
+    })
+    .returning('*');
   return row;
 }
 
@@ -56,7 +58,9 @@ export interface AuditFilter {
   cursor?: string;
 }
 
-/** The account's entries, newest first, filtered; an `action` ending in `.` or `*` matches a family (`credential.*`). */
+/**
+ * The account's entries, newest first, filtered; an `action` ending in `.` or `*` matches a family (`credential.*`).
+ */
 export async function listAudit(db: Db, accountId: string, f: AuditFilter) {
   const q = db('audit_log').where({ account_id: accountId });
   if (f.memberId) q.andWhere('member_id', f.memberId);
@@ -72,6 +76,13 @@ export async function listAudit(db: Db, accountId: string, f: AuditFilter) {
 }
 
 /** Every entry about one resource (a run's approvals, for its proof pack), oldest first. */
-export async function auditOf(db: Db, accountId: string, resourceType: string, resourceId: string): Promise<AuditRow[]> {
-  return db('audit_log').where({ account_id: accountId, resource_type: resourceType, resource_id: resourceId }).orderBy('id');
+export async function auditOf(
+  db: Db,
+  accountId: string,
+  resourceType: string,
+  resourceId: string,
+): Promise<AuditRow[]> {
+  return db('audit_log')
+    .where({ account_id: accountId, resource_type: resourceType, resource_id: resourceId })
+    .orderBy('id');
 }

@@ -6,11 +6,17 @@ import { auditView } from './views.js';
 const r = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
 
 export const routes = [
-  r.get('/v1/audit/log', 'The account\'s append-only audit log, newest first: filters by member, action, resource and time', {
-    query: AuditLogQuery, response: { 200: AuditLogPage }, mcpTool: 'audit.log',
-    handler: async ({ query, principal }, deps) => {
-      const { rows, nextCursor } = await findAuditEntries(deps, principal, query);
-      return { ok: true, entries: rows.map(auditView), nextCursor };
+  r.get(
+    '/v1/audit/log',
+    "The account's append-only audit log, newest first: filters by member, action, resource and time",
+    {
+      query: AuditLogQuery,
+      response: { 200: AuditLogPage },
+      mcpTool: 'audit.log',
+      handler: async ({ query, principal }, deps) => {
+        const { rows, nextCursor } = await findAuditEntries(deps, principal, query);
+        return { ok: true, entries: rows.map(auditView), nextCursor };
+      },
     },
-  }),
+  ),
 ];

@@ -24,10 +24,14 @@ export const AuditLogQuery = Type.Composite([
   PageQuery,
   Type.Object({
     memberId: Type.Optional(Name),
-    action: Type.Optional(Type.String({
-      minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+\\*?$',
-      description: 'An exact action, or a family ending in * (credential.*)',
-    })),
+    action: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^[A-Za-z0-9_.:-]+\\*?$',
+        description: 'An exact action, or a family ending in * (credential.*)',
+      }),
+    ),
     resourceType: Type.Optional(Name),
     resourceId: Type.Optional(Name),
     since: Type.Optional(Type.String({ format: 'date-time', description: 'Entries at or after this time' })),

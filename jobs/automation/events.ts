@@ -14,7 +14,9 @@ export type FiringTrigger = (typeof FIRING_TRIGGERS)[number];
 
 const started = {
   runId: Type.Union([Type.String(), Type.Null()], { description: 'The run it started; null when none was' }),
-  reason: Type.Union([Type.String(), Type.Null()], { description: 'Why no run started (quota refusal, dedup window, rate limit, overlap, start failure)' }),
+  reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why no run started (quota refusal, dedup window, rate limit, overlap, start failure)',
+  }),
 };
 
 /**
@@ -27,23 +29,35 @@ export const automationEvents = {
   events: {
     'signal.matched': {
       description:
-        'A signal matched a signal rule; written when the match\'s outcome is known ' +
+        "A signal matched a signal rule; written when the match's outcome is known " +
         '(a run started, deduplicated, rate limited, refused by the quota, or failed to start)',
       payload: Type.Object(
         {
-          signalId: Type.String(), ruleId: Type.Union([Type.String(), Type.Null()], { description: 'null when the rule was deleted meanwhile' }), matchId: Type.String(), subject: Type.String(),
-          outcome: StringEnum(MATCH_OUTCOMES.filter((o) => o !== 'pending')), ...started,
+          signalId: Type.String(),
+          ruleId: Type.Union([Type.String(), Type.Null()], { description: 'null when the rule was deleted meanwhile' }),
+          matchId: Type.String(),
+          subject: Type.String(),
+          outcome: StringEnum(MATCH_OUTCOMES.filter((o) => o !== 'pending')),
+          ...started,
         },
         { $id: 'SignalMatchedPayload' },
       ),
     },
     'schedule.fired': {
-      description: 'A schedule fired (a tick, a catch-up after downtime, or a manual trigger); written with the firing\'s outcome',
+      description:
+        "A schedule fired (a tick, a catch-up after downtime, or a manual trigger); written with the firing's outcome",
       payload: Type.Object(
         {
-          scheduleId: Type.String(), firingId: Type.String(), scheduledFor: Type.String({ format: 'date-time' }),
-          trigger: StringEnum(FIRING_TRIGGERS), outcome: StringEnum(FIRING_OUTCOMES.filter((o) => o !== 'pending')),
-          missed: Type.Integer({ minimum: 0, description: 'Earlier ticks that passed during downtime and were not run' }), ...started,
+          scheduleId: Type.String(),
+          firingId: Type.String(),
+          scheduledFor: Type.String({ format: 'date-time' }),
+          trigger: StringEnum(FIRING_TRIGGERS),
+          outcome: StringEnum(FIRING_OUTCOMES.filter((o) => o !== 'pending')),
+          missed: Type.Integer({
+            minimum: 0,
+            description: 'Earlier ticks that passed during downtime and were not run',
+          }),
+          ...started,
         },
         { $id: 'ScheduleFiredPayload' },
       ),

@@ -7,8 +7,9 @@ export const GrantFields = {
     description: 'The member whose grant its runs act within; null for one written before grants were recorded',
   }),
   grantScopes: Type.Union([Type.Array(ScopeName), Type.Null()], {
-    description: 'The scopes its runs act within, capped by the creator\'s current role at each firing; '
-      + 'null: written before grants were recorded, its runs hold runs:write only',
+    description:
+      "The scopes its runs act within, capped by the creator's current role at each firing; " +
+      'null: written before grants were recorded, its runs hold runs:write only',
   }),
 };
 

@@ -38,8 +38,11 @@ export type FiringGrant = { memberId?: string; role?: Principal['role']; scopes:
  * CURRENT role, so a demoted member's automation loses what the role lost
  * and a disabled or removed member's starts nothing (refused, with why).
  */
-export async function firingGrant(deps: Pick<Deps, 'db'>, accountId: string, grant: CreatorGrant)
-  : Promise<FiringGrant> {
+export async function firingGrant(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  grant: CreatorGrant,
+): Promise<FiringGrant> {
   if (grant.grant_scopes === null) return { scopes: [...LEGACY_SCOPES] };
   if (!grant.created_by) return { refused: 'the member who created it was removed; recreate it' };
   const member = await memberStanding(deps.db, accountId, grant.created_by);

@@ -22,7 +22,11 @@ export type StartOutcome = { outcome: 'started'; runId: string } | { outcome: 'r
  * role (jobs/automation/grant.ts); a creator no longer able to is a refusal.
  */
 export async function startAutomatedRun(
-  deps: Deps, accountId: string, target: RunTarget, grant: CreatorGrant, origin: Record<string, unknown> & { startedBy: string },
+  deps: Deps,
+  accountId: string,
+  target: RunTarget,
+  grant: CreatorGrant,
+  origin: Record<string, unknown> & { startedBy: string },
 ): Promise<StartOutcome> {
   const account = await getAccountStanding(deps.db, accountId);
   if (!account) return { outcome: 'failed', reason: 'account not found' };
@@ -30,8 +34,12 @@ export async function startAutomatedRun(
   const acting = await firingGrant(deps, accountId, grant);
   if ('refused' in acting) return { outcome: 'refused', reason: acting.refused };
   const principal: Principal = {
-    accountId, tokenId: origin.startedBy, ...(acting.memberId ? { memberId: acting.memberId, role: acting.role } : {}),
-    scopes: acting.scopes, plan: account.plan, activated: account.status === 'active',
+    accountId,
+    tokenId: origin.startedBy,
+    ...(acting.memberId ? { memberId: acting.memberId, role: acting.role } : {}),
+    scopes: acting.scopes,
+    plan: account.plan,
+    activated: account.status === 'active',
   };
   try {
     await admitWorkflowRequest(deps, principal);
@@ -41,13 +49,17 @@ export async function startAutomatedRun(
   }
   try {
     const start = withOrigin(target, origin);
-    const run = 'templateId' in start
-      ? await runTemplate(deps, principal, start.templateId, start.body as Parameters<typeof runTemplate>[3])
-      : await submitRun(deps, principal, start.request);
+    const run =
+      'templateId' in start
+        ? await runTemplate(deps, principal, start.templateId, start.body as Parameters<typeof runTemplate>[3])
+        : await submitRun(deps, principal, start.request);
     return { outcome: 'started', runId: run.id };
   } catch (err) {
     if (err instanceof AppError && err.status < 500) return { outcome: 'failed', reason: err.message };
-    deps.log.error({ accountId, startedBy: origin.startedBy, err: (err as Error).message }, 'automated run did not start');
+    deps.log.error(
+      { accountId, startedBy: origin.startedBy, err: (err as Error).message },
+      'automated run did not start',
+    );
     return { outcome: 'failed', reason: 'internal error starting the run' };
   }
 }

@@ -15,14 +15,21 @@ function timed(n: number, fn: () => unknown | Promise<unknown>) {
     }
     samples.sort((a, b) => a - b);
     const total = samples.reduce((a, b) => a + b, 0);
-    const q = (p: number) => Math.round(samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]! * 1000) / 1000;
+    const q = (p: number) =>
+      Math.round(samples[Math.min(samples.length - 1, Math.floor(p * samples.length))]! * 1000) / 1000;
     return { n, p50Ms: q(0.5), p95Ms: q(0.95), opsPerSec: Math.round((n / total) * 1000) };
   };
 }
 
-/** A small benchmark of this instance's own parts: validation, routing, the sandbox, and one round trip to each store. */
+/**
+ * A small benchmark of this instance's own parts: validation, routing, the sandbox, and one round trip to each store.
+ */
 export async function localBenchmark(deps: Pick<Deps, 'db' | 'redis'>) {
-  const sample = { request: 'find an espresso machine under $200 and pay for it', conversationId: 'c1', metadata: { a: 1 } };
+  const sample = {
+    request: 'find an espresso machine under $200 and pay for it',
+    conversationId: 'c1',
+    metadata: { a: 1 },
+  };
   const started = performance.now();
   const figures = {
     validation: await timed(500, () => assertValid(OrchestratorRequest, { ...sample }))(),
@@ -31,5 +38,11 @@ export async function localBenchmark(deps: Pick<Deps, 'db' | 'redis'>) {
     postgresRoundTrip: await timed(30, () => pingDb(deps.db))(),
     redisRoundTrip: await timed(30, () => deps.redis.ping())(),
   };
-  return { ok: true, measuredAt: new Date().toISOString(), totalMs: Math.round(performance.now() - started), node: process.version, figures };
+  return {
+    ok: true,
+    measuredAt: new Date().toISOString(),
+    totalMs: Math.round(performance.now() - started),
+    node: process.version,
+    figures,
+  };
 }

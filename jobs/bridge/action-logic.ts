@@ -30,13 +30,35 @@ export function credentialHeaders(type: string, value: string, body: string): Re
 }
 
 /** Standard Webhooks headers (id, timestamp, signature) over the body, with the connector's signing secret. */
-export function signatureHeaders(secret: string, msgId: string, timestampSec: number, body: string): Record<string, string> {
-  return { 'webhook-id': msgId, 'webhook-timestamp': String(timestampSec), 'webhook-signature': sign(secret, msgId, timestampSec, body) };
+export function signatureHeaders(
+  secret: string,
+  msgId: string,
+  timestampSec: number,
+  body: string,
+): Record<string, string> {
+  return {
+    'webhook-id': msgId,
+    'webhook-timestamp': String(timestampSec),
+    'webhook-signature': sign(secret, msgId, timestampSec, body),
+  };
 }
 
 /** The body a hosted adapter receives: Standard Webhooks' `type`, `timestamp` and `data`. */
-export function actionBody(a: { id: string; capability: string; resource: string | null; input: Record<string, unknown>; refs: Record<string, string | null> }, at: Date): string {
-  return JSON.stringify({ type: 'bridge.action', timestamp: at.toISOString(), data: { actionId: a.id, capability: a.capability, resource: a.resource, input: a.input, refs: a.refs } });
+export function actionBody(
+  a: {
+    id: string;
+    capability: string;
+    resource: string | null;
+    input: Record<string, unknown>;
+    refs: Record<string, string | null>;
+  },
+  at: Date,
+): string {
+  return JSON.stringify({
+    type: 'bridge.action',
+    timestamp: at.toISOString(),
+    data: { actionId: a.id, capability: a.capability, resource: a.resource, input: a.input, refs: a.refs },
+  });
 }
 
 export type AnswerVerdict = 'succeeded' | 'retry' | 'failed';
@@ -56,7 +78,9 @@ export function retryDelay(attempt: number, baseMs: number, retryAfterMs: number
   return Math.min(maxMs, Math.max(backoff, retryAfterMs ?? 0));
 }
 
-/** The provider's own id for what it did (`id`, `sid`, `messageId`, `reference`), kept so its callbacks find the action. */
+/**
+ * The provider's own id for what it did (`id`, `sid`, `messageId`, `reference`), kept so its callbacks find the action.
+ */
 export function providerRefOf(answer: unknown): string | null {
   if (!answer || typeof answer !== 'object' || Array.isArray(answer)) return null;
   const a = answer as Record<string, unknown>;

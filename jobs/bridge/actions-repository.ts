@@ -41,7 +41,24 @@ export interface ActionRow {
   updated_at: Date;
 }
 
-export type NewAction = Pick<ActionRow, 'id' | 'account_id' | 'connector_pk' | 'connector_id' | 'capability' | 'resource' | 'input' | 'thread_id' | 'session_id' | 'case_id' | 'mission_id' | 'hosting' | 'status' | 'idempotency_key' | 'history'>;
+export type NewAction = Pick<
+  ActionRow,
+  | 'id'
+  | 'account_id'
+  | 'connector_pk'
+  | 'connector_id'
+  | 'capability'
+  | 'resource'
+  | 'input'
+  | 'thread_id'
+  | 'session_id'
+  | 'case_id'
+  | 'mission_id'
+  | 'hosting'
+  | 'status'
+  | 'idempotency_key'
+  | 'history'
+>;
 
 /** What a move writes beside the status; absent fields stay as they are. */
 export interface ActionChange {
@@ -61,11 +78,18 @@ export interface ActionChange {
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 export async function insertAction(db: Db, a: NewAction): Promise<ActionRow> {
-  const [row] = await db('bridge_actions').insert({ ...a, input: JSON.stringify(a.input), history: JSON.stringify(a.history) }).returning('*');
+  const [row] = await db('bridge_actions')
+    .insert({ ...a, input: JSON.stringify(a.input), history: JSON.stringify(a.history) })
+    .returning('*');
   return row;
 }
 
-export async function getAction(db: Db, accountId: string, actionId: string, forUpdate = false): Promise<ActionRow | null> {
+export async function getAction(
+  db: Db,
+  accountId: string,
+  actionId: string,
+  forUpdate = false,
+): Promise<ActionRow | null> {
   const q = db('bridge_actions').where({ account_id: accountId, id: actionId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
@@ -85,7 +109,13 @@ export interface ActionFilter {
   caseId?: string;
 }
 
-export async function listActions(db: Db, accountId: string, f: ActionFilter, limit: number, cursor?: string): Promise<{ rows: ActionRow[]; nextCursor: string | null }> {
+export async function listActions(
+  db: Db,
+  accountId: string,
+  f: ActionFilter,
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: ActionRow[]; nextCursor: string | null }> {
   const q = db('bridge_actions').where({ account_id: accountId });
   if (f.status) q.andWhere({ status: f.status });
   if (f.connectorId) q.andWhere({ connector_id: f.connectorId });
@@ -102,8 +132,19 @@ export async function actionsOfMission(db: Db, missionId: string): Promise<Actio
 }
 
 /** The account's action a provider reference names (the id its provider answered with), newest first. */
-export async function actionByProviderRef(db: Db, accountId: string, connectorId: string, providerRef: string): Promise<ActionRow | null> {
-  return (await db('bridge_actions').where({ account_id: accountId, connector_id: connectorId, provider_ref: providerRef }).orderBy('id', 'desc').forUpdate().first()) ?? null;
+export async function actionByProviderRef(
+  db: Db,
+  accountId: string,
+  connectorId: string,
+  providerRef: string,
+): Promise<ActionRow | null> {
+  return (
+    (await db('bridge_actions')
+      .where({ account_id: accountId, connector_id: connectorId, provider_ref: providerRef })
+      .orderBy('id', 'desc')
+      .forUpdate()
+      .first()) ?? null
+  );
 }
 
 export async function moveAction(db: Db, id: string, c: ActionChange): Promise<ActionRow> {

@@ -1,5 +1,12 @@
 import type { Deps } from '../../shared/deps.js';
-import { getAction, insertAction, listActions, moveAction, type ActionFilter, type ActionRow } from './actions-repository.js';
+import {
+  getAction,
+  insertAction,
+  listActions,
+  moveAction,
+  type ActionFilter,
+  type ActionRow,
+} from './actions-repository.js';
 import { getThread } from '../channels/index.js';
 import { getConnector, type ConnectorRow } from './connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
@@ -43,7 +50,8 @@ const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
  * First of all, the caller's grant must cover a connector call (403 naming the scope).
  */
 export async function checkAction(deps: Deps, principal: Principal, request: ActionRequest): Promise<CheckedAction> {
-  // Whoever asks (a bridge route, a proxy mission's send, a run's deploy) holds bridge:write, and channels:write to post on a thread.
+  // Whoever asks (a bridge route, a proxy mission's send, a run's deploy) holds bridge:write, and channels:write to
+  // post on a thread.
   requireEffect(principal, 'bridge.action');
   if (request.threadId) requireEffect(principal, 'channels.message');
   if (request.resource) {
@@ -52,21 +60,59 @@ export async function checkAction(deps: Deps, principal: Principal, request: Act
   }
   const connector = await getConnector(deps.db, principal.accountId, request.connectorId);
   if (!connector) throw notFound(`Connector ${request.connectorId}`);
-  if (connector.status === 'disabled') throw conflict(`Connector ${connector.connector_id} is disabled; enable it before sending actions`, { connectorId: connector.connector_id, status: connector.status });
-  if (request.threadId && !(await getThread(deps.db, principal.accountId, request.threadId))) throw notFound(`Thread ${request.threadId}`);
-  const { errors, status } = await runChecks(deps, principal, connector, { action: request.capability, resource: request.resource, sessionId: request.sessionId }, new AbortController().signal);
-  if (errors.length > 0) throw policyViolation(`${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more, see details)` : ''}`, { preflightStatus: status, errors });
-  const input = await requireOutreach(deps, principal, request.capability, request.input ?? {}, request.input?.part ? 'proxy.mission' : 'bridge.action');
+  if (connector.status === 'disabled')
+    throw conflict(`Connector ${connector.connector_id} is disabled; enable it before sending actions`, {
+      connectorId: connector.connector_id,
+      status: connector.status,
+    });
+  if (request.threadId && !(await getThread(deps.db, principal.accountId, request.threadId)))
+    throw notFound(`Thread ${request.threadId}`);
+  const { errors, status } = await runChecks(
+    deps,
+    principal,
+    connector,
+    { action: request.capability, resource: request.resource, sessionId: request.sessionId },
+    new AbortController().signal,
+  );
+  if (errors.length > 0)
+    throw policyViolation(
+      `${errors[0]!.message}${errors.length > 1 ? ` (and ${errors.length - 1} more, see details)` : ''}`,
+      { preflightStatus: status, errors },
+    );
+  const input = await requireOutreach(
+    deps,
+    principal,
+    request.capability,
+    request.input ?? {},
+    request.input?.part ? 'proxy.mission' : 'bridge.action',
+  );
   return { connector, request: { ...request, input } };
 }
 
 /** Writes a checked action, `queued`, in `trx`; its idempotency key is fixed here for every attempt to come. */
-export async function writeAction(trx: Db, accountId: string, checked: CheckedAction, actor: string, id = newId('bac')): Promise<ActionRow> {
+export async function writeAction(
+  trx: Db,
+  accountId: string,
+  checked: CheckedAction,
+  actor: string,
+  id = newId('bac'),
+): Promise<ActionRow> {
   const { connector, request } = checked;
   return insertAction(trx, {
-    id, account_id: accountId, connector_pk: connector.id, connector_id: connector.connector_id, capability: request.capability, resource: request.resource ?? null,
-    input: request.input ?? {}, thread_id: request.threadId ?? null, session_id: request.sessionId ?? null, case_id: request.caseId ?? null, mission_id: request.missionId ?? null,
-    hosting: isClientHosted(connector.endpoint) ? 'client' : 'hosted', status: 'queued', idempotency_key: id,
+    id,
+    account_id: accountId,
+    connector_pk: connector.id,
+    connector_id: connector.connector_id,
+    capability: request.capability,
+    resource: request.resource ?? null,
+    input: request.input ?? {},
+    thread_id: request.threadId ?? null,
+    session_id: request.sessionId ?? null,
+    case_id: request.caseId ?? null,
+    mission_id: request.missionId ?? null,
+    hosting: isClientHosted(connector.endpoint) ? 'client' : 'hosted',
+    status: 'queued',
+    idempotency_key: id,
     history: [{ from: null, to: 'queued', at: new Date().toISOString(), actor, note: 'created' }],
   });
 }
@@ -76,18 +122,44 @@ export async function writeAction(trx: Db, accountId: string, checked: CheckedAc
  * attempt, so a retried enqueue adds nothing). A lost enqueue leaves the
  * action `queued`; `run` enqueues it again.
  */
-export async function enqueueAction(deps: Pick<Deps, 'queues'>, action: Pick<ActionRow, 'id' | 'attempts'>, delayMs = 0): Promise<void> {
+export async function enqueueAction(
+  deps: Pick<Deps, 'queues'>,
+  action: Pick<ActionRow, 'id' | 'attempts'>,
+  delayMs = 0,
+): Promise<void> {
   const attempt = action.attempts + 1;
-  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add('run', { actionId: action.id, attempt }, {
-    jobId: `${action.id}.${attempt}`, delay: Math.max(0, delayMs), attempts: 8, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: 1000,
-  });
+  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add(
+    'run',
+    { actionId: action.id, attempt },
+    {
+      jobId: `${action.id}.${attempt}`,
+      delay: Math.max(0, delayMs),
+      attempts: 8,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: true,
+      removeOnFail: 1000,
+    },
+  );
 }
 
 /** Times out a client-hosted action still waiting when its deadline passes. */
-export async function enqueueClientTimeout(deps: Pick<Deps, 'queues'>, action: Pick<ActionRow, 'id' | 'attempts'>, delayMs: number): Promise<void> {
-  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add('clientTimeout', { actionId: action.id, attempt: action.attempts }, {
-    jobId: `${action.id}.timeout.${action.attempts}`, delay: Math.max(0, delayMs), attempts: 8, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: 1000,
-  });
+export async function enqueueClientTimeout(
+  deps: Pick<Deps, 'queues'>,
+  action: Pick<ActionRow, 'id' | 'attempts'>,
+  delayMs: number,
+): Promise<void> {
+  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add(
+    'clientTimeout',
+    { actionId: action.id, attempt: action.attempts },
+    {
+      jobId: `${action.id}.timeout.${action.attempts}`,
+      delay: Math.max(0, delayMs),
+      attempts: 8,
+      backoff: { type: 'exponential', delay: 500 },
+      removeOnComplete: true,
+      removeOnFail: 1000,
+    },
+  );
 }
 
 export async function createAction(deps: Deps, principal: Principal, request: ActionRequest): Promise<ActionRow> {
@@ -97,7 +169,11 @@ export async function createAction(deps: Deps, principal: Principal, request: Ac
   return row;
 }
 
-export async function findActions(deps: Pick<Deps, 'db'>, principal: Principal, filter: ActionFilter & { limit?: number; cursor?: string }) {
+export async function findActions(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  filter: ActionFilter & { limit?: number; cursor?: string },
+) {
   return listActions(deps.db, principal.accountId, filter, filter.limit ?? 50, filter.cursor);
 }
 
@@ -113,28 +189,64 @@ export async function fetchAction(deps: Pick<Deps, 'db'>, principal: Principal, 
  * to the history. `row` must be locked in `trx`.
  */
 export async function transitionAction(
-  trx: Db, row: ActionRow, to: ActionStatus, actor: string,
-  fields: { note?: string | null; response?: Record<string, unknown> | null; proof?: Record<string, unknown> | null; error?: Record<string, unknown> | null; providerRef?: string | null } = {},
+  trx: Db,
+  row: ActionRow,
+  to: ActionStatus,
+  actor: string,
+  fields: {
+    note?: string | null;
+    response?: Record<string, unknown> | null;
+    proof?: Record<string, unknown> | null;
+    error?: Record<string, unknown> | null;
+    providerRef?: string | null;
+  } = {},
 ): Promise<ActionRow> {
-  if (!ACTIONS.canMove(row.status, to)) throw conflict(`A bridge action cannot move from ${row.status} to ${to}`, { from: row.status, to, allowed: ACTIONS.allowed(row.status) });
+  if (!ACTIONS.canMove(row.status, to))
+    throw conflict(`A bridge action cannot move from ${row.status} to ${to}`, {
+      from: row.status,
+      to,
+      allowed: ACTIONS.allowed(row.status),
+    });
   const { note, ...rest } = fields;
   return moveAction(trx, row.id, {
-    status: to, move: { from: row.status, to, at: new Date().toISOString(), actor, note: note ?? null }, ...rest,
-    ...(to === 'queued' ? { finished: false, error: null } : ACTIONS.isTerminal(to) || to === 'failed' || to === 'timedOut' || to === 'succeeded' ? { finished: true } : {}),
+    status: to,
+    move: { from: row.status, to, at: new Date().toISOString(), actor, note: note ?? null },
+    ...rest,
+    ...(to === 'queued'
+      ? { finished: false, error: null }
+      : ACTIONS.isTerminal(to) || to === 'failed' || to === 'timedOut' || to === 'succeeded'
+        ? { finished: true }
+        : {}),
   });
 }
 
 /** How a client-hosted adapter (or a client reconciling by hand) reports: status, response, proof or error. */
 export async function updateActionByClient(
-  deps: Deps, principal: Principal, actionId: string,
-  body: { status: ActionStatus; response?: Record<string, unknown>; proof?: Record<string, unknown>; error?: Record<string, unknown>; providerRef?: string; note?: string },
+  deps: Deps,
+  principal: Principal,
+  actionId: string,
+  body: {
+    status: ActionStatus;
+    response?: Record<string, unknown>;
+    proof?: Record<string, unknown>;
+    error?: Record<string, unknown>;
+    providerRef?: string;
+    note?: string;
+  },
 ): Promise<ActionRow> {
-  if (body.status === 'failed' && !body.error) throw invalidPayload('A failed action carries its error', [{ path: '/error', message: 'required when status is failed', keyword: 'required' }]);
+  if (body.status === 'failed' && !body.error)
+    throw invalidPayload('A failed action carries its error', [
+      { path: '/error', message: 'required when status is failed', keyword: 'required' },
+    ]);
   return deps.db.transaction(async (trx) => {
     const row = await getAction(trx, principal.accountId, actionId, true);
     if (!row) throw notFound(`Bridge action ${actionId}`);
     return transitionAction(trx, row, body.status, actorOf(principal), {
-      note: body.note, response: body.response, proof: body.proof, error: body.error, providerRef: body.providerRef,
+      note: body.note,
+      response: body.response,
+      proof: body.proof,
+      error: body.error,
+      providerRef: body.providerRef,
     });
   });
 }

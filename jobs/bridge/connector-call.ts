@@ -25,7 +25,15 @@ export interface CallResult {
   answer: unknown;
   error: string | null;
   retryAfterMs: number | null;
-  proof: { requestSha256: string; responseStatus: number | null; responseSha256: string | null; startedAt: string; ms: number; idempotencyKey: string; signed: boolean };
+  proof: {
+    requestSha256: string;
+    responseStatus: number | null;
+    responseSha256: string | null;
+    startedAt: string;
+    ms: number;
+    idempotencyKey: string;
+    signed: boolean;
+  };
 }
 
 /**
@@ -40,9 +48,14 @@ export interface CallResult {
  * an endpoint that echoes its credential cannot leak it into a response.
  */
 export async function callConnector(
-  deps: Pick<Deps, 'config' | 'db' | 'redis'>, ctx: RefContext, connector: ConnectorRow, call: ConnectorCall,
+  deps: Pick<Deps, 'config' | 'db' | 'redis'>,
+  ctx: RefContext,
+  connector: ConnectorRow,
+  call: ConnectorCall,
 ): Promise<CallResult> {
-  const secret = connector.credential ? await resolveReference(deps, { ...ctx, allowEnv: connector.platform }, connector.credential.tokenRef) : null;
+  const secret = connector.credential
+    ? await resolveReference(deps, { ...ctx, allowEnv: connector.platform }, connector.credential.tokenRef)
+    : null;
   const signingSecret = await openStored(deps, connector.signing_secret);
   const headers: Record<string, string> = {
     'content-type': 'application/json',
@@ -54,15 +67,39 @@ export async function callConnector(
   const started = new Date();
   const t0 = performance.now();
   const proof = (status: number | null, body: Buffer | null) => ({
-    requestSha256: sha256Hex(call.body), responseStatus: status, responseSha256: body ? sha256Hex(body) : null,
-    startedAt: started.toISOString(), ms: Math.round(performance.now() - t0), idempotencyKey: call.idempotencyKey, signed: Boolean(connector.signing_secret),
+    requestSha256: sha256Hex(call.body),
+    responseStatus: status,
+    responseSha256: body ? sha256Hex(body) : null,
+    startedAt: started.toISOString(),
+    ms: Math.round(performance.now() - t0),
+    idempotencyKey: call.idempotencyKey,
+    signed: Boolean(connector.signing_secret),
   });
   try {
-    const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, connector.endpoint, { method: 'POST', headers, body: call.body, timeoutMs: call.timeoutMs, maxBytes: MAX_ANSWER_BYTES, signal: call.signal });
+    const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, connector.endpoint, {
+      method: 'POST',
+      headers,
+      body: call.body,
+      timeoutMs: call.timeoutMs,
+      maxBytes: MAX_ANSWER_BYTES,
+      signal: call.signal,
+    });
     const text = redactSecrets(res.text, secret ? [secret] : []);
-    return { status: res.status, answer: parsedAnswer(text), error: null, retryAfterMs: res.status === 429 ? retryAfterMs(res.headers['retry-after']) : null, proof: proof(res.status, res.body) };
+    return {
+      status: res.status,
+      answer: parsedAnswer(text),
+      error: null,
+      retryAfterMs: res.status === 429 ? retryAfterMs(res.headers['retry-after']) : null,
+      proof: proof(res.status, res.body),
+    };
   } catch (err) {
     if (call.signal?.aborted) throw err;
-    return { status: null, answer: null, error: egressFailureReason(err), retryAfterMs: null, proof: proof(null, null) };
+    return {
+      status: null,
+      answer: null,
+      error: egressFailureReason(err),
+      retryAfterMs: null,
+      proof: proof(null, null),
+    };
   }
 }

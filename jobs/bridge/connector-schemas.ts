@@ -5,19 +5,52 @@ import { POLICY_DOMAINS, POLICY_EFFECTS, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES } 
 export const CONNECTOR_KINDS = ['custom', 'webhook', 'oauth', 'basicRef'] as const;
 /** How a credential is presented to the provider (bridge actions put it in the matching header). */
 export const CREDENTIAL_TYPES = ['bearer', 'basic', 'apiKey', 'oauth2', 'hmac'] as const;
-/** Bridge action statuses, in the order of the action table (jobs/bridge/machines.ts, which a unit test holds to this list). */
-export const ACTION_STATUSES = ['queued', 'running', 'retrying', 'awaitingClient', 'succeeded', 'delivered', 'failed', 'timedOut'] as const;
-
+/**
+ * Bridge action statuses, in the order of the action table (jobs/bridge/machines.ts, which a unit test holds to this
+ * list).
+ */
+export const ACTION_STATUSES = [
+  'queued',
+  'running',
+  'retrying',
+  'awaitingClient',
+  'succeeded',
+  'delivered',
+  'failed',
+  'timedOut',
+] as const;
 
 /** `<area>.<verb>`: `sms.send`, `crm.read`. */
-export const Capability = Type.String({ pattern: '^[a-z][A-Za-z0-9]{0,49}\\.[a-z][A-Za-z0-9]{0,49}$', description: 'A capability, `<area>.<verb>`' });
+export const Capability = Type.String({
+  pattern: '^[a-z][A-Za-z0-9]{0,49}\\.[a-z][A-Za-z0-9]{0,49}$',
+  description: 'A capability, `<area>.<verb>`',
+});
 /** A capability, or a pattern with `*` for a whole part (`crm.*`, `*.read`). */
-export const CapabilityPattern = Type.String({ pattern: '^([a-z][A-Za-z0-9]{0,49}|\\*)\\.([a-z][A-Za-z0-9]{0,49}|\\*)$', description: '`<area>.<verb>`, either part may be `*`' });
-export const ConnectorId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$', description: 'Stable identifier, unique in the account' });
+export const CapabilityPattern = Type.String({
+  pattern: '^([a-z][A-Za-z0-9]{0,49}|\\*)\\.([a-z][A-Za-z0-9]{0,49}|\\*)$',
+  description: '`<area>.<verb>`, either part may be `*`',
+});
+export const ConnectorId = Type.String({
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$',
+  description: 'Stable identifier, unique in the account',
+});
 /** A glob over resource names: `*`, `**`, `?` and `[...]` (no braces, extglobs or negation). */
-export const ResourcePattern = Type.String({ minLength: 1, maxLength: 500, description: 'Glob: `*` within a segment, `**` across segments, `?`, `[...]`' });
-/** Checked on the server (shared/secrets.ts): a literal value or a name outside the secret prefix is refused without being echoed. */
-export const SecretReference = Type.String({ minLength: 1, maxLength: 300, description: '`cred:NAME[@version]` (this account\'s credential vault), or `env:NAME` under SECRET_ENV_PREFIX on a platform connector only; resolved on the server, never echoed' });
+export const ResourcePattern = Type.String({
+  minLength: 1,
+  maxLength: 500,
+  description: 'Glob: `*` within a segment, `**` across segments, `?`, `[...]`',
+});
+/**
+ * Checked on the server (shared/secrets.ts): a literal value or a name outside the secret prefix is refused without
+ * being echoed.
+ */
+export const SecretReference = Type.String({
+  minLength: 1,
+  maxLength: 300,
+  description:
+    "`cred:NAME[@version]` (this account's credential vault), or `env:NAME` under SECRET_ENV_PREFIX on a " +
+    'platform connector only; resolved on the server, never echoed',
+});
 
 export const CredentialRef = Type.Object(
   { type: StringEnum(CREDENTIAL_TYPES), tokenRef: SecretReference },
@@ -27,7 +60,9 @@ export const CredentialRef = Type.Object(
 export const ConnectorScope = Type.Object(
   {
     actions: Type.Array(CapabilityPattern, { minItems: 1, maxItems: 50 }),
-    resources: Type.Optional(Type.Array(ResourcePattern, { minItems: 1, maxItems: 50, description: 'Omitted: any resource (`**`)' })),
+    resources: Type.Optional(
+      Type.Array(ResourcePattern, { minItems: 1, maxItems: 50, description: 'Omitted: any resource (`**`)' }),
+    ),
     tokenRefs: Type.Optional(Type.Array(SecretReference, { maxItems: 10 })),
   },
   { additionalProperties: true },
@@ -42,11 +77,25 @@ export interface StoredScope {
 }
 
 /** A connector's Standard Webhooks secret, as webhook subscriptions use: `whsec_` and base64 of at least 16 bytes. */
-export const SigningSecret = Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{22,}={0,2}$', maxLength: 200, description: 'Standard Webhooks secret (`whsec_…`) shared with the provider: signs what bridge actions send and verifies its callbacks; stored, never returned' });
+export const SigningSecret = Type.String({
+  pattern: '^whsec_[A-Za-z0-9+/]{22,}={0,2}$',
+  maxLength: 200,
+  description:
+    'Standard Webhooks secret (`whsec_…`) shared with the provider: signs what bridge actions send and ' +
+    'verifies its callbacks; stored, never returned',
+});
 
 const Caps = Type.Array(Capability, { minItems: 1, maxItems: 100, uniqueItems: true });
-export const Endpoint = Type.String({ minLength: 1, maxLength: 2000, description: 'https URL, or `bridge://client/<name>` for a client-hosted adapter' });
-const Scopes = Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Omitted: one scope with every cap on any resource' });
+export const Endpoint = Type.String({
+  minLength: 1,
+  maxLength: 2000,
+  description: 'https URL, or `bridge://client/<name>` for a client-hosted adapter',
+});
+const Scopes = Type.Array(ConnectorScope, {
+  minItems: 1,
+  maxItems: 50,
+  description: 'Omitted: one scope with every cap on any resource',
+});
 
 export const ConnectorCreate = Type.Object(
   {
@@ -57,7 +106,13 @@ export const ConnectorCreate = Type.Object(
     credential: Type.Optional(CredentialRef),
     scopes: Type.Optional(Scopes),
     signingSecret: Type.Optional(SigningSecret),
-    platform: Type.Optional(Type.Boolean({ description: 'Operators only (admin scope): a platform connector, usable by every account, the only kind that may hold env: references' })),
+    platform: Type.Optional(
+      Type.Boolean({
+        description:
+          'Operators only (admin scope): a platform connector, usable by every account, the only kind that ' +
+          'may hold env: references',
+      }),
+    ),
   },
   { $id: 'ConnectorCreate', additionalProperties: true },
 );
@@ -77,7 +132,12 @@ export const PreflightRequest = Type.Object(
   {
     action: Capability,
     resource: Type.Optional(ResourcePattern),
-    checkEndpoint: Type.Optional(Type.Boolean({ default: false, description: 'Also call the endpoint through the guarded egress client (no credential is sent)' })),
+    checkEndpoint: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'Also call the endpoint through the guarded egress client (no credential is sent)',
+      }),
+    ),
     sessionId: Type.Optional(Text(200)),
   },
   { $id: 'PreflightRequest', additionalProperties: true },
@@ -104,7 +164,13 @@ export const PreflightResult = Type.Object(
     action: Type.String(),
     resource: Type.Union([Type.String(), Type.Null()]),
     errors: Type.Array(PreflightError, { description: 'One entry per failed check' }),
-    checks: Type.Array(Type.Object({ check: StringEnum(PREFLIGHT_CHECKS), passed: Type.Boolean(), detail: Type.Optional(Type.String()) })),
+    checks: Type.Array(
+      Type.Object({
+        check: StringEnum(PREFLIGHT_CHECKS),
+        passed: Type.Boolean(),
+        detail: Type.Optional(Type.String()),
+      }),
+    ),
     checkedAt: Timestamp,
   },
   { $id: 'PreflightResult', additionalProperties: true },
@@ -128,12 +194,20 @@ export const PolicyDecisionView = Type.Object(
     connectorId: Type.Union([Type.String(), Type.Null()]),
     rule: Type.Object({ id: Type.String(), effect: StringEnum(POLICY_EFFECTS) }),
     reason: Type.String(),
-    requires: Type.Array(Type.String(), { description: 'Conditions enforced where the action executes (pay: `mandate`)' }),
+    requires: Type.Array(Type.String(), {
+      description: 'Conditions enforced where the action executes (pay: `mandate`)',
+    }),
   },
   { $id: 'PolicyDecision' },
 );
 
-const PolicyRuleView = Type.Object({ id: Type.String(), effect: StringEnum(POLICY_EFFECTS), caps: Type.Array(Type.String()), reason: Type.String(), requires: Type.Array(Type.String()) });
+const PolicyRuleView = Type.Object({
+  id: Type.String(),
+  effect: StringEnum(POLICY_EFFECTS),
+  caps: Type.Array(Type.String()),
+  reason: Type.String(),
+  requires: Type.Array(Type.String()),
+});
 
 const DomainPolicyView = Type.Object({
   summary: Type.String(),
@@ -147,9 +221,18 @@ export const PolicyMapView = Type.Object(
   {
     ok: Type.Literal(true),
     domains: Type.Object(Object.fromEntries(POLICY_DOMAINS.map((d) => [d, DomainPolicyView]))),
-    connectorRules: Type.Array(Type.Object({ id: Type.String(), effect: StringEnum(POLICY_EFFECTS), reason: Type.String() }), { description: 'Checked in order when an evaluation names a connector' }),
+    connectorRules: Type.Array(
+      Type.Object({ id: Type.String(), effect: StringEnum(POLICY_EFFECTS), reason: Type.String() }),
+      { description: 'Checked in order when an evaluation names a connector' },
+    ),
     mandateRequirements: AnyObject,
-    preflightRules: Type.Array(Type.Object({ check: StringEnum(PREFLIGHT_CHECKS), failsWith: StringEnum(PREFLIGHT_STATUSES), rule: Type.String() })),
+    preflightRules: Type.Array(
+      Type.Object({
+        check: StringEnum(PREFLIGHT_CHECKS),
+        failsWith: StringEnum(PREFLIGHT_STATUSES),
+        rule: Type.String(),
+      }),
+    ),
     preflightSeverity: Type.Array(StringEnum(PREFLIGHT_STATUSES)),
   },
   { $id: 'PolicyMap' },

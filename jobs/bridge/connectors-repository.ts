@@ -25,7 +25,10 @@ export interface ConnectorRow {
   status_reason: string | null;
   template_id: string | null;
   last_preflight: LastPreflight | null;
-  /** Standard Webhooks secret (`whsec_…`) shared with the provider, stored sealed (shared/vault): signs what bridge actions send, verifies its callbacks. Never returned. */
+  /**
+   * Standard Webhooks secret (`whsec_…`) shared with the provider, stored sealed (shared/vault): signs what bridge
+   * actions send, verifies its callbacks. Never returned.
+   */
   signing_secret: string | null;
   /** Registered by an operator for every account; the only connectors whose references may be env:. */
   platform: boolean;
@@ -33,8 +36,10 @@ export interface ConnectorRow {
   updated_at: Date;
 }
 
-export type NewConnector = Pick<ConnectorRow, 'id' | 'account_id' | 'connector_id' | 'kind' | 'caps' | 'endpoint' | 'credential' | 'scopes' | 'template_id'>
-  & { signing_secret?: string | null; platform?: boolean };
+export type NewConnector = Pick<
+  ConnectorRow,
+  'id' | 'account_id' | 'connector_id' | 'kind' | 'caps' | 'endpoint' | 'credential' | 'scopes' | 'template_id'
+> & { signing_secret?: string | null; platform?: boolean };
 
 /** The account's own connectors and the platform ones. */
 const visibleTo = (accountId: string) => (q: Knex.QueryBuilder) => {
@@ -55,9 +60,17 @@ export interface ConnectorChange {
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
 
 /** The account's connector, else a platform connector of that id (the account's own wins a shared id). */
-export async function getConnector(db: Db, accountId: string, connectorId: string, forUpdate = false): Promise<ConnectorRow | null> {
-  const q = db('connectors').where({ connector_id: connectorId }).andWhere(visibleTo(accountId))
-    .orderByRaw('(account_id = ?) DESC', [accountId]).first();
+export async function getConnector(
+  db: Db,
+  accountId: string,
+  connectorId: string,
+  forUpdate = false,
+): Promise<ConnectorRow | null> {
+  const q = db('connectors')
+    .where({ connector_id: connectorId })
+    .andWhere(visibleTo(accountId))
+    .orderByRaw('(account_id = ?) DESC', [accountId])
+    .first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
 }
@@ -66,18 +79,35 @@ export async function getConnector(db: Db, accountId: string, connectorId: strin
 export async function insertConnector(db: Db, row: NewConnector): Promise<ConnectorRow | null> {
   const [created] = await db('connectors')
     .insert({ ...row, credential: json(row.credential), scopes: JSON.stringify(row.scopes) })
-    .onConflict(['account_id', 'connector_id']).ignore()
+    .onConflict(['account_id', 'connector_id'])
+    .ignore()
     .returning('*');
   return created ?? null;
 }
 
-export async function listConnectors(db: Knex, accountId: string, limit: number, cursor?: string): Promise<{ rows: ConnectorRow[]; nextCursor: string | null }> {
+export async function listConnectors(
+  db: Knex,
+  accountId: string,
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: ConnectorRow[]; nextCursor: string | null }> {
   return page<ConnectorRow>(db('connectors').where(visibleTo(accountId)), limit, cursor);
 }
 
-/** The account's connectors that have `capability`, newest first (an account holds tens of connectors, not thousands). */
-export async function connectorsWithCapability(db: Db, accountId: string, capability: string, limit: number): Promise<ConnectorRow[]> {
-  return db('connectors').where(visibleTo(accountId)).whereRaw('? = ANY(caps)', [capability]).orderBy('id', 'desc').limit(limit);
+/**
+ * The account's connectors that have `capability`, newest first (an account holds tens of connectors, not thousands).
+ */
+export async function connectorsWithCapability(
+  db: Db,
+  accountId: string,
+  capability: string,
+  limit: number,
+): Promise<ConnectorRow[]> {
+  return db('connectors')
+    .where(visibleTo(accountId))
+    .whereRaw('? = ANY(caps)', [capability])
+    .orderBy('id', 'desc')
+    .limit(limit);
 }
 
 export async function updateConnector(db: Db, id: string, change: ConnectorChange): Promise<ConnectorRow> {

@@ -1,5 +1,13 @@
 import type { Deps } from '../../shared/deps.js';
-import { connectorsWithCapability, deleteConnector, getConnector, insertConnector, listConnectors, updateConnector, type ConnectorRow } from './connectors-repository.js';
+import {
+  connectorsWithCapability,
+  deleteConnector,
+  getConnector,
+  insertConnector,
+  listConnectors,
+  updateConnector,
+  type ConnectorRow,
+} from './connectors-repository.js';
 import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';
@@ -7,7 +15,14 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import type { ConnectorCreate } from './connector-schemas.js';
 import { checkSecretRef, looksLikeLiteralSecret } from '../../shared/secrets.js';
 import { seal } from '../../shared/vault/index.js';
-import { connectorProblems, normalizeScopes, refsFor, resourcePatternProblem, scoreMatch, type FieldProblem } from './logic.js';
+import {
+  connectorProblems,
+  normalizeScopes,
+  refsFor,
+  resourcePatternProblem,
+  scoreMatch,
+  type FieldProblem,
+} from './logic.js';
 import { CONNECTORS } from './machines.js';
 import { findReadyConnector } from './ready-connectors.js';
 import type { ConnectorUpdate, TemplateInstall } from './schemas.js';
@@ -15,10 +30,16 @@ import { connectorShape, connectorViewWith, isOperator, refContext, secretStates
 
 const CLIENT_HOSTED = /^bridge:\/\/client\/[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-/** 400 naming every field refused; the first one's words lead the message (for a literal secret: put it in an env: variable). */
+/**
+ * 400 naming every field refused; the first one's words lead the message (for a literal secret: put it in an env:
+ * variable).
+ */
 function refused(problems: FieldProblem[]) {
   const [first] = problems;
-  const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}, see details)` : '';
+  const more =
+    problems.length > 1
+      ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''}, see details)`
+      : '';
   return invalidPayload(`${first!.path}: ${first!.message}${more}`, { problems });
 }
 
@@ -31,13 +52,17 @@ function refused(problems: FieldProblem[]) {
  */
 export function checkConnectorEndpoint(deps: Pick<Deps, 'config'>, endpoint: string): string {
   if (endpoint.startsWith('bridge:')) {
-    if (!CLIENT_HOSTED.test(endpoint)) throw invalidPayload('a client-hosted endpoint is bridge://client/<name> (letters, digits, . _ -)');
+    if (!CLIENT_HOSTED.test(endpoint))
+      throw invalidPayload('a client-hosted endpoint is bridge://client/<name> (letters, digits, . _ -)');
     return endpoint;
   }
   const url = checkEgressUrl(endpoint, { allowPrivate: deps.config.AWP_ALLOW_PRIVATE_EGRESS, requireHttps: true });
   for (const [name, value] of url.searchParams) {
     if (looksLikeLiteralSecret(value)) {
-      throw invalidPayload(`endpoint query parameter ${name.slice(0, 50)} looks like a secret value: store it in the vault (POST /v1/bridge/credentials) and reference it from credential.tokenRef (cred:NAME)`);
+      throw invalidPayload(
+        `endpoint query parameter ${name.slice(0, 50)} looks like a secret value: store it in the vault ` +
+          `(POST /v1/bridge/credentials) and reference it from credential.tokenRef (cred:NAME)`,
+      );
     }
   }
   return url.toString();
@@ -53,19 +78,38 @@ async function sealedSigningSecret(deps: Deps, accountId: string, secret: string
  * (operators, admin scope) registers a connector every account can use,
  * the only kind that may hold `env:` references.
  */
-export async function registerConnector(deps: Deps, principal: Principal, body: ConnectorCreate): Promise<ConnectorRow> {
+export async function registerConnector(
+  deps: Deps,
+  principal: Principal,
+  body: ConnectorCreate,
+): Promise<ConnectorRow> {
   const platform = body.platform === true;
-  if (platform && !isOperator(principal)) throw forbidden('Only an operator (admin scope) registers platform connectors');
+  if (platform && !isOperator(principal))
+    throw forbidden('Only an operator (admin scope) registers platform connectors');
   const scopes = normalizeScopes(body.scopes, body.caps);
   const credential = body.credential ? { type: body.credential.type, tokenRef: body.credential.tokenRef } : null;
-  const problems = connectorProblems({ kind: body.kind, caps: body.caps, credential, scopes }, deps.config.SECRET_ENV_PREFIX, platform);
+  const problems = connectorProblems(
+    { kind: body.kind, caps: body.caps, credential, scopes },
+    deps.config.SECRET_ENV_PREFIX,
+    platform,
+  );
   if (problems.length > 0) throw refused(problems);
   const endpoint = checkConnectorEndpoint(deps, body.endpoint);
   const row = await insertConnector(deps.db, {
-    id: newId('con'), account_id: principal.accountId, connector_id: body.connectorId, kind: body.kind, caps: body.caps, endpoint, credential, scopes,
-    template_id: null, signing_secret: (await sealedSigningSecret(deps, principal.accountId, body.signingSecret)) ?? null, platform,
+    id: newId('con'),
+    account_id: principal.accountId,
+    connector_id: body.connectorId,
+    kind: body.kind,
+    caps: body.caps,
+    endpoint,
+    credential,
+    scopes,
+    template_id: null,
+    signing_secret: (await sealedSigningSecret(deps, principal.accountId, body.signingSecret)) ?? null,
+    platform,
   });
-  if (!row) throw conflict(`Connector ${body.connectorId} already exists in this account`, { connectorId: body.connectorId });
+  if (!row)
+    throw conflict(`Connector ${body.connectorId} already exists in this account`, { connectorId: body.connectorId });
   return row;
 }
 
@@ -73,7 +117,11 @@ export async function findConnectors(deps: Deps, principal: Principal, query: { 
   return listConnectors(deps.db, principal.accountId, query.limit ?? 50, query.cursor);
 }
 
-export async function fetchConnector(deps: Pick<Deps, 'db'>, principal: Principal, connectorId: string): Promise<ConnectorRow> {
+export async function fetchConnector(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  connectorId: string,
+): Promise<ConnectorRow> {
   const row = await getConnector(deps.db, principal.accountId, connectorId);
   if (!row) throw notFound(`Connector ${connectorId}`);
   return row;
@@ -84,29 +132,47 @@ export async function fetchConnector(deps: Pick<Deps, 'db'>, principal: Principa
  * otherwise), scopes, credential and endpoint, each checked as at
  * registration, written under the row's lock in one statement.
  */
-export async function updateConnectorByClient(deps: Deps, principal: Principal, connectorId: string, change: ConnectorUpdate): Promise<ConnectorRow> {
+export async function updateConnectorByClient(
+  deps: Deps,
+  principal: Principal,
+  connectorId: string,
+  change: ConnectorUpdate,
+): Promise<ConnectorRow> {
   const signingSecret = await sealedSigningSecret(deps, principal.accountId, change.signingSecret);
   return deps.db.transaction(async (trx) => {
     const row = await getConnector(trx, principal.accountId, connectorId, true);
     if (!row) throw notFound(`Connector ${connectorId}`);
-    if (row.account_id !== principal.accountId) throw forbidden(`Connector ${connectorId} is a platform connector: only the operator changes it`);
+    if (row.account_id !== principal.accountId)
+      throw forbidden(`Connector ${connectorId} is a platform connector: only the operator changes it`);
     const scopes = change.scopes ? normalizeScopes(change.scopes, row.caps) : undefined;
-    const credential = change.credential ? { type: change.credential.type, tokenRef: change.credential.tokenRef } : undefined;
-    const problems = connectorProblems({ kind: row.kind, caps: row.caps, credential: credential ?? row.credential, scopes: scopes ?? row.scopes }, deps.config.SECRET_ENV_PREFIX, row.platform);
+    const credential = change.credential
+      ? { type: change.credential.type, tokenRef: change.credential.tokenRef }
+      : undefined;
+    const problems = connectorProblems(
+      { kind: row.kind, caps: row.caps, credential: credential ?? row.credential, scopes: scopes ?? row.scopes },
+      deps.config.SECRET_ENV_PREFIX,
+      row.platform,
+    );
     if (problems.length > 0) throw refused(problems);
     const to = change.status ?? row.status;
     if (to !== row.status && !CONNECTORS.canMove(row.status, to)) {
-      throw conflict(`A connector cannot move from ${row.status} to ${to}`, { from: row.status, to, allowed: CONNECTORS.allowed(row.status) });
+      throw conflict(`A connector cannot move from ${row.status} to ${to}`, {
+        from: row.status,
+        to,
+        allowed: CONNECTORS.allowed(row.status),
+      });
     }
     const endpoint = change.endpoint !== undefined ? checkConnectorEndpoint(deps, change.endpoint) : undefined;
-    const statusReason = to !== row.status || change.statusReason !== undefined ? (change.statusReason ?? null) : undefined;
+    const statusReason =
+      to !== row.status || change.statusReason !== undefined ? (change.statusReason ?? null) : undefined;
     return updateConnector(trx, row.id, { status: to, statusReason, scopes, credential, endpoint, signingSecret });
   });
 }
 
 /** Removes a connector and its connection sessions. */
 export async function removeConnector(deps: Deps, principal: Principal, connectorId: string): Promise<void> {
-  if ((await deleteConnector(deps.db, principal.accountId, connectorId)) === 0) throw notFound(`Connector ${connectorId}`);
+  if ((await deleteConnector(deps.db, principal.accountId, connectorId)) === 0)
+    throw notFound(`Connector ${connectorId}`);
 }
 
 /**
@@ -125,12 +191,23 @@ export async function installReadyConnectors(deps: Deps, principal: Principal, b
       if (!given) throw invalidPayload(`template ${template.templateId} needs an endpoint: give templates[].endpoint`);
       const endpoint = checkConnectorEndpoint(deps, given);
       const fresh = await insertConnector(trx, {
-        id: newId('con'), account_id: principal.accountId, connector_id: connectorId, kind: template.kind, caps: template.caps, endpoint,
-        credential: template.credential, scopes: template.scopes, template_id: template.templateId,
+        id: newId('con'),
+        account_id: principal.accountId,
+        connector_id: connectorId,
+        kind: template.kind,
+        caps: template.caps,
+        endpoint,
+        credential: template.credential,
+        scopes: template.scopes,
+        template_id: template.templateId,
       });
       const row = fresh ?? (await getConnector(trx, principal.accountId, connectorId))!;
       if (row.account_id !== principal.accountId || row.template_id !== template.templateId) {
-        throw conflict(`Connector ${connectorId} already exists and was not installed from ${template.templateId}; give templates[].connectorId`, { connectorId, templateId: template.templateId });
+        throw conflict(
+          `Connector ${connectorId} already exists and was not installed from ${template.templateId}; give ` +
+            `templates[].connectorId`,
+          { connectorId, templateId: template.templateId },
+        );
       }
       installed.push({ templateId: template.templateId, connectorId, created: Boolean(fresh), row });
     }
@@ -144,7 +221,11 @@ export async function installReadyConnectors(deps: Deps, principal: Principal, b
  * a platform connector's env: references are set is never part of a
  * tenant's answer (referenceStates reports them as operator-managed).
  */
-export async function matchConnectors(deps: Deps, principal: Principal, want: { capability: string; resource?: string; tokenRef?: string; limit?: number }) {
+export async function matchConnectors(
+  deps: Deps,
+  principal: Principal,
+  want: { capability: string; resource?: string; tokenRef?: string; limit?: number },
+) {
   const prefix = deps.config.SECRET_ENV_PREFIX;
   const problem = want.resource ? resourcePatternProblem(want.resource) : null;
   if (problem) throw invalidPayload(`/resource: resource ${problem}`);

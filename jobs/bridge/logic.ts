@@ -2,7 +2,12 @@ import { minimatch } from 'minimatch';
 import type { ConnectorScope, StoredScope } from './connector-schemas.js';
 import { checkSecretRef } from '../../shared/secrets.js';
 import {
-  capabilityMatches, decide, PREFLIGHT_RULES, PREFLIGHT_SEVERITY, type PreflightCheck, type PreflightStatus,
+  capabilityMatches,
+  decide,
+  PREFLIGHT_RULES,
+  PREFLIGHT_SEVERITY,
+  type PreflightCheck,
+  type PreflightStatus,
 } from '../policy/index.js';
 
 /**
@@ -85,24 +90,47 @@ export function resourceCovers(outer: string, inner: string): boolean {
 
 /** The scopes that allow `action` (and `resource`, when one is named). */
 export function scopesCovering(scopes: Scope[], action: string, resource?: string | null): Scope[] {
-  return scopes.filter((s) => s.actions.some((a) => capabilityMatches(a, action)) && (resource == null || s.resources.some((r) => resourceCovers(r, resource))));
+  return scopes.filter(
+    (s) =>
+      s.actions.some((a) => capabilityMatches(a, action)) &&
+      (resource == null || s.resources.some((r) => resourceCovers(r, resource))),
+  );
 }
 
-/** Whether a session allows `action` on `resource`: the action is one of its own, and its resources (when it narrows them) cover the resource. */
-export function sessionCovers(session: { actions: string[]; resources: string[] | null }, action: string, resource?: string | null): boolean {
+/**
+ * Whether a session allows `action` on `resource`: the action is one of its own, and its resources (when it narrows
+ * them) cover the resource.
+ */
+export function sessionCovers(
+  session: { actions: string[]; resources: string[] | null },
+  action: string,
+  resource?: string | null,
+): boolean {
   if (!session.actions.includes(action)) return false;
   return resource == null || session.resources === null || session.resources.some((r) => resourceCovers(r, resource));
 }
 
-/** Scopes as stored: a scope without resources covers any (`**`); a connector registered without scopes gets one covering its caps on any resource. */
+/**
+ * Scopes as stored: a scope without resources covers any (`**`); a connector registered without scopes gets one
+ * covering its caps on any resource.
+ */
 export function normalizeScopes(scopes: ConnectorScope[] | undefined, caps: string[]): Scope[] {
   if (!scopes) return [{ actions: [...caps], resources: ['**'], tokenRefs: [] }];
-  return scopes.map((s) => ({ actions: [...new Set(s.actions)], resources: s.resources ?? ['**'], tokenRefs: s.tokenRefs ?? [] }));
+  return scopes.map((s) => ({
+    actions: [...new Set(s.actions)],
+    resources: s.resources ?? ['**'],
+    tokenRefs: s.tokenRefs ?? [],
+  }));
 }
 
-/** Every problem of a connector's credential and scopes, each with its field: references out of bounds, patterns refused, scope actions no cap has. */
+/**
+ * Every problem of a connector's credential and scopes, each with its field: references out of bounds, patterns
+ * refused, scope actions no cap has.
+ */
 export function connectorProblems(
-  c: { kind: string; caps: string[]; credential?: { tokenRef: string } | null; scopes: Scope[] }, secretPrefix: string, allowEnv = false,
+  c: { kind: string; caps: string[]; credential?: { tokenRef: string } | null; scopes: Scope[] },
+  secretPrefix: string,
+  allowEnv = false,
 ): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const ref = (value: string, path: string) => {
@@ -110,11 +138,13 @@ export function connectorProblems(
     if (!check.ok) problems.push({ path, message: check.message, problem: check.problem });
   };
   if (c.credential) ref(c.credential.tokenRef, '/credential/tokenRef');
-  else if (c.kind === 'oauth' || c.kind === 'basicRef') problems.push({ path: '/credential', message: `a ${c.kind} connector needs credential.tokenRef (cred:NAME)` });
+  else if (c.kind === 'oauth' || c.kind === 'basicRef')
+    problems.push({ path: '/credential', message: `a ${c.kind} connector needs credential.tokenRef (cred:NAME)` });
   c.scopes.forEach((s, n) => {
     s.tokenRefs.forEach((t, k) => ref(t, `/scopes/${n}/tokenRefs/${k}`));
     s.actions.forEach((a, k) => {
-      if (!c.caps.some((cap) => capabilityMatches(a, cap))) problems.push({ path: `/scopes/${n}/actions/${k}`, message: `${a} matches none of the connector's caps` });
+      if (!c.caps.some((cap) => capabilityMatches(a, cap)))
+        problems.push({ path: `/scopes/${n}/actions/${k}`, message: `${a} matches none of the connector's caps` });
     });
     s.resources.forEach((r, k) => {
       const problem = resourcePatternProblem(r);
@@ -124,7 +154,10 @@ export function connectorProblems(
   return problems;
 }
 
-/** The references an action uses: the credential's and those of the scopes that cover it (of every scope when none does). */
+/**
+ * The references an action uses: the credential's and those of the scopes that cover it (of every scope when none
+ * does).
+ */
 export function refsFor(c: Pick<ConnectorShape, 'credential' | 'scopes'>, covering?: Scope[]): string[] {
   const scopes = covering && covering.length > 0 ? covering : c.scopes;
   return [...new Set([...(c.credential ? [c.credential.tokenRef] : []), ...scopes.flatMap((s) => s.tokenRefs)])];
@@ -154,10 +187,14 @@ export function capabilityFlags(caps: string[]): Record<string, boolean> {
  * active, some capability is allowed and every reference it holds is set.
  * `notReady` says what stands in the way, naming variables, never values.
  */
-export function readiness(c: ConnectorShape, secrets: SecretState[]): { preflightReady: boolean; notReady: Array<{ check: PreflightCheck; message: string }> } {
+export function readiness(
+  c: ConnectorShape,
+  secrets: SecretState[],
+): { preflightReady: boolean; notReady: Array<{ check: PreflightCheck; message: string }> } {
   const notReady: Array<{ check: PreflightCheck; message: string }> = [];
   if (c.status === 'disabled') notReady.push({ check: 'status', message: `connector ${c.connectorId} is disabled` });
-  if (!c.caps.some((cap) => decide('bridge', cap).allowed)) notReady.push({ check: 'policy', message: 'the bridge policy allows none of its caps' });
+  if (!c.caps.some((cap) => decide('bridge', cap).allowed))
+    notReady.push({ check: 'policy', message: 'the bridge policy allows none of its caps' });
   for (const s of secrets) if (!s.set) notReady.push({ check: 'secret', message: s.refused ?? unsetMessage(s.ref) });
   return { preflightReady: notReady.length === 0, notReady };
 }
@@ -186,7 +223,9 @@ const WEIGHTS = { scope: 0.35, policy: 0.2, status: 0.2, secrets: 0.25 } as cons
  * names must be the credential's or a covering scope's, else it is no match.
  */
 export function scoreMatch(
-  c: ConnectorShape, want: { capability: string; resource?: string; tokenRef?: string }, secretsOf: (refs: string[]) => SecretState[],
+  c: ConnectorShape,
+  want: { capability: string; resource?: string; tokenRef?: string },
+  secretsOf: (refs: string[]) => SecretState[],
 ): { score: number; reasons: MatchReason[] } | null {
   if (!c.caps.includes(want.capability)) return null;
   const covering = scopesCovering(c.scopes, want.capability, want.resource);
@@ -197,13 +236,28 @@ export function scoreMatch(
     reasons.push({ criterion: 'tokenRef', met: true, weight: 0, detail: `uses ${want.tokenRef}` });
   }
   const policy = decide('bridge', want.capability);
-  const unset = secretsOf(refsFor(c, covering)).filter((s) => !s.set).map((s) => s.ref);
+  const unset = secretsOf(refsFor(c, covering))
+    .filter((s) => !s.set)
+    .map((s) => s.ref);
   const where = want.resource ? ` on ${want.resource}` : '';
   reasons.push(
-    { criterion: 'scope', met: covering.length > 0, weight: WEIGHTS.scope, detail: covering.length > 0 ? `${covering.length} scope(s) cover ${want.capability}${where}` : `no scope covers ${want.capability}${where}` },
+    {
+      criterion: 'scope',
+      met: covering.length > 0,
+      weight: WEIGHTS.scope,
+      detail:
+        covering.length > 0
+          ? `${covering.length} scope(s) cover ${want.capability}${where}`
+          : `no scope covers ${want.capability}${where}`,
+    },
     { criterion: 'policy', met: policy.allowed, weight: WEIGHTS.policy, detail: `${policy.rule.id}: ${policy.reason}` },
     { criterion: 'status', met: c.status === 'active', weight: WEIGHTS.status, detail: `status ${c.status}` },
-    { criterion: 'secrets', met: unset.length === 0, weight: WEIGHTS.secrets, detail: unset.length === 0 ? 'every reference is set' : `not set: ${unset.join(', ')}` },
+    {
+      criterion: 'secrets',
+      met: unset.length === 0,
+      weight: WEIGHTS.secrets,
+      detail: unset.length === 0 ? 'every reference is set' : `not set: ${unset.join(', ')}`,
+    },
   );
   const score = reasons.reduce((sum, r) => sum + (r.met ? r.weight : 0), 0);
   return { score: Math.round(score * 100) / 100, reasons };

@@ -30,16 +30,12 @@ export const bridge = defineDomain({
   vocabulary,
   events: {
     'bridge.action.awaitingClient': {
-      description: 'A bridge action was dispatched to a client-hosted adapter (bridge://client/<name>); it waits for POST /v1/bridge/actions/{actionId}/update until its deadline',
+      description:
+        'A bridge action was dispatched to a client-hosted adapter (bridge://client/<name>); it waits for ' +
+        'POST /v1/bridge/actions/{actionId}/update until its deadline',
       payload: ActionAwaitingClientPayload,
     },
   },
   queues: { [BRIDGE_ACTIONS_QUEUE]: processBridgeAction },
-  routes: [
-    ...registryRoutes,
-    ...actionRoutes,
-    ...complianceRoutes,
-    ...portalRoutes,
-    ...credentialRoutes,
-  ],
+  routes: [...registryRoutes, ...actionRoutes, ...complianceRoutes, ...portalRoutes, ...credentialRoutes],
 });

@@ -32,7 +32,8 @@ const READY: readonly ReadyConnector[] = [
   {
     templateId: 'httpJsonBearer',
     title: 'HTTP JSON API with a bearer token',
-    description: 'Reads and writes a JSON API of yours with a bearer token; narrow its scopes to the paths it may touch',
+    description:
+      'Reads and writes a JSON API of yours with a bearer token; narrow its scopes to the paths it may touch',
     kind: 'custom',
     caps: ['http.get', 'http.post'],
     endpoint: null,
@@ -47,7 +48,12 @@ const READY: readonly ReadyConnector[] = [
     caps: ['ci.trigger', 'ci.status'],
     endpoint: 'https://api.github.com',
     credential: { type: 'bearer', variable: 'GITHUB_TOKEN' },
-    scopes: [{ actions: ['ci.trigger', 'ci.status'], resources: ['repos/*/*/actions/workflows/*', 'repos/*/*/actions/runs/*'] }],
+    scopes: [
+      {
+        actions: ['ci.trigger', 'ci.status'],
+        resources: ['repos/*/*/actions/workflows/*', 'repos/*/*/actions/runs/*'],
+      },
+    ],
   },
   {
     templateId: 'twilio',
@@ -57,7 +63,13 @@ const READY: readonly ReadyConnector[] = [
     caps: ['sms.send', 'voice.call', 'messages.status'],
     endpoint: 'https://api.twilio.com/2010-04-01',
     credential: { type: 'basic', variable: 'TWILIO_AUTH_TOKEN' },
-    scopes: [{ actions: ['sms.send', 'voice.call', 'messages.status'], resources: ['Accounts/*/Messages', 'Accounts/*/Calls', 'Accounts/*/Messages/*'], variables: ['TWILIO_ACCOUNT_SID'] }],
+    scopes: [
+      {
+        actions: ['sms.send', 'voice.call', 'messages.status'],
+        resources: ['Accounts/*/Messages', 'Accounts/*/Calls', 'Accounts/*/Messages/*'],
+        variables: ['TWILIO_ACCOUNT_SID'],
+      },
+    ],
   },
   {
     templateId: 'googlePlaces',
@@ -75,8 +87,21 @@ const READY: readonly ReadyConnector[] = [
 export function readyConnector(t: ReadyConnector) {
   const env = (v: string) => `cred:${v}`;
   const credential = t.credential ? { type: t.credential.type, tokenRef: env(t.credential.variable) } : null;
-  const scopes = normalizeScopes(t.scopes.map((s) => ({ actions: s.actions, resources: s.resources, tokenRefs: (s.variables ?? []).map(env) })), t.caps);
-  return { templateId: t.templateId, title: t.title, description: t.description, kind: t.kind, caps: t.caps, endpoint: t.endpoint, credential, scopes, requiredEnv: refsFor({ credential, scopes }) };
+  const scopes = normalizeScopes(
+    t.scopes.map((s) => ({ actions: s.actions, resources: s.resources, tokenRefs: (s.variables ?? []).map(env) })),
+    t.caps,
+  );
+  return {
+    templateId: t.templateId,
+    title: t.title,
+    description: t.description,
+    kind: t.kind,
+    caps: t.caps,
+    endpoint: t.endpoint,
+    credential,
+    scopes,
+    requiredEnv: refsFor({ credential, scopes }),
+  };
 }
 
 export function readyConnectors() {

@@ -1,6 +1,14 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import {
-  Capability, ConnectorId, ConnectorScope, CONNECTOR_KINDS, CredentialRef, CREDENTIAL_TYPES, Endpoint, SigningSecret, ResourcePattern,
+  Capability,
+  ConnectorId,
+  ConnectorScope,
+  CONNECTOR_KINDS,
+  CredentialRef,
+  CREDENTIAL_TYPES,
+  Endpoint,
+  SigningSecret,
+  ResourcePattern,
 } from './connector-schemas.js';
 import { PREFLIGHT_CHECKS, PREFLIGHT_STATUSES } from '../policy/index.js';
 import { Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
@@ -18,16 +26,25 @@ export const ConnectorStatus = StringEnum(CONNECTORS.statuses);
 export const SessionStatus = StringEnum(SESSIONS.statuses);
 export const ENDPOINT_KINDS = ['https', 'clientHosted'] as const;
 
-const StoredScopeView = Type.Object({ actions: Type.Array(Type.String()), resources: Type.Array(Type.String()), tokenRefs: Type.Array(Type.String()) });
+const StoredScopeView = Type.Object({
+  actions: Type.Array(Type.String()),
+  resources: Type.Array(Type.String()),
+  tokenRefs: Type.Array(Type.String()),
+});
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const CredentialView = Type.Object({ type: StringEnum(CREDENTIAL_TYPES), tokenRef: Type.String({ description: 'The reference, never a value' }) });
+const CredentialView = Type.Object({
+  type: StringEnum(CREDENTIAL_TYPES),
+  tokenRef: Type.String({ description: 'The reference, never a value' }),
+});
 
 export const ConnectorView = Type.Object(
   {
     connectorId: Type.String(),
     kind: StringEnum(CONNECTOR_KINDS),
     caps: Type.Array(Type.String()),
-    capabilityFlags: Type.Record(Type.String(), Type.Boolean(), { description: 'Capability → whether the bridge policy allows it' }),
+    capabilityFlags: Type.Record(Type.String(), Type.Boolean(), {
+      description: 'Capability → whether the bridge policy allows it',
+    }),
     endpoint: Type.String(),
     endpointKind: StringEnum(ENDPOINT_KINDS),
     credential: Nullable(CredentialView),
@@ -37,7 +54,14 @@ export const ConnectorView = Type.Object(
     allowedTransitions: Type.Array(ConnectorStatus),
     preflightReady: Type.Boolean({ description: 'Active, some capability allowed, every reference set' }),
     notReady: Type.Array(Type.Object({ check: StringEnum(PREFLIGHT_CHECKS), message: Type.String() })),
-    lastPreflight: Nullable(Type.Object({ at: Timestamp, action: Type.String(), resource: Nullable(Type.String()), status: StringEnum(PREFLIGHT_STATUSES) })),
+    lastPreflight: Nullable(
+      Type.Object({
+        at: Timestamp,
+        action: Type.String(),
+        resource: Nullable(Type.String()),
+        status: StringEnum(PREFLIGHT_STATUSES),
+      }),
+    ),
     templateId: Nullable(Type.String()),
     platform: Type.Boolean({ description: 'Registered by an operator for every account (may hold env: references)' }),
     signed: Type.Boolean({ description: 'Has a signing secret (never shown): actions are signed, callbacks verified' }),
@@ -54,10 +78,14 @@ export const ConnectorUpdate = Type.Object(
   {
     status: Type.Optional(ConnectorStatus),
     statusReason: Type.Optional(Type.String({ maxLength: 500 })),
-    scopes: Type.Optional(Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Replaces every scope' })),
+    scopes: Type.Optional(
+      Type.Array(ConnectorScope, { minItems: 1, maxItems: 50, description: 'Replaces every scope' }),
+    ),
     credential: Type.Optional(CredentialRef),
     endpoint: Type.Optional(Endpoint),
-    signingSecret: Type.Optional(Type.Union([SigningSecret, Type.Null()], { description: 'A new signing secret; null removes it' })),
+    signingSecret: Type.Optional(
+      Type.Union([SigningSecret, Type.Null()], { description: 'A new signing secret; null removes it' }),
+    ),
   },
   { $id: 'ConnectorUpdate', additionalProperties: true },
 );
@@ -90,46 +118,88 @@ export const ReadyConnectorView = Type.Object({
   endpoint: Nullable(Type.String({ description: 'null: give one at install' })),
   credential: Nullable(CredentialView),
   scopes: Type.Array(StoredScopeView),
-  requiredEnv: Type.Array(Type.String({ description: 'cred: references to store in the account\'s vault (POST /v1/bridge/credentials)' })),
+  requiredEnv: Type.Array(
+    Type.String({ description: "cred: references to store in the account's vault (POST /v1/bridge/credentials)" }),
+  ),
 });
 
 export const ReadyConnectorList = Ok({ templates: Type.Array(ReadyConnectorView) }, 'ReadyConnectorList');
 
-export const TemplateInstallReply = Ok({
-  installed: Type.Array(Type.Object({ templateId: Type.String(), connectorId: Type.String(), created: Type.Boolean({ description: 'false: it was installed before' }), connector: ConnectorView })),
-}, 'ConnectorTemplateInstallReply');
+export const TemplateInstallReply = Ok(
+  {
+    installed: Type.Array(
+      Type.Object({
+        templateId: Type.String(),
+        connectorId: Type.String(),
+        created: Type.Boolean({ description: 'false: it was installed before' }),
+        connector: ConnectorView,
+      }),
+    ),
+  },
+  'ConnectorTemplateInstallReply',
+);
 
-export const ConnectorMatchReply = Ok({
-  matches: Type.Array(Type.Object({
-    connectorId: Type.String(),
-    score: Type.Number({ minimum: 0, maximum: 1 }),
-    status: ConnectorStatus,
-    preflightReady: Type.Boolean(),
-    reasons: Type.Array(Type.Object({ criterion: StringEnum(MATCH_CRITERIA), met: Type.Boolean(), weight: Type.Number(), detail: Type.String() })),
-  }), { description: 'Best first' }),
-}, 'ConnectorMatchReply');
+export const ConnectorMatchReply = Ok(
+  {
+    matches: Type.Array(
+      Type.Object({
+        connectorId: Type.String(),
+        score: Type.Number({ minimum: 0, maximum: 1 }),
+        status: ConnectorStatus,
+        preflightReady: Type.Boolean(),
+        reasons: Type.Array(
+          Type.Object({
+            criterion: StringEnum(MATCH_CRITERIA),
+            met: Type.Boolean(),
+            weight: Type.Number(),
+            detail: Type.String(),
+          }),
+        ),
+      }),
+      { description: 'Best first' },
+    ),
+  },
+  'ConnectorMatchReply',
+);
 
 export const SessionCreate = Type.Object(
   {
     connectorId: ConnectorId,
     actions: Type.Array(Capability, { minItems: 1, maxItems: 50, uniqueItems: true }),
-    resources: Type.Optional(Type.Array(ResourcePattern, { minItems: 1, maxItems: 50, description: 'Omitted: whatever the connector\'s scopes allow for the actions' })),
-    expiresAt: Type.Optional(Type.String({ format: 'date-time', description: 'Default: one hour from now; at most CONNECTION_SESSION_MAX_HOURS ahead' })),
+    resources: Type.Optional(
+      Type.Array(ResourcePattern, {
+        minItems: 1,
+        maxItems: 50,
+        description: "Omitted: whatever the connector's scopes allow for the actions",
+      }),
+    ),
+    expiresAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'Default: one hour from now; at most CONNECTION_SESSION_MAX_HOURS ahead',
+      }),
+    ),
   },
   { $id: 'ConnectionSessionCreate', additionalProperties: true },
 );
 export type SessionCreate = Static<typeof SessionCreate>;
 
-export const SessionRevoke = Type.Object({ reason: Type.Optional(Type.String({ maxLength: 500 })) }, { $id: 'ConnectionSessionRevoke', additionalProperties: true });
+export const SessionRevoke = Type.Object(
+  { reason: Type.Optional(Type.String({ maxLength: 500 })) },
+  { $id: 'ConnectionSessionRevoke', additionalProperties: true },
+);
 
-export const SessionListQuery = Type.Composite([PageQuery, Type.Object({ connectorId: Type.Optional(ConnectorId), status: Type.Optional(SessionStatus) })]);
+export const SessionListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ connectorId: Type.Optional(ConnectorId), status: Type.Optional(SessionStatus) }),
+]);
 
 export const SessionView = Type.Object(
   {
     sessionId: Type.String(),
     connectorId: Type.String(),
     actions: Type.Array(Type.String()),
-    resources: Nullable(Type.Array(Type.String(), { description: 'null: not narrowed beyond the connector\'s scopes' })),
+    resources: Nullable(Type.Array(Type.String(), { description: "null: not narrowed beyond the connector's scopes" })),
     status: SessionStatus,
     expiresAt: Timestamp,
     revokedAt: Nullable(Timestamp),

@@ -20,13 +20,18 @@ export interface SessionRow {
   expired: boolean;
 }
 
-export type NewSession = Pick<SessionRow, 'id' | 'account_id' | 'connector_pk' | 'connector_id' | 'actions' | 'resources' | 'expires_at'>;
+export type NewSession = Pick<
+  SessionRow,
+  'id' | 'account_id' | 'connector_pk' | 'connector_id' | 'actions' | 'resources' | 'expires_at'
+>;
 
 // Every read says whether the session has expired by the database's clock, the same clock the status filter uses.
 const withExpiry = (db: Db) => ['*', db.raw('expires_at <= now() AS expired')];
 
 export async function insertSession(db: Db, row: NewSession): Promise<SessionRow> {
-  const [created] = await db('connection_sessions').insert(row).returning(withExpiry(db) as never);
+  const [created] = await db('connection_sessions')
+    .insert(row)
+    .returning(withExpiry(db) as never);
   return created;
 }
 
@@ -37,7 +42,13 @@ export async function getSession(db: Db, accountId: string, id: string, forUpdat
 }
 
 /** A page of the account's sessions, by connector and by effective status (`expired` compared with now()). */
-export async function listSessions(db: Knex, accountId: string, filter: { connectorId?: string; status?: string }, limit: number, cursor?: string): Promise<{ rows: SessionRow[]; nextCursor: string | null }> {
+export async function listSessions(
+  db: Knex,
+  accountId: string,
+  filter: { connectorId?: string; status?: string },
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: SessionRow[]; nextCursor: string | null }> {
   const q = db('connection_sessions').select(withExpiry(db)).where({ account_id: accountId });
   if (filter.connectorId) q.andWhere({ connector_id: filter.connectorId });
   if (filter.status === 'revoked') q.andWhere({ status: 'revoked' });
@@ -47,6 +58,9 @@ export async function listSessions(db: Knex, accountId: string, filter: { connec
 }
 
 export async function revokeSession(db: Db, id: string, reason: string | null): Promise<SessionRow> {
-  const [row] = await db('connection_sessions').where({ id }).update({ status: 'revoked', revoked_at: db.fn.now(), revoked_reason: reason }).returning(withExpiry(db) as never);
+  const [row] = await db('connection_sessions')
+    .where({ id })
+    .update({ status: 'revoked', revoked_at: db.fn.now(), revoked_reason: reason })
+    .returning(withExpiry(db) as never);
   return row;
 }

@@ -11,7 +11,10 @@ import { CONNECTORS, type SessionStatus } from './machines.js';
 export const isOperator = (principal: Pick<Principal, 'scopes'>) => principal.scopes.includes('admin');
 
 /** Where a connector's references resolve: the caller's account; env: only on a platform connector. */
-export function refContext(principal: Pick<Principal, 'accountId' | 'scopes'>, row: Pick<ConnectorRow, 'platform'> | null): RefContext {
+export function refContext(
+  principal: Pick<Principal, 'accountId' | 'scopes'>,
+  row: Pick<ConnectorRow, 'platform'> | null,
+): RefContext {
   return { accountId: principal.accountId, allowEnv: Boolean(row?.platform), operator: isOperator(principal) };
 }
 
@@ -20,12 +23,22 @@ export function refContext(principal: Pick<Principal, 'accountId' | 'scopes'>, r
  * `cred:` in the caller's vault, `env:` (platform connectors) told to
  * operators only. A stored reference no longer admitted reads as not set, with the reason.
  */
-export async function secretStates(deps: Pick<Deps, 'db' | 'config'>, ctx: RefContext, refs: string[]): Promise<SecretState[]> {
+export async function secretStates(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: RefContext,
+  refs: string[],
+): Promise<SecretState[]> {
   return referenceStates(deps, ctx, refs);
 }
 
 export function connectorShape(row: ConnectorRow): ConnectorShape {
-  return { connectorId: row.connector_id, caps: row.caps, credential: row.credential, scopes: row.scopes, status: row.status };
+  return {
+    connectorId: row.connector_id,
+    caps: row.caps,
+    credential: row.credential,
+    scopes: row.scopes,
+    status: row.status,
+  };
 }
 
 export const isClientHosted = (endpoint: string) => endpoint.startsWith('bridge://');

@@ -1,6 +1,8 @@
 import type { DomainVocabulary } from '../domain.js';
 
-/** What the router learns about bridge; test/unit/router.test.ts checks it on requests that are not in these examples. */
+/**
+ * What the router learns about bridge; test/unit/router.test.ts checks it on requests that are not in these examples.
+ */
 export const vocabulary: DomainVocabulary = {
   lexicon: /\b(connector|webhook|integration|oauth|credential|portal)\b/i,
   precedence: 110,

@@ -26,11 +26,19 @@ export type Verdict = { ok: true; scheme: SignatureScheme } | { ok: false; reaso
  * `X-Hub-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body keyed
  * with the secret as written). Without a secret nothing is checked.
  */
-export function verifyCallback(secret: string | null, raw: string, headers: Readonly<Record<string, string | undefined>>): Verdict {
+export function verifyCallback(
+  secret: string | null,
+  raw: string,
+  headers: Readonly<Record<string, string | undefined>>,
+): Verdict {
   if (!secret) return { ok: true, scheme: 'unsigned' };
   if (headers['webhook-signature']) {
     try {
-      new Webhook(secret).verify(raw, { 'webhook-id': headers['webhook-id'] ?? '', 'webhook-timestamp': headers['webhook-timestamp'] ?? '', 'webhook-signature': headers['webhook-signature'] });
+      new Webhook(secret).verify(raw, {
+        'webhook-id': headers['webhook-id'] ?? '',
+        'webhook-timestamp': headers['webhook-timestamp'] ?? '',
+        'webhook-signature': headers['webhook-signature'],
+      });
       return { ok: true, scheme: 'standardWebhooks' };
     } catch (err) {
       return { ok: false, reason: `Standard Webhooks signature refused: ${(err as Error).message}` };
@@ -40,21 +48,52 @@ export function verifyCallback(secret: string | null, raw: string, headers: Read
   if (hub) {
     const given = Buffer.from(hub.replace(/^sha256=/, ''), 'hex');
     const wanted = createHmac('sha256', secret).update(raw).digest();
-    return given.length === wanted.length && timingSafeEqual(given, wanted) ? { ok: true, scheme: 'hubSignature256' } : { ok: false, reason: 'X-Hub-Signature-256 does not match the body' };
+    return given.length === wanted.length && timingSafeEqual(given, wanted)
+      ? { ok: true, scheme: 'hubSignature256' }
+      : { ok: false, reason: 'X-Hub-Signature-256 does not match the body' };
   }
-  return { ok: false, reason: 'the connector has a signing secret: send webhook-id, webhook-timestamp and webhook-signature, or X-Hub-Signature-256' };
+  return {
+    ok: false,
+    reason:
+      'the connector has a signing secret: send webhook-id, webhook-timestamp and webhook-signature, or ' +
+      'X-Hub-Signature-256',
+  };
 }
 
-/** The callback's own id: `webhook-id`, else the body's id, else the hash of the raw body (so a resend is the same callback). */
-export function externalIdOf(headers: Readonly<Record<string, string | undefined>>, payload: Record<string, unknown>, raw: string): string {
-  const fromBody = [payload.callbackId, payload.eventId, payload.id].find((v) => typeof v === 'string' && v.length > 0 && v.length <= 200) as string | undefined;
+/**
+ * The callback's own id: `webhook-id`, else the body's id, else the hash of the raw body (so a resend is the same
+ * callback).
+ */
+export function externalIdOf(
+  headers: Readonly<Record<string, string | undefined>>,
+  payload: Record<string, unknown>,
+  raw: string,
+): string {
+  const fromBody = [payload.callbackId, payload.eventId, payload.id].find(
+    (v) => typeof v === 'string' && v.length > 0 && v.length <= 200,
+  ) as string | undefined;
   return headers['webhook-id']?.slice(0, 200) || fromBody || `sha256:${createHash('sha256').update(raw).digest('hex')}`;
 }
 
 const DELIVERY: Record<string, CallbackStatus> = {
-  delivered: 'delivered', read: 'delivered', completed: 'delivered', answered: 'delivered',
-  sent: 'sent', queued: 'sent', accepted: 'sent', sending: 'sent', ringing: 'sent', 'in-progress': 'sent', initiated: 'sent',
-  failed: 'failed', undelivered: 'failed', bounced: 'failed', busy: 'failed', 'no-answer': 'failed', canceled: 'failed', rejected: 'failed',
+  delivered: 'delivered',
+  read: 'delivered',
+  completed: 'delivered',
+  answered: 'delivered',
+  sent: 'sent',
+  queued: 'sent',
+  accepted: 'sent',
+  sending: 'sent',
+  ringing: 'sent',
+  'in-progress': 'sent',
+  initiated: 'sent',
+  failed: 'failed',
+  undelivered: 'failed',
+  bounced: 'failed',
+  busy: 'failed',
+  'no-answer': 'failed',
+  canceled: 'failed',
+  rejected: 'failed',
 };
 
 export interface CallbackRefs {
@@ -75,7 +114,8 @@ export interface Normalized {
   message?: { from: string | null; text: string };
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 300 ? v : typeof v === 'number' ? String(v) : undefined);
+const str = (v: unknown) =>
+  typeof v === 'string' && v.length > 0 && v.length <= 300 ? v : typeof v === 'number' ? String(v) : undefined;
 
 /**
  * One shape for what providers send: the payload itself or its `data` (a
@@ -84,20 +124,43 @@ const str = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <
  * provider's id for it), an inbound message (`text` or `body`), or other.
  */
 export function normalizeCallback(payload: Record<string, unknown>): Normalized {
-  const data = payload.data && typeof payload.data === 'object' && !Array.isArray(payload.data) ? { ...payload, ...(payload.data as Record<string, unknown>) } : payload;
+  const data =
+    payload.data && typeof payload.data === 'object' && !Array.isArray(payload.data)
+      ? { ...payload, ...(payload.data as Record<string, unknown>) }
+      : payload;
   const input = (data.input && typeof data.input === 'object' ? data.input : {}) as Record<string, unknown>;
-  const refs: CallbackRefs = Object.fromEntries(Object.entries({
-    actionId: str(data.actionId),
-    providerRef: str(data.providerRef) ?? str(data.sid) ?? str(data.MessageSid) ?? str(data.CallSid) ?? str(data.messageId),
-    proxyId: str(data.proxyId) ?? str(input.proxyId),
-    callbackRef: str(data.callbackRef) ?? str(input.callbackRef),
-    threadId: str(data.threadId),
-  }).filter(([, v]) => v !== undefined));
-  const outcome = data.outcome && typeof data.outcome === 'object' && !Array.isArray(data.outcome) ? (data.outcome as Record<string, unknown>) : null;
+  const refs: CallbackRefs = Object.fromEntries(
+    Object.entries({
+      actionId: str(data.actionId),
+      providerRef:
+        str(data.providerRef) ?? str(data.sid) ?? str(data.MessageSid) ?? str(data.CallSid) ?? str(data.messageId),
+      proxyId: str(data.proxyId) ?? str(input.proxyId),
+      callbackRef: str(data.callbackRef) ?? str(input.callbackRef),
+      threadId: str(data.threadId),
+    }).filter(([, v]) => v !== undefined),
+  );
+  const outcome =
+    data.outcome && typeof data.outcome === 'object' && !Array.isArray(data.outcome)
+      ? (data.outcome as Record<string, unknown>)
+      : null;
   if (outcome && typeof outcome.status === 'string') return { kind: 'proxyOutcome', status: 'reported', refs, outcome };
   const raw = str(data.status) ?? str(data.MessageStatus) ?? str(data.CallStatus) ?? str(data.deliveryStatus);
-  if (raw && (refs.actionId || refs.providerRef)) return { kind: 'deliveryStatus', status: DELIVERY[raw.toLowerCase()] ?? 'unknown', refs };
-  const text = typeof data.text === 'string' ? data.text : typeof data.body === 'string' ? data.body : typeof data.Body === 'string' ? data.Body : null;
-  if (text !== null) return { kind: 'inboundMessage', status: 'received', refs, message: { from: str(data.from) ?? str(data.From) ?? null, text: text.slice(0, 10_000) } };
+  if (raw && (refs.actionId || refs.providerRef))
+    return { kind: 'deliveryStatus', status: DELIVERY[raw.toLowerCase()] ?? 'unknown', refs };
+  const text =
+    typeof data.text === 'string'
+      ? data.text
+      : typeof data.body === 'string'
+        ? data.body
+        : typeof data.Body === 'string'
+          ? data.Body
+          : null;
+  if (text !== null)
+    return {
+      kind: 'inboundMessage',
+      status: 'received',
+      refs,
+      message: { from: str(data.from) ?? str(data.From) ?? null, text: text.slice(0, 10_000) },
+    };
   return { kind: 'other', status: 'unknown', refs };
 }

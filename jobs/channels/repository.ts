@@ -20,14 +20,20 @@ export interface ThreadRow {
   created?: boolean;
 }
 
-export type ThreadFields = Pick<ThreadRow, 'channel' | 'subject' | 'participants' | 'case_id' | 'conversation_id' | 'mission_id' | 'provider_id'>;
+export type ThreadFields = Pick<
+  ThreadRow,
+  'channel' | 'subject' | 'participants' | 'case_id' | 'conversation_id' | 'mission_id' | 'provider_id'
+>;
 
 /**
  * Creates a thread, or (same account and `external_key`) updates the one
  * there, keeping its id: the fields given replace the stored ones, refs not
  * given stay. `created` says which happened (xmax is 0 for a fresh row).
  */
-export async function upsertThread(db: Db, t: ThreadFields & { id: string; account_id: string; external_key: string | null }): Promise<ThreadRow> {
+export async function upsertThread(
+  db: Db,
+  t: ThreadFields & { id: string; account_id: string; external_key: string | null },
+): Promise<ThreadRow> {
   const cols = { ...t, participants: JSON.stringify(t.participants) };
   if (!t.external_key) {
     const [row] = await db('channel_threads').insert(cols).returning('*');
@@ -46,7 +52,18 @@ export async function upsertThread(db: Db, t: ThreadFields & { id: string; accou
            provider_id = coalesce(excluded.provider_id, channel_threads.provider_id),
        updated_at = now()
      RETURNING *, (xmax = 0) AS created`,
-    [cols.id, cols.account_id, cols.external_key, cols.channel, cols.subject, cols.participants, cols.case_id, cols.conversation_id, cols.mission_id, cols.provider_id],
+    [
+      cols.id,
+      cols.account_id,
+      cols.external_key,
+      cols.channel,
+      cols.subject,
+      cols.participants,
+      cols.case_id,
+      cols.conversation_id,
+      cols.mission_id,
+      cols.provider_id,
+    ],
   );
   return result.rows[0];
 }
@@ -91,7 +108,9 @@ export interface TouchpointRow {
 export type NewTouchpoint = Omit<TouchpointRow, 'created_at' | 'at'> & { at?: Date };
 
 export async function insertTouchpoint(db: Db, t: NewTouchpoint): Promise<TouchpointRow> {
-  const [row] = await db('channel_touchpoints').insert({ ...t, data: JSON.stringify(t.data), ...(t.at ? { at: t.at } : {}) }).returning('*');
+  const [row] = await db('channel_touchpoints')
+    .insert({ ...t, data: JSON.stringify(t.data), ...(t.at ? { at: t.at } : {}) })
+    .returning('*');
   return row;
 }
 
@@ -136,27 +155,52 @@ export interface CallbackRow {
 
 export type NewCallback = Omit<CallbackRow, 'reconciliation' | 'reconciled_at' | 'received_at'>;
 
-/** Stores a callback; null when the connector sent this external id before (a provider's retry), so it is reconciled once. */
+/**
+ * Stores a callback; null when the connector sent this external id before (a provider's retry), so it is reconciled
+ * once.
+ */
 export async function insertCallback(db: Db, c: NewCallback): Promise<CallbackRow | null> {
   const [row] = await db('channel_callbacks')
     .insert({ ...c, refs: JSON.stringify(c.refs), payload: JSON.stringify(c.payload) })
-    .onConflict(['account_id', 'connector_id', 'external_id']).ignore()
+    .onConflict(['account_id', 'connector_id', 'external_id'])
+    .ignore()
     .returning('*');
   return row ?? null;
 }
 
-export async function callbackByExternalId(db: Db, accountId: string, connectorId: string, externalId: string, forUpdate = false): Promise<CallbackRow | null> {
-  const q = db('channel_callbacks').where({ account_id: accountId, connector_id: connectorId, external_id: externalId }).first();
+export async function callbackByExternalId(
+  db: Db,
+  accountId: string,
+  connectorId: string,
+  externalId: string,
+  forUpdate = false,
+): Promise<CallbackRow | null> {
+  const q = db('channel_callbacks')
+    .where({ account_id: accountId, connector_id: connectorId, external_id: externalId })
+    .first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
 }
 
-export async function markReconciled(db: Db, id: string, reconciliation: Record<string, unknown>): Promise<CallbackRow> {
-  const [row] = await db('channel_callbacks').where({ id }).update({ reconciliation: JSON.stringify(reconciliation), reconciled_at: db.fn.now() }).returning('*');
+export async function markReconciled(
+  db: Db,
+  id: string,
+  reconciliation: Record<string, unknown>,
+): Promise<CallbackRow> {
+  const [row] = await db('channel_callbacks')
+    .where({ id })
+    .update({ reconciliation: JSON.stringify(reconciliation), reconciled_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
-export async function listCallbacks(db: Db, accountId: string, f: { connectorId?: string; kind?: string; threadId?: string }, limit: number, cursor?: string) {
+export async function listCallbacks(
+  db: Db,
+  accountId: string,
+  f: { connectorId?: string; kind?: string; threadId?: string },
+  limit: number,
+  cursor?: string,
+) {
   const q = db('channel_callbacks').where({ account_id: accountId });
   if (f.connectorId) q.andWhere({ connector_id: f.connectorId });
   if (f.kind) q.andWhere({ kind: f.kind });
@@ -177,7 +221,12 @@ export interface TimelineRow {
  * order of `at` (ids break ties: they sort by creation), at most `limit`
  * entries after `after` (the last entry's `at`|`ref` of the page before).
  */
-export async function threadTimeline(db: Db, threadId: string, limit: number, after?: { at: Date; ref: string }): Promise<TimelineRow[]> {
+export async function threadTimeline(
+  db: Db,
+  threadId: string,
+  limit: number,
+  after?: { at: Date; ref: string },
+): Promise<TimelineRow[]> {
   const tail = after ? 'WHERE (at, ref) > (?, ?)' : '';
   const result = await db.raw(
     `SELECT * FROM (

@@ -1,5 +1,12 @@
 import type { Deps } from '../../shared/deps.js';
-import { deleteFinishedDeliveries, deleteIdempotencyKeys, deleteMails, hashMailBodies, trimRunEvents, trimRunSteps } from '../../shared/db/retention.js';
+import {
+  deleteFinishedDeliveries,
+  deleteIdempotencyKeys,
+  deleteMails,
+  hashMailBodies,
+  trimRunEvents,
+  trimRunSteps,
+} from '../../shared/db/retention.js';
 import { TERMINAL_STATUSES } from '../orchestrator/run-state.js';
 
 /**
@@ -12,7 +19,10 @@ import { TERMINAL_STATUSES } from '../orchestrator/run-state.js';
 const MAX_BATCHES = 50;
 
 /** Runs `batch` until it handles fewer than a full batch, or MAX_BATCHES times; returns the total it reported. */
-async function drain(size: number, batch: () => Promise<{ handled: number; deleted: number }>): Promise<{ deleted: number; batches: number }> {
+async function drain(
+  size: number,
+  batch: () => Promise<{ handled: number; deleted: number }>,
+): Promise<{ deleted: number; batches: number }> {
   let deleted = 0;
   let batches = 0;
   while (batches < MAX_BATCHES) {
@@ -28,7 +38,11 @@ async function drain(size: number, batch: () => Promise<{ handled: number; delet
 export async function sweepRunEvents(deps: Pick<Deps, 'db' | 'config'>) {
   const size = deps.config.RETENTION_BATCH_SIZE;
   return drain(size, async () => {
-    const r = await trimRunEvents(deps.db, { olderThanDays: deps.config.RUN_EVENTS_RETENTION_DAYS, terminal: TERMINAL_STATUSES, batch: size });
+    const r = await trimRunEvents(deps.db, {
+      olderThanDays: deps.config.RUN_EVENTS_RETENTION_DAYS,
+      terminal: TERMINAL_STATUSES,
+      batch: size,
+    });
     return { handled: r.runs, deleted: r.deleted };
   });
 }
@@ -37,7 +51,11 @@ export async function sweepRunEvents(deps: Pick<Deps, 'db' | 'config'>) {
 export async function sweepRunSteps(deps: Pick<Deps, 'db' | 'config'>) {
   const size = deps.config.RETENTION_BATCH_SIZE;
   return drain(size, async () => {
-    const r = await trimRunSteps(deps.db, { olderThanDays: deps.config.RUN_STEPS_RETENTION_DAYS, terminal: TERMINAL_STATUSES, batch: size });
+    const r = await trimRunSteps(deps.db, {
+      olderThanDays: deps.config.RUN_STEPS_RETENTION_DAYS,
+      terminal: TERMINAL_STATUSES,
+      batch: size,
+    });
     return { handled: r.runs, deleted: r.deleted };
   });
 }
@@ -47,7 +65,10 @@ export async function sweepDeliveries(deps: Pick<Deps, 'db' | 'config'>) {
   const size = deps.config.RETENTION_BATCH_SIZE;
   return drain(size, async () => {
     // A batch picks `size` chains; its count is of attempts, which is at least that many when the batch was full.
-    const deleted = await deleteFinishedDeliveries(deps.db, { olderThanDays: deps.config.DELIVERY_RETENTION_DAYS, batch: size });
+    const deleted = await deleteFinishedDeliveries(deps.db, {
+      olderThanDays: deps.config.DELIVERY_RETENTION_DAYS,
+      batch: size,
+    });
     return { handled: deleted, deleted };
   });
 }

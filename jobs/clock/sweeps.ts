@@ -16,7 +16,13 @@ const ENGINE_SWEEPS: Record<string, DomainSweep> = {
   'waitpoints.expire': { cron: '* * * * *', run: sweepWaitpoints },
   'deliveries.sweep': { cron: '* * * * *', run: sweepLeases },
   // A lost wake-up delays a delivery by at most a minute: the pump claims whatever is due.
-  'deliveries.pump': { cron: '* * * * *', run: async (deps) => { await wakeDispatcher(deps); return { woke: true }; } },
+  'deliveries.pump': {
+    cron: '* * * * *',
+    run: async (deps) => {
+      await wakeDispatcher(deps);
+      return { woke: true };
+    },
+  },
   'outbox.reconcile': { cron: '*/5 * * * *', run: reconcileOutbox },
   // Retention (./retention.ts): every ten minutes, at staggered minutes, each bounded to a few batches.
   'idempotency.purge': { cron: '1-59/10 * * * *', run: sweepIdempotencyKeys },
@@ -27,4 +33,7 @@ const ENGINE_SWEEPS: Record<string, DomainSweep> = {
 };
 
 /** The engine's sweeps, then the domains' own (proxy.expire), named by their modules. */
-export const sweeps: () => Readonly<Record<string, DomainSweep>> = fromModules((m) => ({ ...ENGINE_SWEEPS, ...m.sweeps }));
+export const sweeps: () => Readonly<Record<string, DomainSweep>> = fromModules((m) => ({
+  ...ENGINE_SWEEPS,
+  ...m.sweeps,
+}));

@@ -4,6 +4,12 @@
  * exported here.
  */
 export { credentialRoutes } from './routes.js';
-export { referenceStates, resolveCredential, resolveReference, unavailable, type RefContext,
-  type RefState } from './resolve.js';
+export {
+  referenceStates,
+  resolveCredential,
+  resolveReference,
+  unavailable,
+  type RefContext,
+  type RefState,
+} from './resolve.js';
 export { CREDENTIAL_KINDS, type CredentialKind } from './schemas.js';

@@ -80,8 +80,11 @@ export function parseTokenAnswer(status: number, text: string): TokenAnswer | nu
   if (typeof body.access_token !== 'string' || body.access_token.length === 0) return null;
   const life = Number(body.expires_in);
   const expiresIn = Number.isFinite(life) && life > 0 ? life : 3600;
-  return { accessToken: body.access_token, expiresIn,
-    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null };
+  return {
+    accessToken: body.access_token,
+    expiresIn,
+    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
+  };
 }
 
 /** How long a fetched token is kept: its life less a minute (never below a second), so it is not used as it expires. */

@@ -27,8 +27,10 @@ const keys = (deps: OAuthDeps, cred: CredentialRow, version: number) => {
 };
 
 export function tokenFailure(name: string, why: string): AppError {
-  return new AppError('policyViolation', `cred:${name}: no access token: ${why}`, { problem: 'tokenEndpoint',
-    ref: `cred:${name}` });
+  return new AppError('policyViolation', `cred:${name}: no access token: ${why}`, {
+    problem: 'tokenEndpoint',
+    ref: `cred:${name}`,
+  });
 }
 
 async function cached(deps: OAuthDeps, key: string): Promise<string | null> {
@@ -37,16 +39,24 @@ async function cached(deps: OAuthDeps, key: string): Promise<string | null> {
 }
 
 async function fetchToken(
-  deps: OAuthDeps, cred: CredentialRow, version: number, material: Obj,
+  deps: OAuthDeps,
+  cred: CredentialRow,
+  version: number,
+  material: Obj,
 ): Promise<{ token: string; expiresIn: number }> {
   const kind = cred.kind as 'oauth2ClientCredentials' | 'oauth2RefreshToken';
   let res;
   try {
     res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, String(material.tokenUrl), {
-      method: 'POST', body: tokenRequest(kind, material), timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS,
-        maxBytes: 64 * 1024,
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json',
-        'user-agent': 'awp-vault/0.1' },
+      method: 'POST',
+      body: tokenRequest(kind, material),
+      timeoutMs: deps.config.BRIDGE_ACTION_TIMEOUT_MS,
+      maxBytes: 64 * 1024,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        'user-agent': 'awp-vault/0.1',
+      },
     });
   } catch (err) {
     throw tokenFailure(cred.name, redactSecrets(egressFailureReason(err)));
@@ -62,8 +72,12 @@ async function fetchToken(
 }
 
 /** The credential's access token: the cached one, or one fetched now by exactly one process. */
-export async function accessToken(deps: OAuthDeps, cred: CredentialRow, version: number,
-  material: Obj): Promise<string> {
+export async function accessToken(
+  deps: OAuthDeps,
+  cred: CredentialRow,
+  version: number,
+  material: Obj,
+): Promise<string> {
   const k = keys(deps, cred, version);
   const deadline = Date.now() + LOCK_MS * 2;
   while (Date.now() < deadline) {
@@ -76,8 +90,12 @@ export async function accessToken(deps: OAuthDeps, cred: CredentialRow, version:
         if (again) return again;
         const fresh = await fetchToken(deps, cred, version, material);
         rememberSecret(fresh.token);
-        await deps.redis.set(k.token, await seal(deps, cred.account_id, fresh.token), 'EX',
-          cacheSeconds(fresh.expiresIn));
+        await deps.redis.set(
+          k.token,
+          await seal(deps, cred.account_id, fresh.token),
+          'EX',
+          cacheSeconds(fresh.expiresIn),
+        );
         return fresh.token;
       } finally {
         await deps.redis.eval(RELEASE, 1, k.lock, owner);

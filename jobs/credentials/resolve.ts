@@ -32,10 +32,14 @@ export interface RefContext {
 }
 
 export function unavailable(ref: string): AppError {
-  return new AppError('policyViolation',
-    `${ref} is not available in this account (no such credential, disabled, or version expired)`, {
-    problem: 'credentialUnavailable', ref,
-  });
+  return new AppError(
+    'policyViolation',
+    `${ref} is not available in this account (no such credential, disabled, or version expired)`,
+    {
+      problem: 'credentialUnavailable',
+      ref,
+    },
+  );
 }
 
 async function usable(deps: Pick<Deps, 'db'>, accountId: string, ref: SecretRef) {
@@ -52,14 +56,18 @@ export async function resolveCredential(deps: ResolveDeps, ctx: RefContext, ref:
   if (!found) throw unavailable(ref.ref);
   const kind = found.cred.kind as CredentialKind;
   const material: Material = unsealed(kind, await open(deps, found.sealed));
-  const value = isOAuth(kind) ? await accessToken(deps, found.cred, found.version, material as Obj) : presented(kind,
-    material);
+  const value = isOAuth(kind)
+    ? await accessToken(deps, found.cred, found.version, material as Obj)
+    : presented(kind, material);
   await touchCredential(deps.db, found.cred.id);
   await recordAudit(deps.db, {
-    accountId: ctx.accountId, memberId: ctx.actor?.memberId ?? null, tokenId: ctx.actor?.tokenId ?? null,
-      action: 'credential.resolved',
-    resourceType: 'credential', resourceId: found.cred.id, details: { name: found.cred.name, version: found.version,
-      ...(ctx.via ? { via: ctx.via } : {}) },
+    accountId: ctx.accountId,
+    memberId: ctx.actor?.memberId ?? null,
+    tokenId: ctx.actor?.tokenId ?? null,
+    action: 'credential.resolved',
+    resourceType: 'credential',
+    resourceId: found.cred.id,
+    details: { name: found.cred.name, version: found.version, ...(ctx.via ? { via: ctx.via } : {}) },
   });
   return value;
 }
@@ -73,8 +81,11 @@ export async function resolveReference(deps: ResolveDeps, ctx: RefContext, value
   } catch (err) {
     // A tenant using a platform connector is not told which server variable is missing.
     if (ctx.operator) throw err;
-    throw new AppError('policyViolation',
-      'a platform credential of this connector is not available; ask the operator', { problem: 'platformCredential' });
+    throw new AppError(
+      'policyViolation',
+      'a platform credential of this connector is not available; ask the operator',
+      { problem: 'platformCredential' },
+    );
   }
 }
 
@@ -92,8 +103,11 @@ export interface RefState {
  * environment for operators only. A tenant is told an env reference (on a
  * platform connector) is operator-managed, reported as set, never whether it is.
  */
-export async function referenceStates(deps: Pick<Deps, 'db' | 'config'>, ctx: RefContext,
-  refs: string[]): Promise<RefState[]> {
+export async function referenceStates(
+  deps: Pick<Deps, 'db' | 'config'>,
+  ctx: RefContext,
+  refs: string[],
+): Promise<RefState[]> {
   const prefix = deps.config.SECRET_ENV_PREFIX;
   const out: RefState[] = [];
   for (const value of refs) {
@@ -104,8 +118,8 @@ export async function referenceStates(deps: Pick<Deps, 'db' | 'config'>, ctx: Re
       out.push({ ref: value, variable: '', set: false, refused: (err as Error).message });
       continue;
     }
-    if (ref.scheme === 'cred') out.push({ ref: ref.ref, variable: ref.name, set: Boolean(await usable(deps,
-      ctx.accountId, ref)) });
+    if (ref.scheme === 'cred')
+      out.push({ ref: ref.ref, variable: ref.name, set: Boolean(await usable(deps, ctx.accountId, ref)) });
     else if (ctx.operator) out.push({ ref: ref.ref, variable: ref.name, set: resolveSecret(value, { prefix }).set });
     else out.push({ ref: ref.ref, variable: '', set: true });
   }

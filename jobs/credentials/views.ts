@@ -10,8 +10,11 @@ export function credentialView(row: CredentialRow, versions: VersionInfo[]) {
     ref: `cred:${row.name}`,
     metadata: row.metadata,
     currentVersion: row.current_version,
-    versions: versions.map((v) => ({ version: v.version, createdAt: iso(v.created_at)!,
-      expiresAt: iso(v.expires_at) })),
+    versions: versions.map((v) => ({
+      version: v.version,
+      createdAt: iso(v.created_at)!,
+      expiresAt: iso(v.expires_at),
+    })),
     lastUsedAt: iso(row.last_used_at),
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,

@@ -16,7 +16,14 @@ export interface AutonomyGrant {
   requireApproval?: string[];
 }
 
-export const REFUSALS = ['autonomyDisabled', 'actionNotGranted', 'approvalRequired', 'commandsNotAllowed', 'budgetExhausted', 'needsPerson'] as const;
+export const REFUSALS = [
+  'autonomyDisabled',
+  'actionNotGranted',
+  'approvalRequired',
+  'commandsNotAllowed',
+  'budgetExhausted',
+  'needsPerson',
+] as const;
 export type Refusal = (typeof REFUSALS)[number];
 
 export interface ProposedAction {
@@ -54,12 +61,20 @@ export function decideAutonomy(grant: AutonomyGrant | undefined, actions: Propos
   const reserved = new Set(grant?.requireApproval ?? []);
   let budgetUsed = 0;
   const decisions = actions.map((a): ActionDecision => {
-    const refuse = (refusal: Refusal, reason: string): ActionDecision => ({ action: a.action, decision: 'needsGrant', refusal, reason, ...(a.command !== undefined ? { command: a.command } : {}) });
+    const refuse = (refusal: Refusal, reason: string): ActionDecision => ({
+      action: a.action,
+      decision: 'needsGrant',
+      refusal,
+      reason,
+      ...(a.command !== undefined ? { command: a.command } : {}),
+    });
     if (!grant?.enabled) return refuse('autonomyDisabled', 'autonomy is not enabled');
     if (a.personOnly) return refuse('needsPerson', a.personOnly);
-    if (reserved.has(a.action)) return refuse('approvalRequired', `the grant reserves ${a.action} for a person (requireApproval)`);
+    if (reserved.has(a.action))
+      return refuse('approvalRequired', `the grant reserves ${a.action} for a person (requireApproval)`);
     if (!allowed.has(a.action)) return refuse('actionNotGranted', `${a.action} is not in allowedActions`);
-    if (a.command && !grant.allowCommands) return refuse('commandsNotAllowed', `${a.action} runs a command and allowCommands is not set`);
+    if (a.command && !grant.allowCommands)
+      return refuse('commandsNotAllowed', `${a.action} runs a command and allowCommands is not set`);
     if (budgetUsed >= maxActions) return refuse('budgetExhausted', `the budget of ${maxActions} action(s) is used up`);
     budgetUsed++;
     return { action: a.action, decision: 'autoApproved', ...(a.command !== undefined ? { command: a.command } : {}) };
@@ -76,7 +91,10 @@ export function decideAutonomy(grant: AutonomyGrant | undefined, actions: Propos
   };
 }
 
-/** The mode of an autonomous request when it names none: a release (service and version) is a delivery, files alone an environment. */
+/**
+ * The mode of an autonomous request when it names none: a release (service and version) is a delivery, files alone an
+ * environment.
+ */
 export function inferMode(body: Record<string, unknown>): 'delivery' | 'environment' | null {
   if (typeof body.service === 'string' && typeof body.version === 'string') return 'delivery';
   if (body.files && typeof body.files === 'object') return 'environment';

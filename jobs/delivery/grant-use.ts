@@ -16,18 +16,39 @@ export interface RunGrant {
 
 /** The environment a run targets, as grants name it: environment-setup runs are `development`. */
 export const grantEnvironment = (metadata: Record<string, unknown>) =>
-  metadata.mode === 'environment' ? 'development' : typeof metadata.environment === 'string' ? metadata.environment : 'staging';
+  metadata.mode === 'environment'
+    ? 'development'
+    : typeof metadata.environment === 'string'
+      ? metadata.environment
+      : 'staging';
 
-/** Why `row` cannot cover a run submitted by `submitter` to `environment` (`self`: the submitter made it), or null when it can. */
-export async function grantRefusal(deps: Pick<Deps, 'db'>, row: GrantRow, submitter: string | null, environment: string) {
+/**
+ * Why `row` cannot cover a run submitted by `submitter` to `environment` (`self`: the submitter made it), or null when
+ * it can.
+ */
+export async function grantRefusal(
+  deps: Pick<Deps, 'db'>,
+  row: GrantRow,
+  submitter: string | null,
+  environment: string,
+) {
   const status = grantStatus(row);
   if (status !== 'active') return { self: false, message: `autonomy grant ${row.id} is ${status}` };
-  const covers = row.environments.includes(environment) || (isProduction(environment) && row.environments.some(isProduction));
+  const covers =
+    row.environments.includes(environment) || (isProduction(environment) && row.environments.some(isProduction));
   if (!covers) {
-    return { self: false, message: `autonomy grant ${row.id} does not cover environment ${environment} (it covers ${row.environments.join(', ')})` };
+    return {
+      self: false,
+      message:
+        `autonomy grant ${row.id} does not cover environment ${environment} (it covers ` +
+        `${row.environments.join(', ')})`,
+    };
   }
   if (!(await separated(deps.db, row.account_id, row.created_by, submitter, 'autonomy'))) {
-    return { self: true, message: `autonomy grant ${row.id} was made by the member who submitted the run; another approver must grant it` };
+    return {
+      self: true,
+      message: `autonomy grant ${row.id} was made by the member who submitted the run; another approver must grant it`,
+    };
   }
   return null;
 }
@@ -48,14 +69,27 @@ export async function runGrant(deps: Pick<Deps, 'db'>, input: StepInput): Promis
   return {
     grantId,
     grant: {
-      enabled: true, allowedActions: row.allowed_actions, requireApproval: row.require_approval, allowCommands: row.allow_commands,
-      dryRun: row.dry_run, workdir: row.workdir ?? undefined, maxActions: Math.min(row.max_actions, row.budget - row.used),
+      enabled: true,
+      allowedActions: row.allowed_actions,
+      requireApproval: row.require_approval,
+      allowCommands: row.allow_commands,
+      dryRun: row.dry_run,
+      workdir: row.workdir ?? undefined,
+      maxActions: Math.min(row.max_actions, row.budget - row.used),
     },
   };
 }
 
-/** Decides the actions under the run's grant and draws what it grants from the grant's budget (once per run); fail closed. */
-export async function decideUnderGrant(deps: Pick<Deps, 'db'>, runId: string, g: RunGrant, actions: ProposedAction[]): Promise<AutonomyVerdict> {
+/**
+ * Decides the actions under the run's grant and draws what it grants from the grant's budget (once per run); fail
+ * closed.
+ */
+export async function decideUnderGrant(
+  deps: Pick<Deps, 'db'>,
+  runId: string,
+  g: RunGrant,
+  actions: ProposedAction[],
+): Promise<AutonomyVerdict> {
   let verdict = decideAutonomy(g.grant, actions);
   if (verdict.granted && !(await drawGrant(deps.db, g.grantId, runId, verdict.budgetUsed))) {
     verdict = decideAutonomy({ ...g.grant, maxActions: 0 }, actions);

@@ -20,7 +20,10 @@ export interface GrantRow {
   created_at: Date;
 }
 
-export async function insertGrant(db: Db, row: Omit<GrantRow, 'used' | 'revoked_at' | 'revoked_by' | 'created_at'>): Promise<GrantRow> {
+export async function insertGrant(
+  db: Db,
+  row: Omit<GrantRow, 'used' | 'revoked_at' | 'revoked_by' | 'created_at'>,
+): Promise<GrantRow> {
   const [created] = await db('autonomy_grants').insert(row).returning('*');
   return created;
 }
@@ -35,7 +38,10 @@ export async function listGrants(db: Db, accountId: string, limit: number, curso
 }
 
 export async function revokeGrant(db: Db, id: string, memberId: string | null): Promise<GrantRow> {
-  const [row] = await db('autonomy_grants').where({ id }).update({ revoked_at: db.fn.now(), revoked_by: memberId }).returning('*');
+  const [row] = await db('autonomy_grants')
+    .where({ id })
+    .update({ revoked_at: db.fn.now(), revoked_by: memberId })
+    .returning('*');
   return row;
 }
 
@@ -45,19 +51,28 @@ export async function revokeGrant(db: Db, id: string, memberId: string | null): 
  * that much left (the CHECK on `used` backs the guard).
  */
 export async function drawGrant(db: Db, grantId: string, runId: string, actions: number): Promise<boolean> {
-  return db.transaction(async (trx) => {
-    const [use] = await trx('autonomy_grant_uses').insert({ grant_id: grantId, run_id: runId, actions })
-      .onConflict(['grant_id', 'run_id']).ignore().returning('grant_id');
-    if (!use) return true;
-    const drawn = await trx('autonomy_grants').where({ id: grantId }).whereNull('revoked_at')
-      .where('expires_at', '>', trx.fn.now()).whereRaw('used + ? <= budget', [actions])
-      .increment('used', actions).returning('id');
-    if (drawn.length === 0) throw new GrantSpent();
-    return true;
-  }).catch((err) => {
-    if (err instanceof GrantSpent) return false;
-    throw err;
-  });
+  return db
+    .transaction(async (trx) => {
+      const [use] = await trx('autonomy_grant_uses')
+        .insert({ grant_id: grantId, run_id: runId, actions })
+        .onConflict(['grant_id', 'run_id'])
+        .ignore()
+        .returning('grant_id');
+      if (!use) return true;
+      const drawn = await trx('autonomy_grants')
+        .where({ id: grantId })
+        .whereNull('revoked_at')
+        .where('expires_at', '>', trx.fn.now())
+        .whereRaw('used + ? <= budget', [actions])
+        .increment('used', actions)
+        .returning('id');
+      if (drawn.length === 0) throw new GrantSpent();
+      return true;
+    })
+    .catch((err) => {
+      if (err instanceof GrantSpent) return false;
+      throw err;
+    });
 }
 
 class GrantSpent extends Error {}

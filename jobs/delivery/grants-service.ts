@@ -16,10 +16,21 @@ export function grantStatus(row: GrantRow, now = Date.now()): 'active' | 'revoke
 
 export function grantView(row: GrantRow) {
   return {
-    grantId: row.id, status: grantStatus(row), createdBy: row.created_by, environments: row.environments,
-    allowedActions: row.allowed_actions, requireApproval: row.require_approval, allowCommands: row.allow_commands,
-    dryRun: row.dry_run, workdir: row.workdir, maxActions: row.max_actions, budget: row.budget, used: row.used,
-    expiresAt: row.expires_at.toISOString(), revokedAt: row.revoked_at?.toISOString() ?? null, createdAt: row.created_at.toISOString(),
+    grantId: row.id,
+    status: grantStatus(row),
+    createdBy: row.created_by,
+    environments: row.environments,
+    allowedActions: row.allowed_actions,
+    requireApproval: row.require_approval,
+    allowCommands: row.allow_commands,
+    dryRun: row.dry_run,
+    workdir: row.workdir,
+    maxActions: row.max_actions,
+    budget: row.budget,
+    used: row.used,
+    expiresAt: row.expires_at.toISOString(),
+    revokedAt: row.revoked_at?.toISOString() ?? null,
+    createdAt: row.created_at.toISOString(),
   };
 }
 
@@ -29,18 +40,36 @@ export function grantView(row: GrantRow) {
  * run to compare against yet: the run's submitter is compared when a run uses it).
  */
 export async function createGrant(deps: Deps, principal: Principal, body: AutonomyGrantCreate): Promise<GrantRow> {
-  if (new Date(body.expiresAt).getTime() <= Date.now()) throw invalidPayload('expiresAt must be in the future', { path: '/expiresAt' });
+  if (new Date(body.expiresAt).getTime() <= Date.now())
+    throw invalidPayload('expiresAt must be in the future', { path: '/expiresAt' });
   const id = newId('agr');
   return deps.db.transaction(async (trx) => {
-    const approval = await authorizeApproval(deps, trx, principal, {
-      resourceType: 'autonomyGrant', resourceId: id, submittedBy: null, gate: 'autonomy',
-      details: { environments: body.environments, budget: body.budget },
-    }, true);
+    const approval = await authorizeApproval(
+      deps,
+      trx,
+      principal,
+      {
+        resourceType: 'autonomyGrant',
+        resourceId: id,
+        submittedBy: null,
+        gate: 'autonomy',
+        details: { environments: body.environments, budget: body.budget },
+      },
+      true,
+    );
     return insertGrant(trx, {
-      id, account_id: principal.accountId, created_by: approval.approvedBy, environments: body.environments,
-      allowed_actions: body.allowedActions, require_approval: body.requireApproval ?? [], allow_commands: body.allowCommands ?? false,
-      dry_run: body.dryRun ?? true, workdir: body.workdir ?? null, max_actions: body.maxActions ?? DEFAULT_MAX_ACTIONS,
-      budget: body.budget, expires_at: new Date(body.expiresAt),
+      id,
+      account_id: principal.accountId,
+      created_by: approval.approvedBy,
+      environments: body.environments,
+      allowed_actions: body.allowedActions,
+      require_approval: body.requireApproval ?? [],
+      allow_commands: body.allowCommands ?? false,
+      dry_run: body.dryRun ?? true,
+      workdir: body.workdir ?? null,
+      max_actions: body.maxActions ?? DEFAULT_MAX_ACTIONS,
+      budget: body.budget,
+      expires_at: new Date(body.expiresAt),
     });
   });
 }
@@ -51,18 +80,31 @@ export async function fetchGrant(deps: Pick<Deps, 'db'>, principal: Principal, g
   return row;
 }
 
-export async function findGrants(deps: Pick<Deps, 'db'>, principal: Principal, query: { limit?: number; cursor?: string }) {
+export async function findGrants(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  query: { limit?: number; cursor?: string },
+) {
   return listGrants(deps.db, principal.accountId, query.limit ?? 50, query.cursor);
 }
 
 /** Revokes a grant under its row lock: a run drawing on it either drew before or finds it revoked. */
-export async function revokeAutonomyGrant(deps: Pick<Deps, 'db'>, principal: Principal, grantId: string, reason?: string): Promise<GrantRow> {
+export async function revokeAutonomyGrant(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  grantId: string,
+  reason?: string,
+): Promise<GrantRow> {
   return deps.db.transaction(async (trx) => {
     const row = await getGrant(trx, principal.accountId, grantId, true);
     if (!row) throw notFound(`Autonomy grant ${grantId}`);
     if (row.revoked_at) throw conflict(`Autonomy grant ${grantId} is already revoked`);
     await recordAudit(trx, {
-      ...actorOf(principal), action: 'autonomyGrant.revoked', resourceType: 'autonomyGrant', resourceId: grantId, details: { reason: reason ?? null },
+      ...actorOf(principal),
+      action: 'autonomyGrant.revoked',
+      resourceType: 'autonomyGrant',
+      resourceId: grantId,
+      details: { reason: reason ?? null },
     });
     return revokeGrant(trx, grantId, principal.memberId ?? null);
   });

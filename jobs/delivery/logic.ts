@@ -34,7 +34,10 @@ export interface DeliveryContext {
   /** `approved` / `rejected` by a resume, `granted` by autonomy, `pending` otherwise. */
   approval: 'pending' | 'approved' | 'rejected' | 'granted';
   autonomy?: AutonomyVerdict;
-  /** The account's CI connector (capability ci.trigger) and whether the deploy went out through it; null: none, a dry run. */
+  /**
+   * The account's CI connector (capability ci.trigger) and whether the deploy went out through it; null: none, a dry
+   * run.
+   */
   connector: { connectorId: string; dispatched: boolean; note: string } | null;
   /** Findings of the monitor stage (kubernetes and incident analyzers over what the run was given). */
   monitor: { checked: string[]; problems: string[]; remediations: string[] };
@@ -49,22 +52,36 @@ export interface DeliveryPlan {
 }
 
 function configureStage(env: Obj | undefined): Stage {
-  if (!env) return { name: 'configure', status: 'skipped', findings: ['no files were given: the environment was not checked'] };
+  if (!env)
+    return { name: 'configure', status: 'skipped', findings: ['no files were given: the environment was not checked'] };
   const runtimes = (env.runtimes ?? []).map((r: Obj) => `${r.name}${r.version ? ` ${r.version}` : ''}`).join(', ');
   const summary = `${runtimes || 'no runtime'}; ${(env.services ?? []).length} service(s)`;
-  if (env.readiness === 'blocked') return { name: 'configure', status: 'blocked', findings: env.reasons ?? [], detail: { readiness: env.readiness } };
-  // needsInput (secret values, an unpinned runtime) is for the target's operator to supply, not a reason to stop a release.
-  return { name: 'configure', status: 'passed', findings: [summary, ...(env.reasons ?? [])], detail: { readiness: env.readiness } };
+  if (env.readiness === 'blocked')
+    return { name: 'configure', status: 'blocked', findings: env.reasons ?? [], detail: { readiness: env.readiness } };
+  // needsInput (secret values, an unpinned runtime) is for the target's operator to supply, not a reason to stop a
+  // release.
+  return {
+    name: 'configure',
+    status: 'passed',
+    findings: [summary, ...(env.reasons ?? [])],
+    detail: { readiness: env.readiness },
+  };
 }
 
 function validateStage(ctx: DeliveryContext): Stage {
   const gates = (ctx.plan.gates ?? []) as Obj[];
   const findings = gates.map((g) => `${g.gate}: ${g.why}`);
-  // The migration and security analyzers answer `verdict: pass | warn | block` (shared/schemas/analysis.ts); `block` stops the release.
+  // The migration and security analyzers answer `verdict: pass | warn | block` (shared/schemas/analysis.ts); `block`
+  // stops the release.
   const failedAnalyzers = Object.entries(ctx.analyzers).filter(([, o]) => o.verdict === 'block');
   findings.push(...failedAnalyzers.map(([d]) => `${d} analysis blocks the release`), ...ctx.unavailable);
   const blocked = ctx.plan.verdict === 'blocked' || failedAnalyzers.length > 0;
-  return { name: 'validate', status: blocked ? 'failed' : 'passed', findings, detail: { verdict: ctx.plan.verdict, strategy: ctx.plan.strategy, analyzers: Object.keys(ctx.analyzers) } };
+  return {
+    name: 'validate',
+    status: blocked ? 'failed' : 'passed',
+    findings,
+    detail: { verdict: ctx.plan.verdict, strategy: ctx.plan.strategy, analyzers: Object.keys(ctx.analyzers) },
+  };
 }
 
 const skipped = (name: StageName, why: string): Stage => ({ name, status: 'skipped', findings: [why] });
@@ -89,43 +106,126 @@ export function planDelivery(ctx: DeliveryContext): DeliveryPlan {
       ...(ctx.plan.reasons ?? []),
       ...validate.findings.filter((f) => / analysis blocks/.test(f)),
     ];
-    return { stages: [...stages, ...rest(why)], finalStatus: 'blocked', handoff: { to: 'owner', message: `${target} is blocked: ${reasons.join('; ')}` } };
+    return {
+      stages: [...stages, ...rest(why)],
+      finalStatus: 'blocked',
+      handoff: { to: 'owner', message: `${target} is blocked: ${reasons.join('; ')}` },
+    };
   }
   if (ctx.approval === 'rejected') {
-    return { stages: [...stages, { name: 'deploy', status: 'blocked', findings: ['the approver refused the deploy'] }, skipped('monitor', 'nothing was deployed'), skipped('repair', 'nothing was deployed')], finalStatus: 'blocked', handoff: { to: 'owner', message: `the deploy of ${target} was refused at the gate; nothing was deployed` } };
+    return {
+      stages: [
+        ...stages,
+        { name: 'deploy', status: 'blocked', findings: ['the approver refused the deploy'] },
+        skipped('monitor', 'nothing was deployed'),
+        skipped('repair', 'nothing was deployed'),
+      ],
+      finalStatus: 'blocked',
+      handoff: { to: 'owner', message: `the deploy of ${target} was refused at the gate; nothing was deployed` },
+    };
   }
   // Production always waits for a person (or a grant): an `approval` the run's own body claims opens no gate.
-  const needsApproval = ctx.plan.verdict === 'needsApproval' || ctx.plan.production === true
-    || (ctx.autonomy !== undefined && !ctx.autonomy.granted);
+  const needsApproval =
+    ctx.plan.verdict === 'needsApproval' ||
+    ctx.plan.production === true ||
+    (ctx.autonomy !== undefined && !ctx.autonomy.granted);
   if (needsApproval && ctx.approval === 'pending') {
     const needsGrant = ctx.autonomy && !ctx.autonomy.granted ? ctx.autonomy.needsGrant : undefined;
-    const question = needsGrant ? `autonomy does not cover ${needsGrant.join(', ')} (${ctx.autonomy!.reasons.join('; ')}): approve the deploy of ${target}?` : `approve the deploy of ${target}?`;
+    const question = needsGrant
+      ? `autonomy does not cover ${needsGrant.join(', ')} (${ctx.autonomy!.reasons.join('; ')}): approve the ` +
+        `deploy of ${target}?`
+      : `approve the deploy of ${target}?`;
     return {
-      stages: [...stages, { name: 'deploy', status: 'awaitingApproval', findings: [question] }, { name: 'monitor', status: 'pending', findings: [] }, { name: 'repair', status: 'pending', findings: [] }],
+      stages: [
+        ...stages,
+        { name: 'deploy', status: 'awaitingApproval', findings: [question] },
+        { name: 'monitor', status: 'pending', findings: [] },
+        { name: 'repair', status: 'pending', findings: [] },
+      ],
       gate: { question, ...(needsGrant ? { needsGrant } : {}) },
-      handoff: { to: 'approver', message: `${question} POST /v1/delivery/runs/${ctx.runId}/resume with {"approved": true} deploys, false ends the run blocked`, resume: `/v1/delivery/runs/${ctx.runId}/resume` },
+      handoff: {
+        to: 'approver',
+        message:
+          `${question} POST /v1/delivery/runs/${ctx.runId}/resume with {"approved": true} deploys, false ends ` +
+          `the run blocked`,
+        resume: `/v1/delivery/runs/${ctx.runId}/resume`,
+      },
     };
   }
   const live = ctx.connector?.dispatched === true;
   const steps = ((ctx.plan.steps ?? []) as Obj[]).map((s) => s.description as string);
   const deploy: Stage = live
-    ? { name: 'deploy', status: 'deployed', findings: [`dispatched through CI connector ${ctx.connector!.connectorId} (${ctx.connector!.note}; its id is the Idempotency-Key the CI sees on every attempt)`], detail: { idempotencyKey: ctx.runId, steps } }
-    : { name: 'deploy', status: 'dry run', findings: [`dry run: ${ctx.connector ? ctx.connector.note : 'no CI connector (capability ci.trigger) is configured'}; nothing was deployed`, ...steps], detail: { idempotencyKey: ctx.runId, steps } };
+    ? {
+        name: 'deploy',
+        status: 'deployed',
+        findings: [
+          `dispatched through CI connector ${ctx.connector!.connectorId} (${ctx.connector!.note}; its id is ` +
+            `the Idempotency-Key the CI sees on every attempt)`,
+        ],
+        detail: { idempotencyKey: ctx.runId, steps },
+      }
+    : {
+        name: 'deploy',
+        status: 'dry run',
+        findings: [
+          `dry run: ` +
+            `${ctx.connector ? ctx.connector.note : 'no CI connector (capability ci.trigger) is configured'}; ` +
+            `nothing was deployed`,
+          ...steps,
+        ],
+        detail: { idempotencyKey: ctx.runId, steps },
+      };
   const monitor: Stage = ctx.monitor.problems.length
     ? { name: 'monitor', status: 'failed', findings: ctx.monitor.problems, detail: { checked: ctx.monitor.checked } }
-    : { name: 'monitor', status: 'passed', findings: ctx.monitor.checked.length ? [`checked ${ctx.monitor.checked.join(', ')}: no problem found`] : [`health gate is ${ctx.plan.gates?.find((g: Obj) => g.gate === 'health')?.status ?? 'unknown'}; no pods or alerts were given to watch`], detail: { checked: ctx.monitor.checked } };
+    : {
+        name: 'monitor',
+        status: 'passed',
+        findings: ctx.monitor.checked.length
+          ? [`checked ${ctx.monitor.checked.join(', ')}: no problem found`]
+          : [
+              `health gate is ${ctx.plan.gates?.find((g: Obj) => g.gate === 'health')?.status ?? 'unknown'}; ` +
+                `no pods or alerts were given to watch`,
+            ],
+        detail: { checked: ctx.monitor.checked },
+      };
   const mode = live ? 'live' : 'dry run';
   if (monitor.status === 'failed') {
     const rollback = (ctx.plan.rollback?.steps ?? []) as string[];
     return {
-      stages: [...stages, deploy, monitor, { name: 'repair', status: 'blocked', findings: ['proposed, not performed; each needs an approval', ...ctx.monitor.remediations, ...rollback.map((s) => `rollback: ${s}`)] }],
+      stages: [
+        ...stages,
+        deploy,
+        monitor,
+        {
+          name: 'repair',
+          status: 'blocked',
+          findings: [
+            'proposed, not performed; each needs an approval',
+            ...ctx.monitor.remediations,
+            ...rollback.map((s) => `rollback: ${s}`),
+          ],
+        },
+      ],
       finalStatus: 'blocked',
-      handoff: { to: 'onCall', message: `${mode}: ${target} is unhealthy after deploy (${monitor.findings.join('; ')}); approve a remediation or the rollback`, mode },
+      handoff: {
+        to: 'onCall',
+        message:
+          `${mode}: ${target} is unhealthy after deploy (${monitor.findings.join('; ')}); approve a ` +
+          `remediation or the rollback`,
+        mode,
+      },
     };
   }
   return {
     stages: [...stages, deploy, monitor, skipped('repair', 'nothing to repair')],
     finalStatus: 'delivered',
-    handoff: { to: 'operator', message: live ? `${target} was dispatched through the CI connector (idempotency key ${ctx.runId}); watch its rollout` : `dry run: ${target} was planned and validated, nothing was deployed; configure a CI connector (ci.trigger) to deploy live`, mode },
+    handoff: {
+      to: 'operator',
+      message: live
+        ? `${target} was dispatched through the CI connector (idempotency key ${ctx.runId}); watch its rollout`
+        : `dry run: ${target} was planned and validated, nothing was deployed; configure a CI connector ` +
+          `(ci.trigger) to deploy live`,
+      mode,
+    },
   };
 }

@@ -17,23 +17,32 @@ import { analyzersFor, MIGRATION_FILE } from './stage-inputs.js';
 type DeliveryBody = Static<typeof DeliveryRun>;
 type Obj = Record<string, any>;
 
-/** The route of a delivery run: configure (when there are files), the analyzers the files call for, the release plan, the delivery gate. */
+/**
+ * The route of a delivery run: configure (when there are files), the analyzers the files call for, the release plan,
+ * the delivery gate.
+ */
 function deliveryRoute(files: Record<string, string>): DomainName[] {
   const extra = analyzersFor(files).filter((d) => stepHandler(d));
   return [...(Object.keys(files).length ? ['environment' as const] : []), ...extra, 'cicd', 'delivery'];
 }
 
 function migrationsOf(files: Record<string, string>) {
-  return Object.entries(files).filter(([p]) => MIGRATION_FILE.test(p)).map(([id, sql]) => ({ id, sql }));
+  return Object.entries(files)
+    .filter(([p]) => MIGRATION_FILE.test(p))
+    .map(([id, sql]) => ({ id, sql }));
 }
 
 /** The answer of a delivery run: its status, stages and handoff (the same fields GET /v1/runs/{runId} shows). */
 export function deliveryView(result: Obj) {
   const d = (result.results?.delivery ?? {}) as Obj;
   return {
-    ok: true, runId: result.runId as string, status: result.status as string,
-    stages: d.stages ?? [], handoff: d.handoff ?? { to: 'owner', message: result.error ?? 'the run ended before its delivery stage' },
-    proofCard: result.proofCard ?? null, ...(result.error ? { error: result.error } : {}),
+    ok: true,
+    runId: result.runId as string,
+    status: result.status as string,
+    stages: d.stages ?? [],
+    handoff: d.handoff ?? { to: 'owner', message: result.error ?? 'the run ended before its delivery stage' },
+    proofCard: result.proofCard ?? null,
+    ...(result.error ? { error: result.error } : {}),
   };
 }
 
@@ -41,23 +50,47 @@ function autonomousView(result: Obj) {
   const d = (result.results?.delivery ?? {}) as Obj;
   const a = (d.autonomy ?? {}) as Obj;
   return {
-    ...deliveryView(result), mode: d.mode ?? 'delivery', actions: a.actions ?? [], budgetUsed: a.budgetUsed ?? 0, maxActions: a.maxActions ?? 0,
-    autonomousToCompletion: a.autonomousToCompletion === true, needsGrant: a.needsGrant ?? [], reasons: a.reasons ?? [],
+    ...deliveryView(result),
+    mode: d.mode ?? 'delivery',
+    actions: a.actions ?? [],
+    budgetUsed: a.budgetUsed ?? 0,
+    maxActions: a.maxActions ?? 0,
+    autonomousToCompletion: a.autonomousToCompletion === true,
+    needsGrant: a.needsGrant ?? [],
+    reasons: a.reasons ?? [],
   };
 }
 
 /** Answers once the run rests (up to RUN_SYNC_WAIT_MS), else 202 with its links. */
-async function answer(deps: Deps, run: { id: string; segment: number; status: string }, view: (r: Obj) => unknown): Promise<unknown> {
-  const result = (await waitForRest(deps, run.id, deps.config.RUN_SYNC_WAIT_MS, run.segment).catch(() => null)) as Obj | null;
+async function answer(
+  deps: Deps,
+  run: { id: string; segment: number; status: string },
+  view: (r: Obj) => unknown,
+): Promise<unknown> {
+  const result = (await waitForRest(deps, run.id, deps.config.RUN_SYNC_WAIT_MS, run.segment).catch(
+    () => null,
+  )) as Obj | null;
   if (result) return view(result);
-  return new Reply(202, { ok: true, runId: run.id, status: run.status, stages: [], handoff: { to: 'operator', message: 'the run is still going; follow its events' }, links: runLinks(run.id) }, { Location: runLinks(run.id).self });
+  return new Reply(
+    202,
+    {
+      ok: true,
+      runId: run.id,
+      status: run.status,
+      stages: [],
+      handoff: { to: 'operator', message: 'the run is still going; follow its events' },
+      links: runLinks(run.id),
+    },
+    { Location: runLinks(run.id).self },
+  );
 }
 
 async function submitDelivery(deps: Deps, principal: Principal, body: Obj, extra: Obj = {}) {
   const files = (body.files ?? {}) as Record<string, string>;
   const migrations = migrationsOf(files);
   return submitRun(deps, principal, {
-    request: `deliver ${body.service} ${body.version} to ${body.environment}`, domainRoute: deliveryRoute(files),
+    request: `deliver ${body.service} ${body.version} to ${body.environment}`,
+    domainRoute: deliveryRoute(files),
     metadata: { ...body, ...(migrations.length ? { migrations } : {}), ...extra, mode: 'delivery' },
   });
 }
@@ -66,21 +99,38 @@ export async function startDelivery(deps: Deps, principal: Principal, body: Deli
   return answer(deps, await submitDelivery(deps, principal, body), deliveryView);
 }
 
-/** Approves or refuses a delivery run at its gate; a run that is not a delivery run is 404, a gate already answered 409. */
-export async function resumeDelivery(deps: Deps, principal: Principal, runId: string, approved: boolean): Promise<unknown> {
+/**
+ * Approves or refuses a delivery run at its gate; a run that is not a delivery run is 404, a gate already answered 409.
+ */
+export async function resumeDelivery(
+  deps: Deps,
+  principal: Principal,
+  runId: string,
+  approved: boolean,
+): Promise<unknown> {
   const run = await findRun(deps, principal.accountId, runId);
   if (!run.route.includes('delivery')) throw notFound(`Delivery run ${runId}`);
   const resumed = await resumeRun(deps, principal, runId, { approved, action: approved ? 'approve' : 'reject' });
   return answer(deps, resumed, (r) => ((r.results?.delivery as Obj)?.autonomy ? autonomousView(r) : deliveryView(r)));
 }
 
-/** A delivery or an environment setup under an explicit autonomy grant; the mode is inferred from the fields when absent. */
+/**
+ * A delivery or an environment setup under an explicit autonomy grant; the mode is inferred from the fields when
+ * absent.
+ */
 export async function startAutonomous(deps: Deps, principal: Principal, body: Obj): Promise<unknown> {
   if (body.autonomy !== undefined) {
-    throw invalidPayload('An autonomy grant is not taken from the run\'s body: an approver creates one with POST /v1/delivery/autonomy/grants, and the run names it by grantId', { path: '/autonomy' });
+    throw invalidPayload(
+      "An autonomy grant is not taken from the run's body: an approver creates one with POST " +
+        '/v1/delivery/autonomy/grants, and the run names it by grantId',
+      { path: '/autonomy' },
+    );
   }
   const mode = body.mode ?? inferMode(body);
-  if (!mode) throw invalidPayload('mode cannot be inferred: send service and version (delivery) or files (environment)', [{ path: '/mode', message: 'required when neither service+version nor files are given', keyword: 'required' }]);
+  if (!mode)
+    throw invalidPayload('mode cannot be inferred: send service and version (delivery) or files (environment)', [
+      { path: '/mode', message: 'required when neither service+version nor files are given', keyword: 'required' },
+    ]);
   const { grantId, ...fields } = body;
   if (mode === 'delivery') {
     const delivery = assertValid<DeliveryBody>(DeliveryRun, { ...fields });
@@ -88,10 +138,16 @@ export async function startAutonomous(deps: Deps, principal: Principal, body: Ob
     return answer(deps, await submitDelivery(deps, principal, delivery, { autonomyGrantId: grantId }), autonomousView);
   }
   if (!body.files || typeof body.files !== 'object' || Object.values(body.files).some((v) => typeof v !== 'string')) {
-    throw invalidPayload('environment mode needs files (path → contents)', [{ path: '/files', message: 'must be an object of strings', keyword: 'type' }]);
+    throw invalidPayload('environment mode needs files (path → contents)', [
+      { path: '/files', message: 'must be an object of strings', keyword: 'type' },
+    ]);
   }
   await checkGrant(deps, principal, grantId, 'development');
-  const run = await submitRun(deps, principal, { request: 'set up the development environment', domainRoute: ['environment', 'delivery'], metadata: { files: body.files, autonomyGrantId: grantId, mode: 'environment' } });
+  const run = await submitRun(deps, principal, {
+    request: 'set up the development environment',
+    domainRoute: ['environment', 'delivery'],
+    metadata: { files: body.files, autonomyGrantId: grantId, mode: 'environment' },
+  });
   return answer(deps, run, autonomousView);
 }
 

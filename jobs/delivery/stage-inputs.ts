@@ -5,7 +5,9 @@ import type { Principal } from '../../shared/schemas/auth.js';
 
 type Obj = Record<string, any>;
 
-/** Files the migration analyzer reads (SQL, or files under a migrations folder) and code the security analyzer reads. */
+/**
+ * Files the migration analyzer reads (SQL, or files under a migrations folder) and code the security analyzer reads.
+ */
 export const MIGRATION_FILE = /(^|\/)(migrations?|db\/migrate)\/[^/]+\.(sql|js|ts|rb|py)$|\.sql$/i;
 const CODE_FILE = /\.(js|mjs|cjs|ts|tsx|jsx|py|go|rb|java|kt|rs|php|cs)$/i;
 
@@ -17,15 +19,24 @@ const CODE_FILE = /\.(js|mjs|cjs|ts|tsx|jsx|py|go|rb|java|kt|rs|php|cs)$/i;
  */
 export function analyzersFor(files: Record<string, string>): Array<'migration' | 'security'> {
   const paths = Object.keys(files);
-  return [...(paths.some((p) => MIGRATION_FILE.test(p)) ? ['migration' as const] : []), ...(paths.some((p) => CODE_FILE.test(p)) ? ['security' as const] : [])];
+  return [
+    ...(paths.some((p) => MIGRATION_FILE.test(p)) ? ['migration' as const] : []),
+    ...(paths.some((p) => CODE_FILE.test(p)) ? ['security' as const] : []),
+  ];
 }
 
-export function validateAnalyzers(prior: Record<string, Obj>, files: Record<string, string>): { analyzers: Record<string, Obj>; unavailable: string[] } {
+export function validateAnalyzers(
+  prior: Record<string, Obj>,
+  files: Record<string, string>,
+): { analyzers: Record<string, Obj>; unavailable: string[] } {
   const analyzers: Record<string, Obj> = {};
   const unavailable: string[] = [];
   for (const d of analyzersFor(files)) {
     if (prior[d]) analyzers[d] = prior[d];
-    else unavailable.push(`${d} analysis skipped: the files call for it, and the ${d} domain is not available in this service yet`);
+    else
+      unavailable.push(
+        `${d} analysis skipped: the files call for it, and the ${d} domain is not available in this service yet`,
+      );
   }
   return { analyzers, unavailable };
 }
@@ -35,10 +46,19 @@ export function validateAnalyzers(prior: Record<string, Obj>, files: Record<stri
  * null: without one every deploy is a dry run. `dryRunAsked`: an autonomy
  * grant asked for one, so nothing is sent even with a connector.
  */
-export async function ciConnector(deps: Deps, accountId: string, runId: string, dryRunAsked: boolean): Promise<{ connectorId: string; dispatched: boolean; note: string } | null> {
-  const row = (await connectorsWithCapability(deps.db, accountId, 'ci.trigger', 10)).find((c) => c.status !== 'disabled');
+export async function ciConnector(
+  deps: Deps,
+  accountId: string,
+  runId: string,
+  dryRunAsked: boolean,
+): Promise<{ connectorId: string; dispatched: boolean; note: string } | null> {
+  const row = (await connectorsWithCapability(deps.db, accountId, 'ci.trigger', 10)).find(
+    (c) => c.status !== 'disabled',
+  );
   if (!row) return null;
-  const note = dryRunAsked ? `the autonomy grant asked for a dry run (CI connector ${row.connector_id} is configured)` : `CI connector ${row.connector_id} is configured (idempotency key ${runId})`;
+  const note = dryRunAsked
+    ? `the autonomy grant asked for a dry run (CI connector ${row.connector_id} is configured)`
+    : `CI connector ${row.connector_id} is configured (idempotency key ${runId})`;
   return { connectorId: row.connector_id, dispatched: false, note };
 }
 
@@ -51,12 +71,19 @@ export async function ciConnector(deps: Deps, accountId: string, runId: string, 
  * nothing and is returned, so the deploy stays a dry run saying why.
  * `principal` is the run's grant (jobs/orchestrator/run-grant.ts).
  */
-export async function dispatchDeploy(deps: Deps, principal: Principal, runId: string, connectorId: string, input: Record<string, unknown>): Promise<{ actionId: string } | { refused: string }> {
+export async function dispatchDeploy(
+  deps: Deps,
+  principal: Principal,
+  runId: string,
+  connectorId: string,
+  input: Record<string, unknown>,
+): Promise<{ actionId: string } | { refused: string }> {
   const { accountId } = principal;
   const id = `bac_${runId.replace(/^run_/, '')}`;
   const existing = await getAction(deps.db, accountId, id);
   if (existing) {
-    // Written by an earlier attempt of this step; queue it again only if it never got to run (a retried enqueue adds nothing).
+    // Written by an earlier attempt of this step; queue it again only if it never got to run (a retried enqueue adds
+    // nothing).
     if (existing.status === 'queued' && existing.attempts === 0) await enqueueAction(deps, existing);
     return { actionId: id };
   }

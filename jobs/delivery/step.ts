@@ -17,7 +17,10 @@ export const DELIVERY_ACTIONS = ['configure', 'validate', 'deploy', 'monitor'] a
 function monitorFindings(m: Record<string, unknown>): DeliveryContext['monitor'] {
   const pods = objectArray(m.pods);
   const alerts = objectArray(m.alerts);
-  const checked = [...(pods.length ? [`${pods.length} pod(s)`] : []), ...(alerts.length ? [`${alerts.length} alert payload(s)`] : [])];
+  const checked = [
+    ...(pods.length ? [`${pods.length} pod(s)`] : []),
+    ...(alerts.length ? [`${alerts.length} alert payload(s)`] : []),
+  ];
   const k8s = pods.length ? repairReport(pods, objectArray(m.events)) : null;
   const inc = alerts.length ? respond(alerts, (m.signals as Record<string, unknown>) ?? {}) : null;
   const problems = [
@@ -32,8 +35,14 @@ function monitorFindings(m: Record<string, unknown>): DeliveryContext['monitor']
 function autonomyView(verdict: AutonomyVerdict, plan: DeliveryPlan) {
   const statusOf = (action: string) => plan.stages.find((s) => s.name === action)?.status ?? 'pending';
   return {
-    actions: verdict.decisions.map((d) => ({ ...d, status: d.decision === 'autoApproved' ? statusOf(d.action) : 'awaitingApproval' })),
-    budgetUsed: verdict.budgetUsed, maxActions: verdict.maxActions, needsGrant: verdict.needsGrant, reasons: verdict.reasons,
+    actions: verdict.decisions.map((d) => ({
+      ...d,
+      status: d.decision === 'autoApproved' ? statusOf(d.action) : 'awaitingApproval',
+    })),
+    budgetUsed: verdict.budgetUsed,
+    maxActions: verdict.maxActions,
+    needsGrant: verdict.needsGrant,
+    reasons: verdict.reasons,
     autonomousToCompletion: verdict.granted && plan.finalStatus === 'delivered',
   };
 }
@@ -55,16 +64,40 @@ export const deliveryStep: StepHandler = async (input, deps) => {
   const version = text(m.version) ?? 'unversioned';
   const strategy = STRATEGIES.find((s) => s === m.strategy) as Strategy | undefined;
   // A run routed here without a cicd step (an orchestrator request) still gets its gates judged, fail closed.
-  const plan = input.prior.cicd ?? planRelease({ service, environment, version, strategy, artifacts: stringRecord(m.artifacts), previousVersion: text(m.previousVersion) });
+  const plan =
+    input.prior.cicd ??
+    planRelease({
+      service,
+      environment,
+      version,
+      strategy,
+      artifacts: stringRecord(m.artifacts),
+      previousVersion: text(m.previousVersion),
+    });
   const answer = gateAnswer(input.resume);
   const grant = runGrantOf?.grant;
-  const autonomy = runGrantOf && !answer
-    ? await decideUnderGrant(deps, input.runId, runGrantOf, DELIVERY_ACTIONS.map((action) => ({ action }))) : undefined;
+  const autonomy =
+    runGrantOf && !answer
+      ? await decideUnderGrant(
+          deps,
+          input.runId,
+          runGrantOf,
+          DELIVERY_ACTIONS.map((action) => ({ action })),
+        )
+      : undefined;
   const dryRunAsked = grant ? grant.dryRun !== false : false;
   const { analyzers, unavailable } = validateAnalyzers(input.prior, stringRecord(m.files));
   const ctx: DeliveryContext = {
-    runId: input.runId, service, environment, version, configure: input.prior.environment, plan, analyzers, unavailable,
-    approval: answer ?? (autonomy?.granted ? 'granted' : 'pending'), autonomy,
+    runId: input.runId,
+    service,
+    environment,
+    version,
+    configure: input.prior.environment,
+    plan,
+    analyzers,
+    unavailable,
+    approval: answer ?? (autonomy?.granted ? 'granted' : 'pending'),
+    autonomy,
     connector: await ciConnector(deps, input.accountId, input.runId, dryRunAsked),
     monitor: monitorFindings(m),
   };
@@ -73,22 +106,57 @@ export const deliveryStep: StepHandler = async (input, deps) => {
   if (ctx.connector && !dryRunAsked && result.stages.find((s) => s.name === 'deploy')?.status === 'dry run') {
     // The run acts within its grant: a live deploy needs delivery:write (and bridge:write for the connector call).
     const actor = await requireRunEffect(deps, input, 'delivery.deploy');
-    const sent = await dispatchDeploy(deps, actor, input.runId, ctx.connector.connectorId, { service, environment, version, strategy: plan.strategy ?? strategy ?? null, runId: input.runId });
-    const connector = 'actionId' in sent
-      ? { ...ctx.connector, dispatched: true, note: `bridge action ${sent.actionId}` }
-      : { ...ctx.connector, note: `CI connector ${ctx.connector.connectorId} refused the deploy: ${sent.refused}` };
+    const sent = await dispatchDeploy(deps, actor, input.runId, ctx.connector.connectorId, {
+      service,
+      environment,
+      version,
+      strategy: plan.strategy ?? strategy ?? null,
+      runId: input.runId,
+    });
+    const connector =
+      'actionId' in sent
+        ? { ...ctx.connector, dispatched: true, note: `bridge action ${sent.actionId}` }
+        : { ...ctx.connector, note: `CI connector ${ctx.connector.connectorId} refused the deploy: ${sent.refused}` };
     result = planDelivery({ ...ctx, connector });
   }
   const output = {
-    mode: 'delivery', service, environment, version, stages: result.stages, handoff: result.handoff, idempotencyKey: input.runId,
+    mode: 'delivery',
+    service,
+    environment,
+    version,
+    stages: result.stages,
+    handoff: result.handoff,
+    idempotencyKey: input.runId,
     ...(grant ? { autonomy: autonomy ? autonomyView(autonomy, result) : { resolvedBy: answer } } : {}),
   };
   const outcome: StepOutcome = {
     output,
-    evidence: result.stages.flatMap((s) => s.findings.slice(0, 3).map((f) => ({ claim: `${s.name}: ${f}`, source: `delivery stage ${s.name}`, sourceBound: s.name !== 'deploy' }))),
-    conversation: [`${service}@${version} → ${environment}: ${result.stages.map((s) => `${s.name} ${s.status}`).join(', ')}.`],
+    evidence: result.stages.flatMap((s) =>
+      s.findings.slice(0, 3).map((f) => ({
+        claim: `${s.name}: ${f}`,
+        source: `delivery stage ${s.name}`,
+        sourceBound: s.name !== 'deploy',
+      })),
+    ),
+    conversation: [
+      `${service}@${version} → ${environment}: ${result.stages.map((s) => `${s.name} ${s.status}`).join(', ')}.`,
+    ],
     openQuestions: result.gate ? [result.gate.question] : [],
   };
-  if (result.gate) return { ...outcome, suspend: { kind: 'awaitingApproval', payload: { gate: 'deploy', question: result.gate.question, service, environment, version, ...(result.gate.needsGrant ? { needsGrant: result.gate.needsGrant } : {}) } } };
+  if (result.gate)
+    return {
+      ...outcome,
+      suspend: {
+        kind: 'awaitingApproval',
+        payload: {
+          gate: 'deploy',
+          question: result.gate.question,
+          service,
+          environment,
+          version,
+          ...(result.gate.needsGrant ? { needsGrant: result.gate.needsGrant } : {}),
+        },
+      },
+    };
   return { ...outcome, finalStatus: result.finalStatus };
 };

@@ -27,7 +27,20 @@ export interface EnvelopeRow {
   updated_at: Date;
 }
 
-export type NewEnvelope = Pick<EnvelopeRow, 'id' | 'account_id' | 'plan_id' | 'kind' | 'sender' | 'recipient' | 'run_id' | 'task_id' | 'payload' | 'status' | 'history'>;
+export type NewEnvelope = Pick<
+  EnvelopeRow,
+  | 'id'
+  | 'account_id'
+  | 'plan_id'
+  | 'kind'
+  | 'sender'
+  | 'recipient'
+  | 'run_id'
+  | 'task_id'
+  | 'payload'
+  | 'status'
+  | 'history'
+>;
 
 /** Inserts envelopes in one statement (a plan's hand-offs land together or not at all). */
 export async function insertEnvelopes(db: Db, rows: NewEnvelope[]): Promise<EnvelopeRow[]> {
@@ -39,7 +52,12 @@ export async function insertEnvelopes(db: Db, rows: NewEnvelope[]): Promise<Enve
   return created.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
 }
 
-export async function getEnvelope(db: Db, accountId: string, msgId: string, forUpdate = false): Promise<EnvelopeRow | null> {
+export async function getEnvelope(
+  db: Db,
+  accountId: string,
+  msgId: string,
+  forUpdate = false,
+): Promise<EnvelopeRow | null> {
   const q = db('a2a_envelopes').where({ account_id: accountId, id: msgId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
@@ -53,7 +71,13 @@ export interface EnvelopeFilter {
   planId?: string;
 }
 
-export async function listEnvelopes(db: Db, accountId: string, filter: EnvelopeFilter, limit: number, cursor?: string): Promise<{ rows: EnvelopeRow[]; nextCursor: string | null }> {
+export async function listEnvelopes(
+  db: Db,
+  accountId: string,
+  filter: EnvelopeFilter,
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: EnvelopeRow[]; nextCursor: string | null }> {
   const q = db('a2a_envelopes').where({ account_id: accountId });
   if (filter.status) q.andWhere({ status: filter.status });
   if (filter.recipient) q.andWhere({ recipient: filter.recipient });
@@ -64,13 +88,20 @@ export async function listEnvelopes(db: Db, accountId: string, filter: EnvelopeF
 }
 
 /** Moves an envelope (its history gains the move in the same statement) and sets its result or error when given. */
-export async function moveEnvelope(db: Db, msgId: string, change: { status: string; move: EnvelopeMove; result?: Record<string, unknown>; error?: string }): Promise<EnvelopeRow> {
-  const [row] = await db('a2a_envelopes').where({ id: msgId }).update({
-    status: change.status,
-    history: db.raw('history || ?::jsonb', [JSON.stringify([change.move])]),
-    updated_at: db.fn.now(),
-    ...(change.result !== undefined ? { result: JSON.stringify(change.result) } : {}),
-    ...(change.error !== undefined ? { error: change.error } : {}),
-  }).returning('*');
+export async function moveEnvelope(
+  db: Db,
+  msgId: string,
+  change: { status: string; move: EnvelopeMove; result?: Record<string, unknown>; error?: string },
+): Promise<EnvelopeRow> {
+  const [row] = await db('a2a_envelopes')
+    .where({ id: msgId })
+    .update({
+      status: change.status,
+      history: db.raw('history || ?::jsonb', [JSON.stringify([change.move])]),
+      updated_at: db.fn.now(),
+      ...(change.result !== undefined ? { result: JSON.stringify(change.result) } : {}),
+      ...(change.error !== undefined ? { error: change.error } : {}),
+    })
+    .returning('*');
   return row;
 }

@@ -14,7 +14,8 @@ export const routes = [
     description:
       'Names its sender (a registered agent, or awp), its recipient (a registered agent), the run and/or task it ' +
       'belongs to, and its payload; it starts queued.',
-    body: EnvelopeCreate, response: { 201: EnvelopeOne },
+    body: EnvelopeCreate,
+    response: { 201: EnvelopeOne },
     handler: async ({ body, principal }, deps) =>
       new Reply(201, { ok: true, envelope: envelopeView(await createEnvelope(deps, principal, body)) }),
   }),
@@ -27,15 +28,20 @@ export const routes = [
   }),
   r.get('/v1/a2a/envelopes/{msgId}', 'Fetch an envelope', {
     response: { 200: EnvelopeOne },
-    handler: async ({ params, principal }, deps) =>
-      ({ ok: true, envelope: envelopeView(await fetchEnvelope(deps, principal, params.msgId)) }),
+    handler: async ({ params, principal }, deps) => ({
+      ok: true,
+      envelope: envelopeView(await fetchEnvelope(deps, principal, params.msgId)),
+    }),
   }),
   r.post('/v1/a2a/envelopes/{msgId}/update', 'Update delivery status', {
     description:
       'Moves the envelope along its status table (409 with the allowed moves otherwise); each move is kept in its ' +
       'history.',
-    body: EnvelopeUpdate, response: { 200: EnvelopeOne },
-    handler: async ({ params, body, principal }, deps) =>
-      ({ ok: true, envelope: envelopeView(await updateEnvelope(deps, principal, params.msgId, body)) }),
+    body: EnvelopeUpdate,
+    response: { 200: EnvelopeOne },
+    handler: async ({ params, body, principal }, deps) => ({
+      ok: true,
+      envelope: envelopeView(await updateEnvelope(deps, principal, params.msgId, body)),
+    }),
   }),
 ];

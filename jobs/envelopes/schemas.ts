@@ -2,11 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { AnyObject, Id, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { ENVELOPE_KINDS, ENVELOPES } from './machine.js';
 
-export const EnvelopeStatus = StringEnum(ENVELOPES.statuses, { description: 'Delivery status; moves follow GET /v1/a2a/contract' });
+export const EnvelopeStatus = StringEnum(ENVELOPES.statuses, {
+  description: 'Delivery status; moves follow GET /v1/a2a/contract',
+});
 export const EnvelopeKind = StringEnum(ENVELOPE_KINDS);
 
 /** A party of an envelope: a registered agent's id, or `awp` for this service. */
-export const PartyId = Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$', description: 'agentId of a registered agent, or awp (this service)' });
+export const PartyId = Type.String({
+  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$',
+  description: 'agentId of a registered agent, or awp (this service)',
+});
 export const SERVICE_PARTY = 'awp';
 
 export const EnvelopeCreate = Type.Object(
@@ -42,7 +47,13 @@ export const EnvelopeListQuery = Type.Composite([
   }),
 ]);
 
-const Move = Type.Object({ from: Type.Union([EnvelopeStatus, Type.Null()]), to: EnvelopeStatus, at: Timestamp, actor: Type.String(), note: Type.Union([Type.String(), Type.Null()]) });
+const Move = Type.Object({
+  from: Type.Union([EnvelopeStatus, Type.Null()]),
+  to: EnvelopeStatus,
+  at: Timestamp,
+  actor: Type.String(),
+  note: Type.Union([Type.String(), Type.Null()]),
+});
 
 export const EnvelopeView = Type.Object(
   {

@@ -1,6 +1,14 @@
 import type { Deps } from '../../shared/deps.js';
 import { agentsNamed } from '../agents/index.js';
-import { getEnvelope, insertEnvelopes, listEnvelopes, moveEnvelope, type EnvelopeFilter, type EnvelopeRow, type NewEnvelope } from './repository.js';
+import {
+  getEnvelope,
+  insertEnvelopes,
+  listEnvelopes,
+  moveEnvelope,
+  type EnvelopeFilter,
+  type EnvelopeRow,
+  type NewEnvelope,
+} from './repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { getRun } from '../../shared/db/runs.js';
 import { getTask } from '../tasks/index.js';
@@ -25,14 +33,28 @@ export interface EnvelopeFields {
 /** A new envelope row, `queued`, its history starting with that. */
 export function newEnvelope(principal: Principal, fields: EnvelopeFields): NewEnvelope {
   return {
-    id: newId('msg'), account_id: principal.accountId, plan_id: fields.planId ?? null, kind: fields.kind, sender: fields.sender, recipient: fields.recipient,
-    run_id: fields.runId ?? null, task_id: fields.taskId ?? null, payload: fields.payload, status: 'queued',
+    id: newId('msg'),
+    account_id: principal.accountId,
+    plan_id: fields.planId ?? null,
+    kind: fields.kind,
+    sender: fields.sender,
+    recipient: fields.recipient,
+    run_id: fields.runId ?? null,
+    task_id: fields.taskId ?? null,
+    payload: fields.payload,
+    status: 'queued',
     history: [{ from: null, to: 'queued', at: new Date().toISOString(), actor: actorOf(principal), note: 'created' }],
   };
 }
 
-/** The run and task an envelope names, and its parties other than this service, must be the account's (404 otherwise). */
-export async function assertBelongs(db: Db, accountId: string, refs: { parties: string[]; runId?: string | null; taskId?: string | null }): Promise<void> {
+/**
+ * The run and task an envelope names, and its parties other than this service, must be the account's (404 otherwise).
+ */
+export async function assertBelongs(
+  db: Db,
+  accountId: string,
+  refs: { parties: string[]; runId?: string | null; taskId?: string | null },
+): Promise<void> {
   const agents = [...new Set(refs.parties.filter((p) => p !== SERVICE_PARTY))];
   const known = new Set((await agentsNamed(db, accountId, agents)).map((a) => a.agent_id));
   const unknown = agents.find((a) => !known.has(a));
@@ -41,11 +63,31 @@ export async function assertBelongs(db: Db, accountId: string, refs: { parties: 
   if (refs.taskId && !(await getTask(db, accountId, refs.taskId))) throw notFound(`Task ${refs.taskId}`);
 }
 
-export async function createEnvelope(deps: Pick<Deps, 'db'>, principal: Principal, input: { recipient: string; sender?: string; runId?: string; taskId?: string; kind?: string; payload: Record<string, unknown> }): Promise<EnvelopeRow> {
-  if (!input.runId && !input.taskId) throw invalidPayload('An envelope belongs to a run or a task: send runId or taskId', [{ path: '/runId', message: 'runId or taskId is required', keyword: 'required' }]);
+export async function createEnvelope(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  input: {
+    recipient: string;
+    sender?: string;
+    runId?: string;
+    taskId?: string;
+    kind?: string;
+    payload: Record<string, unknown>;
+  },
+): Promise<EnvelopeRow> {
+  if (!input.runId && !input.taskId)
+    throw invalidPayload('An envelope belongs to a run or a task: send runId or taskId', [
+      { path: '/runId', message: 'runId or taskId is required', keyword: 'required' },
+    ]);
   const sender = input.sender ?? SERVICE_PARTY;
-  await assertBelongs(deps.db, principal.accountId, { parties: [sender, input.recipient], runId: input.runId, taskId: input.taskId });
-  const [row] = await insertEnvelopes(deps.db, [newEnvelope(principal, { ...input, sender, kind: input.kind ?? 'message' })]);
+  await assertBelongs(deps.db, principal.accountId, {
+    parties: [sender, input.recipient],
+    runId: input.runId,
+    taskId: input.taskId,
+  });
+  const [row] = await insertEnvelopes(deps.db, [
+    newEnvelope(principal, { ...input, sender, kind: input.kind ?? 'message' }),
+  ]);
   return row!;
 }
 
@@ -55,7 +97,11 @@ export async function fetchEnvelope(deps: Pick<Deps, 'db'>, principal: Principal
   return row;
 }
 
-export function findEnvelopes(deps: Pick<Deps, 'db'>, principal: Principal, filter: EnvelopeFilter & { limit?: number; cursor?: string }) {
+export function findEnvelopes(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  filter: EnvelopeFilter & { limit?: number; cursor?: string },
+) {
   return listEnvelopes(deps.db, principal.accountId, filter, filter.limit ?? 50, filter.cursor);
 }
 
@@ -65,16 +111,37 @@ export function findEnvelopes(deps: Pick<Deps, 'db'>, principal: Principal, filt
  * history gains it in the same statement. A result belongs to `completed`,
  * an error to `failed` or `rejected`.
  */
-export async function updateEnvelope(deps: Pick<Deps, 'db'>, principal: Principal, msgId: string, change: { status: string; note?: string; result?: Record<string, unknown>; error?: string }): Promise<EnvelopeRow> {
-  if (change.result !== undefined && change.status !== 'completed') throw invalidPayload('result is sent with status completed', [{ path: '/result', message: 'only with status completed', keyword: 'dependentRequired' }]);
-  if (change.error !== undefined && !['failed', 'rejected'].includes(change.status)) throw invalidPayload('error is sent with status failed or rejected', [{ path: '/error', message: 'only with status failed or rejected', keyword: 'dependentRequired' }]);
+export async function updateEnvelope(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  msgId: string,
+  change: { status: string; note?: string; result?: Record<string, unknown>; error?: string },
+): Promise<EnvelopeRow> {
+  if (change.result !== undefined && change.status !== 'completed')
+    throw invalidPayload('result is sent with status completed', [
+      { path: '/result', message: 'only with status completed', keyword: 'dependentRequired' },
+    ]);
+  if (change.error !== undefined && !['failed', 'rejected'].includes(change.status))
+    throw invalidPayload('error is sent with status failed or rejected', [
+      { path: '/error', message: 'only with status failed or rejected', keyword: 'dependentRequired' },
+    ]);
   return deps.db.transaction(async (trx) => {
     const row = await getEnvelope(trx, principal.accountId, msgId, true);
     if (!row) throw notFound(`Envelope ${msgId}`);
     if (!ENVELOPES.canMove(row.status, change.status)) {
-      throw conflict(`An envelope cannot move from ${row.status} to ${change.status}`, { from: row.status, to: change.status, allowed: ENVELOPES.allowed(row.status) });
+      throw conflict(`An envelope cannot move from ${row.status} to ${change.status}`, {
+        from: row.status,
+        to: change.status,
+        allowed: ENVELOPES.allowed(row.status),
+      });
     }
-    const move = { from: row.status, to: change.status, at: new Date().toISOString(), actor: actorOf(principal), note: change.note ?? null };
+    const move = {
+      from: row.status,
+      to: change.status,
+      at: new Date().toISOString(),
+      actor: actorOf(principal),
+      note: change.note ?? null,
+    };
     return moveEnvelope(trx, msgId, { status: change.status, move, result: change.result, error: change.error });
   });
 }

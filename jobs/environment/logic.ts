@@ -1,6 +1,12 @@
 import type { EnvironmentReadiness } from '../../shared/schemas/delivery-ops.js';
 import { ProjectFiles } from './project-files.js';
-import { detectPackageManagers, detectRuntimes, runtimeConflicts, type PackageManagerFinding, type RuntimeFinding } from './runtimes.js';
+import {
+  detectPackageManagers,
+  detectRuntimes,
+  runtimeConflicts,
+  type PackageManagerFinding,
+  type RuntimeFinding,
+} from './runtimes.js';
 import { detectEnv, detectServices, type SecretFinding, type ServiceFinding } from './services.js';
 
 export interface SetupStep {
@@ -28,7 +34,14 @@ export interface EnvironmentReport {
 /** How a runtime is installed at a version (asdf reads .tool-versions; otherwise the usual version manager). */
 function installCommand(r: RuntimeFinding): string {
   const v = r.version && /^[\d.]+$/.test(r.version) ? r.version : 'latest';
-  const cmds: Record<string, string> = { node: `nvm install ${v}`, python: `pyenv install ${v}`, go: `go install golang.org/dl/go${v}@latest`, rust: `rustup toolchain install ${r.version ?? 'stable'}`, ruby: `rbenv install ${v}`, java: `sdk install java ${v}` };
+  const cmds: Record<string, string> = {
+    node: `nvm install ${v}`,
+    python: `pyenv install ${v}`,
+    go: `go install golang.org/dl/go${v}@latest`,
+    rust: `rustup toolchain install ${r.version ?? 'stable'}`,
+    ruby: `rbenv install ${v}`,
+    java: `sdk install java ${v}`,
+  };
   return cmds[r.name] ?? `install ${r.name} ${v}`;
 }
 
@@ -65,7 +78,13 @@ export function analyzeEnvironment(files: Record<string, string>): EnvironmentRe
   const conflicts = runtimeConflicts(rawRuntimes);
 
   const steps: Array<Omit<SetupStep, 'order'>> = [];
-  for (const r of runtimes) steps.push({ action: 'installRuntime', description: `Install ${r.name}${r.version ? ` ${r.version}` : ''}`, command: installCommand(r), source: r.source });
+  for (const r of runtimes)
+    steps.push({
+      action: 'installRuntime',
+      description: `Install ${r.name}${r.version ? ` ${r.version}` : ''}`,
+      command: installCommand(r),
+      source: r.source,
+    });
   const compose = p.first(/^(docker-)?compose(\.[\w-]+)?\.ya?ml$/);
   if (services.length > 0) {
     const inCompose = services.filter((s) => s.evidence.some((e) => e.kind === 'composeImage'));
@@ -82,23 +101,55 @@ export function analyzeEnvironment(files: Record<string, string>): EnvironmentRe
   const example = p.first(/^(\.env\.(example|sample|template|dist)|env\.example)$/);
   if (example || env.secrets.length > 0) {
     const missing = env.secrets.filter((s) => s.needsValue).map((s) => s.name);
-    steps.push({ action: 'provideSecrets', description: missing.length ? `Provide values for ${missing.join(', ')}` : 'Copy the example environment', command: example ? `cp ${example} .env` : null, source: example ?? env.secrets[0]!.source });
+    steps.push({
+      action: 'provideSecrets',
+      description: missing.length ? `Provide values for ${missing.join(', ')}` : 'Copy the example environment',
+      command: example ? `cp ${example} .env` : null,
+      source: example ?? env.secrets[0]!.source,
+    });
   }
-  for (const m of packageManagers) steps.push({ action: 'installDependencies', description: `Install ${m.ecosystem} dependencies with ${m.name}`, command: m.installCommand, source: m.lockfile });
+  for (const m of packageManagers)
+    steps.push({
+      action: 'installDependencies',
+      description: `Install ${m.ecosystem} dependencies with ${m.name}`,
+      command: m.installCommand,
+      source: m.lockfile,
+    });
   const pkgPath = p.first('package.json');
   const scripts = (pkgPath && p.json(pkgPath)?.scripts) || {};
   const runner = packageManagers.find((m) => m.ecosystem === 'node')?.name ?? 'npm';
-  for (const s of SCRIPTS) if (typeof scripts[s] === 'string') steps.push({ action: 'runScript', description: `Run the ${s} script`, command: `${runner === 'npm' ? 'npm run' : runner} ${s}`, source: `${pkgPath} scripts.${s}` });
+  for (const s of SCRIPTS)
+    if (typeof scripts[s] === 'string')
+      steps.push({
+        action: 'runScript',
+        description: `Run the ${s} script`,
+        command: `${runner === 'npm' ? 'npm run' : runner} ${s}`,
+        source: `${pkgPath} scripts.${s}`,
+      });
   const setupSteps = steps.map((s, i) => ({ order: i + 1, ...s }));
 
   const reasons: string[] = [];
   const blocking = [...p.problems.map((x) => x.message), ...conflicts];
   const input: string[] = [];
-  if (runtimes.length === 0) input.push('no runtime could be detected from the files given; send the project manifests (package.json, pyproject.toml, go.mod, ...)');
+  if (runtimes.length === 0)
+    input.push(
+      'no runtime could be detected from the files given; send the project manifests (package.json, ' +
+        'pyproject.toml, go.mod, ...)',
+    );
   for (const r of runtimes.filter((r) => !r.version)) input.push(`${r.name} is used but no file pins its version`);
   const secretsNeeded = env.secrets.filter((s) => s.needsValue);
   if (secretsNeeded.length) input.push(`secrets need values: ${secretsNeeded.map((s) => s.name).join(', ')}`);
   reasons.push(...blocking, ...input);
   const readiness: EnvironmentReadiness = blocking.length > 0 ? 'blocked' : input.length > 0 ? 'needsInput' : 'ready';
-  return { runtimes, packageManagers, services, secrets: env.secrets, envNames: [...new Set(env.names.map((n) => n.name))], setupSteps, readiness, reasons, filesRead: p.paths.length };
+  return {
+    runtimes,
+    packageManagers,
+    services,
+    secrets: env.secrets,
+    envNames: [...new Set(env.names.map((n) => n.name))],
+    setupSteps,
+    readiness,
+    reasons,
+    filesRead: p.paths.length,
+  };
 }

@@ -67,7 +67,8 @@ export class ProjectFiles {
     let value: unknown = null;
     try {
       value = fn(this.text(path));
-      if (format !== 'XML' && (value === null || typeof value !== 'object' || Array.isArray(value))) throw new Error(`expected a ${format} object at the top level`);
+      if (format !== 'XML' && (value === null || typeof value !== 'object' || Array.isArray(value)))
+        throw new Error(`expected a ${format} object at the top level`);
     } catch (err) {
       value = null;
       this.problems.push({ path, message: `${path} is not valid ${format}: ${(err as Error).message.split('\n')[0]}` });

@@ -27,19 +27,32 @@ const IMAGE_RUNTIMES: Array<[RegExp, string]> = [
 ];
 
 /** `.tool-versions` (asdf) plugin names → runtime names. */
-const ASDF_NAMES: Record<string, string> = { nodejs: 'node', node: 'node', python: 'python', golang: 'go', go: 'go', rust: 'rust', ruby: 'ruby', java: 'java', bun: 'bun', deno: 'deno' };
+const ASDF_NAMES: Record<string, string> = {
+  nodejs: 'node',
+  node: 'node',
+  python: 'python',
+  golang: 'go',
+  go: 'go',
+  rust: 'rust',
+  ruby: 'ruby',
+  java: 'java',
+  bun: 'bun',
+  deno: 'deno',
+};
 
 /** Runtimes and their versions as every file that declares one states them. */
 export function detectRuntimes(p: ProjectFiles): RuntimeFinding[] {
   const found: RuntimeFinding[] = [];
-  const add = (name: string, version: string | null | undefined, source: string) => found.push({ name, version: version ? String(version).trim() : null, source });
+  const add = (name: string, version: string | null | undefined, source: string) =>
+    found.push({ name, version: version ? String(version).trim() : null, source });
 
   for (const path of p.named('package.json')) {
     const pkg = p.json(path);
     if (!pkg) continue;
     add('node', typeof pkg.engines?.node === 'string' ? pkg.engines.node : null, `${path} engines.node`);
   }
-  for (const file of ['.nvmrc', '.node-version']) for (const path of p.named(file)) add('node', p.text(path).split(/\r?\n/)[0]!.replace(/^v/, ''), path);
+  for (const file of ['.nvmrc', '.node-version'])
+    for (const path of p.named(file)) add('node', p.text(path).split(/\r?\n/)[0]!.replace(/^v/, ''), path);
   for (const path of p.named('.tool-versions')) {
     for (const line of p.text(path).split(/\r?\n/)) {
       const [plugin, version] = line.replace(/#.*/, '').trim().split(/\s+/);
@@ -50,7 +63,11 @@ export function detectRuntimes(p: ProjectFiles): RuntimeFinding[] {
   for (const path of p.named('pyproject.toml')) {
     const t = p.toml(path);
     if (!t) continue;
-    add('python', t.project?.['requires-python'] ?? t.tool?.poetry?.dependencies?.python ?? null, `${path}${t.project?.['requires-python'] ? ' project.requires-python' : ''}`);
+    add(
+      'python',
+      t.project?.['requires-python'] ?? t.tool?.poetry?.dependencies?.python ?? null,
+      `${path}${t.project?.['requires-python'] ? ' project.requires-python' : ''}`,
+    );
   }
   for (const path of p.named('.python-version')) add('python', p.text(path).split(/\r?\n/)[0], path);
   for (const path of p.named('go.mod')) {
@@ -65,16 +82,34 @@ export function detectRuntimes(p: ProjectFiles): RuntimeFinding[] {
     const channel = path.endsWith('.toml') ? p.toml(path)?.toolchain?.channel : p.text(path).split(/\r?\n/)[0];
     if (channel !== undefined) add('rust', channel, path);
   }
-  for (const path of p.named('Gemfile')) add('ruby', /^\s*ruby\s+['"]([^'"]+)['"]/m.exec(p.text(path))?.[1] ?? null, path);
-  for (const path of p.named('.ruby-version')) add('ruby', p.text(path).split(/\r?\n/)[0]!.replace(/^ruby-/, ''), path);
+  for (const path of p.named('Gemfile'))
+    add('ruby', /^\s*ruby\s+['"]([^'"]+)['"]/m.exec(p.text(path))?.[1] ?? null, path);
+  for (const path of p.named('.ruby-version'))
+    add(
+      'ruby',
+      p
+        .text(path)
+        .split(/\r?\n/)[0]!
+        .replace(/^ruby-/, ''),
+      path,
+    );
   for (const path of p.named('pom.xml')) {
-    const v = p.xmlValues(path, ['properties > java\\.version', 'properties > maven\\.compiler\\.release', 'properties > maven\\.compiler\\.source']);
+    const v = p.xmlValues(path, [
+      'properties > java\\.version',
+      'properties > maven\\.compiler\\.release',
+      'properties > maven\\.compiler\\.source',
+    ]);
     if (p.problems.some((x) => x.path === path)) continue;
     add('java', Object.values(v)[0] ?? null, path);
   }
   for (const path of p.named(/^build\.gradle(\.kts)?$/)) {
     const text = p.text(path);
-    const version = /JavaLanguageVersion\.of\((\d+)\)/.exec(text)?.[1] ?? /sourceCompatibility\s*=\s*(?:JavaVersion\.VERSION_)?['"]?([\d_.]+)/.exec(text)?.[1]?.replace(/^1_/, '1.').replace(/_/g, '.');
+    const version =
+      /JavaLanguageVersion\.of\((\d+)\)/.exec(text)?.[1] ??
+      /sourceCompatibility\s*=\s*(?:JavaVersion\.VERSION_)?['"]?([\d_.]+)/
+        .exec(text)?.[1]
+        ?.replace(/^1_/, '1.')
+        .replace(/_/g, '.');
     add('java', version ?? null, path);
   }
   for (const path of p.named(/^(Dockerfile|Containerfile)(\..+)?$/)) {
@@ -97,7 +132,13 @@ const MANAGERS: Array<{ file: string | RegExp; name: string; ecosystem: string; 
   { file: 'poetry.lock', name: 'poetry', ecosystem: 'python', install: 'poetry install', lock: true },
   { file: 'uv.lock', name: 'uv', ecosystem: 'python', install: 'uv sync --frozen', lock: true },
   { file: 'Pipfile.lock', name: 'pipenv', ecosystem: 'python', install: 'pipenv sync', lock: true },
-  { file: /^requirements.*\.txt$/, name: 'pip', ecosystem: 'python', install: 'pip install -r requirements.txt', lock: false },
+  {
+    file: /^requirements.*\.txt$/,
+    name: 'pip',
+    ecosystem: 'python',
+    install: 'pip install -r requirements.txt',
+    lock: false,
+  },
   { file: 'pyproject.toml', name: 'pip', ecosystem: 'python', install: 'pip install -e .', lock: false },
   { file: 'go.sum', name: 'go modules', ecosystem: 'go', install: 'go mod download', lock: true },
   { file: 'go.mod', name: 'go modules', ecosystem: 'go', install: 'go mod download', lock: false },
@@ -110,20 +151,32 @@ const MANAGERS: Array<{ file: string | RegExp; name: string; ecosystem: string; 
   { file: /^build\.gradle(\.kts)?$/, name: 'gradle', ecosystem: 'java', install: 'gradle dependencies', lock: false },
 ];
 
-/** One package manager per ecosystem: a lockfile wins over a bare manifest; `packageManager` in package.json wins for node. */
+/**
+ * One package manager per ecosystem: a lockfile wins over a bare manifest; `packageManager` in package.json wins for
+ * node.
+ */
 export function detectPackageManagers(p: ProjectFiles): PackageManagerFinding[] {
   const out = new Map<string, PackageManagerFinding>();
-  const declared = p.named('package.json').map((path) => p.json(path)?.packageManager).find((v): v is string => typeof v === 'string');
+  const declared = p
+    .named('package.json')
+    .map((path) => p.json(path)?.packageManager)
+    .find((v): v is string => typeof v === 'string');
   for (const m of MANAGERS) {
     if (out.has(m.ecosystem)) continue;
     const path = p.first(m.file);
     if (!path) continue;
-    let finding: PackageManagerFinding = { name: m.name, ecosystem: m.ecosystem, lockfile: m.lock ? path : null, installCommand: m.install };
+    let finding: PackageManagerFinding = {
+      name: m.name,
+      ecosystem: m.ecosystem,
+      lockfile: m.lock ? path : null,
+      installCommand: m.install,
+    };
     if (m.ecosystem === 'node' && declared && !m.lock) {
       const name = declared.split('@')[0]!;
       finding = { ...finding, name, installCommand: `${name} install` };
     }
-    if (m.name === 'pip' && path !== 'requirements.txt' && /requirements/.test(path)) finding.installCommand = `pip install -r ${path}`;
+    if (m.name === 'pip' && path !== 'requirements.txt' && /requirements/.test(path))
+      finding.installCommand = `pip install -r ${path}`;
     out.set(m.ecosystem, finding);
   }
   return [...out.values()];
@@ -136,10 +189,13 @@ export function runtimeConflicts(runtimes: RuntimeFinding[]): string[] {
   const byName = new Map<string, RuntimeFinding[]>();
   for (const r of runtimes) byName.set(r.name, [...(byName.get(r.name) ?? []), r]);
   for (const [name, list] of byName) {
-    const pins = list.map((r) => ({ r, parts: exact(r.version) })).filter((x): x is { r: RuntimeFinding; parts: string[] } => x.parts !== null);
+    const pins = list
+      .map((r) => ({ r, parts: exact(r.version) }))
+      .filter((x): x is { r: RuntimeFinding; parts: string[] } => x.parts !== null);
     const depth = name === 'python' ? 2 : 1;
     // Compared as far as both pins go: "3" and "3.11" agree, "3.10" and "3.11" do not.
-    const agree = (a: string[], b: string[]) => a.slice(0, Math.min(depth, a.length, b.length)).every((v, i) => v === b[i]);
+    const agree = (a: string[], b: string[]) =>
+      a.slice(0, Math.min(depth, a.length, b.length)).every((v, i) => v === b[i]);
     const clash = pins.find((x) => pins.some((y) => !agree(x.parts, y.parts)));
     if (clash) out.push(`${name} versions disagree: ${pins.map((x) => `${x.r.version} (${x.r.source})`).join(' vs ')}`);
   }

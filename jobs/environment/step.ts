@@ -11,13 +11,20 @@ export const environmentStep: StepHandler = async (input) => {
   const files = stringRecord(input.metadata.files);
   const report = analyzeEnvironment(files);
   const evidence: EvidenceItem[] = [
-    ...report.runtimes.map((r) => ({ claim: `${r.name}${r.version ? ` ${r.version}` : ''} is required`, source: r.source, sourceBound: true })),
+    ...report.runtimes.map((r) => ({
+      claim: `${r.name}${r.version ? ` ${r.version}` : ''} is required`,
+      source: r.source,
+      sourceBound: true,
+    })),
     ...report.services.map((s) => ({ claim: `${s.name} is used`, source: s.evidence[0]!.source, sourceBound: true })),
   ];
   return {
     output: { ...report, executed: false },
     evidence,
-    conversation: [`Read ${report.filesRead} file(s): ${report.runtimes.map((r) => r.name).join(', ') || 'no runtime'}; ${report.services.length} service(s), ${report.secrets.length} secret(s); ${report.readiness}.`],
+    conversation: [
+      `Read ${report.filesRead} file(s): ${report.runtimes.map((r) => r.name).join(', ') || 'no runtime'}; ` +
+        `${report.services.length} service(s), ${report.secrets.length} secret(s); ${report.readiness}.`,
+    ],
     openQuestions: report.readiness === 'ready' ? [] : report.reasons,
   };
 };

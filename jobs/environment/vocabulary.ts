@@ -1,6 +1,9 @@
 import type { DomainVocabulary } from '../domain.js';
 
-/** What the router learns about environment; test/unit/router.test.ts checks it on requests that are not in these examples. */
+/**
+ * What the router learns about environment; test/unit/router.test.ts checks it on requests that are not in these
+ * examples.
+ */
 export const vocabulary: DomainVocabulary = {
   lexicon: /\b(dev(elopment)? environment|runtimes?|setup steps|docker compose)\b/i,
   precedence: 70,

@@ -17,9 +17,19 @@ const NEAR_MS = 1500;
 /** Room kept between a POST's time limit and the end of its lease, for settling it. */
 const SETTLE_MARGIN_MS = 5000;
 
-/** The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id, subject and who wrote it (service or client). */
+/**
+ * The body every receiver gets: Standard Webhooks' `type`, `timestamp`, `data`, plus the event id, subject and who
+ * wrote it (service or client).
+ */
 export function webhookBody(event: EventRow): string {
-  return JSON.stringify({ type: event.type, timestamp: iso(event.created_at), data: event.payload, eventId: event.id, subject: event.subject, source: event.source });
+  return JSON.stringify({
+    type: event.type,
+    timestamp: iso(event.created_at),
+    data: event.payload,
+    eventId: event.id,
+    subject: event.subject,
+    source: event.source,
+  });
 }
 
 type EventRow = Pick<OutboxEvent, 'id' | 'type' | 'source' | 'subject' | 'payload' | 'created_at'>;
@@ -28,11 +38,26 @@ type Outcome = { status: number | null; excerpt: string | null; error: string | 
 async function post(deps: Deps, d: DeliveryRow, sub: SubscriptionRow, event: EventRow): Promise<Outcome> {
   const body = webhookBody(event);
   // Secrets are stored sealed (shared/vault): opened here, for the signature only.
-  const opened = { ...sub, secret: (await openStored(deps, sub.secret))!, previous_secret: await openStored(deps, sub.previous_secret) };
+  const opened = {
+    ...sub,
+    secret: (await openStored(deps, sub.secret))!,
+    previous_secret: await openStored(deps, sub.previous_secret),
+  };
   const headers = webhookHeaders(signingSecrets(opened), d.root_id, Math.floor(Date.now() / 1000), body);
   try {
-    const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, sub.endpoint, { method: 'POST', headers, body, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, maxBytes: EXCERPT });
-    return { status: res.status, excerpt: res.text.slice(0, EXCERPT), error: null, retryAfter: res.headers['retry-after'] };
+    const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, sub.endpoint, {
+      method: 'POST',
+      headers,
+      body,
+      timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+      maxBytes: EXCERPT,
+    });
+    return {
+      status: res.status,
+      excerpt: res.text.slice(0, EXCERPT),
+      error: null,
+      retryAfter: res.headers['retry-after'],
+    };
   } catch (err) {
     return { status: null, excerpt: null, error: egressFailureReason(err) };
   }
@@ -45,8 +70,12 @@ async function settle(deps: Deps, d: DeliveryRow, o: Outcome): Promise<string> {
     await completeAttempt(deps, null, d.id, d.lease_token!, { responseStatus: o.status, responseExcerpt: o.excerpt });
   } else {
     await failAttempt(deps, null, d.id, d.lease_token!, {
-      error: o.error ?? `endpoint answered ${o.status}`, responseStatus: o.status, responseExcerpt: o.excerpt, retry: true,
-      retryAfterMs: o.status === 429 ? retryAfterMs(o.retryAfter) : null, gone: verdict === 'disable',
+      error: o.error ?? `endpoint answered ${o.status}`,
+      responseStatus: o.status,
+      responseExcerpt: o.excerpt,
+      retry: true,
+      retryAfterMs: o.status === 429 ? retryAfterMs(o.retryAfter) : null,
+      gone: verdict === 'disable',
     });
   }
   return verdict;
@@ -57,9 +86,20 @@ async function settle(deps: Deps, d: DeliveryRow, o: Outcome): Promise<string> {
  * settling (a database write) still under way in `settled`, so the next
  * attempt of the same subscription can go out without waiting for it.
  */
-async function start(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<{ settled: Promise<string> }> {
+async function start(
+  deps: Deps,
+  d: DeliveryRow,
+  sub: SubscriptionRow | undefined,
+  event: EventRow | undefined,
+): Promise<{ settled: Promise<string> }> {
   if (!sub || !event || sub.status === 'disabled') {
-    return { settled: counted(failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false }).then(() => 'dropped')) };
+    return {
+      settled: counted(
+        failAttempt(deps, null, d.id, d.lease_token!, { error: 'subscription disabled or removed', retry: false }).then(
+          () => 'dropped',
+        ),
+      ),
+    };
   }
   if (sub.status === 'paused') {
     // Paused after the claim: hand it back held, without counting a failure; the resume releases it.
@@ -69,19 +109,31 @@ async function start(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefine
 }
 
 /** Delivers one claimed attempt and settles it with its lease token; resolves with the verdict. */
-export async function deliverAttempt(deps: Deps, d: DeliveryRow, sub: SubscriptionRow | undefined, event: EventRow | undefined): Promise<string> {
+export async function deliverAttempt(
+  deps: Deps,
+  d: DeliveryRow,
+  sub: SubscriptionRow | undefined,
+  event: EventRow | undefined,
+): Promise<string> {
   return (await start(deps, d, sub, event)).settled;
 }
 
 /** Counts the attempt's verdict once it is settled. */
-const counted = (settled: Promise<string>) => settled.then((verdict) => {
-  webhookDeliveries.inc({ verdict });
-  return verdict;
-});
+const counted = (settled: Promise<string>) =>
+  settled.then((verdict) => {
+    webhookDeliveries.inc({ verdict });
+    return verdict;
+  });
 
-/** Claim order (due time), then event id (time-ordered) for attempts due at the same instant, such as events of one transaction. */
+/**
+ * Claim order (due time), then event id (time-ordered) for attempts due at the same instant, such as events of one
+ * transaction.
+ */
 function raisedOrder(a: DeliveryRow, b: DeliveryRow): number {
-  return new Date(a.next_attempt_at).getTime() - new Date(b.next_attempt_at).getTime() || (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0);
+  return (
+    new Date(a.next_attempt_at).getTime() - new Date(b.next_attempt_at).getTime() ||
+    (a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0)
+  );
 }
 
 /**
@@ -93,7 +145,13 @@ function raisedOrder(a: DeliveryRow, b: DeliveryRow): number {
  * first in line for the next claim, rather than sent after another
  * dispatcher may have claimed it again.
  */
-async function deliverInOrder(deps: Deps, attempts: DeliveryRow[], sub: SubscriptionRow | undefined, eventById: Map<string, EventRow>, leaseEndsAt: number): Promise<PromiseSettledResult<string>[]> {
+async function deliverInOrder(
+  deps: Deps,
+  attempts: DeliveryRow[],
+  sub: SubscriptionRow | undefined,
+  eventById: Map<string, EventRow>,
+  leaseEndsAt: number,
+): Promise<PromiseSettledResult<string>[]> {
   const settling: Promise<string>[] = [];
   for (const [i, d] of attempts.entries()) {
     if (i > 0 && Date.now() + deps.config.WEBHOOK_TIMEOUT_MS + SETTLE_MARGIN_MS > leaseEndsAt) {
@@ -118,7 +176,13 @@ export async function dispatchDue(_job: Job | null, deps: Deps): Promise<{ deliv
   for (;;) {
     // Measured on this process's clock, before the claim, so the lease surely lasts at least this long.
     const leaseEndsAt = Date.now() + deps.config.DELIVERY_LEASE_SECONDS * 1000;
-    const batch = await claimDeliveries(deps.db, { accountId: null, mode: 'push', limit: BATCH, leaseSeconds: deps.config.DELIVERY_LEASE_SECONDS, claimedBy: `dispatcher:${process.pid}` });
+    const batch = await claimDeliveries(deps.db, {
+      accountId: null,
+      mode: 'push',
+      limit: BATCH,
+      leaseSeconds: deps.config.DELIVERY_LEASE_SECONDS,
+      claimedBy: `dispatcher:${process.pid}`,
+    });
     if (batch.length === 0) {
       // Retries scheduled during this run fall due later: wait for a near one here, schedule a wake-up for a far one.
       const due = await nextPushDue(deps.db);
@@ -138,9 +202,21 @@ export async function dispatchDue(_job: Job | null, deps: Deps): Promise<{ deliv
     const subById = new Map<string, SubscriptionRow>(subs.map((s: SubscriptionRow) => [s.id, s]));
     const eventById = new Map<string, EventRow>(events.map((e: EventRow) => [e.id, e]));
     const bySubscription = new Map<string, DeliveryRow[]>();
-    for (const d of [...batch].sort(raisedOrder)) bySubscription.set(d.subscription_id, [...(bySubscription.get(d.subscription_id) ?? []), d]);
-    const results = (await Promise.all([...bySubscription].map(([id, attempts]) => deliverInOrder(deps, attempts, subById.get(id), eventById, leaseEndsAt)))).flat();
-    for (const r of results) if (r.status === 'rejected') deps.log.warn({ err: (r.reason as Error).message }, 'delivery settle failed; the lease will expire and be swept');
+    for (const d of [...batch].sort(raisedOrder))
+      bySubscription.set(d.subscription_id, [...(bySubscription.get(d.subscription_id) ?? []), d]);
+    const results = (
+      await Promise.all(
+        [...bySubscription].map(([id, attempts]) =>
+          deliverInOrder(deps, attempts, subById.get(id), eventById, leaseEndsAt),
+        ),
+      )
+    ).flat();
+    for (const r of results)
+      if (r.status === 'rejected')
+        deps.log.warn(
+          { err: (r.reason as Error).message },
+          'delivery settle failed; the lease will expire and be swept',
+        );
     delivered += results.filter((r) => r.status === 'fulfilled' && r.value !== 'handedBack').length;
   }
 }

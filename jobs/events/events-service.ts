@@ -25,7 +25,9 @@ const SPEC_EVENT_TYPES = ['pay.settled', 'proxy.outcome'];
  * registered today, so a client event cannot take a name the service adds
  * later, and `run.*` subscribers never get a client's event.
  */
-const reservedNamespaces = fromModules(() => new Set([...Object.keys(eventTypes()), ...SPEC_EVENT_TYPES].map((t) => t.split('.')[0]!)));
+const reservedNamespaces = fromModules(
+  () => new Set([...Object.keys(eventTypes()), ...SPEC_EVENT_TYPES].map((t) => t.split('.')[0]!)),
+);
 
 /** The reserved namespace `type` falls in, or null when a client may record it. */
 function reservedNamespace(type: string): string | null {
@@ -38,23 +40,48 @@ function reservedNamespace(type: string): string | null {
  * same transaction, marked `source: client`. Types in the service's
  * namespaces are refused (422) so a client cannot forge a system event.
  */
-export async function recordClientEvent(deps: Deps, principal: Principal, input: { type: string; payload: Record<string, unknown>; subject?: string }): Promise<{ event: EventRow; deliveries: number }> {
+export async function recordClientEvent(
+  deps: Deps,
+  principal: Principal,
+  input: { type: string; payload: Record<string, unknown>; subject?: string },
+): Promise<{ event: EventRow; deliveries: number }> {
   const ns = reservedNamespace(input.type);
   if (ns) {
-    throw policyViolation(`Event types under ${ns}. are written by the service only; record your own events under a namespace of yours (e.g. invoice.paid)`, {
-      type: input.type, reservedNamespaces: [...reservedNamespaces()].sort(),
-    });
+    throw policyViolation(
+      `Event types under ${ns}. are written by the service only; record your own events under a namespace of ` +
+        `yours (e.g. invoice.paid)`,
+      {
+        type: input.type,
+        reservedNamespaces: [...reservedNamespaces()].sort(),
+      },
+    );
   }
-  const { eventId, deliveries } = await deps.db.transaction((trx) => recordEvent(trx, { accountId: principal.accountId, type: input.type, payload: input.payload, subject: input.subject, source: 'client' }));
+  const { eventId, deliveries } = await deps.db.transaction((trx) =>
+    recordEvent(trx, {
+      accountId: principal.accountId,
+      type: input.type,
+      payload: input.payload,
+      subject: input.subject,
+      source: 'client',
+    }),
+  );
   if (deliveries > 0) await wakeDispatcher(deps);
   return { event: await fetchEvent(deps, principal, eventId), deliveries };
 }
 
-export async function findEvents(deps: Deps, principal: Principal, query: { type?: string; since?: string; until?: string; acknowledged?: boolean; limit?: number; cursor?: string }) {
+export async function findEvents(
+  deps: Deps,
+  principal: Principal,
+  query: { type?: string; since?: string; until?: string; acknowledged?: boolean; limit?: number; cursor?: string },
+) {
   return listEvents(deps.db, principal.accountId, query, query.limit ?? 50, query.cursor);
 }
 
-export async function fetchEventWithDeliveries(deps: Deps, principal: Principal, eventId: string): Promise<{ event: EventRow; deliveries: DeliveryRow[] }> {
+export async function fetchEventWithDeliveries(
+  deps: Deps,
+  principal: Principal,
+  eventId: string,
+): Promise<{ event: EventRow; deliveries: DeliveryRow[] }> {
   const event = await fetchEvent(deps, principal, eventId);
   return { event, deliveries: await deliveriesOfEvent(deps.db, event.id) };
 }

@@ -1,6 +1,13 @@
 import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
-import { completeLeased, insertChild, lockDelivery, updateDelivery, type DeliveryChange, type DeliveryRow } from '../../shared/db/deliveries.js';
+import {
+  completeLeased,
+  insertChild,
+  lockDelivery,
+  updateDelivery,
+  type DeliveryChange,
+  type DeliveryRow,
+} from '../../shared/db/deliveries.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { retryDelayMs } from './logic.js';
 import { DELIVERIES, type DeliveryStatus } from './machines.js';
@@ -11,14 +18,17 @@ export function retrySchedule(deps: Pick<Deps, 'config'>): number[] {
   return deps.config.WEBHOOK_RETRY_SCHEDULE_MS.split(',').map(Number);
 }
 
-
-/** Locks an attempt for a lease-holder's action: 404 unknown, 409 when it is not claimed, the token is stale or the lease expired. */
+/**
+ * Locks an attempt for a lease-holder's action: 404 unknown, 409 when it is not claimed, the token is stale or the
+ * lease expired.
+ */
 export async function lockLeased(trx: Db, accountId: string | null, id: string, token: string): Promise<DeliveryRow> {
   const row = await lockDelivery(trx, accountId, id);
   if (!row) throw notFound(`Delivery ${id}`);
   if (row.status !== 'claimed') throw conflict(`Delivery ${id} is ${row.status}, not claimed`, { status: row.status });
   if (row.lease_token !== token) throw conflict('Stale lease token: the lease was released, swept or claimed again');
-  if (row.lease_expires_at && new Date(row.lease_expires_at).getTime() < Date.now()) throw conflict('The lease has expired; claim the attempt again');
+  if (row.lease_expires_at && new Date(row.lease_expires_at).getTime() < Date.now())
+    throw conflict('The lease has expired; claim the attempt again');
   return row;
 }
 
@@ -31,12 +41,25 @@ export async function lockLeased(trx: Db, accountId: string | null, id: string, 
  * and completing has a one-statement fast path; those repository queries
  * select on the same from-status.
  */
-export async function transitionDelivery(trx: Db, row: DeliveryRow, to: DeliveryStatus, fields: Omit<DeliveryChange, 'status' | 'finished' | 'clearLease' | 'clearClaimer'> = {}): Promise<DeliveryRow> {
+export async function transitionDelivery(
+  trx: Db,
+  row: DeliveryRow,
+  to: DeliveryStatus,
+  fields: Omit<DeliveryChange, 'status' | 'finished' | 'clearLease' | 'clearClaimer'> = {},
+): Promise<DeliveryRow> {
   if (!DELIVERIES.canMove(row.status, to)) {
-    const message = DELIVERIES.isTerminal(row.status) ? `Delivery ${row.id} is already ${row.status}` : `Delivery ${row.id} is ${row.status}; it cannot become ${to}`;
+    const message = DELIVERIES.isTerminal(row.status)
+      ? `Delivery ${row.id} is already ${row.status}`
+      : `Delivery ${row.id} is ${row.status}; it cannot become ${to}`;
     throw conflict(message, { from: row.status, to, allowed: DELIVERIES.allowed(row.status) });
   }
-  return updateDelivery(trx, row.id, { ...fields, status: to, finished: DELIVERIES.isTerminal(to), clearLease: row.status === 'claimed', clearClaimer: to === 'queued' });
+  return updateDelivery(trx, row.id, {
+    ...fields,
+    status: to,
+    finished: DELIVERIES.isTerminal(to),
+    clearLease: row.status === 'claimed',
+    clearClaimer: to === 'queued',
+  });
 }
 
 /**
@@ -44,8 +67,17 @@ export async function transitionDelivery(trx: Db, row: DeliveryRow, to: Delivery
  * clause holds the lease checks; when no row qualifies, `lockLeased` says
  * precisely why (404, finished, stale token, expired lease).
  */
-export async function completeAttempt(deps: Deps, accountId: string | null, id: string, token: string, fields: { responseStatus?: number | null; responseExcerpt?: string | null } = {}): Promise<DeliveryRow> {
-  const done = await completeLeased(deps.db, accountId, id, token, { responseStatus: fields.responseStatus ?? null, responseExcerpt: fields.responseExcerpt ?? null });
+export async function completeAttempt(
+  deps: Deps,
+  accountId: string | null,
+  id: string,
+  token: string,
+  fields: { responseStatus?: number | null; responseExcerpt?: string | null } = {},
+): Promise<DeliveryRow> {
+  const done = await completeLeased(deps.db, accountId, id, token, {
+    responseStatus: fields.responseStatus ?? null,
+    responseExcerpt: fields.responseExcerpt ?? null,
+  });
   if (done) return done;
   return deps.db.transaction(async (trx) => {
     await lockLeased(trx, accountId, id, token);
@@ -61,12 +93,26 @@ export async function completeAttempt(deps: Deps, accountId: string | null, id: 
  * streak, disabling) is in the same transaction.
  */
 export async function failAttempt(
-  deps: Deps, accountId: string | null, id: string, token: string,
-  opts: { error?: string | null; responseStatus?: number | null; responseExcerpt?: string | null; retry: boolean; retryAfterMs?: number | null; gone?: boolean },
+  deps: Deps,
+  accountId: string | null,
+  id: string,
+  token: string,
+  opts: {
+    error?: string | null;
+    responseStatus?: number | null;
+    responseExcerpt?: string | null;
+    retry: boolean;
+    retryAfterMs?: number | null;
+    gone?: boolean;
+  },
 ): Promise<{ delivery: DeliveryRow; next: DeliveryRow | null }> {
   const result = await deps.db.transaction(async (trx) => {
     const row = await lockLeased(trx, accountId, id, token);
-    const delivery = await transitionDelivery(trx, row, 'failed', { error: opts.error ?? null, responseStatus: opts.responseStatus ?? null, responseExcerpt: opts.responseExcerpt ?? null });
+    const delivery = await transitionDelivery(trx, row, 'failed', {
+      error: opts.error ?? null,
+      responseStatus: opts.responseStatus ?? null,
+      responseExcerpt: opts.responseExcerpt ?? null,
+    });
     const { retry } = await recordDeliveryFailure(trx, row.subscription_id, { gone: opts.gone });
     const delay = retryDelayMs(row.attempt, retrySchedule(deps), opts.retryAfterMs ?? null);
     const next = opts.retry && retry && !opts.gone && delay !== null ? await insertChild(trx, row, delay) : null;
@@ -83,5 +129,7 @@ export async function failAttempt(
  * held when the dispatcher ran out of lease time to send it.
  */
 export async function handBack(deps: Deps, id: string, token: string, opts: { held: boolean }): Promise<DeliveryRow> {
-  return deps.db.transaction(async (trx) => transitionDelivery(trx, await lockLeased(trx, null, id, token), 'queued', { held: opts.held }));
+  return deps.db.transaction(async (trx) =>
+    transitionDelivery(trx, await lockLeased(trx, null, id, token), 'queued', { held: opts.held }),
+  );
 }

@@ -16,10 +16,16 @@ export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000;
  * retryable by hand.
  */
 export const HELD_MAX_AGE_MS = 7 * 24 * 3600_000;
-export const HELD_TOO_LONG = 'not delivered: held for more than 7 days while the subscription was paused (retry this attempt to deliver it anyway)';
+export const HELD_TOO_LONG =
+  'not delivered: held for more than 7 days while the subscription was paused (retry this attempt to deliver ' +
+  'it anyway)';
 
 /** Delay before the attempt after `attempt` (1-based), ±20 % jitter; null once the schedule is spent. */
-export function nextDelayMs(attempt: number, schedule: number[] = DEFAULT_SCHEDULE_MS, random: () => number = Math.random): number | null {
+export function nextDelayMs(
+  attempt: number,
+  schedule: number[] = DEFAULT_SCHEDULE_MS,
+  random: () => number = Math.random,
+): number | null {
   const base = schedule[attempt - 1];
   if (base === undefined) return null;
   return Math.round(base * (0.8 + 0.4 * random()));
@@ -42,7 +48,12 @@ export function retryAfterMs(header: string | undefined, now = Date.now()): numb
  * the one asked for, so `Retry-After: 0` cannot turn the schedule into a
  * hammering loop either.
  */
-export function retryDelayMs(attempt: number, schedule: number[], askedMs: number | null, random: () => number = Math.random): number | null {
+export function retryDelayMs(
+  attempt: number,
+  schedule: number[],
+  askedMs: number | null,
+  random: () => number = Math.random,
+): number | null {
   const scheduled = nextDelayMs(attempt, schedule, random);
   if (scheduled === null) return null;
   return askedMs === null ? scheduled : Math.max(scheduled, askedMs);
@@ -72,7 +83,12 @@ export function sign(secret: string, msgId: string, timestampSec: number, body: 
 }
 
 /** Headers for one delivery; during a rotation overlap both secrets sign (space-separated). */
-export function webhookHeaders(secrets: string[], msgId: string, timestampSec: number, body: string): Record<string, string> {
+export function webhookHeaders(
+  secrets: string[],
+  msgId: string,
+  timestampSec: number,
+  body: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'user-agent': 'awp-webhooks/0.1',
@@ -88,7 +104,13 @@ export function matchesType(patterns: string[], type: string): boolean {
 }
 
 /** Secrets that sign a delivery now: the current one, plus the previous one during its rotation overlap. */
-export function signingSecrets(sub: { secret: string; previous_secret: string | null; previous_secret_expires_at: Date | string | null }, now = Date.now()): string[] {
-  const prev = sub.previous_secret && sub.previous_secret_expires_at && new Date(sub.previous_secret_expires_at).getTime() > now ? [sub.previous_secret] : [];
+export function signingSecrets(
+  sub: { secret: string; previous_secret: string | null; previous_secret_expires_at: Date | string | null },
+  now = Date.now(),
+): string[] {
+  const prev =
+    sub.previous_secret && sub.previous_secret_expires_at && new Date(sub.previous_secret_expires_at).getTime() > now
+      ? [sub.previous_secret]
+      : [];
   return [sub.secret, ...prev];
 }

@@ -28,6 +28,9 @@ export const routes = [
     },
   }),
   r.post('/v1/events/{eventId}/ack', 'Acknowledge an event (idempotent: the first ack time is kept)', {
-    handler: async ({ params, principal }, deps) => ({ ok: true, event: eventView(await acknowledgeEvent(deps, principal!, params.eventId!)) }),
+    handler: async ({ params, principal }, deps) => ({
+      ok: true,
+      event: eventView(await acknowledgeEvent(deps, principal!, params.eventId!)),
+    }),
   }),
 ];

@@ -31,7 +31,12 @@ export interface SubscriptionChange {
   rotate?: { secret: string; previousSecret: string; previousValidHours: number };
 }
 
-export async function getSubscription(db: Db, accountId: string, id: string, forUpdate = false): Promise<SubscriptionRow | null> {
+export async function getSubscription(
+  db: Db,
+  accountId: string,
+  id: string,
+  forUpdate = false,
+): Promise<SubscriptionRow | null> {
   const q = db('subscriptions').where({ id, account_id: accountId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
@@ -42,12 +47,28 @@ export async function lockSubscription(trx: Db, id: string): Promise<Subscriptio
   return (await trx('subscriptions').where({ id }).forUpdate().first()) ?? null;
 }
 
-export async function insertSubscription(db: Db, row: { id: string; account_id: string; endpoint: string; events: string[]; secret: string; description: string | null; mode: SubscriptionRow['mode'] }): Promise<SubscriptionRow> {
+export async function insertSubscription(
+  db: Db,
+  row: {
+    id: string;
+    account_id: string;
+    endpoint: string;
+    events: string[];
+    secret: string;
+    description: string | null;
+    mode: SubscriptionRow['mode'];
+  },
+): Promise<SubscriptionRow> {
   const [created] = await db('subscriptions').insert(row).returning('*');
   return created;
 }
 
-export async function listSubscriptions(db: Knex, accountId: string, limit: number, cursor?: string): Promise<{ rows: SubscriptionRow[]; nextCursor: string | null }> {
+export async function listSubscriptions(
+  db: Knex,
+  accountId: string,
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: SubscriptionRow[]; nextCursor: string | null }> {
   return page<SubscriptionRow>(db('subscriptions').where({ account_id: accountId }), limit, cursor);
 }
 
@@ -77,6 +98,9 @@ export async function updateSubscription(db: Db, id: string, change: Subscriptio
 
 /** Starts the failing streak unless one is running; returns the subscription as it is now. */
 export async function markFailing(db: Db, id: string): Promise<SubscriptionRow | null> {
-  const [row] = await db('subscriptions').where({ id }).update({ failing_since: db.raw('coalesce(failing_since, now())') }).returning('*');
+  const [row] = await db('subscriptions')
+    .where({ id })
+    .update({ failing_since: db.raw('coalesce(failing_since, now())') })
+    .returning('*');
   return row ?? null;
 }

@@ -2,7 +2,16 @@ import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
 import { holdQueued, releaseHeld } from '../../shared/db/deliveries.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { getSubscription, insertSubscription, listSubscriptions, lockSubscription, markFailing, updateSubscription, type SubscriptionChange, type SubscriptionRow } from './subscriptions-repository.js';
+import {
+  getSubscription,
+  insertSubscription,
+  listSubscriptions,
+  lockSubscription,
+  markFailing,
+  updateSubscription,
+  type SubscriptionChange,
+  type SubscriptionRow,
+} from './subscriptions-repository.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';
@@ -16,7 +25,10 @@ import { wakeDispatcher } from './wake.js';
 const ROTATION_OVERLAP_HOURS = 24;
 
 function checkEndpoint(deps: Pick<Deps, 'config'>, endpoint: string): string {
-  return checkEgressUrl(endpoint, { allowPrivate: deps.config.AWP_ALLOW_PRIVATE_EGRESS, requireHttps: deps.config.NODE_ENV === 'production' }).toString();
+  return checkEgressUrl(endpoint, {
+    allowPrivate: deps.config.AWP_ALLOW_PRIVATE_EGRESS,
+    requireHttps: deps.config.NODE_ENV === 'production',
+  }).toString();
 }
 
 /**
@@ -31,10 +43,19 @@ function checkEndpoint(deps: Pick<Deps, 'config'>, endpoint: string): string {
  * without an event, so resuming an active subscription still clears its
  * failing streak.
  */
-export async function transitionSubscription(trx: Db, sub: SubscriptionRow, to: SubscriptionStatus, opts: { reason?: string; change?: SubscriptionChange } = {}): Promise<SubscriptionRow> {
+export async function transitionSubscription(
+  trx: Db,
+  sub: SubscriptionRow,
+  to: SubscriptionStatus,
+  opts: { reason?: string; change?: SubscriptionChange } = {},
+): Promise<SubscriptionRow> {
   const moves = sub.status !== to;
   if (moves && !SUBSCRIPTIONS.canMove(sub.status, to)) {
-    throw conflict(`A subscription cannot move from ${sub.status} to ${to}`, { from: sub.status, to, allowed: SUBSCRIPTIONS.allowed(sub.status) });
+    throw conflict(`A subscription cannot move from ${sub.status} to ${to}`, {
+      from: sub.status,
+      to,
+      allowed: SUBSCRIPTIONS.allowed(sub.status),
+    });
   }
   const row = await updateSubscription(trx, sub.id, {
     ...opts.change,
@@ -43,7 +64,12 @@ export async function transitionSubscription(trx: Db, sub: SubscriptionRow, to: 
     clearFailing: to === 'active',
   });
   if (moves && to === 'disabled') {
-    await recordEvent(trx, { accountId: sub.account_id, type: 'subscription.disabled', subject: sub.id, payload: { subscriptionId: sub.id, reason: opts.reason ?? null } });
+    await recordEvent(trx, {
+      accountId: sub.account_id,
+      type: 'subscription.disabled',
+      subject: sub.id,
+      payload: { subscriptionId: sub.id, reason: opts.reason ?? null },
+    });
   }
   if (moves && to === 'paused') await holdQueued(trx, sub.id);
   if (moves && to === 'active') await releaseHeld(trx, sub.id, HELD_MAX_AGE_MS, HELD_TOO_LONG);
@@ -57,12 +83,18 @@ export async function transitionSubscription(trx: Db, sub: SubscriptionRow, to: 
  * while it is paused, yes (the retry is held until the resume), so an
  * attempt that was in flight at the pause is not lost.
  */
-export async function recordDeliveryFailure(trx: Db, subscriptionId: string, opts: { gone?: boolean }): Promise<{ retry: boolean }> {
+export async function recordDeliveryFailure(
+  trx: Db,
+  subscriptionId: string,
+  opts: { gone?: boolean },
+): Promise<{ retry: boolean }> {
   let sub = await markFailing(trx, subscriptionId);
   if (!sub) return { retry: false };
   const reason = opts.gone
     ? 'the endpoint answered 410 Gone'
-    : sub.failing_since && Date.now() - new Date(sub.failing_since).getTime() > DISABLE_AFTER_FAILING_MS ? 'deliveries failed continuously for 5 days' : null;
+    : sub.failing_since && Date.now() - new Date(sub.failing_since).getTime() > DISABLE_AFTER_FAILING_MS
+      ? 'deliveries failed continuously for 5 days'
+      : null;
   if (reason && sub.status !== 'disabled') {
     const locked = await lockSubscription(trx, subscriptionId);
     if (locked) sub = await transitionSubscription(trx, locked, 'disabled', { reason });
@@ -70,12 +102,24 @@ export async function recordDeliveryFailure(trx: Db, subscriptionId: string, opt
   return { retry: sub.status !== 'disabled' };
 }
 
-export async function createSubscription(deps: Deps, principal: Principal, input: { endpoint: string; events: string[]; secret?: string; description?: string; mode: SubscriptionRow['mode'] }): Promise<{ row: SubscriptionRow; secret: string }> {
+export async function createSubscription(
+  deps: Deps,
+  principal: Principal,
+  input: { endpoint: string; events: string[]; secret?: string; description?: string; mode: SubscriptionRow['mode'] },
+): Promise<{ row: SubscriptionRow; secret: string }> {
   const endpoint = checkEndpoint(deps, input.endpoint);
   const secret = input.secret ?? newWebhookSecret();
   // Stored sealed under the account's data key; the plaintext is answered once, here.
   const sealed = await seal(deps, principal.accountId, secret);
-  const row = await insertSubscription(deps.db, { id: newId('sub'), account_id: principal.accountId, endpoint, events: input.events, secret: sealed, description: input.description ?? null, mode: input.mode });
+  const row = await insertSubscription(deps.db, {
+    id: newId('sub'),
+    account_id: principal.accountId,
+    endpoint,
+    events: input.events,
+    secret: sealed,
+    description: input.description ?? null,
+    mode: input.mode,
+  });
   return { row, secret };
 }
 
@@ -94,8 +138,17 @@ export async function fetchSubscription(deps: Deps, principal: Principal, id: st
  * description, or a secret rotation; the new secret is returned once.
  */
 export async function updateSubscriptionByClient(
-  deps: Deps, principal: Principal, id: string,
-  input: { status?: 'active' | 'paused'; events?: string[]; endpoint?: string; description?: string; rotateSecret?: boolean; secret?: string },
+  deps: Deps,
+  principal: Principal,
+  id: string,
+  input: {
+    status?: 'active' | 'paused';
+    events?: string[];
+    endpoint?: string;
+    description?: string;
+    rotateSecret?: boolean;
+    secret?: string;
+  },
 ): Promise<{ row: SubscriptionRow; secret?: string }> {
   const secret = input.rotateSecret || input.secret ? (input.secret ?? newWebhookSecret()) : undefined;
   const sealed = secret ? await seal(deps, principal.accountId, secret) : undefined;
@@ -108,10 +161,17 @@ export async function updateSubscriptionByClient(
       endpoint,
       description: input.description,
       // The current secret moves to previous as stored (sealed): no need to open it.
-      rotate: sealed ? { secret: sealed, previousSecret: sub.secret, previousValidHours: ROTATION_OVERLAP_HOURS } : undefined,
+      rotate: sealed
+        ? { secret: sealed, previousSecret: sub.secret, previousValidHours: ROTATION_OVERLAP_HOURS }
+        : undefined,
     };
-    const row = input.status ? await transitionSubscription(trx, sub, input.status, { change }) : await updateSubscription(trx, sub.id, change);
-    return { result: { row, ...(secret ? { secret } : {}) }, resumed: sub.status !== 'active' && row.status === 'active' };
+    const row = input.status
+      ? await transitionSubscription(trx, sub, input.status, { change })
+      : await updateSubscription(trx, sub.id, change);
+    return {
+      result: { row, ...(secret ? { secret } : {}) },
+      resumed: sub.status !== 'active' && row.status === 'active',
+    };
   });
   // Released attempts are due already; the dispatcher learns of them after commit.
   if (resumed) await wakeDispatcher(deps);

@@ -4,7 +4,16 @@ import type { EventRow } from '../../shared/db/outbox.js';
 import type { SubscriptionRow } from './subscriptions-repository.js';
 
 export function eventView(e: EventRow) {
-  return { eventId: e.id, type: e.type, source: e.source, subject: e.subject, payload: e.payload, createdAt: iso(e.created_at), acknowledged: Boolean(e.acked_at), ackedAt: iso(e.acked_at) };
+  return {
+    eventId: e.id,
+    type: e.type,
+    source: e.source,
+    subject: e.subject,
+    payload: e.payload,
+    createdAt: iso(e.created_at),
+    acknowledged: Boolean(e.acked_at),
+    ackedAt: iso(e.acked_at),
+  };
 }
 
 /** An event's attempt in the short form the event shows. */
@@ -21,7 +30,10 @@ export function subscriptionView(s: SubscriptionRow) {
     status: s.status,
     mode: s.mode,
     description: s.description,
-    secretRotation: s.previous_secret_expires_at && new Date(s.previous_secret_expires_at).getTime() > Date.now() ? { previousSecretValidUntil: iso(s.previous_secret_expires_at) } : null,
+    secretRotation:
+      s.previous_secret_expires_at && new Date(s.previous_secret_expires_at).getTime() > Date.now()
+        ? { previousSecretValidUntil: iso(s.previous_secret_expires_at) }
+        : null,
     failingSince: iso(s.failing_since),
     disabledReason: s.disabled_reason,
     createdAt: iso(s.created_at),
@@ -31,10 +43,23 @@ export function subscriptionView(s: SubscriptionRow) {
 
 export function deliveryView(d: DeliveryRow) {
   return {
-    deliveryId: d.id, eventId: d.event_id, subscriptionId: d.subscription_id, rootId: d.root_id, parentId: d.parent_id, attempt: d.attempt,
-    status: d.status, nextAttemptAt: iso(d.next_attempt_at), leaseExpiresAt: iso(d.lease_expires_at), claimedBy: d.claimed_by,
-    responseStatus: d.response_status, responseExcerpt: d.response_excerpt, error: d.error, metadata: d.metadata,
-    createdAt: iso(d.created_at), updatedAt: iso(d.updated_at), finishedAt: iso(d.finished_at),
+    deliveryId: d.id,
+    eventId: d.event_id,
+    subscriptionId: d.subscription_id,
+    rootId: d.root_id,
+    parentId: d.parent_id,
+    attempt: d.attempt,
+    status: d.status,
+    nextAttemptAt: iso(d.next_attempt_at),
+    leaseExpiresAt: iso(d.lease_expires_at),
+    claimedBy: d.claimed_by,
+    responseStatus: d.response_status,
+    responseExcerpt: d.response_excerpt,
+    error: d.error,
+    metadata: d.metadata,
+    createdAt: iso(d.created_at),
+    updatedAt: iso(d.updated_at),
+    finishedAt: iso(d.finished_at),
   };
 }
 

@@ -9,7 +9,17 @@ import type { Deps } from '../../shared/deps.js';
  */
 export async function wakeDispatcher(deps: Pick<Deps, 'queues' | 'log'>, delayMs = 0): Promise<void> {
   const due = Date.now() + Math.max(0, delayMs);
-  await deps.queues.queue('webhooks')
-    .add('dispatch', {}, { delay: Math.max(0, delayMs), jobId: `dispatch.${Math.ceil(due / 1000)}`, removeOnComplete: true, removeOnFail: 100 })
+  await deps.queues
+    .queue('webhooks')
+    .add(
+      'dispatch',
+      {},
+      {
+        delay: Math.max(0, delayMs),
+        jobId: `dispatch.${Math.ceil(due / 1000)}`,
+        removeOnComplete: true,
+        removeOnFail: 100,
+      },
+    )
     .catch((err: Error) => deps.log.warn({ err: err.message }, 'dispatcher wake-up not enqueued; the clock will pump'));
 }

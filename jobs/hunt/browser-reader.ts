@@ -39,11 +39,19 @@ export function preparePageRead(config: Config, body: Request): Result {
     url: body.url,
     plan: {
       target: { url: url.href, scheme: url.protocol.replace(':', ''), host: url.host },
-      limits: { timeoutMs: config.WEB_PAGE_TIMEOUT_MS, maxBytes: config.WEB_PAGE_MAX_BYTES, maxRedirects: MAX_REDIRECTS, textChars: TEXT_CHARS, links: LINKS },
+      limits: {
+        timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
+        maxBytes: config.WEB_PAGE_MAX_BYTES,
+        maxRedirects: MAX_REDIRECTS,
+        textChars: TEXT_CHARS,
+        links: LINKS,
+      },
       privateAddressesAllowed: config.AWP_ALLOW_PRIVATE_EGRESS,
       wouldRead: [
-        `GET ${url.href} (Accept: HTML or plain text), following at most ${MAX_REDIRECTS} redirects, each checked like the first`,
-        'the page title, its readable text (scripts, styles and hidden elements left out), its http(s) links and its JSON-LD objects',
+        `GET ${url.href} (Accept: HTML or plain text), following at most ${MAX_REDIRECTS} redirects, each ` +
+          `checked like the first`,
+        'the page title, its readable text (scripts, styles and hidden elements left out), its http(s) links ' +
+          'and its JSON-LD objects',
         'the SHA-256 of the body as fetched',
       ],
       fetched: false,
@@ -52,14 +60,44 @@ export function preparePageRead(config: Config, body: Request): Result {
 }
 
 export async function readPage(config: Config, body: Request, signal?: AbortSignal): Promise<Result> {
-  const page = await fetchPage(body.url, { allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS, signal, timeoutMs: config.WEB_PAGE_TIMEOUT_MS, maxBytes: config.WEB_PAGE_MAX_BYTES, accept: ACCEPT }).catch(refused);
-  const base = { ok: true as const, mode: 'read' as const, url: body.url, finalUrl: page.url, status: page.status, contentType: page.contentType, contentHash: sha256(page.body), bytes: page.body.length, fetchedAt: page.fetchedAt };
+  const page = await fetchPage(body.url, {
+    allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS,
+    signal,
+    timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
+    maxBytes: config.WEB_PAGE_MAX_BYTES,
+    accept: ACCEPT,
+  }).catch(refused);
+  const base = {
+    ok: true as const,
+    mode: 'read' as const,
+    url: body.url,
+    finalUrl: page.url,
+    status: page.status,
+    contentType: page.contentType,
+    contentHash: sha256(page.body),
+    bytes: page.body.length,
+    fetchedAt: page.fetchedAt,
+  };
   if (isHtml(page.contentType)) {
     const $ = await parseHtml(page);
     const text = readableText($, TEXT_CHARS + 1);
-    return { ...base, title: pageTitle($), text: text.slice(0, TEXT_CHARS), textTruncated: text.length > TEXT_CHARS, links: pageLinks($, page.url, LINKS), structuredData: jsonLdBlocks($).roots };
+    return {
+      ...base,
+      title: pageTitle($),
+      text: text.slice(0, TEXT_CHARS),
+      textTruncated: text.length > TEXT_CHARS,
+      links: pageLinks($, page.url, LINKS),
+      structuredData: jsonLdBlocks($).roots,
+    };
   }
   // Plain text is its own readable text; anything else (an image, a PDF) is reported by type and hash, not decoded.
   const text = /^text\/plain\b/i.test(page.contentType) ? page.body.toString('utf8') : '';
-  return { ...base, title: null, text: text.slice(0, TEXT_CHARS), textTruncated: text.length > TEXT_CHARS, links: [], structuredData: [] };
+  return {
+    ...base,
+    title: null,
+    text: text.slice(0, TEXT_CHARS),
+    textTruncated: text.length > TEXT_CHARS,
+    links: [],
+    structuredData: [],
+  };
 }

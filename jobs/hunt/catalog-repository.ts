@@ -30,7 +30,12 @@ const COLUMNS = 'id, title, price_minor, fees_minor, currency, vendor, url';
  * (websearch semantics); when nothing does, any term may (OR), so a long
  * natural-language request still finds the listings it names.
  */
-export async function searchListings(db: Db, accountId: string, terms: string, limit = 20): Promise<{ rows: ListingRow[]; mode: 'all' | 'any' | 'none' }> {
+export async function searchListings(
+  db: Db,
+  accountId: string,
+  terms: string,
+  limit = 20,
+): Promise<{ rows: ListingRow[]; mode: 'all' | 'any' | 'none' }> {
   if (!terms.trim()) return { rows: [], mode: 'none' };
   const all = await db.raw(
     `SELECT ${COLUMNS}, ts_rank(search, q) AS rank FROM catalog_listings, websearch_to_tsquery('english', ?) q
@@ -48,12 +53,44 @@ export async function searchListings(db: Db, accountId: string, terms: string, l
 }
 
 export async function listListings(db: Db, accountId: string, limit: number, cursor?: string) {
-  const q = db('catalog_listings').where({ account_id: accountId })
+  const q = db('catalog_listings')
+    .where({ account_id: accountId })
     .select('id', 'title', 'price_minor', 'fees_minor', 'currency', 'vendor', 'url', 'location', 'tags', 'created_at');
-  return page<{ id: string; title: string; price_minor: number; fees_minor: number; currency: string; vendor: string | null; url: string | null; location: string | null; tags: string[]; created_at: Date }>(q as never, limit, cursor);
+  return page<{
+    id: string;
+    title: string;
+    price_minor: number;
+    fees_minor: number;
+    currency: string;
+    vendor: string | null;
+    url: string | null;
+    location: string | null;
+    tags: string[];
+    created_at: Date;
+  }>(q as never, limit, cursor);
 }
 
-/** One listing of the account, with the text it was listed with (pay checks a chosen candidate's fees and stock against it). */
-export async function getListing(db: Db, accountId: string, id: string): Promise<{ id: string; title: string; description: string; tags: string[]; fees_minor: number; price_minor: number; currency: string; url: string | null } | null> {
-  return (await db('catalog_listings').where({ id, account_id: accountId }).first('id', 'title', 'description', 'tags', 'fees_minor', 'price_minor', 'currency', 'url')) ?? null;
+/**
+ * One listing of the account, with the text it was listed with (pay checks a chosen candidate's fees and stock against
+ * it).
+ */
+export async function getListing(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<{
+  id: string;
+  title: string;
+  description: string;
+  tags: string[];
+  fees_minor: number;
+  price_minor: number;
+  currency: string;
+  url: string | null;
+} | null> {
+  return (
+    (await db('catalog_listings')
+      .where({ id, account_id: accountId })
+      .first('id', 'title', 'description', 'tags', 'fees_minor', 'price_minor', 'currency', 'url')) ?? null
+  );
 }

@@ -37,10 +37,19 @@ const FILLER = new RegExp(
 
 /** Search terms: the request without budget phrases and filler words. */
 export function searchTerms(text: string): string {
-  return text.replace(BUDGET, ' ').replace(/[^\p{L}\p{N}\s-]/gu, ' ').replace(FILLER, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(BUDGET, ' ')
+    .replace(/[^\p{L}\p{N}\s-]/gu, ' ')
+    .replace(FILLER, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
-const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1);
 
 /** A word and its singular guesses ("boxes" → box, boxe; "shoes" → shoe, sho), so a plural matches either way. */
 const forms = (w: string) => [w, w.replace(/s$/, ''), w.replace(/es$/, '')];
@@ -82,29 +91,46 @@ const usd = (n: number) => `$${n.toFixed(2)}`;
  * and within the budget. Every reason is kept, the passing ones too, so the
  * answer says what the net price is made of.
  */
-export function judge(p: Pricing, budgetUsd: number | null): Pick<Candidate, 'netUsd' | 'eligible' | 'reasons' | 'hiddenFeeClear' | 'fees'> {
+export function judge(
+  p: Pricing,
+  budgetUsd: number | null,
+): Pick<Candidate, 'netUsd' | 'eligible' | 'reasons' | 'hiddenFeeClear' | 'fees'> {
   const reasons: string[] = [];
   const hiddenFeeClear = p.unpricedFees.length === 0;
   const clear = hiddenFeeClear && p.unclear.length === 0;
   const inUsd = p.currency === 'USD';
   const netUsd = inUsd && clear ? Math.round((p.price + p.fees) * 100) / 100 : null;
   if (p.availability !== undefined && !ORDERABLE.has(p.availability)) {
-    reasons.push(p.availability === 'unknown' ? 'the page does not say it is in stock' : `not orderable now (${p.availability})`);
+    reasons.push(
+      p.availability === 'unknown' ? 'the page does not say it is in stock' : `not orderable now (${p.availability})`,
+    );
   }
   if (!inUsd) reasons.push(`priced in ${p.currency}; no conversion rate is available, so it cannot be compared in USD`);
   for (const quote of p.unpricedFees) reasons.push(`the page mentions a fee it does not price: "${quote}"`);
   reasons.push(...p.unclear);
-  if (netUsd !== null && budgetUsd !== null && netUsd > budgetUsd) reasons.push(`net ${usd(netUsd)} is over the ${usd(budgetUsd)} budget`);
+  if (netUsd !== null && budgetUsd !== null && netUsd > budgetUsd)
+    reasons.push(`net ${usd(netUsd)} is over the ${usd(budgetUsd)} budget`);
   if (p.fees > 0) reasons.push(`net includes ${p.feeParts.join(' and ') || `${p.fees.toFixed(2)} ${p.currency} fees`}`);
   reasons.push(...p.notes);
-  const eligible = netUsd !== null && (budgetUsd === null || netUsd <= budgetUsd) && (p.availability === undefined || ORDERABLE.has(p.availability));
+  const eligible =
+    netUsd !== null &&
+    (budgetUsd === null || netUsd <= budgetUsd) &&
+    (p.availability === undefined || ORDERABLE.has(p.availability));
   return { netUsd, eligible, reasons, hiddenFeeClear, fees: Math.round(p.fees * 100) / 100 };
 }
 
 /** A catalog listing as a candidate: its fees are stated at import, so its total is always clear. */
 export function catalogCandidate(row: ListingRow, terms: string, budgetUsd: number | null): Candidate {
   const fees = row.fees_minor / 100;
-  const pricing: Pricing = { price: row.price_minor / 100, currency: row.currency, fees, feeParts: fees > 0 ? [`${usd(fees)} fees`] : [], unpricedFees: [], unclear: [], notes: [] };
+  const pricing: Pricing = {
+    price: row.price_minor / 100,
+    currency: row.currency,
+    fees,
+    feeParts: fees > 0 ? [`${usd(fees)} fees`] : [],
+    unpricedFees: [],
+    unclear: [],
+    notes: [],
+  };
   return {
     candidateId: row.id,
     title: row.title,
@@ -121,8 +147,10 @@ export function catalogCandidate(row: ListingRow, terms: string, budgetUsd: numb
 /** How `rankCandidates` orders, in words, for the answer. */
 export function rankingExplanation(cheapestFirst: boolean, terms: string): string {
   return cheapestFirst
-    ? 'Eligible candidates first (in stock, priced in USD, total clear, within budget); then by net price (price + shipping + mandatory fees), lowest first, as the request asks for the cheapest.'
-    : `Eligible candidates first (in stock, priced in USD, total clear, within budget); then by rank, the share of the search terms ("${terms}") the title contains; then by net price, lowest first.`;
+    ? 'Eligible candidates first (in stock, priced in USD, total clear, within budget); then by net price ' +
+        '(price + shipping + mandatory fees), lowest first, as the request asks for the cheapest.'
+    : `Eligible candidates first (in stock, priced in USD, total clear, within budget); then by rank, the ` +
+        `share of the search terms ("${terms}") the title contains; then by net price, lowest first.`;
 }
 
 /** Eligible first; then net price (cheapest asked for) or term share, then net price. */
@@ -136,7 +164,18 @@ export function rankCandidates(candidates: Candidate[], cheapestFirst: boolean):
 }
 
 export function toChoices(candidates: Candidate[], max = 5): Choice[] {
-  return candidates.filter((c) => c.eligible).slice(0, max).map((c) => ({ itemId: c.candidateId, title: c.title, price: c.price, currency: c.currency, netUsd: c.netUsd, vendor: c.vendor, url: c.url }));
+  return candidates
+    .filter((c) => c.eligible)
+    .slice(0, max)
+    .map((c) => ({
+      itemId: c.candidateId,
+      title: c.title,
+      price: c.price,
+      currency: c.currency,
+      netUsd: c.netUsd,
+      vendor: c.vendor,
+      url: c.url,
+    }));
 }
 
 /**
@@ -146,10 +185,17 @@ export function toChoices(candidates: Candidate[], max = 5): Choice[] {
  * competes; a browse request's winner is the one alone at the best rank (and,
  * when it asked for the cheapest, at the lowest net price).
  */
-export function outcomeOf(intent: Intent, ranked: Candidate[], cheapestFirst = false): { kind: 'choice' } | { kind: 'winner'; winner: Candidate } | { kind: 'none' } {
+export function outcomeOf(
+  intent: Intent,
+  ranked: Candidate[],
+  cheapestFirst = false,
+): { kind: 'choice' } | { kind: 'winner'; winner: Candidate } | { kind: 'none' } {
   const eligible = ranked.filter((c) => c.eligible);
   const best = eligible[0];
   if (!best) return { kind: 'none' };
-  const competing = intent !== 'browse' ? eligible : eligible.filter((c) => (cheapestFirst ? c.netUsd === best.netUsd : c.rank === best.rank));
+  const competing =
+    intent !== 'browse'
+      ? eligible
+      : eligible.filter((c) => (cheapestFirst ? c.netUsd === best.netUsd : c.rank === best.rank));
   return competing.length > 1 ? { kind: 'choice' } : { kind: 'winner', winner: best };
 }

@@ -12,7 +12,9 @@ import { vocabulary } from './vocabulary.js';
 /** Source-bound discovery: candidates from the sources it can read, each bound to where it came from. */
 export const hunt = defineDomain({
   name: 'hunt',
-  summary: 'Source-bound discovery of candidates from the account\'s catalog and the web pages a request names; page, image and place readers',
+  summary:
+    "Source-bound discovery of candidates from the account's catalog and the web pages a request names; " +
+    'page, image and place readers',
   scopes,
   routes,
   step: huntStep,

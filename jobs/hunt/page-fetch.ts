@@ -17,7 +17,10 @@ export const MAX_REDIRECTS = 3;
 export type ReadFailure = 'refused' | 'unreachable' | 'timeout' | 'tooLarge' | 'redirects';
 
 export class PageReadError extends Error {
-  constructor(readonly reason: ReadFailure, message: string) {
+  constructor(
+    readonly reason: ReadFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'PageReadError';
   }
@@ -60,7 +63,10 @@ const hostOf = (url: string) => {
   }
 };
 
-/** A URL the reader may ask for, or PageReadError('refused'): not http(s), carries credentials, or a private address while egress is guarded. */
+/**
+ * A URL the reader may ask for, or PageReadError('refused'): not http(s), carries credentials, or a private address
+ * while egress is guarded.
+ */
 export function checkReadableUrl(raw: string, allowPrivate: boolean): URL {
   if (!/^https?:\/\//i.test(raw)) throw new PageReadError('refused', 'the URL must be http(s)');
   try {
@@ -71,27 +77,46 @@ export function checkReadableUrl(raw: string, allowPrivate: boolean): URL {
   }
 }
 
-/** Reads `url`, following up to three redirects; rejects with PageReadError, or with the signal's reason when it aborts. */
+/**
+ * Reads `url`, following up to three redirects; rejects with PageReadError, or with the signal's reason when it aborts.
+ */
 export async function fetchPage(url: string, opts: PageFetchOptions): Promise<FetchedPage> {
   const started = Date.now();
   let current = checkReadableUrl(url, opts.allowPrivate).href;
   for (let hop = 0; ; hop++) {
     const remaining = opts.timeoutMs - (Date.now() - started);
-    if (remaining <= 0) throw new PageReadError('timeout', `${hostOf(url)} gave no complete answer within ${opts.timeoutMs} ms`);
+    if (remaining <= 0)
+      throw new PageReadError('timeout', `${hostOf(url)} gave no complete answer within ${opts.timeoutMs} ms`);
     let res;
     try {
-      res = await egressFetch(opts.allowPrivate, current, { signal: opts.signal, timeoutMs: remaining, maxBytes: opts.maxBytes, oversize: 'refuse', pin: opts.pin, headers: { accept: opts.accept, 'user-agent': READER_USER_AGENT } });
+      res = await egressFetch(opts.allowPrivate, current, {
+        signal: opts.signal,
+        timeoutMs: remaining,
+        maxBytes: opts.maxBytes,
+        oversize: 'refuse',
+        pin: opts.pin,
+        headers: { accept: opts.accept, 'user-agent': READER_USER_AGENT },
+      });
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
       throw asReadError(err, current, opts);
     }
     const location = res.headers.location;
     if (res.status >= 300 && res.status < 400 && location) {
-      if (hop >= MAX_REDIRECTS) throw new PageReadError('redirects', `${hostOf(url)} redirected more than ${MAX_REDIRECTS} times`);
+      if (hop >= MAX_REDIRECTS)
+        throw new PageReadError('redirects', `${hostOf(url)} redirected more than ${MAX_REDIRECTS} times`);
       current = checkReadableUrl(new URL(location, current).href, opts.allowPrivate).href;
       continue;
     }
-    return { requestedUrl: url, url: current, status: res.status, contentType: res.headers['content-type'] ?? '', body: res.body, fetchedAt: new Date().toISOString(), ms: Date.now() - started };
+    return {
+      requestedUrl: url,
+      url: current,
+      status: res.status,
+      contentType: res.headers['content-type'] ?? '',
+      body: res.body,
+      fetchedAt: new Date().toISOString(),
+      ms: Date.now() - started,
+    };
   }
 }
 
@@ -102,14 +127,20 @@ function asReadError(err: unknown, url: string, opts: PageFetchOptions): PageRea
       ? new PageReadError('timeout', `${host} gave no complete answer within ${opts.timeoutMs} ms`)
       : new PageReadError('tooLarge', `${host} answered with more than the ${opts.maxBytes}-byte limit`);
   }
-  if (err instanceof EgressRefused) return new PageReadError('refused', `${host} did not resolve to an allowed address`);
-  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (err instanceof EgressRefused)
+    return new PageReadError('refused', `${host} did not resolve to an allowed address`);
+  const code =
+    (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
   return new PageReadError('unreachable', `could not reach ${host}${code ? ` (${code})` : ''}`);
 }
 
 /** The charset a Content-Type names, for the decoder (the page's own <meta charset> is sniffed when it names none). */
 function charsetOf(contentType: string): string | undefined {
-  const param = contentType.split(';').slice(1).map((p) => p.trim().split('=')).find(([k]) => k?.toLowerCase() === 'charset');
+  const param = contentType
+    .split(';')
+    .slice(1)
+    .map((p) => p.trim().split('='))
+    .find(([k]) => k?.toLowerCase() === 'charset');
   return param?.[1]?.replace(/"/g, '').trim() || undefined;
 }
 
@@ -123,6 +154,7 @@ export async function parseHtml(page: FetchedPage): Promise<CheerioAPI> {
 }
 
 /** HTML or XHTML by its Content-Type; a page that names no type is tried as HTML. */
-export const isHtml = (contentType: string) => contentType === '' || /\b(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
+export const isHtml = (contentType: string) =>
+  contentType === '' || /\b(text\/html|application\/xhtml\+xml)\b/i.test(contentType);
 /** The SHA-256 (hex) of bytes as fetched: what snapshotHash, contentHash and an image's sha256 are. */
 export const sha256 = (body: Buffer) => createHash('sha256').update(body).digest('hex');

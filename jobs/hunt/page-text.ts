@@ -6,10 +6,60 @@ import type { Cheerio, CheerioAPI } from 'cheerio';
  * breaks, its links, and the fees it mentions. Pure.
  */
 
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'head', 'iframe', 'object', 'canvas', 'select']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'head',
+  'iframe',
+  'object',
+  'canvas',
+  'select',
+]);
 const BLOCKS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'br', 'caption', 'dd', 'details', 'dialog', 'div', 'dl', 'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'br',
+  'caption',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
 ]);
 
 /** The page's visible text, one line per block element, whitespace collapsed; at most `maxChars`. */
@@ -35,13 +85,18 @@ export function readableText($: CheerioAPI, maxChars = 100_000): string {
     });
   };
   walk($.root());
-  const lines = parts.join('').split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).filter(Boolean);
+  const lines = parts
+    .join('')
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .filter(Boolean);
   return lines.join('\n').slice(0, maxChars);
 }
 
 /** The page title: `<title>`, else the first heading. */
 export function pageTitle($: CheerioAPI): string | null {
-  const title = $('title').first().text().replace(/\s+/g, ' ').trim() || $('h1').first().text().replace(/\s+/g, ' ').trim();
+  const title =
+    $('title').first().text().replace(/\s+/g, ' ').trim() || $('h1').first().text().replace(/\s+/g, ' ').trim();
   return title || null;
 }
 
@@ -94,7 +149,18 @@ const ADDED = new RegExp(
 );
 const NOT_A_FEE = /\b(free|no|without|included|includes|including|optional|waived)\b/i;
 const AMOUNT = /(US\s?\$|\$|USD|€|EUR|£|GBP)\s?(\d[\d.,]*\d|\d)|(\d[\d.,]*\d|\d)\s?(USD|EUR|GBP|dollars|euros?)\b/i;
-const CURRENCY: Record<string, string> = { '$': 'USD', 'us$': 'USD', usd: 'USD', dollars: 'USD', '€': 'EUR', eur: 'EUR', euro: 'EUR', euros: 'EUR', '£': 'GBP', gbp: 'GBP' };
+const CURRENCY: Record<string, string> = {
+  $: 'USD',
+  us$: 'USD',
+  usd: 'USD',
+  dollars: 'USD',
+  '€': 'EUR',
+  eur: 'EUR',
+  euro: 'EUR',
+  euros: 'EUR',
+  '£': 'GBP',
+  gbp: 'GBP',
+};
 
 /**
  * The amount a fee phrase itself carries: written right before it ("$4.99
@@ -104,7 +170,10 @@ const CURRENCY: Record<string, string> = { '$': 'USD', 'us$': 'USD', usd: 'USD',
  */
 function amountOf(sentence: string, phrase: RegExp, parse: (s: string) => number | null): FeeMention['amount'] {
   const amount = AMOUNT.source;
-  const before = new RegExp(`(?:${amount})\\s*(?:flat\\s+|one-time\\s+|standard\\s+|mandatory\\s+|non-refundable\\s+)?(?:${phrase.source})`, 'i');
+  const before = new RegExp(
+    `(?:${amount})\\s*(?:flat\\s+|one-time\\s+|standard\\s+|mandatory\\s+|non-refundable\\s+)?(?:${phrase.source})`,
+    'i',
+  );
   const after = new RegExp(`(?:${phrase.source})\\s*(?:of|is|:|costs?|at|=|-|–)?\\s*(?:${amount})`, 'i');
   const hit = before.exec(sentence) ?? after.exec(sentence);
   const m = hit ? AMOUNT.exec(hit[0]) : null;
@@ -127,7 +196,12 @@ export function feeMentions(text: string, parseAmount: (s: string) => number | n
     for (const sentence of line.split(/(?<=[.!?;])\s+(?=[A-Z0-9"'(])/)) {
       if (sentence.length > 400 || !ADDED.test(sentence) || NOT_A_FEE.test(sentence)) continue;
       const kind: FeeKind | null = FEE_WORD.test(sentence) ? 'fee' : SHIPPING_WORD.test(sentence) ? 'shipping' : null;
-      if (kind) mentions.push({ kind, quote: sentence.slice(0, 200), amount: amountOf(sentence, kind === 'fee' ? FEE_WORD : SHIPPING_WORD, parseAmount) });
+      if (kind)
+        mentions.push({
+          kind,
+          quote: sentence.slice(0, 200),
+          amount: amountOf(sentence, kind === 'fee' ? FEE_WORD : SHIPPING_WORD, parseAmount),
+        });
       if (mentions.length >= 20) return mentions;
     }
   }

@@ -38,7 +38,10 @@ export interface SearchArea {
   radiusKm: number;
 }
 
-export const DEFAULT_PROVIDER_URLS: Record<MapProvider, string> = { nominatim: 'https://nominatim.openstreetmap.org', google: 'https://places.googleapis.com' };
+export const DEFAULT_PROVIDER_URLS: Record<MapProvider, string> = {
+  nominatim: 'https://nominatim.openstreetmap.org',
+  google: 'https://places.googleapis.com',
+};
 const LIMIT = 20;
 const MAX_BYTES = 2 * 1024 * 1024;
 const KM_PER_DEGREE_LAT = 111.32;
@@ -49,15 +52,33 @@ const finite = (v: unknown): number | null => {
   return typeof n === 'number' && Number.isFinite(n) ? n : null;
 };
 
-async function call(t: ProviderTarget, url: string, init: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<unknown> {
+async function call(
+  t: ProviderTarget,
+  url: string,
+  init: { method?: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+): Promise<unknown> {
   let res: EgressResponse;
   try {
-    res = await egressFetch(t.allowPrivate, url, { ...init, signal: t.signal, timeoutMs: t.timeoutMs, maxBytes: MAX_BYTES, oversize: 'refuse' });
+    res = await egressFetch(t.allowPrivate, url, {
+      ...init,
+      signal: t.signal,
+      timeoutMs: t.timeoutMs,
+      maxBytes: MAX_BYTES,
+      oversize: 'refuse',
+    });
   } catch (err) {
     if (t.signal?.aborted) throw t.signal.reason;
-    if (err instanceof EgressError && err.reason === 'timeout') throw unavailable(`the ${t.provider} places provider did not answer within ${t.timeoutMs} ms`);
-    if (err instanceof EgressRefused) throw unavailable(`the ${t.provider} places provider's address is refused by the egress guard (a local provider needs AWP_ALLOW_PRIVATE_EGRESS)`);
-    throw unavailable(`could not reach the ${t.provider} places provider${err instanceof EgressError ? ' (its answer was over the size limit)' : ''}`);
+    if (err instanceof EgressError && err.reason === 'timeout')
+      throw unavailable(`the ${t.provider} places provider did not answer within ${t.timeoutMs} ms`);
+    if (err instanceof EgressRefused)
+      throw unavailable(
+        `the ${t.provider} places provider's address is refused by the egress guard (a local provider needs ` +
+          `AWP_ALLOW_PRIVATE_EGRESS)`,
+      );
+    throw unavailable(
+      `could not reach the ${t.provider} places ` +
+        `provider${err instanceof EgressError ? ' (its answer was over the size limit)' : ''}`,
+    );
   }
   let body: unknown;
   try {
@@ -66,20 +87,35 @@ async function call(t: ProviderTarget, url: string, init: { method?: 'GET' | 'PO
     body = undefined;
   }
   const said = (body as { error?: { message?: unknown } | string } | undefined)?.error;
-  const message = redactSecrets(String((typeof said === 'string' ? said : said?.message) ?? '').slice(0, 300), t.key ? [t.key] : []);
-  if (res.status === 401 || res.status === 403) throw policyViolation(`the ${t.provider} places provider refused the API key (HTTP ${res.status})${message ? `: ${message}` : ''}`);
-  if (res.status === 429 || res.status >= 500) throw unavailable(`the ${t.provider} places provider is not answering now (HTTP ${res.status})`);
-  if (res.status >= 400 || (said && res.status === 200 && !Array.isArray(body))) throw policyViolation(`the ${t.provider} places provider refused the request (HTTP ${res.status})${message ? `: ${message}` : ''}`);
-  if (body === undefined) throw unavailable(`the ${t.provider} places provider answered with something that is not JSON`);
+  const message = redactSecrets(
+    String((typeof said === 'string' ? said : said?.message) ?? '').slice(0, 300),
+    t.key ? [t.key] : [],
+  );
+  if (res.status === 401 || res.status === 403)
+    throw policyViolation(
+      `the ${t.provider} places provider refused the API key (HTTP ${res.status})${message ? `: ${message}` : ''}`,
+    );
+  if (res.status === 429 || res.status >= 500)
+    throw unavailable(`the ${t.provider} places provider is not answering now (HTTP ${res.status})`);
+  if (res.status >= 400 || (said && res.status === 200 && !Array.isArray(body)))
+    throw policyViolation(
+      `the ${t.provider} places provider refused the request (HTTP ${res.status})${message ? `: ${message}` : ''}`,
+    );
+  if (body === undefined)
+    throw unavailable(`the ${t.provider} places provider answered with something that is not JSON`);
   return body;
 }
 
-/** A square around the circle, as Nominatim's `viewbox` (left, top, right, bottom): `bounded=1` keeps results inside it. */
+/**
+ * A square around the circle, as Nominatim's `viewbox` (left, top, right, bottom): `bounded=1` keeps results inside it.
+ */
 function viewbox(area: SearchArea): string {
   const dLat = area.radiusKm / KM_PER_DEGREE_LAT;
   const dLon = area.radiusKm / (KM_PER_DEGREE_LAT * Math.max(Math.cos((area.center.lat * Math.PI) / 180), 0.01));
   const { lat, lon } = area.center;
-  return [lon - dLon, Math.min(lat + dLat, 90), lon + dLon, Math.max(lat - dLat, -90)].map((n) => n.toFixed(6)).join(',');
+  return [lon - dLon, Math.min(lat + dLat, 90), lon + dLon, Math.max(lat - dLat, -90)]
+    .map((n) => n.toFixed(6))
+    .join(',');
 }
 
 async function nominatim(t: ProviderTarget, text: string, area?: SearchArea): Promise<ProviderPlace[]> {
@@ -92,45 +128,80 @@ async function nominatim(t: ProviderTarget, text: string, area?: SearchArea): Pr
     url.searchParams.set('bounded', '1');
   }
   if (t.key) url.searchParams.set('key', t.key);
-  const body = await call(t, url.href, { headers: { accept: 'application/json', 'user-agent': READER_USER_AGENT, 'accept-language': 'en' } });
-  if (!Array.isArray(body)) throw unavailable('the nominatim places provider answered in an unexpected format (not a list of places)');
+  const body = await call(t, url.href, {
+    headers: { accept: 'application/json', 'user-agent': READER_USER_AGENT, 'accept-language': 'en' },
+  });
+  if (!Array.isArray(body))
+    throw unavailable('the nominatim places provider answered in an unexpected format (not a list of places)');
   return body.flatMap((p: Record<string, unknown>) => {
     const lat = finite(p.lat);
     const lon = finite(p.lon);
     const display = typeof p.display_name === 'string' ? p.display_name : null;
     const name = (typeof p.name === 'string' && p.name) || display?.split(',')[0]?.trim();
     if (lat === null || lon === null || !name) return [];
-    const osm = typeof p.osm_type === 'string' && ['node', 'way', 'relation'].includes(p.osm_type) && p.osm_id !== undefined;
-    const source = osm ? `https://www.openstreetmap.org/${p.osm_type}/${p.osm_id}` : `${t.baseUrl.replace(/\/+$/, '')}/details?place_id=${encodeURIComponent(String(p.place_id ?? ''))}`;
+    const osm =
+      typeof p.osm_type === 'string' && ['node', 'way', 'relation'].includes(p.osm_type) && p.osm_id !== undefined;
+    const source = osm
+      ? `https://www.openstreetmap.org/${p.osm_type}/${p.osm_id}`
+      : `${t.baseUrl.replace(/\/+$/, '')}/details?place_id=${encodeURIComponent(String(p.place_id ?? ''))}`;
     return [{ name, address: display, rating: null, ratingCount: null, lat, lon, source }];
   });
 }
 
-const FIELD_MASK = ['id', 'displayName', 'formattedAddress', 'rating', 'userRatingCount', 'location', 'googleMapsUri'].map((f) => `places.${f}`).join(',');
+const FIELD_MASK = ['id', 'displayName', 'formattedAddress', 'rating', 'userRatingCount', 'location', 'googleMapsUri']
+  .map((f) => `places.${f}`)
+  .join(',');
 
 async function google(t: ProviderTarget, text: string, area?: SearchArea): Promise<ProviderPlace[]> {
-  if (!t.key) throw policyViolation('the google places provider needs an API key: set MAP_PROVIDER_KEY or send placesProviderApiKey');
+  if (!t.key)
+    throw policyViolation(
+      'the google places provider needs an API key: set MAP_PROVIDER_KEY or send placesProviderApiKey',
+    );
   const request = {
     textQuery: text,
     pageSize: LIMIT,
     // Google caps a location bias circle at 50 km; results beyond the radius are dropped afterwards.
-    ...(area ? { locationBias: { circle: { center: { latitude: area.center.lat, longitude: area.center.lon }, radius: Math.min(area.radiusKm * 1000, 50_000) } } } : {}),
+    ...(area
+      ? {
+          locationBias: {
+            circle: {
+              center: { latitude: area.center.lat, longitude: area.center.lon },
+              radius: Math.min(area.radiusKm * 1000, 50_000),
+            },
+          },
+        }
+      : {}),
   };
   const body = await call(t, `${t.baseUrl.replace(/\/+$/, '')}/v1/places:searchText`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-goog-api-key': t.key, 'x-goog-fieldmask': FIELD_MASK },
     body: JSON.stringify(request),
   });
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw unavailable('the google places provider answered in an unexpected format');
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw unavailable('the google places provider answered in an unexpected format');
   const places = (body as { places?: unknown }).places ?? [];
-  if (!Array.isArray(places)) throw unavailable('the google places provider answered in an unexpected format (places is not a list)');
+  if (!Array.isArray(places))
+    throw unavailable('the google places provider answered in an unexpected format (places is not a list)');
   return places.flatMap((p: Record<string, any>) => {
     const lat = finite(p.location?.latitude);
     const lon = finite(p.location?.longitude);
     const name = typeof p.displayName?.text === 'string' ? p.displayName.text : null;
     if (lat === null || lon === null || !name) return [];
-    const source = typeof p.googleMapsUri === 'string' ? p.googleMapsUri : `https://www.google.com/maps/place/?q=place_id:${encodeURIComponent(String(p.id ?? ''))}`;
-    return [{ name, address: typeof p.formattedAddress === 'string' ? p.formattedAddress : null, rating: finite(p.rating), ratingCount: finite(p.userRatingCount), lat, lon, source }];
+    const source =
+      typeof p.googleMapsUri === 'string'
+        ? p.googleMapsUri
+        : `https://www.google.com/maps/place/?q=place_id:${encodeURIComponent(String(p.id ?? ''))}`;
+    return [
+      {
+        name,
+        address: typeof p.formattedAddress === 'string' ? p.formattedAddress : null,
+        rating: finite(p.rating),
+        ratingCount: finite(p.userRatingCount),
+        lat,
+        lon,
+        source,
+      },
+    ];
   });
 }
 

@@ -22,7 +22,9 @@ const NEAR = /^(.+?)\s+(?:near|around|close to)\s+(.+)$/i;
 /** Great-circle distance in km (haversine, mean Earth radius), to 0.01 km. */
 export function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const rad = (d: number) => (d * Math.PI) / 180;
-  const h = Math.sin(rad(b.lat - a.lat) / 2) ** 2 + Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lon - a.lon) / 2) ** 2;
+  const h =
+    Math.sin(rad(b.lat - a.lat) / 2) ** 2 +
+    Math.cos(rad(a.lat)) * Math.cos(rad(b.lat)) * Math.sin(rad(b.lon - a.lon) / 2) ** 2;
   return Math.round(2 * 6371.0088 * Math.asin(Math.min(1, Math.sqrt(h))) * 100) / 100;
 }
 
@@ -31,24 +33,50 @@ export function distanceKm(a: { lat: number; lon: number }, b: { lat: number; lo
  * caller's vault) wins over the server's. An `env:` reference is refused:
  * a tool call is a tenant's, and may not read (or probe) the server's environment.
  */
-async function keyOf(deps: Pick<Deps, 'config' | 'db' | 'redis'>, accountId: string, body: Request): Promise<string | null> {
+async function keyOf(
+  deps: Pick<Deps, 'config' | 'db' | 'redis'>,
+  accountId: string,
+  body: Request,
+): Promise<string | null> {
   const given = body.placesProviderApiKey;
-  if (given !== undefined) return /^(env|cred):/.test(given) ? resolveReference(deps, { accountId, allowEnv: false, via: 'tools.map' }, given) : given;
+  if (given !== undefined)
+    return /^(env|cred):/.test(given)
+      ? resolveReference(deps, { accountId, allowEnv: false, via: 'tools.map' }, given)
+      : given;
   return deps.config.MAP_PROVIDER_KEY ?? null;
 }
 
-export async function findPlaces(deps: Pick<Deps, 'config' | 'db' | 'redis'>, accountId: string, body: Request, signal?: AbortSignal): Promise<Result> {
+export async function findPlaces(
+  deps: Pick<Deps, 'config' | 'db' | 'redis'>,
+  accountId: string,
+  body: Request,
+  signal?: AbortSignal,
+): Promise<Result> {
   const config: Config = deps.config;
   const provider = config.MAP_PROVIDER;
-  if (!provider) throw policyViolation('no places provider is configured on this server (set MAP_PROVIDER, MAP_PROVIDER_URL and MAP_PROVIDER_KEY); the map tool returns no places rather than invented ones', { reason: 'noProvider' });
-  const target: ProviderTarget = { provider, baseUrl: config.MAP_PROVIDER_URL ?? DEFAULT_PROVIDER_URLS[provider], key: await keyOf(deps, accountId, body), allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS, timeoutMs: config.WEB_PAGE_TIMEOUT_MS, signal };
+  if (!provider)
+    throw policyViolation(
+      'no places provider is configured on this server (set MAP_PROVIDER, MAP_PROVIDER_URL and ' +
+        'MAP_PROVIDER_KEY); the map tool returns no places rather than invented ones',
+      { reason: 'noProvider' },
+    );
+  const target: ProviderTarget = {
+    provider,
+    baseUrl: config.MAP_PROVIDER_URL ?? DEFAULT_PROVIDER_URLS[provider],
+    key: await keyOf(deps, accountId, body),
+    allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS,
+    timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
+    signal,
+  };
   const notes: string[] = [];
   let what = body.query;
   let near = body.near;
   const split = !body.center && !near ? NEAR.exec(body.query) : null;
   if (split) [what, near] = [split[1]!, split[2]!];
 
-  let center: Center | null = body.center ? { lat: body.center.lat, lon: body.center.lon, from: 'center', label: null } : null;
+  let center: Center | null = body.center
+    ? { lat: body.center.lat, lon: body.center.lon, from: 'center', label: null }
+    : null;
   if (!center && near) {
     const [hit] = await searchPlaces(target, near);
     if (hit) center = { lat: hit.lat, lon: hit.lon, from: 'near', label: hit.address ?? hit.name };
@@ -57,13 +85,21 @@ export async function findPlaces(deps: Pick<Deps, 'config' | 'db' | 'redis'>, ac
       what = body.query;
     }
   }
-  if (!center && !near) notes.push('no center (center, near, or "… near <place>" in the query): places have no distance and the radius is not applied');
+  if (!center && !near)
+    notes.push(
+      'no center (center, near, or "… near <place>" in the query): places have no distance and the radius is ' +
+        'not applied',
+    );
 
   const found = await searchPlaces(target, what, center ? { center, radiusKm: body.radiusKm } : undefined);
   let places = found.map((p) => ({ ...p, distanceKm: center ? distanceKm(center, p) : null }));
   if (center) {
     const inside = places.filter((p) => p.distanceKm! <= body.radiusKm);
-    if (inside.length < places.length) notes.push(`${places.length - inside.length} place(s) the provider returned lie beyond ${body.radiusKm} km and are left out`);
+    if (inside.length < places.length)
+      notes.push(
+        `${places.length - inside.length} place(s) the provider returned lie beyond ${body.radiusKm} km and ` +
+          `are left out`,
+      );
     places = inside.sort((a, b) => a.distanceKm! - b.distanceKm!);
   }
   return { ok: true, provider, query: what, center, radiusKm: body.radiusKm, places, notes };

@@ -24,7 +24,8 @@ export interface HuntSearchOptions {
   onPage?: (report: PageReport) => Promise<void> | void;
 }
 
-const isKnownSource = (s: string): s is (typeof HUNT_SOURCES)[number] => (HUNT_SOURCES as readonly string[]).includes(s);
+const isKnownSource = (s: string): s is (typeof HUNT_SOURCES)[number] =>
+  (HUNT_SOURCES as readonly string[]).includes(s);
 const ms = (since: number) => Math.round((performance.now() - since) * 10) / 10;
 
 /**
@@ -32,7 +33,12 @@ const ms = (since: number) => Math.round((performance.now() - since) * 10) / 10;
  * it came from, ranked together. Every source asked for appears in the
  * telemetry: read, failed, or unavailable (with why), never silently skipped.
  */
-export async function huntSearch(deps: Pick<Deps, 'db' | 'config' | 'redis'>, accountId: string, query: string, opts: HuntSearchOptions): Promise<HuntSearch> {
+export async function huntSearch(
+  deps: Pick<Deps, 'db' | 'config' | 'redis'>,
+  accountId: string,
+  query: string,
+  opts: HuntSearchOptions,
+): Promise<HuntSearch> {
   const terms = searchTerms(query) || query;
   const urls = [...new Set(opts.urls ?? [])];
   const sources = [...new Set(opts.sources ?? (urls.length > 0 ? ['catalog', 'web'] : ['catalog']))];
@@ -48,21 +54,41 @@ export async function huntSearch(deps: Pick<Deps, 'db' | 'config' | 'redis'>, ac
       const { rows, mode } = await searchListings(deps.db, accountId, terms);
       const found = rows.map((row) => catalogCandidate(row, terms, opts.budgetUsd));
       candidates.push(...found);
-      sourceTelemetry.catalog = { status: 'ok', terms, matchMode: mode, matched: rows.length, eligible: found.filter((c) => c.eligible).length, ms: ms(started) };
+      sourceTelemetry.catalog = {
+        status: 'ok',
+        terms,
+        matchMode: mode,
+        matched: rows.length,
+        eligible: found.filter((c) => c.eligible).length,
+        ms: ms(started),
+      };
     } else if (source === 'connector') {
       const found = await searchConnectors(deps, accountId, { terms, budgetUsd: opts.budgetUsd, signal: opts.signal });
       candidates.push(...found.candidates);
       sourceTelemetry.connector = { ...found.telemetry, ms: ms(started) };
     } else if (urls.length === 0) {
-      sourceTelemetry.web = { status: 'unavailable', reason: 'the web source reads the pages given in urls, and none were given' };
+      sourceTelemetry.web = {
+        status: 'unavailable',
+        reason: 'the web source reads the pages given in urls, and none were given',
+      };
     } else {
-      const web = await searchWeb(deps.config, urls, { terms, budgetUsd: opts.budgetUsd, signal: opts.signal, onPage: opts.onPage });
+      const web = await searchWeb(deps.config, urls, {
+        terms,
+        budgetUsd: opts.budgetUsd,
+        signal: opts.signal,
+        onPage: opts.onPage,
+      });
       candidates.push(...web.candidates);
       sourceTelemetry.web = web.telemetry;
     }
   }
   const cheapestFirst = Boolean(opts.cheapestFirst);
-  return { candidates: rankCandidates(candidates, cheapestFirst), ranking: rankingExplanation(cheapestFirst, terms), sourceTelemetry, terms };
+  return {
+    candidates: rankCandidates(candidates, cheapestFirst),
+    ranking: rankingExplanation(cheapestFirst, terms),
+    sourceTelemetry,
+    terms,
+  };
 }
 
 /**
@@ -70,7 +96,12 @@ export async function huntSearch(deps: Pick<Deps, 'db' | 'config' | 'redis'>, ac
  * read (a private or local address while egress is guarded is refused, 422,
  * naming the entry), then every source asked for is searched.
  */
-export async function searchForClient(deps: Pick<Deps, 'db' | 'config' | 'redis'>, accountId: string, body: HuntSearchRequest, signal?: AbortSignal) {
+export async function searchForClient(
+  deps: Pick<Deps, 'db' | 'config' | 'redis'>,
+  accountId: string,
+  body: HuntSearchRequest,
+  signal?: AbortSignal,
+) {
   (body.urls ?? []).forEach((url, i) => {
     try {
       checkReadableUrl(url, deps.config.AWP_ALLOW_PRIVATE_EGRESS);
@@ -80,6 +111,17 @@ export async function searchForClient(deps: Pick<Deps, 'db' | 'config' | 'redis'
     }
   });
   const query = [body.query, body.location].filter(Boolean).join(' ');
-  const result = await huntSearch(deps, accountId, query, { sources: body.sources, urls: body.urls, budgetUsd: body.budget?.maxUsd ?? null, cheapestFirst: /cheap/i.test(body.query), signal });
-  return { ok: true as const, candidates: result.candidates, ranking: result.ranking, sourceTelemetry: result.sourceTelemetry };
+  const result = await huntSearch(deps, accountId, query, {
+    sources: body.sources,
+    urls: body.urls,
+    budgetUsd: body.budget?.maxUsd ?? null,
+    cheapestFirst: /cheap/i.test(body.query),
+    signal,
+  });
+  return {
+    ok: true as const,
+    candidates: result.candidates,
+    ranking: result.ranking,
+    sourceTelemetry: result.sourceTelemetry,
+  };
 }

@@ -7,7 +7,7 @@ import type { PageReport } from './web-source.js';
 
 function budgetOf(input: StepInput): number | null {
   const budget = input.extras.budget as { maxUsd?: number } | undefined;
-  return typeof budget?.maxUsd === 'number' ? budget.maxUsd : parseBudget(input.clause) ?? parseBudget(input.request);
+  return typeof budget?.maxUsd === 'number' ? budget.maxUsd : (parseBudget(input.clause) ?? parseBudget(input.request));
 }
 
 function urlsOf(input: StepInput): string[] {
@@ -23,18 +23,31 @@ function pageLine(r: PageReport): string {
 function evidenceOf(c: Candidate) {
   const net = c.netUsd !== null ? ` (net $${c.netUsd})` : '';
   const stock = c.availability ? `, ${c.availability}` : '';
-  return { claim: `${c.title}: ${c.price} ${c.currency}${net}${stock}`, source: c.url ?? c.vendor, sourceBound: Boolean(c.url) };
+  return {
+    claim: `${c.title}: ${c.price} ${c.currency}${net}${stock}`,
+    source: c.url ?? c.vendor,
+    sourceBound: Boolean(c.url),
+  };
 }
 
 function resumed(input: StepInput) {
   const resume = input.resume!;
   const choices = (resume.data?.choices ?? []) as Choice[];
   const selected = choices.find((c) => c.itemId === resume.itemId);
-  if (!selected) throw invalidPayload(`itemId ${resume.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
+  if (!selected)
+    throw invalidPayload(`itemId ${resume.itemId} is not one of the offered choices`, {
+      choices: choices.map((c) => c.itemId),
+    });
   const action = resume.action ?? 'buy';
   return {
     output: { selected, action, choices },
-    evidence: [{ claim: `${selected.title} at ${selected.price} ${selected.currency}`, source: selected.url ?? selected.vendor ?? 'catalog', sourceBound: Boolean(selected.url ?? selected.vendor) }],
+    evidence: [
+      {
+        claim: `${selected.title} at ${selected.price} ${selected.currency}`,
+        source: selected.url ?? selected.vendor ?? 'catalog',
+        sourceBound: Boolean(selected.url ?? selected.vendor),
+      },
+    ],
     conversation: [`You chose "${selected.title}" (${selected.price} ${selected.currency}) to ${action}.`],
   };
 }
@@ -52,20 +65,53 @@ export const huntStep: StepHandler = async (input, deps) => {
   const urls = urlsOf(input);
   // What to look for comes from hunt's own clause; what the user means to do with it, from the whole request.
   const intent = detectIntent(input.request);
-  await input.emit(urls.length > 0 ? `Reading ${urls.length} page(s) and the catalog` : 'Searching the catalog', { budgetUsd, intent, urls: urls.length });
+  await input.emit(urls.length > 0 ? `Reading ${urls.length} page(s) and the catalog` : 'Searching the catalog', {
+    budgetUsd,
+    intent,
+    urls: urls.length,
+  });
   const cheapestFirst = /cheap/i.test(input.clause);
   const search = await huntSearch(deps, input.accountId, input.clause, {
-    urls, budgetUsd, cheapestFirst, signal: input.signal,
-    onPage: (r) => input.emit(pageLine(r), { url: r.url, ok: r.ok, httpStatus: r.httpStatus, offers: r.offers, eligible: r.eligible, ms: r.ms, ...(r.snapshotHash ? { snapshotHash: r.snapshotHash } : {}) }),
+    urls,
+    budgetUsd,
+    cheapestFirst,
+    signal: input.signal,
+    onPage: (r) =>
+      input.emit(pageLine(r), {
+        url: r.url,
+        ok: r.ok,
+        httpStatus: r.httpStatus,
+        offers: r.offers,
+        eligible: r.eligible,
+        ms: r.ms,
+        ...(r.snapshotHash ? { snapshotHash: r.snapshotHash } : {}),
+      }),
   });
   const { candidates } = search;
   const eligible = candidates.filter((c) => c.eligible);
-  const output: Record<string, unknown> = { query: search.terms, budgetUsd, intent, candidates, ranking: search.ranking, sourceTelemetry: search.sourceTelemetry };
+  const output: Record<string, unknown> = {
+    query: search.terms,
+    budgetUsd,
+    intent,
+    candidates,
+    ranking: search.ranking,
+    sourceTelemetry: search.sourceTelemetry,
+  };
   const conversation = [`Found ${candidates.length} candidate(s) for "${search.terms}", ${eligible.length} eligible.`];
   const openQuestions: string[] = [];
-  if (candidates.length === 0) openQuestions.push(`Nothing matches "${search.terms}"${urls.length > 0 ? ' in the catalog or on the pages given' : ' in the catalog'}; import listings, give product pages (urls) or widen the request.`);
-  else if (eligible.length === 0) openQuestions.push('No candidate is eligible (in stock, priced in USD, total clear, within budget); see each one\'s reasons.');
-  const rejected = candidates.filter((c) => !c.eligible).map((c) => ({ option: c.title, reason: c.reasons.join('; ') || 'not eligible' }));
+  if (candidates.length === 0)
+    openQuestions.push(
+      `Nothing matches ` +
+        `"${search.terms}"${urls.length > 0 ? ' in the catalog or on the pages given' : ' in the catalog'}; ` +
+        `import listings, give product pages (urls) or widen the request.`,
+    );
+  else if (eligible.length === 0)
+    openQuestions.push(
+      "No candidate is eligible (in stock, priced in USD, total clear, within budget); see each one's reasons.",
+    );
+  const rejected = candidates
+    .filter((c) => !c.eligible)
+    .map((c) => ({ option: c.title, reason: c.reasons.join('; ') || 'not eligible' }));
   const result = { output, evidence: candidates.slice(0, 10).map(evidenceOf), conversation, openQuestions, rejected };
 
   const outcome = outcomeOf(intent, candidates, cheapestFirst);
@@ -73,12 +119,18 @@ export const huntStep: StepHandler = async (input, deps) => {
     const choices = toChoices(candidates);
     output.inputKind = 'choice';
     output.choices = choices;
-    conversation.push(`${choices.length} candidates qualify. Which one should I ${intent === 'contact' ? 'contact' : intent === 'buy' ? 'buy' : 'go with'}? Reply with its itemId.`);
+    conversation.push(
+      `${choices.length} candidates qualify. Which one should I ` +
+        `${intent === 'contact' ? 'contact' : intent === 'buy' ? 'buy' : 'go with'}? Reply with its itemId.`,
+    );
     return { ...result, suspend: { kind: 'NEEDS_INPUT', payload: { choices, intent } } };
   }
   if (outcome.kind === 'winner') {
     output.selected = toChoices([outcome.winner])[0];
-    conversation.push(`Best fit: "${outcome.winner.title}"${outcome.winner.netUsd !== null ? ` at $${outcome.winner.netUsd} net` : ''}.`);
+    conversation.push(
+      `Best fit: ` +
+        `"${outcome.winner.title}"${outcome.winner.netUsd !== null ? ` at $${outcome.winner.netUsd} net` : ''}.`,
+    );
   }
   return result;
 };

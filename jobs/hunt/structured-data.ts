@@ -20,7 +20,12 @@ export function jsonLdBlocks($: CheerioAPI): { roots: unknown[]; invalid: number
     const type = ($(el).attr('type') ?? '').trim().toLowerCase();
     if (!type.startsWith('application/ld+json')) return;
     // Some CMSs wrap the JSON in an HTML comment or CDATA section; the JSON inside is still the page's own.
-    const text = $(el).text().trim().replace(/^(<!--|<!\[CDATA\[)/, '').replace(/(-->|\]\]>)$/, '').trim();
+    const text = $(el)
+      .text()
+      .trim()
+      .replace(/^(<!--|<!\[CDATA\[)/, '')
+      .replace(/(-->|\]\]>)$/, '')
+      .trim();
     if (!text) return;
     try {
       roots.push(JSON.parse(text));
@@ -31,7 +36,10 @@ export function jsonLdBlocks($: CheerioAPI): { roots: unknown[]; invalid: number
   return { roots, invalid };
 }
 
-/** `@type` as a list of bare names: `"Product"`, `["Product","Car"]`, `"http://schema.org/Offer"`, `"schema:Offer"` → names. */
+/**
+ * `@type` as a list of bare names: `"Product"`, `["Product","Car"]`, `"http://schema.org/Offer"`, `"schema:Offer"` →
+ * names.
+ */
 export function typesOf(node: LdNode): string[] {
   const raw = node['@type'];
   const list = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
@@ -65,14 +73,17 @@ export function flattenNodes(roots: unknown[]): { nodes: LdNode[]; byId: Map<str
 
 /** A node that is only a reference (`{ "@id": … }`) replaced by the object it names, when the graph has it. */
 export function deref(value: unknown, byId: Map<string, LdNode>): unknown {
-  if (isNode(value) && typeof value['@id'] === 'string' && Object.keys(value).length === 1) return byId.get(value['@id']) ?? value;
+  if (isNode(value) && typeof value['@id'] === 'string' && Object.keys(value).length === 1)
+    return byId.get(value['@id']) ?? value;
   return value;
 }
 
 const URL_VALUED = new Set(['a', 'area', 'link']);
 const SRC_VALUED = new Set(['img', 'audio', 'video', 'source', 'iframe', 'embed', 'track']);
 
-/** The value of an itemprop element, as the microdata spec reads it (content, href, src, datetime, value, else text). */
+/**
+ * The value of an itemprop element, as the microdata spec reads it (content, href, src, datetime, value, else text).
+ */
 function propValue($: CheerioAPI, el: Cheerio<any>): string {
   const tag = (el.prop('tagName') ?? '').toLowerCase();
   const attr = (name: string) => el.attr(name);
@@ -145,10 +156,18 @@ export function openGraphProduct($: CheerioAPI): LdNode | null {
   const offer: LdNode = {
     '@type': 'Offer',
     ...(price !== undefined ? { price } : {}),
-    ...(tag('product:price:currency', 'og:price:currency', 'product:sale_price:currency') ? { priceCurrency: tag('product:price:currency', 'og:price:currency', 'product:sale_price:currency') } : {}),
-    ...(tag('product:availability', 'og:availability') ? { availability: tag('product:availability', 'og:availability') } : {}),
+    ...(tag('product:price:currency', 'og:price:currency', 'product:sale_price:currency')
+      ? { priceCurrency: tag('product:price:currency', 'og:price:currency', 'product:sale_price:currency') }
+      : {}),
+    ...(tag('product:availability', 'og:availability')
+      ? { availability: tag('product:availability', 'og:availability') }
+      : {}),
     ...(tag('og:site_name') ? { seller: { name: tag('og:site_name') } } : {}),
-    ...(shippingAmount !== undefined ? { shippingDetails: { shippingRate: { value: shippingAmount, currency: tag('product:shipping_cost:currency') } } } : {}),
+    ...(shippingAmount !== undefined
+      ? {
+          shippingDetails: { shippingRate: { value: shippingAmount, currency: tag('product:shipping_cost:currency') } },
+        }
+      : {}),
   };
   return { '@type': 'Product', name: tag('og:title', 'twitter:title'), url: tag('og:url'), offers: offer };
 }

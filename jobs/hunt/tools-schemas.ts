@@ -8,7 +8,10 @@ export const READER_MODES = ['read', 'prepare'] as const;
 export const BrowserReaderRequest = Type.Object(
   {
     url: HttpUrl('The page to read'),
-    mode: StringEnum(READER_MODES, { default: 'read', description: '`read` fetches the page; `prepare` returns the plan and fetches nothing' }),
+    mode: StringEnum(READER_MODES, {
+      default: 'read',
+      description: '`read` fetches the page; `prepare` returns the plan and fetches nothing',
+    }),
   },
   { $id: 'BrowserReaderRequest', additionalProperties: true },
 );
@@ -37,7 +40,13 @@ export const BrowserReaderResult = Type.Union(
       url: Type.String(),
       plan: Type.Object({
         target: Type.Object({ url: Type.String(), scheme: Type.String(), host: Type.String() }),
-        limits: Type.Object({ timeoutMs: Type.Integer(), maxBytes: Type.Integer(), maxRedirects: Type.Integer(), textChars: Type.Integer(), links: Type.Integer() }),
+        limits: Type.Object({
+          timeoutMs: Type.Integer(),
+          maxBytes: Type.Integer(),
+          maxRedirects: Type.Integer(),
+          textChars: Type.Integer(),
+          links: Type.Integer(),
+        }),
         privateAddressesAllowed: Type.Boolean(),
         wouldRead: Type.Array(Type.String()),
         fetched: Type.Literal(false),
@@ -47,14 +56,27 @@ export const BrowserReaderResult = Type.Union(
   { $id: 'BrowserReaderResult' },
 );
 
-export const IMAGE_SIGNALS = ['editingSoftware', 'editHistory', 'metadataStripped', 'timestampsDisagree', 'gpsFix', 'formatMismatch'] as const;
+export const IMAGE_SIGNALS = [
+  'editingSoftware',
+  'editHistory',
+  'metadataStripped',
+  'timestampsDisagree',
+  'gpsFix',
+  'formatMismatch',
+] as const;
 export type ImageSignalKind = (typeof IMAGE_SIGNALS)[number];
 
 export const ImageAttachment = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 300 }),
-    mime: Type.String({ minLength: 1, maxLength: 200, description: 'The type the client declares; compared with what the bytes are' }),
-    data: Type.Optional(Type.String({ minLength: 1, description: 'The image, base64 (standard or URL-safe alphabet); send data or url' })),
+    mime: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The type the client declares; compared with what the bytes are',
+    }),
+    data: Type.Optional(
+      Type.String({ minLength: 1, description: 'The image, base64 (standard or URL-safe alphabet); send data or url' }),
+    ),
     url: Type.Optional(HttpUrl('Where to read the image; send data or url')),
   },
   { additionalProperties: true },
@@ -65,7 +87,8 @@ export const ImageReaderRequest = Type.Object(
   { $id: 'ImageReaderRequest', additionalProperties: true },
 );
 
-const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
+const Nullable = <T extends ReturnType<typeof Type.String> | ReturnType<typeof Type.Number>>(t: T) =>
+  Type.Union([t, Type.Null()]);
 
 export const ImageReport = Type.Object({
   name: Type.String(),
@@ -84,7 +107,10 @@ export const ImageReport = Type.Object({
     dateTimeOriginal: Nullable(Type.String()),
     createDate: Nullable(Type.String()),
     modifyDate: Nullable(Type.String()),
-    gps: Type.Union([Type.Object({ latitude: Type.Number(), longitude: Type.Number(), altitude: Nullable(Type.Number()) }), Type.Null()]),
+    gps: Type.Union([
+      Type.Object({ latitude: Type.Number(), longitude: Type.Number(), altitude: Nullable(Type.Number()) }),
+      Type.Null(),
+    ]),
   }),
   xmp: Type.Object({ creatorTool: Nullable(Type.String()), historyActions: Type.Integer() }),
   iptc: Type.Boolean(),
@@ -98,11 +124,30 @@ export type MapProvider = (typeof MAP_PROVIDERS)[number];
 
 export const ToolsMapRequest = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: 500, description: 'What to find; "… near <place>" also names the center' }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: 'What to find; "… near <place>" also names the center',
+    }),
     radiusKm: Type.Number({ minimum: 0.1, maximum: 500, default: 10 }),
-    near: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'A place to search around, geocoded by the provider' })),
-    center: Type.Optional(Type.Object({ lat: Type.Number({ minimum: -90, maximum: 90 }), lon: Type.Number({ minimum: -180, maximum: 180 }) }, { description: 'Search around this point (wins over near)' })),
-    placesProviderApiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Caller-supplied key (or cred:NAME from your vault); overrides the server key; never stored, logged or echoed' })),
+    near: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 300, description: 'A place to search around, geocoded by the provider' }),
+    ),
+    center: Type.Optional(
+      Type.Object(
+        { lat: Type.Number({ minimum: -90, maximum: 90 }), lon: Type.Number({ minimum: -180, maximum: 180 }) },
+        { description: 'Search around this point (wins over near)' },
+      ),
+    ),
+    placesProviderApiKey: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 500,
+        description:
+          'Caller-supplied key (or cred:NAME from your vault); overrides the server key; never stored, ' +
+          'logged or echoed',
+      }),
+    ),
   },
   { $id: 'ToolsMapRequest', additionalProperties: true },
 );
@@ -115,14 +160,22 @@ export const Place = Type.Object({
   distanceKm: Nullable(Type.Number({ description: 'From the center; null without one' })),
   lat: Type.Number(),
   lon: Type.Number(),
-  source: Type.String({ description: 'Where the place can be looked up (the provider\'s page for it)' }),
+  source: Type.String({ description: "Where the place can be looked up (the provider's page for it)" }),
 });
 
 export const ToolsMapResult = Ok(
   {
     provider: StringEnum(MAP_PROVIDERS),
     query: Type.String({ description: 'What the provider was asked for' }),
-    center: Type.Union([Type.Object({ lat: Type.Number(), lon: Type.Number(), from: StringEnum(['center', 'near'] as const), label: Nullable(Type.String()) }), Type.Null()]),
+    center: Type.Union([
+      Type.Object({
+        lat: Type.Number(),
+        lon: Type.Number(),
+        from: StringEnum(['center', 'near'] as const),
+        label: Nullable(Type.String()),
+      }),
+      Type.Null(),
+    ]),
     radiusKm: Type.Number(),
     places: Type.Array(Place),
     notes: Type.Array(Type.String()),

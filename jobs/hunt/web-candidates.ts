@@ -12,7 +12,8 @@ export interface ReadPage {
   fees: FeeMention[];
 }
 
-const money = (n: number, currency: string | null) => (currency === 'USD' ? `$${n.toFixed(2)}` : `${n.toFixed(2)} ${currency ?? '(currency not stated)'}`);
+const money = (n: number, currency: string | null) =>
+  currency === 'USD' ? `$${n.toFixed(2)}` : `${n.toFixed(2)} ${currency ?? '(currency not stated)'}`;
 
 /**
  * What an offer costs in total, from what the page states: its shipping
@@ -22,27 +23,43 @@ const money = (n: number, currency: string | null) => (currency === 'USD' ? `$${
  * not clear.
  */
 export function pricingOf(offer: PageOffer & { price: number; currency: string }, page: ReadPage): Pricing {
-  const p: Pricing = { price: offer.price, currency: offer.currency, fees: 0, feeParts: [], unpricedFees: [], availability: offer.availability, unclear: [], notes: [...offer.notes] };
+  const p: Pricing = {
+    price: offer.price,
+    currency: offer.currency,
+    fees: 0,
+    feeParts: [],
+    unpricedFees: [],
+    availability: offer.availability,
+    unclear: [],
+    notes: [...offer.notes],
+  };
   const add = (amount: number, currency: string | null, what: string) => {
-    if (currency !== null && currency !== offer.currency) return void p.unclear.push(`${what} is priced in ${currency}, the offer in ${offer.currency}`);
+    if (currency !== null && currency !== offer.currency)
+      return void p.unclear.push(`${what} is priced in ${currency}, the offer in ${offer.currency}`);
     p.fees += amount;
     p.feeParts.push(`${money(amount, offer.currency)} ${what}`);
   };
   if (offer.doesNotShip) p.unclear.push('the page says it does not ship');
   if (offer.shipping) add(offer.shipping.amount, offer.shipping.currency ?? offer.currency, 'shipping');
   for (const fee of page.fees) {
-    // The structured data's shipping rate is the offer's own; the text's shipping line only speaks when the data is silent.
+    // The structured data's shipping rate is the offer's own; the text's shipping line only speaks when the data is
+    // silent.
     if (fee.kind === 'shipping' && (offer.shipping || offer.doesNotShip)) continue;
-    if (fee.amount) add(fee.amount.value, fee.amount.currency, `${fee.kind === 'shipping' ? 'shipping' : 'fee'} ("${fee.quote}")`);
+    if (fee.amount)
+      add(fee.amount.value, fee.amount.currency, `${fee.kind === 'shipping' ? 'shipping' : 'fee'} ("${fee.quote}")`);
     else p.unpricedFees.push(fee.quote);
   }
-  if (!offer.shipping && !offer.doesNotShip && !page.fees.some((f) => f.kind === 'shipping')) p.notes.push('the page states no shipping cost; none is added');
+  if (!offer.shipping && !offer.doesNotShip && !page.fees.some((f) => f.kind === 'shipping'))
+    p.notes.push('the page states no shipping cost; none is added');
   return p;
 }
 
 /** A stable id for one offer of one page: the same page and offer give the same id on every read. */
 function candidateIdOf(url: string, offer: PageOffer): string {
-  return `web_${createHash('sha256').update(JSON.stringify([url, offer.title, offer.seller, offer.price, offer.currency])).digest('hex').slice(0, 24)}`;
+  return `web_${createHash('sha256')
+    .update(JSON.stringify([url, offer.title, offer.seller, offer.price, offer.currency]))
+    .digest('hex')
+    .slice(0, 24)}`;
 }
 
 /**
@@ -50,7 +67,12 @@ function candidateIdOf(url: string, offer: PageOffer): string {
  * and judged like any other. An offer without a currency is not a
  * candidate: a price in an unknown currency cannot be judged.
  */
-export function webCandidates(page: ReadPage, offers: PageOffer[], terms: string, budgetUsd: number | null): Candidate[] {
+export function webCandidates(
+  page: ReadPage,
+  offers: PageOffer[],
+  terms: string,
+  budgetUsd: number | null,
+): Candidate[] {
   const candidates: Candidate[] = [];
   for (const offer of offers) {
     if (offer.price === null || offer.currency === null) continue;

@@ -1,7 +1,15 @@
 import type { Config } from '../../shared/config.js';
 import type { Candidate, OfferMarkup } from '../../shared/schemas/hunt.js';
 import { extractOffers, parseAmount } from './offers.js';
-import { fetchPage, isHtml, parseHtml, PageReadError, sha256, type FetchedPage, type ReadFailure } from './page-fetch.js';
+import {
+  fetchPage,
+  isHtml,
+  parseHtml,
+  PageReadError,
+  sha256,
+  type FetchedPage,
+  type ReadFailure,
+} from './page-fetch.js';
 import { feeMentions, readableText } from './page-text.js';
 import { webCandidates } from './web-candidates.js';
 
@@ -48,15 +56,38 @@ export interface WebSearchOptions {
   onPage?: (report: PageReport) => Promise<void> | void;
 }
 
-async function readOne(config: Config, url: string, opts: WebSearchOptions): Promise<{ report: PageReport; candidates: Candidate[] }> {
+async function readOne(
+  config: Config,
+  url: string,
+  opts: WebSearchOptions,
+): Promise<{ report: PageReport; candidates: Candidate[] }> {
   const started = Date.now();
   const failed = (reason: NonNullable<PageReport['reason']>, error: string, page?: FetchedPage) => ({
-    report: { url, ...(page && page.url !== url ? { finalUrl: page.url } : {}), ok: false, httpStatus: page?.status ?? null, ms: Date.now() - started, bytes: page?.body.length ?? 0, snapshotHash: page ? sha256(page.body) : null, offers: 0, eligible: 0, markup: null, error, reason },
+    report: {
+      url,
+      ...(page && page.url !== url ? { finalUrl: page.url } : {}),
+      ok: false,
+      httpStatus: page?.status ?? null,
+      ms: Date.now() - started,
+      bytes: page?.body.length ?? 0,
+      snapshotHash: page ? sha256(page.body) : null,
+      offers: 0,
+      eligible: 0,
+      markup: null,
+      error,
+      reason,
+    },
     candidates: [],
   });
   let page: FetchedPage;
   try {
-    page = await fetchPage(url, { allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS, signal: opts.signal, timeoutMs: config.WEB_PAGE_TIMEOUT_MS, maxBytes: config.WEB_PAGE_MAX_BYTES, accept: HTML_ACCEPT });
+    page = await fetchPage(url, {
+      allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS,
+      signal: opts.signal,
+      timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
+      maxBytes: config.WEB_PAGE_MAX_BYTES,
+      accept: HTML_ACCEPT,
+    });
   } catch (err) {
     if (err instanceof PageReadError) return failed(err.reason, err.message);
     throw err; // the signal's reason (cancel, step timeout): the whole search stops
@@ -68,14 +99,31 @@ async function readOne(config: Config, url: string, opts: WebSearchOptions): Pro
   const snapshotHash = sha256(page.body);
   const siteName = $('meta[property="og:site_name"]').attr('content')?.trim() || null;
   const fees = feeMentions(readableText($), (s) => parseAmount(s));
-  const candidates = webCandidates({ url: page.url, snapshotHash, siteName, fees }, found.offers, opts.terms, opts.budgetUsd);
+  const candidates = webCandidates(
+    { url: page.url, snapshotHash, siteName, fees },
+    found.offers,
+    opts.terms,
+    opts.budgetUsd,
+  );
   if (candidates.length === 0) {
-    const why = found.offers.length + found.skipped > 0 ? 'its product data gives no price with a currency' : `no schema.org Product or Offer (JSON-LD, microdata) and no Open Graph product tags${found.invalidJsonLd ? `; ${found.invalidJsonLd} JSON-LD block(s) were not valid JSON` : ''}`;
+    const why =
+      found.offers.length + found.skipped > 0
+        ? 'its product data gives no price with a currency'
+        : `no schema.org Product or Offer (JSON-LD, microdata) and no Open Graph product ` +
+          `tags${found.invalidJsonLd ? `; ${found.invalidJsonLd} JSON-LD block(s) were not valid JSON` : ''}`;
     return failed('noOffers', `no priced offers found: ${why}`, page);
   }
   const report: PageReport = {
-    url, ...(page.url !== url ? { finalUrl: page.url } : {}), ok: true, httpStatus: page.status, ms: Date.now() - started, bytes: page.body.length, snapshotHash,
-    offers: candidates.length, eligible: candidates.filter((c) => c.eligible).length, markup: candidates[0]!.markup ?? null,
+    url,
+    ...(page.url !== url ? { finalUrl: page.url } : {}),
+    ok: true,
+    httpStatus: page.status,
+    ms: Date.now() - started,
+    bytes: page.body.length,
+    snapshotHash,
+    offers: candidates.length,
+    eligible: candidates.filter((c) => c.eligible).length,
+    markup: candidates[0]!.markup ?? null,
   };
   return { report, candidates };
 }

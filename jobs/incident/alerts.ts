@@ -35,24 +35,38 @@ function fromAlertmanager(a: Obj, group: Obj): NormalizedAlert {
   const annotations: Obj = { ...(group.commonAnnotations ?? {}), ...(a.annotations ?? {}) };
   const endsAt = str(a.endsAt);
   return {
-    source: 'alertmanager', name: labels.alertname ?? 'alert',
-    status: a.status === 'resolved' || group.status === 'resolved' && !a.status ? 'resolved' : 'firing',
-    severity: severityOf(labels.severity ?? labels.priority), service: labels.service ?? labels.app ?? labels.job ?? null,
+    source: 'alertmanager',
+    name: labels.alertname ?? 'alert',
+    status: a.status === 'resolved' || (group.status === 'resolved' && !a.status) ? 'resolved' : 'firing',
+    severity: severityOf(labels.severity ?? labels.priority),
+    service: labels.service ?? labels.app ?? labels.job ?? null,
     summary: str(annotations.summary) ?? str(annotations.description) ?? labels.alertname ?? 'alert',
-    startsAt: str(a.startsAt), endsAt: endsAt && !endsAt.startsWith('0001-') ? endsAt : null,
-    key: str(a.fingerprint) ?? JSON.stringify(labels), runbook: str(annotations.runbook_url) ?? str(annotations.runbook), link: str(a.generatorURL) ?? str(group.externalURL), labels,
+    startsAt: str(a.startsAt),
+    endsAt: endsAt && !endsAt.startsWith('0001-') ? endsAt : null,
+    key: str(a.fingerprint) ?? JSON.stringify(labels),
+    runbook: str(annotations.runbook_url) ?? str(annotations.runbook),
+    link: str(a.generatorURL) ?? str(group.externalURL),
+    labels,
   };
 }
 
 function fromPagerDuty(e: Obj): NormalizedAlert {
   const p: Obj = e.payload ?? {};
   return {
-    source: 'pagerduty', name: str(p.class) ?? str(p.summary) ?? 'event',
+    source: 'pagerduty',
+    name: str(p.class) ?? str(p.summary) ?? 'event',
     status: e.event_action === 'resolve' ? 'resolved' : 'firing',
-    severity: severityOf(p.severity), service: str(p.component) ?? str(p.source) ?? str(p.group),
-    summary: str(p.summary) ?? 'PagerDuty event', startsAt: str(p.timestamp), endsAt: e.event_action === 'resolve' ? str(p.timestamp) : null,
-    key: str(e.dedup_key) ?? JSON.stringify(p), runbook: null, link: str(e.links?.[0]?.href) ?? str(e.client_url),
-    labels: Object.fromEntries(Object.entries(p.custom_details ?? {}).filter(([, v]) => typeof v === 'string')) as Record<string, string>,
+    severity: severityOf(p.severity),
+    service: str(p.component) ?? str(p.source) ?? str(p.group),
+    summary: str(p.summary) ?? 'PagerDuty event',
+    startsAt: str(p.timestamp),
+    endsAt: e.event_action === 'resolve' ? str(p.timestamp) : null,
+    key: str(e.dedup_key) ?? JSON.stringify(p),
+    runbook: null,
+    link: str(e.links?.[0]?.href) ?? str(e.client_url),
+    labels: Object.fromEntries(
+      Object.entries(p.custom_details ?? {}).filter(([, v]) => typeof v === 'string'),
+    ) as Record<string, string>,
   };
 }
 
@@ -67,9 +81,11 @@ export function normalizeAlerts(items: Obj[]): { alerts: NormalizedAlert[]; unre
   const unreadable: number[] = [];
   items.forEach((item, i) => {
     let read: NormalizedAlert[] = [];
-    if (Array.isArray(item.alerts)) read = item.alerts.filter((a: unknown) => a && typeof a === 'object').map((a: Obj) => fromAlertmanager(a, item));
+    if (Array.isArray(item.alerts))
+      read = item.alerts.filter((a: unknown) => a && typeof a === 'object').map((a: Obj) => fromAlertmanager(a, item));
     else if (item.labels && typeof item.labels === 'object') read = [fromAlertmanager(item, {})];
-    else if (typeof item.event_action === 'string' && item.payload && typeof item.payload === 'object') read = [fromPagerDuty(item)];
+    else if (typeof item.event_action === 'string' && item.payload && typeof item.payload === 'object')
+      read = [fromPagerDuty(item)];
     if (read.length === 0) unreadable.push(i);
     for (const a of read) out.set(`${a.source}:${a.key}`, a);
   });

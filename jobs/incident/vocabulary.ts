@@ -1,6 +1,8 @@
 import type { DomainVocabulary } from '../domain.js';
 
-/** What the router learns about incident; test/unit/router.test.ts checks it on requests that are not in these examples. */
+/**
+ * What the router learns about incident; test/unit/router.test.ts checks it on requests that are not in these examples.
+ */
 export const vocabulary: DomainVocabulary = {
   lexicon: /\b(outage|incident|alerts?|on.?call|error rate|site is down)\b/i,
   precedence: 20,

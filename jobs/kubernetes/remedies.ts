@@ -15,7 +15,6 @@ export interface Finding {
   detail: Record<string, unknown>;
 }
 
-
 export interface Remediation {
   findingId: string;
   description: string;
@@ -51,63 +50,218 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 export function remediate(f: Finding): Remediation[] {
   const ns = f.namespace;
   const k = `kubectl -n ${ns}`;
-  // Patches address the first container of the template (the usual single-container pod); the description names the container.
+  // Patches address the first container of the template (the usual single-container pod); the description names the
+  // container.
   const base = { findingId: f.findingId, namespace: ns };
-  const read = (description: string, command: string): Remediation => ({ ...base, description, mutating: false, target: `pod/${f.pod}`, patch: null, dryRunCommand: command });
-  const change = (description: string, patch: Remediation['patch'], command: string, target = f.workload): Remediation => ({ ...base, description, mutating: true, target, patch, dryRunCommand: command });
-  const patchCmd = (patch: NonNullable<Remediation['patch']>) => `${k} patch ${f.workload} --type=json -p ${q(JSON.stringify(patch))} --dry-run=server -o yaml`;
-  const containerPath = "/spec/template/spec/containers/0";
+  const read = (description: string, command: string): Remediation => ({
+    ...base,
+    description,
+    mutating: false,
+    target: `pod/${f.pod}`,
+    patch: null,
+    dryRunCommand: command,
+  });
+  const change = (
+    description: string,
+    patch: Remediation['patch'],
+    command: string,
+    target = f.workload,
+  ): Remediation => ({ ...base, description, mutating: true, target, patch, dryRunCommand: command });
+  const patchCmd = (patch: NonNullable<Remediation['patch']>) =>
+    `${k} patch ${f.workload} --type=json -p ${q(JSON.stringify(patch))} --dry-run=server -o yaml`;
+  const containerPath = '/spec/template/spec/containers/0';
   switch (f.kind) {
     case 'OOMKilled': {
       const limits = (f.detail.limits ?? {}) as { memory?: string | null };
-      const patch = [{ op: limits.memory ? 'replace' : 'add', path: `${containerPath}/resources/limits/memory`, value: doubledQuantity(limits.memory) }];
-      return [read('Compare memory use with the limit', `${k} top pod ${f.pod} --containers`), change(`Raise the memory limit of ${f.container} to ${patch[0]!.value} (and look for a leak)`, patch, patchCmd(patch))];
+      const patch = [
+        {
+          op: limits.memory ? 'replace' : 'add',
+          path: `${containerPath}/resources/limits/memory`,
+          value: doubledQuantity(limits.memory),
+        },
+      ];
+      return [
+        read('Compare memory use with the limit', `${k} top pod ${f.pod} --containers`),
+        change(
+          `Raise the memory limit of ${f.container} to ${patch[0]!.value} (and look for a leak)`,
+          patch,
+          patchCmd(patch),
+        ),
+      ];
     }
     case 'CrashLoopBackOff': {
       const out = [read('Read the logs of the crashed run', `${k} logs ${f.pod} -c ${f.container} --previous`)];
-      if (f.causeClass === 'exit127' || f.causeClass === 'exit126') out.push(read('Check the entrypoint exists in the image', `${k} get pod ${f.pod} -o jsonpath='{.spec.containers[?(@.name=="${f.container}")].command}'`));
-      if (f.causeClass === 'exit137' || f.causeClass === 'exit143') out.push(read('Check whether a liveness probe kills it', `${k} describe pod ${f.pod}`));
-      out.push(change(`Roll back ${f.workload} to its previous revision while the crash is fixed`, null, `${k} rollout undo ${f.workload} --dry-run=server`));
+      if (f.causeClass === 'exit127' || f.causeClass === 'exit126')
+        out.push(
+          read(
+            'Check the entrypoint exists in the image',
+            `${k} get pod ${f.pod} -o jsonpath='{.spec.containers[?(@.name=="${f.container}")].command}'`,
+          ),
+        );
+      if (f.causeClass === 'exit137' || f.causeClass === 'exit143')
+        out.push(read('Check whether a liveness probe kills it', `${k} describe pod ${f.pod}`));
+      out.push(
+        change(
+          `Roll back ${f.workload} to its previous revision while the crash is fixed`,
+          null,
+          `${k} rollout undo ${f.workload} --dry-run=server`,
+        ),
+      );
       return out;
     }
     case 'ImagePullBackOff': {
       const image = String(f.detail.image ?? '');
       if (f.causeClass === 'unauthorized') {
         return [
-          change('Create a registry pull secret', null, `${k} create secret docker-registry regcred --docker-server=${image.split('/')[0]} --docker-username=<user> --docker-password=<token> --dry-run=client -o yaml`, 'secret/regcred'),
-          change(`Reference it from ${f.workload}`, [{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }], patchCmd([{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }])),
+          change(
+            'Create a registry pull secret',
+            null,
+            `${k} create secret docker-registry regcred --docker-server=${image.split('/')[0]} ` +
+              `--docker-username=<user> --docker-password=<token> --dry-run=client -o yaml`,
+            'secret/regcred',
+          ),
+          change(
+            `Reference it from ${f.workload}`,
+            [{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }],
+            patchCmd([{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }]),
+          ),
         ];
       }
-      if (f.causeClass === 'rateLimited') return [read('Check which nodes pull anonymously', `${k} get events --field-selector involvedObject.name=${f.pod}`), change('Authenticate pulls or use a registry mirror (imagePullSecrets), then let the back-off retry', [{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }], patchCmd([{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }]))];
-      return [read('List the tags that exist', `crane ls ${image.split(':')[0]}`), change(`Point ${f.container} at an image tag that exists (needs the right tag)`, [{ op: 'replace', path: `${containerPath}/image`, value: '<existing tag>' }], patchCmd([{ op: 'replace', path: `${containerPath}/image`, value: '<existing tag>' }]))];
+      if (f.causeClass === 'rateLimited')
+        return [
+          read('Check which nodes pull anonymously', `${k} get events --field-selector involvedObject.name=${f.pod}`),
+          change(
+            'Authenticate pulls or use a registry mirror (imagePullSecrets), then let the back-off retry',
+            [{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }],
+            patchCmd([{ op: 'add', path: '/spec/template/spec/imagePullSecrets', value: [{ name: 'regcred' }] }]),
+          ),
+        ];
+      return [
+        read('List the tags that exist', `crane ls ${image.split(':')[0]}`),
+        change(
+          `Point ${f.container} at an image tag that exists (needs the right tag)`,
+          [{ op: 'replace', path: `${containerPath}/image`, value: '<existing tag>' }],
+          patchCmd([{ op: 'replace', path: `${containerPath}/image`, value: '<existing tag>' }]),
+        ),
+      ];
     }
     case 'CreateContainerConfigError': {
       const { kind, name, key } = f.detail as { kind?: string; name?: string; key?: string };
       if (!kind || !name) return [read('Read the exact configuration error', `${k} describe pod ${f.pod}`)];
-      const create = kind === 'secret' ? `${k} create secret generic ${name} --from-literal=${key ?? 'KEY'}=<value> --dry-run=client -o yaml` : `${k} create configmap ${name} --from-literal=${key ?? 'KEY'}=<value> --dry-run=client -o yaml`;
-      return [read(`Check what ${kind} ${name} holds`, `${k} get ${kind} ${name} -o yaml`), change(key ? `Add key ${key} to ${kind} ${name}` : `Create ${kind} ${name}`, null, key ? `${k} patch ${kind} ${name} --type=merge -p ${q(JSON.stringify({ data: { [key]: '<value>' } }))} --dry-run=server` : create, `${kind}/${name}`)];
+      const create =
+        kind === 'secret'
+          ? `${k} create secret generic ${name} --from-literal=${key ?? 'KEY'}=<value> --dry-run=client -o yaml`
+          : `${k} create configmap ${name} --from-literal=${key ?? 'KEY'}=<value> --dry-run=client -o yaml`;
+      return [
+        read(`Check what ${kind} ${name} holds`, `${k} get ${kind} ${name} -o yaml`),
+        change(
+          key ? `Add key ${key} to ${kind} ${name}` : `Create ${kind} ${name}`,
+          null,
+          key
+            ? `${k} patch ${kind} ${name} --type=merge -p ${q(JSON.stringify({ data: { [key]: '<value>' } }))} ` +
+                `--dry-run=server`
+            : create,
+          `${kind}/${name}`,
+        ),
+      ];
     }
     case 'FailedScheduling': {
       const nodes = read('See what each node has free', `kubectl describe nodes | grep -A5 'Allocated resources'`);
       if (f.causeClass === 'insufficientCpu' || f.causeClass === 'insufficientMemory') {
         const resource = f.causeClass === 'insufficientCpu' ? 'cpu' : 'memory';
-        return [nodes, change(`Lower the ${resource} request of ${f.workload} or add nodes (cluster autoscaler / node pool)`, [{ op: 'replace', path: `${containerPath}/resources/requests/${resource}`, value: '<lower request>' }], patchCmd([{ op: 'replace', path: `${containerPath}/resources/requests/${resource}`, value: '<lower request>' }]))];
+        return [
+          nodes,
+          change(
+            `Lower the ${resource} request of ${f.workload} or add nodes (cluster autoscaler / node pool)`,
+            [{ op: 'replace', path: `${containerPath}/resources/requests/${resource}`, value: '<lower request>' }],
+            patchCmd([
+              { op: 'replace', path: `${containerPath}/resources/requests/${resource}`, value: '<lower request>' },
+            ]),
+          ),
+        ];
       }
-      if (f.causeClass === 'taint') return [read('List node taints', `kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints`), change('Add a toleration for the taint (or schedule on untainted nodes)', [{ op: 'add', path: '/spec/template/spec/tolerations/-', value: { key: '<taint key>', operator: 'Exists', effect: 'NoSchedule' } }], patchCmd([{ op: 'add', path: '/spec/template/spec/tolerations/-', value: { key: '<taint key>', operator: 'Exists', effect: 'NoSchedule' } }]))];
-      if (f.causeClass === 'nodeAffinity' || f.causeClass === 'podAffinity') return [read('Compare node labels with the selector', `kubectl get nodes --show-labels`), change('Relax the node selector / affinity to labels that exist', [{ op: 'remove', path: '/spec/template/spec/affinity' }], patchCmd([{ op: 'remove', path: '/spec/template/spec/affinity' }]))];
+      if (f.causeClass === 'taint')
+        return [
+          read('List node taints', `kubectl get nodes -o custom-columns=NAME:.metadata.name,TAINTS:.spec.taints`),
+          change(
+            'Add a toleration for the taint (or schedule on untainted nodes)',
+            [
+              {
+                op: 'add',
+                path: '/spec/template/spec/tolerations/-',
+                value: { key: '<taint key>', operator: 'Exists', effect: 'NoSchedule' },
+              },
+            ],
+            patchCmd([
+              {
+                op: 'add',
+                path: '/spec/template/spec/tolerations/-',
+                value: { key: '<taint key>', operator: 'Exists', effect: 'NoSchedule' },
+              },
+            ]),
+          ),
+        ];
+      if (f.causeClass === 'nodeAffinity' || f.causeClass === 'podAffinity')
+        return [
+          read('Compare node labels with the selector', `kubectl get nodes --show-labels`),
+          change(
+            'Relax the node selector / affinity to labels that exist',
+            [{ op: 'remove', path: '/spec/template/spec/affinity' }],
+            patchCmd([{ op: 'remove', path: '/spec/template/spec/affinity' }]),
+          ),
+        ];
       return [nodes];
     }
     case 'ProbeFailure': {
       const probe = String(f.detail.probe ?? 'readiness');
-      const patch = [{ op: 'add', path: `${containerPath}/${probe}Probe/initialDelaySeconds`, value: 30 }, { op: 'add', path: `${containerPath}/${probe}Probe/timeoutSeconds`, value: 5 }];
-      return [read('Call the probe endpoint from inside the pod', `${k} exec ${f.pod} -c ${f.container} -- wget -qO- -T 2 localhost:<port><path>`), change(`Give the ${probe} probe more start-up time and a longer timeout (if the app is slow, not broken)`, patch, patchCmd(patch))];
+      const patch = [
+        { op: 'add', path: `${containerPath}/${probe}Probe/initialDelaySeconds`, value: 30 },
+        { op: 'add', path: `${containerPath}/${probe}Probe/timeoutSeconds`, value: 5 },
+      ];
+      return [
+        read(
+          'Call the probe endpoint from inside the pod',
+          `${k} exec ${f.pod} -c ${f.container} -- wget -qO- -T 2 localhost:<port><path>`,
+        ),
+        change(
+          `Give the ${probe} probe more start-up time and a longer timeout (if the app is slow, not broken)`,
+          patch,
+          patchCmd(patch),
+        ),
+      ];
     }
     case 'Evicted':
-      return [read('Check node pressure', `kubectl describe node $(${k} get pod ${f.pod} -o jsonpath='{.spec.nodeName}')`), change('Delete the evicted pod record (its replacement is already scheduled)', null, `${k} delete pod ${f.pod} --dry-run=server`, `pod/${f.pod}`)];
+      return [
+        read('Check node pressure', `kubectl describe node $(${k} get pod ${f.pod} -o jsonpath='{.spec.nodeName}')`),
+        change(
+          'Delete the evicted pod record (its replacement is already scheduled)',
+          null,
+          `${k} delete pod ${f.pod} --dry-run=server`,
+          `pod/${f.pod}`,
+        ),
+      ];
     case 'VolumeMountError': {
       const { kind, name } = f.detail as { kind?: string; name?: string };
-      if (kind === 'persistentvolumeclaim' && name) return [read('Check the claim and its storage class', `${k} get pvc ${name} -o yaml`), change(`Create PersistentVolumeClaim ${name}`, null, `${k} apply -f pvc-${name}.yaml --dry-run=server`, `persistentvolumeclaim/${name}`)];
-      if (kind && name) return [change(`Create ${kind} ${name} the volume refers to`, null, `${k} create ${kind === 'secret' ? 'secret generic' : 'configmap'} ${name} --from-literal=KEY=<value> --dry-run=client -o yaml`, `${kind}/${name}`)];
+      if (kind === 'persistentvolumeclaim' && name)
+        return [
+          read('Check the claim and its storage class', `${k} get pvc ${name} -o yaml`),
+          change(
+            `Create PersistentVolumeClaim ${name}`,
+            null,
+            `${k} apply -f pvc-${name}.yaml --dry-run=server`,
+            `persistentvolumeclaim/${name}`,
+          ),
+        ];
+      if (kind && name)
+        return [
+          change(
+            `Create ${kind} ${name} the volume refers to`,
+            null,
+            `${k} create ${kind === 'secret' ? 'secret generic' : 'configmap'} ${name} ` +
+              `--from-literal=KEY=<value> --dry-run=client -o yaml`,
+            `${kind}/${name}`,
+          ),
+        ];
       return [read('Read the mount error and the attach state', `${k} describe pod ${f.pod}`)];
     }
   }

@@ -7,8 +7,18 @@ export const kubernetesStep: StepHandler = async (input) => {
   const report = repairReport(objectArray(input.metadata.pods), objectArray(input.metadata.events));
   return {
     output: report as unknown as Record<string, unknown>,
-    evidence: report.findings.map((f) => ({ claim: `${f.namespace}/${f.pod}: ${f.kind} — ${f.cause}`, source: `pod ${f.namespace}/${f.pod}`, sourceBound: true })),
-    conversation: [`Read ${report.podsRead} pod(s): ${report.findings.length} finding(s), ${report.approvals.length} change(s) awaiting approval; nothing was applied.`],
-    openQuestions: [...(report.podsRead === 0 ? ['No pods were given (metadata.pods: the items of kubectl get pods -o json).'] : []), ...report.approvals.map((a) => `Approve before running: ${a.action}`)],
+    evidence: report.findings.map((f) => ({
+      claim: `${f.namespace}/${f.pod}: ${f.kind} — ${f.cause}`,
+      source: `pod ${f.namespace}/${f.pod}`,
+      sourceBound: true,
+    })),
+    conversation: [
+      `Read ${report.podsRead} pod(s): ${report.findings.length} finding(s), ${report.approvals.length} ` +
+        `change(s) awaiting approval; nothing was applied.`,
+    ],
+    openQuestions: [
+      ...(report.podsRead === 0 ? ['No pods were given (metadata.pods: the items of kubectl get pods -o json).'] : []),
+      ...report.approvals.map((a) => `Approve before running: ${a.action}`),
+    ],
   };
 };

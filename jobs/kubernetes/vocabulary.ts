@@ -1,6 +1,9 @@
 import type { DomainVocabulary } from '../domain.js';
 
-/** What the router learns about kubernetes; test/unit/router.test.ts checks it on requests that are not in these examples. */
+/**
+ * What the router learns about kubernetes; test/unit/router.test.ts checks it on requests that are not in these
+ * examples.
+ */
 export const vocabulary: DomainVocabulary = {
   lexicon: /\b(pods?|kubernetes|k8s|crashloop\w*|oomkilled|namespace)\b/i,
   precedence: 10,

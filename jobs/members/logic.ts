@@ -51,7 +51,9 @@ export function tokenManagementRefusal(
 
 /** The last active owner keeps the account governable: it can neither be demoted nor disabled. */
 export function leavesNoOwner(
-  target: { role: Role; status: string }, otherActiveOwners: number, newRole?: Role,
+  target: { role: Role; status: string },
+  otherActiveOwners: number,
+  newRole?: Role,
 ): boolean {
   const removesOwner = newRole === undefined || newRole !== 'owner';
   return target.role === 'owner' && target.status === 'active' && removesOwner && otherActiveOwners === 0;

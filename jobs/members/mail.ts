@@ -18,11 +18,16 @@ function invitationText(to: { name: string; role: string }, code: string, baseUr
 
 /** Sends (or stores, without SMTP) an invitation; the code is in the body only, never in a log line. */
 export async function invitationMail(
-  deps: Deps, to: { accountId: string; email: string; name: string; role: string }, code: string, days: number,
+  deps: Deps,
+  to: { accountId: string; email: string; name: string; role: string },
+  code: string,
+  days: number,
 ) {
   const baseUrl = (deps.config.PUBLIC_BASE_URL ?? `http://localhost:${deps.config.PORT}`).replace(/\/+$/, '');
   return sendMail(deps, {
-    accountId: to.accountId, to: to.email, subject: 'You are invited to an awp account',
+    accountId: to.accountId,
+    to: to.email,
+    subject: 'You are invited to an awp account',
     text: invitationText(to, code, baseUrl, days),
   });
 }

@@ -20,7 +20,9 @@ export interface MemberRow {
 
 /** The account's members, oldest first (an account has a handful: the list is not paged). */
 export async function listMembers(
-  db: Db, accountId: string, f: { role?: Role; status?: MemberStatus },
+  db: Db,
+  accountId: string,
+  f: { role?: Role; status?: MemberStatus },
 ): Promise<MemberRow[]> {
   const q = db('members').where({ account_id: accountId });
   if (f.role) q.andWhere('role', f.role);
@@ -43,8 +45,11 @@ export async function lockMember(trx: Db, accountId: string, memberId: string): 
  * and the second re-reads the first's change, so one owner always remains.
  */
 export async function otherActiveOwners(trx: Db, accountId: string, memberId: string): Promise<number> {
-  const rows: Array<{ id: string }> = await trx('members').select('id')
-    .where({ account_id: accountId, role: 'owner', status: 'active' }).orderBy('id').forUpdate();
+  const rows: Array<{ id: string }> = await trx('members')
+    .select('id')
+    .where({ account_id: accountId, role: 'owner', status: 'active' })
+    .orderBy('id')
+    .forUpdate();
   return rows.filter((r) => r.id !== memberId).length;
 }
 
@@ -61,14 +66,19 @@ export interface InviteInsert {
 
 /** A new invited member; null when the account has a member with this email already (any case). */
 export async function insertInvitedMember(db: Db, row: InviteInsert): Promise<MemberRow | null> {
-  const [created] = await db('members').insert({ ...row, status: 'invited' }).onConflict().ignore().returning('*');
+  const [created] = await db('members')
+    .insert({ ...row, status: 'invited' })
+    .onConflict()
+    .ignore()
+    .returning('*');
   return created ?? null;
 }
 
 /** Activates the invited member of an unexpired code, with its password; null for an unknown, used or stale code. */
 export async function activateMember(db: Db, activationHash: string, passwordHash: string): Promise<MemberRow | null> {
   const [row] = await db('members')
-    .where({ activation_hash: activationHash, status: 'invited' }).andWhere('invite_expires_at', '>', db.fn.now())
+    .where({ activation_hash: activationHash, status: 'invited' })
+    .andWhere('invite_expires_at', '>', db.fn.now())
     .update({ status: 'active', password_hash: passwordHash, activation_hash: null, activated_at: db.fn.now() })
     .returning('*');
   return row ?? null;
@@ -80,21 +90,27 @@ export async function updateRole(trx: Db, memberId: string, role: Role): Promise
 }
 
 export async function updateStatus(trx: Db, memberId: string, status: 'active' | 'disabled'): Promise<MemberRow> {
-  const [row] = await trx('members').where({ id: memberId })
-    .update({ status, disabled_at: status === 'disabled' ? trx.fn.now() : null }).returning('*');
+  const [row] = await trx('members')
+    .where({ id: memberId })
+    .update({ status, disabled_at: status === 'disabled' ? trx.fn.now() : null })
+    .returning('*');
   return row;
 }
 
 /** Ends the member's live dashboard sessions (a later enable does not bring them back). */
 export async function endMemberSessions(trx: Db, memberId: string): Promise<number> {
-  return trx('dashboard_sessions').where({ member_id: memberId }).whereNull('signed_out_at')
+  return trx('dashboard_sessions')
+    .where({ member_id: memberId })
+    .whereNull('signed_out_at')
     .update({ signed_out_at: trx.fn.now() });
 }
 
 /** Withdraws an invitation that was never accepted; null when the member is not (or no longer) invited. */
 export async function deleteInvitedMember(trx: Db, accountId: string, memberId: string): Promise<MemberRow | null> {
-  const [row] = await trx('members').where({ account_id: accountId, id: memberId, status: 'invited' })
-    .del().returning('*');
+  const [row] = await trx('members')
+    .where({ account_id: accountId, id: memberId, status: 'invited' })
+    .del()
+    .returning('*');
   return row ?? null;
 }
 
@@ -113,9 +129,14 @@ export interface SignInCandidate {
 
 /** Active memberships of an email (any case) that have a password, optionally in one account; at most 20. */
 export async function signInCandidates(db: Db, email: string, accountId?: string): Promise<SignInCandidate[]> {
-  const q = db('members as m').join('accounts as a', 'a.id', 'm.account_id')
-    .whereRaw('lower(m.email) = lower(?)', [email.trim()]).where('m.status', 'active').whereNotNull('m.password_hash');
+  const q = db('members as m')
+    .join('accounts as a', 'a.id', 'm.account_id')
+    .whereRaw('lower(m.email) = lower(?)', [email.trim()])
+    .where('m.status', 'active')
+    .whereNotNull('m.password_hash');
   if (accountId) q.andWhere('m.account_id', accountId);
-  return q.select('m.id as member_id', 'm.account_id', 'a.name as account_name', 'm.password_hash')
-    .orderBy('m.created_at').limit(20);
+  return q
+    .select('m.id as member_id', 'm.account_id', 'a.name as account_name', 'm.password_hash')
+    .orderBy('m.created_at')
+    .limit(20);
 }

@@ -55,7 +55,9 @@ export const MemberInvited = Ok(
 export const MemberActivate = Type.Object(
   {
     invitationCode: Type.String({
-      minLength: 10, maxLength: 200, description: 'The one-time code of the invitation mail',
+      minLength: 10,
+      maxLength: 200,
+      description: 'The one-time code of the invitation mail',
     }),
     password: Type.String({ minLength: 8, maxLength: 1024, description: 'The password the member signs in with' }),
   },
@@ -70,4 +72,3 @@ export const MemberActivated = Ok(
 
 export const MemberRoleChange = Type.Object({ role: RoleName }, { $id: 'MemberRoleChange' });
 export type MemberRoleChange = Static<typeof MemberRoleChange>;
-

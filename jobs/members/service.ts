@@ -9,8 +9,17 @@ import type { Principal, Role } from '../../shared/schemas/auth.js';
 import { actingRole, governRefusal, grantRefusal, INVITE_TTL_DAYS, leavesNoOwner } from './logic.js';
 import { invitationMail } from './mail.js';
 import {
-  activateMember, deleteInvitedMember, endMemberSessions, getMember, insertInvitedMember, listMembers, lockMember,
-  otherActiveOwners, updateRole, updateStatus, type MemberRow,
+  activateMember,
+  deleteInvitedMember,
+  endMemberSessions,
+  getMember,
+  insertInvitedMember,
+  listMembers,
+  lockMember,
+  otherActiveOwners,
+  updateRole,
+  updateStatus,
+  type MemberRow,
 } from './repository.js';
 import type { MemberActivate, MemberInvite, MemberListQuery } from './schemas.js';
 
@@ -25,8 +34,13 @@ export async function fetchMember(deps: Pick<Deps, 'db'>, principal: Principal, 
   return row;
 }
 
-const memberEntry = (principal: Principal, action: string, memberId: string, details: Record<string, unknown>) =>
-  ({ ...actorOf(principal), action, resourceType: 'member', resourceId: memberId, details });
+const memberEntry = (principal: Principal, action: string, memberId: string, details: Record<string, unknown>) => ({
+  ...actorOf(principal),
+  action,
+  resourceType: 'member',
+  resourceId: memberId,
+  details,
+});
 
 /**
  * Invites a person by email with a role (owner/admin only; only an owner
@@ -39,7 +53,10 @@ export async function inviteMember(deps: Deps, principal: Principal, input: Memb
   const refusal = grantRefusal(actingRole(principal), input.role);
   if (refusal) {
     await recordAudit(deps.db, {
-      ...actorOf(principal), action: 'member.invited', resourceType: 'member', outcome: 'denied',
+      ...actorOf(principal),
+      action: 'member.invited',
+      resourceType: 'member',
+      outcome: 'denied',
       details: { email: input.email, role: input.role, reason: refusal },
     });
     throw forbidden(`Cannot invite a member as ${input.role}: ${refusal}`);
@@ -48,8 +65,14 @@ export async function inviteMember(deps: Deps, principal: Principal, input: Memb
   const expiresAt = new Date(Date.now() + INVITE_TTL_DAYS * 86_400_000);
   const row = await deps.db.transaction(async (trx) => {
     const created = await insertInvitedMember(trx, {
-      id: newId('mem'), account_id: principal.accountId, email: input.email.trim(), name: input.name, role: input.role,
-      activation_hash: sha256(code), invited_by: principal.memberId ?? null, invite_expires_at: expiresAt,
+      id: newId('mem'),
+      account_id: principal.accountId,
+      email: input.email.trim(),
+      name: input.name,
+      role: input.role,
+      activation_hash: sha256(code),
+      invited_by: principal.memberId ?? null,
+      invite_expires_at: expiresAt,
     });
     if (!created) throw conflict('The account has a member with this email already');
     const details = { email: created.email, role: created.role };
@@ -71,8 +94,12 @@ export async function acceptInvitation(deps: Pick<Deps, 'db'>, input: MemberActi
     const row = await activateMember(trx, sha256(input.invitationCode), passwordHash);
     if (!row) throw notFound('Invitation code (unknown, already used or expired)');
     await recordAudit(trx, {
-      accountId: row.account_id, memberId: row.id, action: 'member.activated', resourceType: 'member',
-      resourceId: row.id, details: { email: row.email, role: row.role },
+      accountId: row.account_id,
+      memberId: row.id,
+      action: 'member.activated',
+      resourceType: 'member',
+      resourceId: row.id,
+      details: { email: row.email, role: row.role },
     });
     return row;
   });
@@ -98,7 +125,8 @@ async function governMember(deps: Deps, principal: Principal, memberId: string, 
 }
 
 /** Records a refusal about `row` (it commits with the transaction) and hands the error back to be answered. */
-const refuser = (trx: Db, principal: Principal, row: MemberRow) =>
+const refuser =
+  (trx: Db, principal: Principal, row: MemberRow) =>
   async (action: string, err: AppError, details: Record<string, unknown>): Promise<Refused> => {
     const entry = memberEntry(principal, action, row.id, { ...details, reason: err.message });
     await recordAudit(trx, { ...entry, outcome: 'denied' });

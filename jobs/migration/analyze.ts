@@ -46,17 +46,41 @@ export interface BatchState {
 }
 
 export function newMigrationState(assumeInTransaction: boolean): MigrationState {
-  return { assumeInTransaction, explicitTx: false, sawBegin: false, lockTimeout: null, statementTimeout: null, reported: new Set(), enumValuesInTx: new Map(), notValidInTx: new Set(), exclusiveInTx: new Set() };
+  return {
+    assumeInTransaction,
+    explicitTx: false,
+    sawBegin: false,
+    lockTimeout: null,
+    statementTimeout: null,
+    reported: new Set(),
+    enumValuesInTx: new Map(),
+    notValidInTx: new Set(),
+    exclusiveInTx: new Set(),
+  };
 }
 
 export class RuleContext {
   readonly findings: Emitted[] = [];
   readonly checks: PostCheckDraft[] = [];
 
-  constructor(readonly m: MigrationState, readonly batch: BatchState, public stmt: Statement) {}
+  constructor(
+    readonly m: MigrationState,
+    readonly batch: BatchState,
+    public stmt: Statement,
+  ) {}
 
-  emit(ruleId: MigrationRuleId, f: { message: string; lock: LockMode | null; rewrite?: boolean; safeRewrite?: string[] | null }): void {
-    this.findings.push({ ruleId, statement: this.stmt, lock: f.lock, rewrite: f.rewrite ?? false, message: f.message, safeRewrite: f.safeRewrite ?? null });
+  emit(
+    ruleId: MigrationRuleId,
+    f: { message: string; lock: LockMode | null; rewrite?: boolean; safeRewrite?: string[] | null },
+  ): void {
+    this.findings.push({
+      ruleId,
+      statement: this.stmt,
+      lock: f.lock,
+      rewrite: f.rewrite ?? false,
+      message: f.message,
+      safeRewrite: f.safeRewrite ?? null,
+    });
   }
 
   /** Reports a rule at most once per migration. */
@@ -77,7 +101,10 @@ export class RuleContext {
   /** A table created earlier in this batch holds no live rows and no one else waits on it. */
   isNew(rel: RangeVar | undefined): boolean {
     if (!rel?.relname) return false;
-    return this.batch.created.has(relationName(rel).toLowerCase()) || (!rel.schemaname && this.batch.created.has(rel.relname.toLowerCase()));
+    return (
+      this.batch.created.has(relationName(rel).toLowerCase()) ||
+      (!rel.schemaname && this.batch.created.has(rel.relname.toLowerCase()))
+    );
   }
 
   remember(rel: RangeVar | undefined): void {

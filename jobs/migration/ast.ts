@@ -7,7 +7,7 @@ import type { ColumnDef, Constraint, Node, RangeVar, TypeName } from 'libpg-quer
 
 /** The node's type name (`AlterTableStmt`, `IndexStmt`, ...). */
 export function kindOf(node: Node | undefined): string {
-  return node ? Object.keys(node)[0] ?? '' : '';
+  return node ? (Object.keys(node)[0] ?? '') : '';
 }
 
 /** The fields of `node` when it is of `kind`, else undefined. */
@@ -17,7 +17,9 @@ export function as<T>(node: Node | undefined, kind: string): T | undefined {
 
 /** `String` nodes of a list (`names`, `typeName`, `fk_attrs`) as plain strings. */
 export function strings(list: Node[] | undefined): string[] {
-  return (list ?? []).map((n) => as<{ sval?: string }>(n, 'String')?.sval).filter((s): s is string => typeof s === 'string');
+  return (list ?? [])
+    .map((n) => as<{ sval?: string }>(n, 'String')?.sval)
+    .filter((s): s is string => typeof s === 'string');
 }
 
 /** `schema.table` as written (no schema when none was written). */
@@ -35,13 +37,25 @@ export function typeOf(type: TypeName | undefined): string {
 /** The type as a person would write it again (`bigint`, `varchar(20)`, `timestamptz`). */
 export function typeText(type: TypeName | undefined): string {
   const base = typeOf(type);
-  const spoken: Record<string, string> = { int2: 'smallint', int4: 'integer', int8: 'bigint', bpchar: 'char', float8: 'double precision', float4: 'real', bool: 'boolean' };
-  const mods = (type?.typmods ?? []).map((m) => as<{ ival?: { ival?: number } }>(m, 'A_Const')?.ival?.ival).filter((v) => v !== undefined);
+  const spoken: Record<string, string> = {
+    int2: 'smallint',
+    int4: 'integer',
+    int8: 'bigint',
+    bpchar: 'char',
+    float8: 'double precision',
+    float4: 'real',
+    bool: 'boolean',
+  };
+  const mods = (type?.typmods ?? [])
+    .map((m) => as<{ ival?: { ival?: number } }>(m, 'A_Const')?.ival?.ival)
+    .filter((v) => v !== undefined);
   return `${spoken[base] ?? base}${mods.length ? `(${mods.join(',')})` : ''}${type?.arrayBounds?.length ? '[]' : ''}`;
 }
 
 export function constraintsOf(col: ColumnDef | undefined): Constraint[] {
-  return (col?.constraints ?? []).map((c) => as<Constraint>(c, 'Constraint')).filter((c): c is Constraint => Boolean(c));
+  return (col?.constraints ?? [])
+    .map((c) => as<Constraint>(c, 'Constraint'))
+    .filter((c): c is Constraint => Boolean(c));
 }
 
 /** Every object below `node` (itself included). A loop, not recursion: expressions nest thousands deep (`1+1+…`). */
@@ -49,7 +63,8 @@ export function* descendants(node: unknown): Generator<Record<string, unknown>> 
   const stack: unknown[] = [node];
   while (stack.length > 0) {
     const next = stack.pop();
-    if (Array.isArray(next)) for (const item of next) stack.push(item); // not push(...next): VALUES lists run to 100,000 rows
+    if (Array.isArray(next))
+      for (const item of next) stack.push(item); // not push(...next): VALUES lists run to 100,000 rows
     else if (next && typeof next === 'object') {
       yield next as Record<string, unknown>;
       for (const value of Object.values(next)) stack.push(value);

@@ -1,4 +1,13 @@
-import type { AlterTableCmd, AlterTableStmt, DropStmt, IndexStmt, LockStmt, Node, ReindexStmt, VacuumStmt } from 'libpg-query';
+import type {
+  AlterTableCmd,
+  AlterTableStmt,
+  DropStmt,
+  IndexStmt,
+  LockStmt,
+  Node,
+  ReindexStmt,
+  VacuumStmt,
+} from 'libpg-query';
 import { LOCK_MODES, type LockMode } from './schemas.js';
 import { as, kindOf } from './ast.js';
 
@@ -36,13 +45,20 @@ export function strongest(modes: Array<LockMode | null>): LockMode | null {
 
 /** The lock one ALTER TABLE subcommand takes. */
 export function alterCmdLock(cmd: AlterTableCmd): LockMode {
-  if (cmd.subtype === 'AT_AddConstraint' && as<{ contype?: string }>(cmd.def, 'Constraint')?.contype === 'CONSTR_FOREIGN') return 'SHARE ROW EXCLUSIVE';
-  if (cmd.subtype === 'AT_DetachPartition' && as<{ concurrent?: boolean }>(cmd.def, 'PartitionCmd')?.concurrent) return 'SHARE UPDATE EXCLUSIVE';
+  if (
+    cmd.subtype === 'AT_AddConstraint' &&
+    as<{ contype?: string }>(cmd.def, 'Constraint')?.contype === 'CONSTR_FOREIGN'
+  )
+    return 'SHARE ROW EXCLUSIVE';
+  if (cmd.subtype === 'AT_DetachPartition' && as<{ concurrent?: boolean }>(cmd.def, 'PartitionCmd')?.concurrent)
+    return 'SHARE UPDATE EXCLUSIVE';
   return (cmd.subtype && ALTER_TABLE_LOCKS[cmd.subtype]) || 'ACCESS EXCLUSIVE';
 }
 
 export function alterCmds(stmt: AlterTableStmt): AlterTableCmd[] {
-  return (stmt.cmds ?? []).map((c) => as<AlterTableCmd>(c, 'AlterTableCmd')).filter((c): c is AlterTableCmd => Boolean(c));
+  return (stmt.cmds ?? [])
+    .map((c) => as<AlterTableCmd>(c, 'AlterTableCmd'))
+    .filter((c): c is AlterTableCmd => Boolean(c));
 }
 
 const LOCK_STMT_MODES: Record<number, LockMode> = Object.fromEntries(LOCK_MODES.map((m, i) => [i + 1, m]));
@@ -53,34 +69,65 @@ export function hasOption(options: Node[] | undefined, name: string): boolean {
     const def = as<{ defname?: string; arg?: Node }>(o, 'DefElem');
     if (def?.defname !== name) return false;
     // `(FULL false)` turns it off.
-    const arg = def.arg && (as<{ boolval?: { boolval?: boolean } }>(def.arg, 'Boolean') ?? as<{ sval?: string }>(def.arg, 'String'));
-    return !(arg && ('boolval' in arg ? arg.boolval?.boolval === false : /^(false|off|0)$/i.test((arg as { sval?: string }).sval ?? '')));
+    const arg =
+      def.arg &&
+      (as<{ boolval?: { boolval?: boolean } }>(def.arg, 'Boolean') ?? as<{ sval?: string }>(def.arg, 'String'));
+    return !(
+      arg &&
+      ('boolval' in arg
+        ? arg.boolval?.boolval === false
+        : /^(false|off|0)$/i.test((arg as { sval?: string }).sval ?? ''))
+    );
   });
 }
 
-/** The strongest table lock the statement takes on existing tables, or null when it takes none that others would wait for. */
+/**
+ * The strongest table lock the statement takes on existing tables, or null when it takes none that others would wait
+ * for.
+ */
 export function statementLock(node: Node): LockMode | null {
   switch (kindOf(node)) {
-    case 'AlterTableStmt': return strongest(alterCmds(as<AlterTableStmt>(node, 'AlterTableStmt')!).map(alterCmdLock));
-    case 'IndexStmt': return as<IndexStmt>(node, 'IndexStmt')!.concurrent ? 'SHARE UPDATE EXCLUSIVE' : 'SHARE';
+    case 'AlterTableStmt':
+      return strongest(alterCmds(as<AlterTableStmt>(node, 'AlterTableStmt')!).map(alterCmdLock));
+    case 'IndexStmt':
+      return as<IndexStmt>(node, 'IndexStmt')!.concurrent ? 'SHARE UPDATE EXCLUSIVE' : 'SHARE';
     case 'DropStmt': {
       const drop = as<DropStmt>(node, 'DropStmt')!;
       if (drop.removeType === 'OBJECT_INDEX') return drop.concurrent ? 'SHARE UPDATE EXCLUSIVE' : 'ACCESS EXCLUSIVE';
-      return ['OBJECT_TABLE', 'OBJECT_SCHEMA', 'OBJECT_MATVIEW', 'OBJECT_VIEW', 'OBJECT_TRIGGER', 'OBJECT_RULE', 'OBJECT_POLICY'].includes(drop.removeType ?? '') ? 'ACCESS EXCLUSIVE' : null;
+      return [
+        'OBJECT_TABLE',
+        'OBJECT_SCHEMA',
+        'OBJECT_MATVIEW',
+        'OBJECT_VIEW',
+        'OBJECT_TRIGGER',
+        'OBJECT_RULE',
+        'OBJECT_POLICY',
+      ].includes(drop.removeType ?? '')
+        ? 'ACCESS EXCLUSIVE'
+        : null;
     }
-    case 'ReindexStmt': return hasOption(as<ReindexStmt>(node, 'ReindexStmt')!.params, 'concurrently') ? 'SHARE UPDATE EXCLUSIVE' : 'ACCESS EXCLUSIVE';
-    case 'VacuumStmt': return hasOption(as<VacuumStmt>(node, 'VacuumStmt')!.options, 'full') ? 'ACCESS EXCLUSIVE' : 'SHARE UPDATE EXCLUSIVE';
+    case 'ReindexStmt':
+      return hasOption(as<ReindexStmt>(node, 'ReindexStmt')!.params, 'concurrently')
+        ? 'SHARE UPDATE EXCLUSIVE'
+        : 'ACCESS EXCLUSIVE';
+    case 'VacuumStmt':
+      return hasOption(as<VacuumStmt>(node, 'VacuumStmt')!.options, 'full')
+        ? 'ACCESS EXCLUSIVE'
+        : 'SHARE UPDATE EXCLUSIVE';
     case 'ClusterStmt':
     case 'TruncateStmt':
     case 'RenameStmt':
       return 'ACCESS EXCLUSIVE';
-    case 'LockStmt': return LOCK_STMT_MODES[as<LockStmt>(node, 'LockStmt')!.mode ?? 8] ?? 'ACCESS EXCLUSIVE';
-    case 'CreateTrigStmt': return 'SHARE ROW EXCLUSIVE';
+    case 'LockStmt':
+      return LOCK_STMT_MODES[as<LockStmt>(node, 'LockStmt')!.mode ?? 8] ?? 'ACCESS EXCLUSIVE';
+    case 'CreateTrigStmt':
+      return 'SHARE ROW EXCLUSIVE';
     case 'UpdateStmt':
     case 'DeleteStmt':
     case 'InsertStmt':
     case 'MergeStmt':
       return 'ROW EXCLUSIVE';
-    default: return null;
+    default:
+      return null;
   }
 }

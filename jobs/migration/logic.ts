@@ -23,13 +23,40 @@ export interface BackupState {
 }
 
 export function backupState(backup: MigrationValidate['backup'], now = new Date()): BackupState {
-  if (!backup) return { provided: false, verified: false, takenAt: null, location: null, note: 'no backup was named: destructive changes block' };
+  if (!backup)
+    return {
+      provided: false,
+      verified: false,
+      takenAt: null,
+      location: null,
+      note: 'no backup was named: destructive changes block',
+    };
   const takenAt = backup.takenAt ?? null;
   const location = backup.location ?? null;
-  if (backup.verified !== true) return { provided: true, verified: false, takenAt, location, note: 'the backup is not verified (verified: true once a restore was tested): destructive changes still block' };
+  if (backup.verified !== true)
+    return {
+      provided: true,
+      verified: false,
+      takenAt,
+      location,
+      note: 'the backup is not verified (verified: true once a restore was tested): destructive changes still block',
+    };
   const hours = takenAt ? (now.getTime() - Date.parse(takenAt)) / 3_600_000 : null;
-  const age = hours === null ? 'of unknown age' : hours < 0 ? 'dated in the future (check the clock that wrote takenAt)' : `taken ${hours < 1 ? 'less than an hour' : `${Math.floor(hours)} hour(s)`} ago`;
-  return { provided: true, verified: true, takenAt, location, note: `a verified backup ${age}${location ? ` at ${location}` : ''} lowers destructive changes from block to warn; writes after it are lost on restore` };
+  const age =
+    hours === null
+      ? 'of unknown age'
+      : hours < 0
+        ? 'dated in the future (check the clock that wrote takenAt)'
+        : `taken ${hours < 1 ? 'less than an hour' : `${Math.floor(hours)} hour(s)`} ago`;
+  return {
+    provided: true,
+    verified: true,
+    takenAt,
+    location,
+    note:
+      `a verified backup ${age}${location ? ` at ${location}` : ''} lowers destructive changes from block to ` +
+      `warn; writes after it are lost on restore`,
+  };
 }
 
 function clip(text: string): string {
@@ -43,10 +70,17 @@ export function toFinding(e: Emitted, backup: BackupState): MigrationFinding {
     ruleId: e.ruleId,
     severity: lowered ? 'warning' : rule.severity,
     category: rule.category,
-    statement: { index: e.statement.index, text: clip(e.statement.text), position: { offset: e.statement.offset, line: e.statement.line, column: e.statement.column } },
+    statement: {
+      index: e.statement.index,
+      text: clip(e.statement.text),
+      position: { offset: e.statement.offset, line: e.statement.line, column: e.statement.column },
+    },
     lock: e.lock,
     rewrite: e.rewrite,
-    message: lowered ? `${e.message}. The verified backup${backup.location ? ` at ${backup.location}` : ''} lowers this from block to warn: restoring it is the way back` : e.message,
+    message: lowered
+      ? `${e.message}. The verified backup${backup.location ? ` at ${backup.location}` : ''} lowers this from ` +
+        `block to warn: restoring it is the way back`
+      : e.message,
     safeRewrite: e.safeRewrite,
     backupLowered: lowered,
   };
@@ -70,7 +104,9 @@ const ORDER: Record<Severity, number> = { error: 0, warning: 1, note: 2 };
 
 /** Findings in statement order, the worst first within a statement. */
 export function sortFindings(findings: MigrationFinding[]): MigrationFinding[] {
-  return [...findings].sort((a, b) => a.statement.position.offset - b.statement.position.offset || ORDER[a.severity] - ORDER[b.severity]);
+  return [...findings].sort(
+    (a, b) => a.statement.position.offset - b.statement.position.offset || ORDER[a.severity] - ORDER[b.severity],
+  );
 }
 
 export function migrationVerdict(findings: MigrationFinding[]): Verdict {

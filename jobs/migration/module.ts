@@ -8,7 +8,10 @@ import { routes, scopes } from './routes.js';
 import { migrationStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
-/** Migration safety with the real Postgres parser: locks, rewrites, destruction and ordering, with the safe sequence for each; runs nothing. */
+/**
+ * Migration safety with the real Postgres parser: locks, rewrites, destruction and ordering, with the safe sequence for
+ * each; runs nothing.
+ */
 export const migration = defineDomain({
   name: 'migration',
   summary: 'Migration safety with the real Postgres parser; runs nothing',

@@ -37,7 +37,10 @@ export interface ParsedMigration {
 /** The Postgres release whose grammar the parser carries (libpg-query 18). */
 export let PARSER_POSTGRES_VERSION = '';
 
-/** The parser (WebAssembly, about 18 MB), loaded on the first validation: a process that validates nothing does not carry it. */
+/**
+ * The parser (WebAssembly, about 18 MB), loaded on the first validation: a process that validates nothing does not
+ * carry it.
+ */
 let pg: typeof import('libpg-query');
 const parseSync = (sql: string) => pg.parseSync(sql);
 const scanSync = (sql: string) => pg.scanSync(sql);
@@ -91,9 +94,16 @@ class Positions {
   }
 }
 
-interface Token { start: number; end: number; tokenName: string }
+interface Token {
+  start: number;
+  end: number;
+  tokenName: string;
+}
 
-/** Tokens by the Postgres scanner (comments included), or null when the text cannot even be tokenized (an unterminated quote). */
+/**
+ * Tokens by the Postgres scanner (comments included), or null when the text cannot even be tokenized (an unterminated
+ * quote).
+ */
 function tokens(sql: string): Token[] | null {
   try {
     return scanSync(sql).tokens;
@@ -102,7 +112,10 @@ function tokens(sql: string): Token[] | null {
   }
 }
 
-/** Index of the first token starting at or after `byte` (tokens are in order: a binary search, so 100,000 statements stay linear). */
+/**
+ * Index of the first token starting at or after `byte` (tokens are in order: a binary search, so 100,000 statements
+ * stay linear).
+ */
 function firstTokenAt(all: Token[], byte: number): number {
   let lo = 0;
   let hi = all.length;
@@ -133,7 +146,8 @@ function statementsOf(chunk: string, base: number, all: Token[], pos: Positions)
   return stmts.map((s) => {
     const from = base + (s.stmt_location ?? 0);
     const to = base + (s.stmt_len ? (s.stmt_location ?? 0) + s.stmt_len : chunkBytes);
-    // The statement starts at its first token that is not a comment (stmt_location includes the comments and spaces before it).
+    // The statement starts at its first token that is not a comment (stmt_location includes the comments and spaces
+    // before it).
     let k = firstTokenAt(all, from);
     while (k < all.length && isComment(all[k]!)) k += 1;
     const first = k < all.length && all[k]!.start < to ? all[k] : undefined;
@@ -147,7 +161,12 @@ export async function parseMigration(sql: string): Promise<ParsedMigration> {
   await ready();
   const pos = new Positions(sql);
   const toks = tokens(sql);
-  const statement = (index: number, node: Node, start: number, end: number): Statement => ({ index, node, text: sql.slice(start, end).trim(), ...pos.at(start) });
+  const statement = (index: number, node: Node, start: number, end: number): Statement => ({
+    index,
+    node,
+    text: sql.slice(start, end).trim(),
+    ...pos.at(start),
+  });
   try {
     const found = statementsOf(sql, 0, toks ?? [], pos);
     return { statements: found.map((s, i) => statement(i, s.node, s.start, s.end)), syntaxErrors: [] };
@@ -168,10 +187,12 @@ export async function parseMigration(sql: string): Promise<ParsedMigration> {
     const piece = bytes.subarray(from, cuts[k + 1]!).toString('utf8');
     let first = firstTokenAt(toks, from);
     while (first < toks.length && isComment(toks[first]!)) first += 1;
-    if (first >= toks.length || toks[first]!.start >= cuts[k + 1]! || toks[first]!.tokenName === 'ASCII_59') continue; // only comments and the semicolon
+    // only comments and the semicolon
+    if (first >= toks.length || toks[first]!.start >= cuts[k + 1]! || toks[first]!.tokenName === 'ASCII_59') continue;
     const index = statements.length + syntaxErrors.length;
     try {
-      for (const s of statementsOf(piece, from, toks, pos)) statements.push(statement(statements.length + syntaxErrors.length, s.node, s.start, s.end));
+      for (const s of statementsOf(piece, from, toks, pos))
+        statements.push(statement(statements.length + syntaxErrors.length, s.node, s.start, s.end));
     } catch (err) {
       const { message, cursor } = syntaxMessage(err);
       const start = pos.char(from);

@@ -8,7 +8,8 @@ import { parsesCleanly } from './parse.js';
  */
 
 const FENCED = /```[ \t]*(?:sql|postgres|postgresql|pgsql)?[ \t]*\n([\s\S]*?)```/gi;
-const STARTS = /\b(alter|create|drop|update|delete|insert|truncate|vacuum|cluster|reindex|begin|lock|comment on|grant|revoke)\b/gi;
+const STARTS =
+  /\b(alter|create|drop|update|delete|insert|truncate|vacuum|cluster|reindex|begin|lock|comment on|grant|revoke)\b/gi;
 
 export async function sqlFromRequest(text: string): Promise<string | null> {
   const fenced = [...text.matchAll(FENCED)].map((m) => m[1]!.trim()).filter(Boolean);
@@ -16,7 +17,11 @@ export async function sqlFromRequest(text: string): Promise<string | null> {
   for (const m of text.matchAll(STARTS)) {
     const tail = text.slice(m.index);
     const lastSemicolon = tail.lastIndexOf(';');
-    const candidates = [tail, lastSemicolon > 0 ? tail.slice(0, lastSemicolon + 1) : null, tail.replace(/[\s?!.]+$/, '')];
+    const candidates = [
+      tail,
+      lastSemicolon > 0 ? tail.slice(0, lastSemicolon + 1) : null,
+      tail.replace(/[\s?!.]+$/, ''),
+    ];
     for (const candidate of candidates) if (candidate && (await parsesCleanly(candidate))) return candidate.trim();
   }
   return null;

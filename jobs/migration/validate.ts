@@ -21,10 +21,17 @@ const FINDINGS_PER_MIGRATION = 200;
 const FINDINGS_LISTED = 1000;
 const POST_CHECKS = 500;
 
-export async function validateMigrations(body: MigrationValidate, signal?: AbortSignal): Promise<MigrationValidateResult> {
+export async function validateMigrations(
+  body: MigrationValidate,
+  signal?: AbortSignal,
+): Promise<MigrationValidateResult> {
   const dialect = (body.dialect ?? 'postgres').trim().toLowerCase();
   if (!DIALECTS.has(dialect)) {
-    throw policyViolation(`dialect ${JSON.stringify(body.dialect.slice(0, 50))} is not supported: migrations are validated with the Postgres parser only (dialect: postgres)`, { field: 'dialect', supported: ['postgres'] });
+    throw policyViolation(
+      `dialect ${JSON.stringify(body.dialect.slice(0, 50))} is not supported: migrations are validated with ` +
+        `the Postgres parser only (dialect: postgres)`,
+      { field: 'dialect', supported: ['postgres'] },
+    );
   }
   const backup = backupState(body.backup);
   const batch: BatchState = { created: new Set() };
@@ -38,13 +45,23 @@ export async function validateMigrations(body: MigrationValidate, signal?: Abort
     signal?.throwIfAborted();
     const parsed = await parseMigration(migration.sql);
     const walked = walkMigration(parsed, batch, body.assumeInTransaction === true);
-    const findings = sortFindings([...parsed.syntaxErrors.map(syntaxFinding), ...walked.findings.map((f) => toFinding(f, backup))]);
+    const findings = sortFindings([
+      ...parsed.syntaxErrors.map(syntaxFinding),
+      ...walked.findings.map((f) => toFinding(f, backup)),
+    ]);
     statements += parsed.statements.length + parsed.syntaxErrors.length;
-    const listed = Math.max(0, Math.min(FINDINGS_PER_MIGRATION, FINDINGS_LISTED - migrations.reduce((n, m) => n + m.findings.length, 0)));
+    const listed = Math.max(
+      0,
+      Math.min(FINDINGS_PER_MIGRATION, FINDINGS_LISTED - migrations.reduce((n, m) => n + m.findings.length, 0)),
+    );
     for (const f of findings) all.push(f); // a MiB of SQL can hold 100,000 findings: too many arguments for push(...)
     migrations.push({
-      id: migration.id, verdict: migrationVerdict(findings), statements: parsed.statements.length + parsed.syntaxErrors.length, transaction: walked.transaction,
-      findings: findings.slice(0, listed), omitted: findings.length - Math.min(listed, findings.length),
+      id: migration.id,
+      verdict: migrationVerdict(findings),
+      statements: parsed.statements.length + parsed.syntaxErrors.length,
+      transaction: walked.transaction,
+      findings: findings.slice(0, listed),
+      omitted: findings.length - Math.min(listed, findings.length),
     });
     for (const check of walked.checks) {
       const key = `${migration.id}|${check.kind}|${check.target}`;
@@ -63,6 +80,11 @@ export async function validateMigrations(body: MigrationValidate, signal?: Abort
     migrations,
     orderingIssues: ordering,
     postChecks: postChecks.slice(0, POST_CHECKS),
-    summary: { migrations: migrations.length, statements, ...summarize(all), postChecksOmitted: Math.max(0, postChecks.length - POST_CHECKS) },
+    summary: {
+      migrations: migrations.length,
+      statements,
+      ...summarize(all),
+      postChecksOmitted: Math.max(0, postChecks.length - POST_CHECKS),
+    },
   };
 }

@@ -1,6 +1,9 @@
 import type { DomainVocabulary } from '../domain.js';
 
-/** What the router learns about migration; test/unit/router.test.ts checks it on requests that are not in these examples. */
+/**
+ * What the router learns about migration; test/unit/router.test.ts checks it on requests that are not in these
+ * examples.
+ */
 export const vocabulary: DomainVocabulary = {
   lexicon: /\b(migrations?|alter table|schema change|drop column)\b/i,
   precedence: 30,

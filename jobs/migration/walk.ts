@@ -33,7 +33,11 @@ function relationsOf(node: Node): RangeVar[] {
   return [...(single && kind !== 'CreateStmt' ? [single] : []), ...many];
 }
 
-export function walkMigration(parsed: ParsedMigration, batch: BatchState, assumeInTransaction: boolean): WalkedMigration {
+export function walkMigration(
+  parsed: ParsedMigration,
+  batch: BatchState,
+  assumeInTransaction: boolean,
+): WalkedMigration {
   const m = newMigrationState(assumeInTransaction);
   const findings: Emitted[] = [];
   const checks: PostCheckDraft[] = [];
@@ -44,8 +48,14 @@ export function walkMigration(parsed: ParsedMigration, batch: BatchState, assume
     enumUseRule(ctx, kind === 'AlterEnumStmt' ? [] : stringLiterals(node));
     const rels = relationsOf(node);
     const lock = statementLock(node);
-    timeoutRules(ctx, lock, rels.length === 0 ? lock !== null : rels.some((r) => !ctx.isNew(r)), DATA_CHANGES.has(kind));
-    if (lock === 'ACCESS EXCLUSIVE' && ctx.inTransaction()) for (const r of rels) if (!ctx.isNew(r)) m.exclusiveInTx.add(relationName(r).toLowerCase());
+    timeoutRules(
+      ctx,
+      lock,
+      rels.length === 0 ? lock !== null : rels.some((r) => !ctx.isNew(r)),
+      DATA_CHANGES.has(kind),
+    );
+    if (lock === 'ACCESS EXCLUSIVE' && ctx.inTransaction())
+      for (const r of rels) if (!ctx.isNew(r)) m.exclusiveInTx.add(relationName(r).toLowerCase());
     if (kind === 'AlterTableStmt') alterTableRules(ctx, node);
     else if (kind === 'CreateStmt') createTableRules(ctx, node);
     else if (kind === 'CreateTableAsStmt') ctx.remember(as<{ into?: { rel?: RangeVar } }>(node, kind)?.into?.rel);
@@ -57,7 +67,13 @@ export function walkMigration(parsed: ParsedMigration, batch: BatchState, assume
   const last = parsed.statements[parsed.statements.length - 1];
   if (m.explicitTx && last) {
     const ctx = new RuleContext(m, batch, last);
-    ctx.emit('uncommitted-transaction', { lock: null, message: 'the migration opens a transaction it never commits: depending on the tool it is committed, rolled back, or left open holding its locks', safeRewrite: ['COMMIT;  -- at the end of the migration'] });
+    ctx.emit('uncommitted-transaction', {
+      lock: null,
+      message:
+        'the migration opens a transaction it never commits: depending on the tool it is committed, rolled ' +
+        'back, or left open holding its locks',
+      safeRewrite: ['COMMIT;  -- at the end of the migration'],
+    });
     findings.push(...ctx.findings);
   }
   return { findings, checks, transaction: m.sawBegin ? 'explicit' : assumeInTransaction ? 'assumed' : 'none' };

@@ -3,10 +3,42 @@
  * Laplace smoothing. Small, deterministic, and trained in a few milliseconds
  * from the shipped examples; scores are normalised to probabilities.
  */
-const STOP = new Set(['the', 'a', 'an', 'to', 'for', 'of', 'me', 'my', 'i', 'is', 'it', 'this', 'that', 'and', 'or', 'in', 'on', 'with', 'please', 'can', 'you', 'our', 'we', 'be', 'are', 'do', 'does']);
+const STOP = new Set([
+  'the',
+  'a',
+  'an',
+  'to',
+  'for',
+  'of',
+  'me',
+  'my',
+  'i',
+  'is',
+  'it',
+  'this',
+  'that',
+  'and',
+  'or',
+  'in',
+  'on',
+  'with',
+  'please',
+  'can',
+  'you',
+  'our',
+  'we',
+  'be',
+  'are',
+  'do',
+  'does',
+]);
 
 export function tokens(text: string): string[] {
-  const words = text.toLowerCase().replace(/[^a-z0-9$€£\s-]/g, ' ').split(/\s+/).filter((w) => w && !STOP.has(w));
+  const words = text
+    .toLowerCase()
+    .replace(/[^a-z0-9$€£\s-]/g, ' ')
+    .split(/\s+/)
+    .filter((w) => w && !STOP.has(w));
   const stems = words.map((w) => w.replace(/(ing|ed|es|s)$/, '') || w);
   const grams = [...stems];
   for (let i = 0; i + 1 < stems.length; i++) grams.push(`${stems[i]}_${stems[i + 1]}`);
@@ -52,7 +84,9 @@ export function train(examples: Record<string, string[]>): Classifier {
       const exp = logp.map((v) => Math.exp(v - max));
       const sum = exp.reduce((a, b) => a + b, 0);
       // With no known token every label is equally likely: report that honestly as a flat distribution.
-      return labels.map((label, i) => ({ label, score: toks.length === 0 ? 1 / labels.length : exp[i]! / sum })).sort((a, b) => b.score - a.score);
+      return labels
+        .map((label, i) => ({ label, score: toks.length === 0 ? 1 / labels.length : exp[i]! / sum }))
+        .sort((a, b) => b.score - a.score);
     },
   };
 }

@@ -12,32 +12,48 @@ import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
 export async function llmRoute(config: Deps['config'], input: RouteInput): Promise<string[] | null> {
   if (!config.LLM_BASE_URL || !config.LLM_MODEL) return null;
   try {
-    const res = await egressFetch(config.AWP_ALLOW_PRIVATE_EGRESS, `${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
-      method: 'POST',
-      timeoutMs: config.LLM_TIMEOUT_MS,
-      maxBytes: 256 * 1024,
-      headers: { 'content-type': 'application/json', ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}) },
-      body: JSON.stringify({
-        model: config.LLM_MODEL,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: `Route the user's request to an ordered list of domains from: ${DOMAIN_NAMES.join(', ')}. Answer with JSON only: {"route": ["domain", ...]}.` },
-          { role: 'user', content: input.request },
-        ],
-      }),
-    });
+    const res = await egressFetch(
+      config.AWP_ALLOW_PRIVATE_EGRESS,
+      `${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`,
+      {
+        method: 'POST',
+        timeoutMs: config.LLM_TIMEOUT_MS,
+        maxBytes: 256 * 1024,
+        headers: {
+          'content-type': 'application/json',
+          ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}),
+        },
+        body: JSON.stringify({
+          model: config.LLM_MODEL,
+          temperature: 0,
+          messages: [
+            {
+              role: 'system',
+              content:
+                `Route the user's request to an ordered list of domains from: ${DOMAIN_NAMES.join(', ')}. ` +
+                `Answer with JSON only: {"route": ["domain", ...]}.`,
+            },
+            { role: 'user', content: input.request },
+          ],
+        }),
+      },
+    );
     if (res.status !== 200 || res.truncated) return null;
     const body = JSON.parse(res.text) as { choices?: Array<{ message?: { content?: string } }> };
     const text = body.choices?.[0]?.message?.content ?? '';
     const parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { route?: unknown };
     const route = Array.isArray(parsed.route) ? parsed.route : null;
-    return route && route.length > 0 && route.length <= 12 && route.every((d) => typeof d === 'string' && isDomain(d)) ? (route as string[]) : null;
+    return route && route.length > 0 && route.length <= 12 && route.every((d) => typeof d === 'string' && isDomain(d))
+      ? (route as string[])
+      : null;
   } catch {
     return null;
   }
 }
 
-/** The route of a request: forced, else the LLM when configured, else (and on any LLM failure) the deterministic router. */
+/**
+ * The route of a request: forced, else the LLM when configured, else (and on any LLM failure) the deterministic router.
+ */
 export async function decideRoute(deps: Pick<Deps, 'config' | 'log'>, input: RouteInput): Promise<RouteDecision> {
   if (!deps.config.LLM_BASE_URL || input.domainRoute?.length) return routeRequest(input);
   let deterministic: RouteDecision | undefined;
@@ -54,13 +70,21 @@ export async function decideRoute(deps: Pick<Deps, 'config' | 'log'>, input: Rou
     if (!deterministic) throw refusal;
     return { ...deterministic, reason: `${deterministic.reason} (LLM router fell back)` };
   }
-  return { route: llm as RouteDecision['route'], followUp: false, source: 'llm', reason: 'routed by the configured LLM', classification: deterministic?.classification ?? [] };
+  return {
+    route: llm as RouteDecision['route'],
+    followUp: false,
+    source: 'llm',
+    reason: 'routed by the configured LLM',
+    classification: deterministic?.classification ?? [],
+  };
 }
 
 /** The conversation (when one is named and known) and what the router should know of its previous turn. */
 export async function previousTurn(deps: Pick<Deps, 'db'>, accountId: string, conversationId: string | undefined) {
   const conversation = conversationId ? await getConversation(deps.db, accountId, conversationId) : null;
   const ctx = conversation?.context;
-  const previous = ctx?.route ? { route: ctx.route, status: ctx.status ?? 'ready', waiting: ctx.waiting ?? null } : null;
+  const previous = ctx?.route
+    ? { route: ctx.route, status: ctx.status ?? 'ready', waiting: ctx.waiting ?? null }
+    : null;
   return { conversation, previous };
 }

@@ -10,7 +10,13 @@ import { RESTING_STATUSES } from './run-state.js';
  * when the page was read (a resting run with no `more` has nothing to come
  * until it is resumed).
  */
-export async function runEventsPage(deps: Pick<Deps, 'db'>, accountId: string, runId: string, after: number, limit: number) {
+export async function runEventsPage(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  runId: string,
+  after: number,
+  limit: number,
+) {
   const run = await findRun(deps, accountId, runId);
   const events = await eventsAfter(deps.db, runId, after, limit);
   return {

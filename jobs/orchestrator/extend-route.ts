@@ -8,13 +8,35 @@ import type { RouteExtension } from './waitpoint-resume.js';
  * that is not available yet is not added, and the extension says so, so the
  * run ends with what it has instead of failing.
  */
-export function extendRoute(route: string[], waitingIndex: number, waitingDomain: string, action: string | undefined, available: string[]): { route: string[]; extension?: RouteExtension } {
+export function extendRoute(
+  route: string[],
+  waitingIndex: number,
+  waitingDomain: string,
+  action: string | undefined,
+  available: string[],
+): { route: string[]; extension?: RouteExtension } {
   const target = action ? domainModule(waitingDomain)?.resumeActions?.[action]?.continueInto : undefined;
   if (!action || !target) return { route };
   if (route.slice(waitingIndex + 1).includes(target)) return { route };
   if (!available.includes(target)) {
-    return { route, extension: { after: waitingDomain, action, added: null, reason: `${action} continues into ${target}, which is not available yet` } };
+    return {
+      route,
+      extension: {
+        after: waitingDomain,
+        action,
+        added: null,
+        reason: `${action} continues into ${target}, which is not available yet`,
+      },
+    };
   }
   const next = [...route.slice(0, waitingIndex + 1), target, ...route.slice(waitingIndex + 1)];
-  return { route: next, extension: { after: waitingDomain, action, added: target, reason: `${action} after ${waitingDomain} continues into ${target}` } };
+  return {
+    route: next,
+    extension: {
+      after: waitingDomain,
+      action,
+      added: target,
+      reason: `${action} after ${waitingDomain} continues into ${target}`,
+    },
+  };
 }

@@ -15,7 +15,10 @@ import { domainModule } from '../module-registry.js';
 /** What the domains of a route do in the transaction that ends the run (pay: seal its proof pack). */
 const runEndHooks = (route: string[]) => [...new Set(route)].flatMap((d) => domainModule(d)?.onRunFinished ?? []);
 
-/** Reads a finalizer may take when the run keeps moving under it (cancel, resume, events) before it gives the job back to BullMQ's retries. */
+/**
+ * Reads a finalizer may take when the run keeps moving under it (cancel, resume, events) before it gives the job back
+ * to BullMQ's retries.
+ */
 const MAX_READS = 5;
 
 /**
@@ -25,7 +28,11 @@ const MAX_READS = 5;
  * then one write that applies only if the run has not moved since; a run that
  * moved is read again. Idempotent: a segment that has its `final` is left alone.
  */
-export async function finalizeSegment(deps: Deps, runId: string, segment?: number): Promise<{ status: string } | { skipped: true }> {
+export async function finalizeSegment(
+  deps: Deps,
+  runId: string,
+  segment?: number,
+): Promise<{ status: string } | { skipped: true }> {
   for (let read = 0; read < MAX_READS; read++) {
     const state = await loadSegmentEnd(deps.db, runId);
     // A resume moved the run to a newer segment, or this segment already ended: nothing of this finalizer may land.
@@ -34,26 +41,43 @@ export async function finalizeSegment(deps: Deps, runId: string, segment?: numbe
     const { run } = state;
     const { conversation_id: conversationId, task_id: taskId } = run;
     const finishers = plan.finished ? runEndHooks(run.route) : [];
-    const written = conversationId || taskId || finishers.length > 0
-      ? await deps.db.transaction(async (trx) => {
-        const w = await writeSegmentEnd(trx, plan);
-        if (!w) return null;
-        for (const finish of finishers) await finish(trx, deps, { runId, accountId: run.account_id, status: plan.status });
-        if (conversationId) {
-          await setConversationContext(trx, run.account_id, conversationId, { route: run.route, status: plan.status, waiting: state.waitpoint?.kind ?? null, lastRunId: runId });
-        }
-        // Tasks know the core statuses; a domain's final status counts as the success or failure it declares.
-        const outcome = FINAL_OUTCOMES[plan.status];
-        const taskStatus = outcome === 'succeeded' ? 'ready' : outcome === 'failed' ? 'failed' : plan.status;
-        const results = (plan.results as { results?: unknown }).results;
-        const moved = taskId ? await transitionTaskForRun(trx, run.account_id, taskId, taskStatus, { runId, results }) : 0;
-        return { ...w, deliveries: w.deliveries + moved };
-      })
-      : await writeSegmentEnd(deps.db, plan);
+    const written =
+      conversationId || taskId || finishers.length > 0
+        ? await deps.db.transaction(async (trx) => {
+            const w = await writeSegmentEnd(trx, plan);
+            if (!w) return null;
+            for (const finish of finishers)
+              await finish(trx, deps, { runId, accountId: run.account_id, status: plan.status });
+            if (conversationId) {
+              await setConversationContext(trx, run.account_id, conversationId, {
+                route: run.route,
+                status: plan.status,
+                waiting: state.waitpoint?.kind ?? null,
+                lastRunId: runId,
+              });
+            }
+            // Tasks know the core statuses; a domain's final status counts as the success or failure it declares.
+            const outcome = FINAL_OUTCOMES[plan.status];
+            const taskStatus = outcome === 'succeeded' ? 'ready' : outcome === 'failed' ? 'failed' : plan.status;
+            const results = (plan.results as { results?: unknown }).results;
+            const moved = taskId
+              ? await transitionTaskForRun(trx, run.account_id, taskId, taskStatus, { runId, results })
+              : 0;
+            return { ...w, deliveries: w.deliveries + moved };
+          })
+        : await writeSegmentEnd(deps.db, plan);
     if (!written) continue;
-    const published = plan.events.map((e, i) => ({ id: written.events[i]!.seq, runId, type: e.type, at: written.events[i]!.created_at.toISOString(), ...e.data }));
+    const published = plan.events.map((e, i) => ({
+      id: written.events[i]!.seq,
+      runId,
+      type: e.type,
+      at: written.events[i]!.created_at.toISOString(),
+      ...e.data,
+    }));
     announce(deps, runId, published);
-    if (plan.finished) for (const domain of new Set(run.route)) runsFinished.inc({ outcome: FINAL_OUTCOMES[plan.status] ?? plan.status, domain });
+    if (plan.finished)
+      for (const domain of new Set(run.route))
+        runsFinished.inc({ outcome: FINAL_OUTCOMES[plan.status] ?? plan.status, domain });
     if (written.deliveries > 0) await wakeDispatcher(deps);
     return { status: plan.status };
   }

@@ -11,7 +11,9 @@ const KEEP_ALIVE_MS = 15_000;
 
 function frame(ev: RunEvent, format: StreamFormat): string {
   const { runId: _r, ...rest } = ev;
-  return format === 'sse' ? `id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(rest)}\n\n` : `${JSON.stringify(rest)}\n`;
+  return format === 'sse'
+    ? `id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(rest)}\n\n`
+    : `${JSON.stringify(rest)}\n`;
 }
 
 /** A run channel's message: the events one write appended, in order (see Bus.publishAll). */
@@ -28,7 +30,13 @@ function liveEvents(msg: string): RunEvent[] {
  * every second anyway. Ends after the run rests (its `final` event, or a
  * resting run with nothing after `after`).
  */
-export function followRun(deps: Deps, runId: string, after: number, format: StreamFormat, signal: AbortSignal): Readable {
+export function followRun(
+  deps: Deps,
+  runId: string,
+  after: number,
+  format: StreamFormat,
+  signal: AbortSignal,
+): Readable {
   const out = new PassThrough();
   let last = after;
   let closed = false;
@@ -72,21 +80,30 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
     if (tail.lastSeq <= last && tail.lastFinalSeq !== null && tail.lastFinalSeq <= last) close();
   };
   const poll = setInterval(() => void catchUp(), POLL_MS);
-  // Comment lines keep proxies from timing out a quiet SSE stream; NDJSON has no comment syntax, so it relies on the events.
-  const keepAlive = setInterval(() => { if (format === 'sse' && !closed) out.write(': keep-alive\n\n'); }, KEEP_ALIVE_MS);
+  // Comment lines keep proxies from timing out a quiet SSE stream; NDJSON has no comment syntax, so it relies on the
+  // events.
+  const keepAlive = setInterval(() => {
+    if (format === 'sse' && !closed) out.write(': keep-alive\n\n');
+  }, KEEP_ALIVE_MS);
   signal.addEventListener('abort', close, { once: true });
   out.on('close', close);
 
-  void deps.bus.subscribe(`run:${runId}`, (msg) => {
-    for (const ev of liveEvents(msg)) {
-      if (ev.id === last + 1) send(ev);
-      else if (ev.id > last + 1) return void catchUp();
-    }
-  }).then((unsub) => {
-    unsubscribe = unsub;
-    // A follower that left while SUBSCRIBE was in flight still leaves the channel.
-    if (closed) void unsub();
-  }, (err) => deps.log.warn({ err: (err as Error).message, runId }, 'run stream is not live; reading Postgres every second'));
+  void deps.bus
+    .subscribe(`run:${runId}`, (msg) => {
+      for (const ev of liveEvents(msg)) {
+        if (ev.id === last + 1) send(ev);
+        else if (ev.id > last + 1) return void catchUp();
+      }
+    })
+    .then(
+      (unsub) => {
+        unsubscribe = unsub;
+        // A follower that left while SUBSCRIBE was in flight still leaves the channel.
+        if (closed) void unsub();
+      },
+      (err) =>
+        deps.log.warn({ err: (err as Error).message, runId }, 'run stream is not live; reading Postgres every second'),
+    );
   void catchUp();
   return out;
 }
@@ -99,7 +116,12 @@ export function followRun(deps: Deps, runId: string, after: number, format: Stre
  * the first read waits for the subscription (or its failure), so a run that
  * rests quickly costs one read, not two.
  */
-export async function waitForRest(deps: Deps, runId: string, timeoutMs: number, minSegment = 0): Promise<unknown | null> {
+export async function waitForRest(
+  deps: Deps,
+  runId: string,
+  timeoutMs: number,
+  minSegment = 0,
+): Promise<unknown | null> {
   let settle!: (v: unknown | null) => void;
   const done = new Promise<unknown | null>((r) => (settle = r));
   const timer = setTimeout(() => settle(null), timeoutMs);
@@ -110,17 +132,24 @@ export async function waitForRest(deps: Deps, runId: string, timeoutMs: number, 
   const poll = setInterval(() => void check(), POLL_MS);
   let finished = false;
   let unsubscribe: (() => Promise<void>) | undefined;
-  void deps.bus.subscribe(`run:${runId}`, (msg) => {
-    // Only a final answers; the others (a step's start and end) are not even parsed. JSON.stringify writes no spaces, so a final always matches.
-    if (!msg.includes('"type":"final"')) return;
-    for (const ev of liveEvents(msg) as Array<RunEvent & { segment?: number; result?: unknown }>) {
-      if (ev.type === 'final' && (ev.segment ?? -1) >= minSegment) settle(ev.result);
-    }
-  }).then((unsub) => {
-    unsubscribe = unsub;
-    if (finished) void unsub(); // answered while SUBSCRIBE was in flight
-    else void check(); // the run may have rested before the subscription was in place
-  }, () => void check());
+  void deps.bus
+    .subscribe(`run:${runId}`, (msg) => {
+      // Only a final answers; the others (a step's start and end) are not even parsed. JSON.stringify writes no spaces,
+      // so a final always matches.
+      if (!msg.includes('"type":"final"')) return;
+      for (const ev of liveEvents(msg) as Array<RunEvent & { segment?: number; result?: unknown }>) {
+        if (ev.type === 'final' && (ev.segment ?? -1) >= minSegment) settle(ev.result);
+      }
+    })
+    .then(
+      (unsub) => {
+        unsubscribe = unsub;
+        if (finished)
+          void unsub(); // answered while SUBSCRIBE was in flight
+        else void check(); // the run may have rested before the subscription was in place
+      },
+      () => void check(),
+    );
   try {
     return await done;
   } finally {

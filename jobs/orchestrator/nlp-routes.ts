@@ -8,18 +8,30 @@ import { toolsGroup } from '../../shared/http/route-group.js';
 const NlpRequest = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 8000 }),
-    conversationId: Type.Optional(Type.String({ maxLength: 200, description: 'Uses that conversation\'s previous turn for follow-up detection' })),
-    domainRoute: Type.Optional(Type.Array(StringEnum(DOMAIN_NAMES), { maxItems: 12, description: 'Forces a domain sequence and skips NLP routing' })),
+    conversationId: Type.Optional(
+      Type.String({ maxLength: 200, description: "Uses that conversation's previous turn for follow-up detection" }),
+    ),
+    domainRoute: Type.Optional(
+      Type.Array(StringEnum(DOMAIN_NAMES), {
+        maxItems: 12,
+        description: 'Forces a domain sequence and skips NLP routing',
+      }),
+    ),
   },
   { $id: 'NlpRequest' },
 );
 
 export const routes = [
   toolsGroup.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', {
-    body: NlpRequest, mcpTool: 'tools.nlp',
+    body: NlpRequest,
+    mcpTool: 'tools.nlp',
     handler: async ({ body, principal }, deps) => {
       const { previous: context } = await previousTurn(deps, principal.accountId, body.conversationId);
-      const decision = await decideRoute(deps, { request: body.query, domainRoute: body.domainRoute, previous: context });
+      const decision = await decideRoute(deps, {
+        request: body.query,
+        domainRoute: body.domainRoute,
+        previous: context,
+      });
       const available = new Set<string>(availableDomains());
       return {
         ok: true,

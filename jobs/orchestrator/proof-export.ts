@@ -11,8 +11,11 @@ export async function loadProofCard(deps: Pick<Deps, 'db'>, accountId: string, c
 
 const REDACTION: Record<Audience, string> = {
   legal: 'none (privileged)',
-  board: 'summary: claims reduced to their structure, rejected options unnamed; sources, vendors, item ids, links and amounts removed; emails and phone numbers masked',
-  regulator: 'personal data masked: email and phone fields, and emails and phone numbers in free text; ids and timestamps kept',
+  board:
+    'summary: claims reduced to their structure, rejected options unnamed; sources, vendors, item ids, links ' +
+    'and amounts removed; emails and phone numbers masked',
+  regulator:
+    'personal data masked: email and phone fields, and emails and phone numbers in free text; ids and timestamps kept',
 };
 
 /**
@@ -20,13 +23,46 @@ const REDACTION: Record<Audience, string> = {
  * log) or `ledger/v1` (the compact row an external ledger keeps), redacted
  * for the audience it is meant for.
  */
-export async function exportProofCard(deps: Pick<Deps, 'db'>, accountId: string, cardId: string, opts: { format: 'service/v1' | 'ledger/v1'; includeRejectedPaths: boolean; audience?: Audience }) {
+export async function exportProofCard(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  cardId: string,
+  opts: { format: 'service/v1' | 'ledger/v1'; includeRejectedPaths: boolean; audience?: Audience },
+) {
   const { card, decision } = await loadProofCard(deps, accountId, cardId);
   const rejectedPaths = opts.includeRejectedPaths ? decision.rejectedPaths : [];
   const exportedAt = new Date().toISOString();
-  const entry = opts.format === 'ledger/v1'
-    ? { format: 'ledger/v1', citeRef: card.citeRef, evidenceStatus: card.evidenceStatus, confidence: card.confidence, selectedOption: decision.selectedOption, rejectedPaths, exportedAt }
-    : { format: 'service/v1', cite: card.cite, citeRef: card.citeRef, proofCard: card, decision: { route: decision.route, status: decision.status, selectedOption: decision.selectedOption, rejectedPaths, evidence: decision.evidence, counts: decision.counts }, exportedAt };
+  const entry =
+    opts.format === 'ledger/v1'
+      ? {
+          format: 'ledger/v1',
+          citeRef: card.citeRef,
+          evidenceStatus: card.evidenceStatus,
+          confidence: card.confidence,
+          selectedOption: decision.selectedOption,
+          rejectedPaths,
+          exportedAt,
+        }
+      : {
+          format: 'service/v1',
+          cite: card.cite,
+          citeRef: card.citeRef,
+          proofCard: card,
+          decision: {
+            route: decision.route,
+            status: decision.status,
+            selectedOption: decision.selectedOption,
+            rejectedPaths,
+            evidence: decision.evidence,
+            counts: decision.counts,
+          },
+          exportedAt,
+        };
   if (!opts.audience) return entry;
-  return { ...redactFor(entry, opts.audience), audience: opts.audience, redaction: REDACTION[opts.audience], ...(opts.audience === 'legal' ? { privileged: true } : {}) };
+  return {
+    ...redactFor(entry, opts.audience),
+    audience: opts.audience,
+    redaction: REDACTION[opts.audience],
+    ...(opts.audience === 'legal' ? { privileged: true } : {}),
+  };
 }

@@ -10,12 +10,17 @@ import { StringEnum } from '../../shared/schemas/common.js';
 
 export const EVIDENCE_STATUSES = ['sourceBound', 'partiallySourced', 'unverified', 'contradicted'] as const;
 export const EvidenceStatus = StringEnum(EVIDENCE_STATUSES, {
-  description: 'sourceBound: every claim has a named source; partiallySourced: some do; unverified: none do; contradicted: sources disagree',
+  description:
+    'sourceBound: every claim has a named source; partiallySourced: some do; unverified: none do; ' +
+    'contradicted: sources disagree',
 });
 export type EvidenceStatus = Static<typeof EvidenceStatus>;
 
 export const RESTRAINTS = ['proceedSafely', 'escalateBeforeActing'] as const;
-export const Restraint = StringEnum(RESTRAINTS, { description: 'escalateBeforeActing when the evidence is contradicted or unverified, confidence < 0.6, or a question is open' });
+export const Restraint = StringEnum(RESTRAINTS, {
+  description:
+    'escalateBeforeActing when the evidence is contradicted or unverified, confidence < 0.6, or a question is open',
+});
 export type Restraint = Static<typeof Restraint>;
 
 export const ProofCard = Type.Object(
@@ -37,12 +42,17 @@ export type ProofCard = Static<typeof ProofCard>;
 
 export const AUDIENCES = ['board', 'regulator', 'legal'] as const;
 export const Audience = StringEnum(AUDIENCES, {
-  description: 'board: a summary without sources, vendors, item ids and prices; regulator: everything with personal data masked; legal: unredacted, marked privileged',
+  description:
+    'board: a summary without sources, vendors, item ids and prices; regulator: everything with personal ' +
+    'data masked; legal: unredacted, marked privileged',
 });
 export type Audience = Static<typeof Audience>;
 
 export const EXPORT_FORMATS = ['service/v1', 'ledger/v1'] as const;
-export const ExportFormat = StringEnum(EXPORT_FORMATS, { default: 'service/v1', description: 'service/v1: the card and its decision log; ledger/v1: the ledger entry' });
+export const ExportFormat = StringEnum(EXPORT_FORMATS, {
+  default: 'service/v1',
+  description: 'service/v1: the card and its decision log; ledger/v1: the ledger entry',
+});
 export type ExportFormat = Static<typeof ExportFormat>;
 
 /** Body of POST /v1/audit/proofCards/{cardId}/export. */

@@ -13,7 +13,6 @@ export interface StepEvidence {
   rejected: Array<{ option: string; reason: string }>;
 }
 
-
 export interface ProofAssessment {
   evidenceStatus: EvidenceStatus;
   confidence: number;
@@ -37,14 +36,29 @@ export function assessProof(steps: StepEvidence[], waiting: boolean): ProofAsses
   const contradictions = items.filter((e) => (e.contradicts?.length ?? 0) > 0).length;
   const openQuestions = [...new Set(steps.flatMap((s) => s.openQuestions))];
   const evidenceStatus: EvidenceStatus =
-    contradictions > 0 ? 'contradicted' : items.length === 0 || sourced === 0 ? 'unverified' : sourced === items.length ? 'sourceBound' : 'partiallySourced';
+    contradictions > 0
+      ? 'contradicted'
+      : items.length === 0 || sourced === 0
+        ? 'unverified'
+        : sourced === items.length
+          ? 'sourceBound'
+          : 'partiallySourced';
   let confidence = items.length === 0 ? 0.2 : 0.35 + 0.6 * (sourced / items.length);
   confidence -= 0.3 * Math.min(1, contradictions / Math.max(1, items.length)) + (contradictions > 0 ? 0.25 : 0);
   confidence -= Math.min(0.2, 0.07 * openQuestions.length);
   if (waiting) confidence -= 0.05;
   confidence = round2(Math.min(0.95, Math.max(0.05, confidence)));
-  const recommendedRestraint = evidenceStatus === 'contradicted' || evidenceStatus === 'unverified' || confidence < 0.6 || openQuestions.length > 0 ? 'escalateBeforeActing' : 'proceedSafely';
-  return { evidenceStatus, confidence, openQuestions, recommendedRestraint, counts: { evidence: items.length, sourceBound: sourced, contradictions } };
+  const recommendedRestraint =
+    evidenceStatus === 'contradicted' || evidenceStatus === 'unverified' || confidence < 0.6 || openQuestions.length > 0
+      ? 'escalateBeforeActing'
+      : 'proceedSafely';
+  return {
+    evidenceStatus,
+    confidence,
+    openQuestions,
+    recommendedRestraint,
+    counts: { evidence: items.length, sourceBound: sourced, contradictions },
+  };
 }
 
 export const cite = {
@@ -52,8 +66,10 @@ export const cite = {
   decisionLog: (id: string) => `awp:decisionLog:${id}#v1`,
 };
 
-
-/** Keys the board audience never sees: evidence sources, and what each domain module lists as identifying (vendors, prices, links, item ids). */
+/**
+ * Keys the board audience never sees: evidence sources, and what each domain module lists as identifying (vendors,
+ * prices, links, item ids).
+ */
 const boardHidden = fromModules((m) => new Set(['source', ...m.domains.flatMap((d: DomainModule) => d.redact ?? [])]));
 
 /**
@@ -61,7 +77,24 @@ const boardHidden = fromModules((m) => new Set(['source', ...m.domains.flatMap((
  * masking inside them breaks a cite, an id or a date (a timestamp once
  * came out as `[phone]T13:13:00.473Z`), and they carry no personal data.
  */
-const STRUCTURAL = new Set(['cite', 'citeRef', 'format', 'kind', 'status', 'evidenceStatus', 'recommendedRestraint', 'route', 'domain', 'currency', 'audience', 'redaction', 'intent', 'inputKind', 'action', 'contradicts']);
+const STRUCTURAL = new Set([
+  'cite',
+  'citeRef',
+  'format',
+  'kind',
+  'status',
+  'evidenceStatus',
+  'recommendedRestraint',
+  'route',
+  'domain',
+  'currency',
+  'audience',
+  'redaction',
+  'intent',
+  'inputKind',
+  'action',
+  'contradicts',
+]);
 const isIdKey = (key: string) => /^id$|Id$|Ids$|_id$/.test(key);
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
@@ -111,8 +144,17 @@ function boardEvidence(items: Item[]): Item[] {
     const domain = typeof e.domain === 'string' ? e.domain : 'run';
     const n = (seen[domain] = (seen[domain] ?? 0) + 1);
     const contradicted = Array.isArray(e.contradicts) && e.contradicts.length > 0;
-    const claim = `${domain} claim ${n}: ${e.sourceBound ? 'backed by a named source' : 'no retrievable source'}${contradicted ? '; contradicted by other evidence' : ''}`;
-    return { ...(typeof e.domain === 'string' ? { domain } : {}), claim, sourceBound: Boolean(e.sourceBound), contradicted };
+    const claim =
+      `${domain} claim ${n}: ` +
+      `${e.sourceBound ? 'backed by a named source' : 'no retrievable source'}${
+        contradicted ? '; contradicted ' + 'by other evidence' : ''
+      }`;
+    return {
+      ...(typeof e.domain === 'string' ? { domain } : {}),
+      claim,
+      sourceBound: Boolean(e.sourceBound),
+      contradicted,
+    };
   });
 }
 
@@ -122,11 +164,16 @@ function boardRejected(items: Item[]): Item[] {
   return items.map((r) => {
     const domain = typeof r.domain === 'string' ? r.domain : 'run';
     const n = (seen[domain] = (seen[domain] ?? 0) + 1);
-    return { ...(typeof r.domain === 'string' ? { domain } : {}), option: `${domain} option ${n}`, reason: typeof r.reason === 'string' ? maskText(r.reason, 'board') : r.reason };
+    return {
+      ...(typeof r.domain === 'string' ? { domain } : {}),
+      option: `${domain} option ${n}`,
+      reason: typeof r.reason === 'string' ? maskText(r.reason, 'board') : r.reason,
+    };
   });
 }
 
-const objects = (v: unknown): v is Item[] => Array.isArray(v) && v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x));
+const objects = (v: unknown): v is Item[] =>
+  Array.isArray(v) && v.every((x) => x !== null && typeof x === 'object' && !Array.isArray(x));
 
 /**
  * Redaction per audience, by field and by structure (never a pattern over
@@ -142,7 +189,8 @@ export function redactFor<T>(value: T, audience: Audience | undefined): T {
   if (!audience || audience === 'legal') return value;
   const hidden = audience === 'board' ? boardHidden() : undefined;
   const walk = (v: unknown, key: string): unknown => {
-    if (audience === 'board' && key === 'evidence' && objects(v) && v.every((e) => 'claim' in e)) return boardEvidence(v);
+    if (audience === 'board' && key === 'evidence' && objects(v) && v.every((e) => 'claim' in e))
+      return boardEvidence(v);
     if (audience === 'board' && key === 'rejectedPaths' && objects(v)) return boardRejected(v);
     if (Array.isArray(v)) return v.map((x) => walk(x, key));
     if (v && typeof v === 'object') {

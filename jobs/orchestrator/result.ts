@@ -10,7 +10,15 @@ export function assembleResult(route: string[], steps: StepRow[]) {
   const agentConversation: string[] = [];
   const trace: Array<Record<string, unknown>> = [];
   for (const s of steps) {
-    trace.push({ step: s.id, domain: s.domain, status: s.status, attempts: s.attempts, startedAt: s.started_at, finishedAt: s.finished_at, ...(s.error ? { error: s.error } : {}) });
+    trace.push({
+      step: s.id,
+      domain: s.domain,
+      status: s.status,
+      attempts: s.attempts,
+      startedAt: s.started_at,
+      finishedAt: s.finished_at,
+      ...(s.error ? { error: s.error } : {}),
+    });
     if (s.status !== 'completed' || !s.output) continue;
     results[s.domain] = s.output;
     for (const line of s.conversation ?? []) agentConversation.push(`[${s.domain}] ${line}`);

@@ -62,7 +62,11 @@ const SHORT_WORDS = 8;
  * about the cheaper one?"), or when it is short and names no domain of its
  * own, whether or not the previous run has finished.
  */
-function isFollowUp(text: string, prev: NonNullable<RouteInput['previous']>, whole: Array<{ domain: string; score: number }>): boolean {
+function isFollowUp(
+  text: string,
+  prev: NonNullable<RouteInput['previous']>,
+  whole: Array<{ domain: string; score: number }>,
+): boolean {
   if (FOLLOW_UP.test(text)) return true;
   const words = text.split(/\s+/).length;
   if (words > SHORT_WORDS) return false;
@@ -73,14 +77,20 @@ function isFollowUp(text: string, prev: NonNullable<RouteInput['previous']>, who
 }
 
 const CLAUSE_SPLIT = /\s*(?:,?\s*\b(?:and then|then|after that|afterwards|and also|finally)\b|;|\.\s+)\s*/i;
-const AND_SPLIT = /\s+\band\b\s+(?=(?:pay|buy|call|phone|verify|audit|check|book|purchase|contact|settle|deploy|ship)\b)/i;
+const AND_SPLIT =
+  /\s+\band\b\s+(?=(?:pay|buy|call|phone|verify|audit|check|book|purchase|contact|settle|deploy|ship)\b)/i;
 const MIN_SCORE = 0.2;
 /** "buy a road bike": something must be found before it can be paid for. */
 const BUY_SOMETHING = /\b(buy|purchase|order)\s+(me\s+)?(a|an|some|the cheapest|the best|new|used|\d+)\b/i;
 
-function classifyClause(clause: string): { domain: DomainName | null; scores: Array<{ domain: string; score: number }> } {
+function classifyClause(clause: string): {
+  domain: DomainName | null;
+  scores: Array<{ domain: string; score: number }>;
+} {
   const { classifier, lexicon } = routerVocabulary();
-  const scores = classifier.classify(clause).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
+  const scores = classifier
+    .classify(clause)
+    .map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
   const lexical = lexicon.find(([re]) => re.test(clause));
   if (lexical) return { domain: lexical[1], scores };
   const top = scores[0];
@@ -90,27 +100,42 @@ function classifyClause(clause: string): { domain: DomainName | null; scores: Ar
 /** Validates a forced route: known domains only, at most 12 steps. */
 export function forcedRoute(names: string[]): DomainName[] {
   const unknown = names.filter((n) => !isDomain(n));
-  if (unknown.length > 0) throw invalidPayload(`domainRoute names unknown domains: ${unknown.join(', ')}`, { known: DOMAIN_NAMES });
+  if (unknown.length > 0)
+    throw invalidPayload(`domainRoute names unknown domains: ${unknown.join(', ')}`, { known: DOMAIN_NAMES });
   return names as DomainName[];
 }
 
 export function routeRequest(input: RouteInput): RouteDecision {
   const text = input.request.trim();
   if (input.domainRoute?.length) {
-    return { route: forcedRoute(input.domainRoute), followUp: false, reason: 'domainRoute given: NLP routing skipped', source: 'forced', classification: [] };
+    return {
+      route: forcedRoute(input.domainRoute),
+      followUp: false,
+      reason: 'domainRoute given: NLP routing skipped',
+      source: 'forced',
+      classification: [],
+    };
   }
-  const whole = routerVocabulary().classifier.classify(text).map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
+  const whole = routerVocabulary()
+    .classifier.classify(text)
+    .map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
   const prev = input.previous;
   if (prev && prev.route.length > 0 && isFollowUp(text, prev, whole)) {
     return {
       route: prev.route.filter(isDomain),
       followUp: true,
-      reason: `follow-up to the previous turn (${prev.status}${prev.waiting ? `, waiting for ${prev.waiting}` : ''}): continuing its route`,
+      reason:
+        `follow-up to the previous turn ` +
+        `(${prev.status}${prev.waiting ? `, waiting for ${prev.waiting}` : ''}): continuing its route`,
       source: 'deterministic',
       classification: whole,
     };
   }
-  const clauses = text.split(CLAUSE_SPLIT).flatMap((c) => c.split(AND_SPLIT)).map((c) => c.trim()).filter(Boolean);
+  const clauses = text
+    .split(CLAUSE_SPLIT)
+    .flatMap((c) => c.split(AND_SPLIT))
+    .map((c) => c.trim())
+    .filter(Boolean);
   const route: DomainName[] = [];
   const why: string[] = [];
   const parts: Partial<Record<DomainName, string>> = {};
@@ -128,7 +153,16 @@ export function routeRequest(input: RouteInput): RouteDecision {
     }
   }
   if (route.length === 0) {
-    throw new AppError('invalidPayload', 'Could not route the request to any domain; rephrase it or pass domainRoute', { classification: whole.slice(0, 3) });
+    throw new AppError('invalidPayload', 'Could not route the request to any domain; rephrase it or pass domainRoute', {
+      classification: whole.slice(0, 3),
+    });
   }
-  return { route, followUp: false, reason: why.join('; '), source: 'deterministic', classification: whole, clauses: parts };
+  return {
+    route,
+    followUp: false,
+    reason: why.join('; '),
+    source: 'deterministic',
+    classification: whole,
+    clauses: parts,
+  };
 }

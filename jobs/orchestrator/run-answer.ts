@@ -8,13 +8,23 @@ import { Reply } from '../../shared/http/route-spec.js';
  * How a submitted run is answered: the result once it rests (within
  * RUN_SYNC_WAIT_MS), else 202 with links; `Prefer: respond-async` skips the wait.
  */
-export async function answerRun(deps: Deps, run: { id: string; segment: number; status: string }, prefer: string | undefined): Promise<unknown> {
+export async function answerRun(
+  deps: Deps,
+  run: { id: string; segment: number; status: string },
+  prefer: string | undefined,
+): Promise<unknown> {
   const runId = run.id;
   const async = /respond-async/i.test(prefer ?? '');
   // Waiting needs Redis pub/sub; if it is unavailable the run still exists, so answer 202 rather than fail.
-  const result = async ? null : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS, run.segment).catch(() => null);
+  const result = async
+    ? null
+    : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS, run.segment).catch(() => null);
   if (result) return result;
   // An async answer says what the submission wrote (no read); after a sync wait ran out, the run's status now.
   const status = async ? run.status : await currentStatus(deps, runId);
-  return new Reply(202, { ok: true, runId, status, links: runLinks(runId) }, { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) });
+  return new Reply(
+    202,
+    { ok: true, runId, status, links: runLinks(runId) },
+    { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) },
+  );
 }

@@ -19,7 +19,10 @@ export async function cancelRun(deps: Deps, accountId: string, runId: string) {
     if (!locked) throw notFound(`Run ${runId}`);
     if (isTerminal(locked.status)) return { canceled: false as const, status: locked.status };
     const waiting = WAIT_STATUSES.includes(locked.status);
-    await moveRun(trx, runId, 'canceled', { error: 'canceled by the client', segment: waiting ? locked.segment + 1 : locked.segment });
+    await moveRun(trx, runId, 'canceled', {
+      error: 'canceled by the client',
+      segment: waiting ? locked.segment + 1 : locked.segment,
+    });
     await closeOpenWaitpoint(trx, runId, { canceled: true });
     emit('trace', { event: 'run.canceled' });
     return { canceled: true as const, waiting };

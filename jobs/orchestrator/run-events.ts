@@ -20,7 +20,12 @@ export function announce(deps: Pick<Deps, 'bus'>, runId: string, events: RunEven
  * published on the bus only after commit: followers never see an event
  * Postgres does not have.
  */
-export async function inRunTx<T>(deps: Pick<Deps, 'db' | 'bus'>, runId: string, accountId: string, fn: (trx: Knex.Transaction, emit: Emit) => Promise<T>): Promise<T> {
+export async function inRunTx<T>(
+  deps: Pick<Deps, 'db' | 'bus'>,
+  runId: string,
+  accountId: string,
+  fn: (trx: Knex.Transaction, emit: Emit) => Promise<T>,
+): Promise<T> {
   let written: RunEvent[] = [];
   const result = await deps.db.transaction(async (trx) => {
     const pending: Array<{ type: string; data: Record<string, unknown> }> = [];
@@ -33,12 +38,24 @@ export async function inRunTx<T>(deps: Pick<Deps, 'db' | 'bus'>, runId: string, 
 }
 
 /** Events that go with no other change (progress, domainStream): one statement, no transaction. */
-export async function emitRunEvents(deps: Pick<Deps, 'db' | 'bus'>, runId: string, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>, guard?: EventGuard): Promise<RunEvent[]> {
+export async function emitRunEvents(
+  deps: Pick<Deps, 'db' | 'bus'>,
+  runId: string,
+  accountId: string,
+  events: Array<{ type: string; data: Record<string, unknown> }>,
+  guard?: EventGuard,
+): Promise<RunEvent[]> {
   const written = await appendEvents(deps.db, runId, accountId, events, guard);
   announce(deps, runId, written);
   return written;
 }
 
-export async function emitRunEvent(deps: Pick<Deps, 'db' | 'bus'>, runId: string, accountId: string, type: string, data: Record<string, unknown>): Promise<void> {
+export async function emitRunEvent(
+  deps: Pick<Deps, 'db' | 'bus'>,
+  runId: string,
+  accountId: string,
+  type: string,
+  data: Record<string, unknown>,
+): Promise<void> {
   await emitRunEvents(deps, runId, accountId, [{ type, data }]);
 }

@@ -8,7 +8,13 @@ import { moveRun } from './run-state.js';
  * the reason (clients read it: it names client-facing errors only) and a
  * `run.failed` trace in one transaction; a run already over is left alone.
  */
-export async function failRun(deps: Pick<Deps, 'db' | 'bus'>, runId: string, accountId: string, reason: string, opts: { stepId?: string; stuck?: boolean } = {}) {
+export async function failRun(
+  deps: Pick<Deps, 'db' | 'bus'>,
+  runId: string,
+  accountId: string,
+  reason: string,
+  opts: { stepId?: string; stuck?: boolean } = {},
+) {
   const error = reason.slice(0, 2000);
   await inRunTx(deps, runId, accountId, async (trx, emit) => {
     if (opts.stepId) await finishStep(trx, opts.stepId, 'failed', error);

@@ -15,7 +15,8 @@ import { effectiveScopes, type Principal, type Scope } from '../../shared/schema
 export const EFFECTS = {
   'pay.settle': { scopes: ['pay:write'], what: 'settling a payment' },
   'delivery.deploy': {
-    scopes: ['delivery:write', 'bridge:write'], what: 'a live deploy through the CI connector',
+    scopes: ['delivery:write', 'bridge:write'],
+    what: 'a live deploy through the CI connector',
   },
   'bridge.action': { scopes: ['bridge:write'], what: 'a connector call' },
   'bridge.portal': { scopes: ['bridge:write'], what: 'a portal action' },
@@ -56,8 +57,7 @@ export interface RunGrant {
  * grants were recorded (null grant_scopes) holds nothing either: its effects
  * are refused, never guessed; resubmitting it records a grant.
  */
-export async function runGrant(deps: Pick<Deps, 'db'>, accountId: string, runId: string)
-  : Promise<RunGrant> {
+export async function runGrant(deps: Pick<Deps, 'db'>, accountId: string, runId: string): Promise<RunGrant> {
   const row = await runGrantRow(deps.db, accountId, runId);
   if (!row) throw notFound(`Run ${runId}`);
   const base = { accountId, tokenId: `run:${runId}`, plan: 'team' as const, activated: true };
@@ -86,15 +86,22 @@ export async function runGrant(deps: Pick<Deps, 'db'>, accountId: string, runId:
  * scope named; it is kept in the audit log as `run.effect` denied.
  */
 export async function requireRunEffect(
-  deps: Pick<Deps, 'db'>, run: { runId: string; accountId: string }, effect: Effect,
+  deps: Pick<Deps, 'db'>,
+  run: { runId: string; accountId: string },
+  effect: Effect,
 ): Promise<Principal> {
   const { principal, holder } = await runGrant(deps, run.accountId, run.runId);
   try {
     requireEffect(principal, effect, holder);
   } catch (err) {
     await recordAudit(deps.db, {
-      accountId: run.accountId, memberId: principal.memberId ?? null, tokenId: principal.tokenId,
-      action: 'run.effect', resourceType: 'run', resourceId: run.runId, outcome: 'denied',
+      accountId: run.accountId,
+      memberId: principal.memberId ?? null,
+      tokenId: principal.tokenId,
+      action: 'run.effect',
+      resourceType: 'run',
+      resourceId: run.runId,
+      outcome: 'denied',
       details: { effect, ...((err as AppError).details as object) },
     });
     throw err;

@@ -17,7 +17,10 @@ export const WAIT_STATUSES: string[] = [...new Set([...CORE_WAIT_KINDS, ...DOMAI
 /** Final statuses and what each means: the core three, then each module's own (`delivered`, `blocked`). */
 export const FINAL_OUTCOMES: Record<string, RunOutcome> = {
   // expired: an approval or answer that never came fails closed (jobs/orchestrator/waitpoint-expiry.ts).
-  ready: 'succeeded', failed: 'failed', canceled: 'canceled', expired: 'failed',
+  ready: 'succeeded',
+  failed: 'failed',
+  canceled: 'canceled',
+  expired: 'failed',
   ...DOMAIN_STATUSES.final,
 };
 export const TERMINAL_STATUSES: string[] = Object.keys(FINAL_OUTCOMES);
@@ -44,18 +47,31 @@ export function movesInto(to: string): string[] {
   return RUNS.statuses.filter((from) => RUNS.canMove(from, to));
 }
 
-/** Whether a step of `domain` may suspend its run at `kind`: a core wait kind, or a resting status its module declares. */
+/**
+ * Whether a step of `domain` may suspend its run at `kind`: a core wait kind, or a resting status its module declares.
+ */
 export function canRestAt(domain: string, kind: string): boolean {
-  return (CORE_WAIT_KINDS as readonly string[]).includes(kind) || (domainModule(domain)?.statuses?.resting ?? []).includes(kind);
+  return (
+    (CORE_WAIT_KINDS as readonly string[]).includes(kind) ||
+    (domainModule(domain)?.statuses?.resting ?? []).includes(kind)
+  );
 }
 
 /** The outbox event type of a run that came to rest at `status`. */
 export function runEventType(status: string): 'run.completed' | 'run.failed' | 'run.canceled' | 'run.waiting' {
   const outcome = FINAL_OUTCOMES[status];
-  return outcome === 'succeeded' ? 'run.completed' : outcome === 'failed' ? 'run.failed' : outcome === 'canceled' ? 'run.canceled' : 'run.waiting';
+  return outcome === 'succeeded'
+    ? 'run.completed'
+    : outcome === 'failed'
+      ? 'run.failed'
+      : outcome === 'canceled'
+        ? 'run.canceled'
+        : 'run.waiting';
 }
 
-/** A final status a domain may end the run with, else null (the step asked for a status its module does not declare). */
+/**
+ * A final status a domain may end the run with, else null (the step asked for a status its module does not declare).
+ */
 export function domainFinalStatus(module: DomainModule | undefined, status: string | undefined): string | null {
   return status && module?.statuses?.final?.[status] ? status : null;
 }

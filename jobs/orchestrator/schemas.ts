@@ -12,26 +12,46 @@ import { RUN_STATUSES, WAIT_STATUSES } from './run-state.js';
  * are derived from, since shared/ cannot read it.
  */
 export const DomainName = StringEnum(DOMAIN_NAMES, { description: 'A domain of the manifest' });
-export const ResumeAction = StringEnum(RESUME_ACTIONS, { description: 'An answer a waitpoint accepts (each domain declares its own)' });
-export const RunStatus = StringEnum(RUN_STATUSES, { description: 'queued, running, then a resting status: final or waiting' });
+export const ResumeAction = StringEnum(RESUME_ACTIONS, {
+  description: 'An answer a waitpoint accepts (each domain declares its own)',
+});
+export const RunStatus = StringEnum(RUN_STATUSES, {
+  description: 'queued, running, then a resting status: final or waiting',
+});
 
 const Str = (max = 4000) => Type.String({ maxLength: max });
 
 export const OrchestratorRequest = Type.Object(
   {
     request: Type.String({ minLength: 1, maxLength: 8000, description: 'Natural-language request or goal' }),
-    conversationId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Groups follow-up turns; sandbox runs use a sandbox_ prefix' })),
-    domainRoute: Type.Optional(Type.Array(DomainName, { minItems: 1, maxItems: 12, description: 'Forces a domain sequence and skips NLP routing' })),
+    conversationId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: 'Groups follow-up turns; sandbox runs use a sandbox_ prefix',
+      }),
+    ),
+    domainRoute: Type.Optional(
+      Type.Array(DomainName, {
+        minItems: 1,
+        maxItems: 12,
+        description: 'Forces a domain sequence and skips NLP routing',
+      }),
+    ),
     clientId: Type.Optional(Str(200)),
     metadata: Type.Optional(AnyObject),
     stream: Type.Optional(Type.Boolean({ description: 'true streams progress events as application/x-ndjson' })),
     action: Type.Optional(ResumeAction),
-    itemId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Candidate chosen in a NEEDS_INPUT choice response' })),
+    itemId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Candidate chosen in a NEEDS_INPUT choice response' }),
+    ),
     channel: Type.Optional(Channel),
     taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Task the run belongs to' })),
     country: Type.Optional(Str(64)),
     urls: Type.Optional(Type.Array(HttpUrl('A page for hunt to read offers from'), { maxItems: 20 })),
-    attachments: Type.Optional(Type.Array(Type.Object({ name: Str(300), mime: Str(200) }, { additionalProperties: true }), { maxItems: 20 })),
+    attachments: Type.Optional(
+      Type.Array(Type.Object({ name: Str(300), mime: Str(200) }, { additionalProperties: true }), { maxItems: 20 }),
+    ),
     marketplaces: Type.Optional(Type.Array(Str(200), { maxItems: 20 })),
     consentToCall: Type.Optional(Type.Boolean()),
   },
@@ -54,7 +74,11 @@ export const OrchestratorResult = Ok(
 );
 
 export const RunAccepted = Ok(
-  { runId: Type.String(), status: RunStatus, links: Type.Object({ self: Type.String(), events: Type.String(), cancel: Type.String() }) },
+  {
+    runId: Type.String(),
+    status: RunStatus,
+    links: Type.Object({ self: Type.String(), events: Type.String(), cancel: Type.String() }),
+  },
   'RunAccepted',
 );
 
@@ -69,10 +93,15 @@ export const RunWaitpoint = Type.Object(
     domain: Type.String({ description: 'The domain whose step waits' }),
     payload: AnyObject,
     createdAt: Timestamp,
-    expiresAt: Nullable(Timestamp, 'When it fails closed unanswered (the run ends `expired`); '
-      + 'null: the engine does not expire it (a proxy mission expires itself)'),
-    escalatedAt: Nullable(Timestamp, 'When it escalated (the approvers, or the submitter of a choice, were mailed); '
-      + 'null: not yet'),
+    expiresAt: Nullable(
+      Timestamp,
+      'When it fails closed unanswered (the run ends `expired`); ' +
+        'null: the engine does not expire it (a proxy mission expires itself)',
+    ),
+    escalatedAt: Nullable(
+      Timestamp,
+      'When it escalated (the approvers, or the submitter of a choice, were mailed); ' + 'null: not yet',
+    ),
   },
   { $id: 'RunWaitpoint' },
 );
@@ -85,8 +114,12 @@ export const RunDetailResponse = Ok(
   {
     run: Type.Object(
       {
-        runId: Type.String(), status: RunStatus, route: Type.Array(Type.String()), request: Type.String(),
-        segment: Type.Integer(), error: Type.Union([Type.String(), Type.Null()]),
+        runId: Type.String(),
+        status: RunStatus,
+        route: Type.Array(Type.String()),
+        request: Type.String(),
+        segment: Type.Integer(),
+        error: Type.Union([Type.String(), Type.Null()]),
         steps: Type.Array(Type.Object({}, { additionalProperties: true })),
         waitpoint: Nullable(RunWaitpoint, 'The waitpoint the run rests at; null when it does not wait'),
         result: Type.Unknown(),
@@ -98,16 +131,19 @@ export const RunDetailResponse = Ok(
   'RunDetailResponse',
 );
 
-export const RunListQuery = Type.Composite([
-  PageQuery,
-  Type.Object({
-    status: Type.Optional(RunStatus),
-    domain: Type.Optional(DomainName),
-    conversationId: Type.Optional(Type.String({ maxLength: 200 })),
-    createdAfter: Type.Optional(Type.String({ format: 'date-time' })),
-    createdBefore: Type.Optional(Type.String({ format: 'date-time' })),
-  }),
-], { $id: 'RunListQuery' });
+export const RunListQuery = Type.Composite(
+  [
+    PageQuery,
+    Type.Object({
+      status: Type.Optional(RunStatus),
+      domain: Type.Optional(DomainName),
+      conversationId: Type.Optional(Type.String({ maxLength: 200 })),
+      createdAfter: Type.Optional(Type.String({ format: 'date-time' })),
+      createdBefore: Type.Optional(Type.String({ format: 'date-time' })),
+    }),
+  ],
+  { $id: 'RunListQuery' },
+);
 
 export const RunResume = Type.Object(
   {
@@ -149,4 +185,3 @@ export const WaitpointResolution = Type.Object(
   { $id: 'WaitpointResolution', additionalProperties: true },
 );
 export type WaitpointResolution = Static<typeof WaitpointResolution>;
-

@@ -4,7 +4,16 @@ import { AppError, invalidPayload, isPermanent } from '../../shared/errors.js';
 import { getRunById } from '../../shared/db/runs.js';
 import { waitpointTtlSeconds } from './waitpoint-expiry.js';
 import { answerApproves } from '../approvals/index.js';
-import { beginStep, completeStepGuard, completeStepRow, heartbeatStep, insertWaitpoint, noteStepError, type BegunStep, type StepFields } from '../../shared/db/run-steps.js';
+import {
+  beginStep,
+  completeStepGuard,
+  completeStepRow,
+  heartbeatStep,
+  insertWaitpoint,
+  noteStepError,
+  type BegunStep,
+  type StepFields,
+} from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
 import { redactSecrets } from '../../shared/secrets.js';
 import { isTransientInfraError } from '../../shared/transient.js';
@@ -26,7 +35,10 @@ import { finalizeSegment } from './finalize.js';
 
 class StepTimeout extends Error {}
 
-/** Attempts a step gets for its domain's own unexpected errors (an infrastructure outage is retried longer: see flow.ts). */
+/**
+ * Attempts a step gets for its domain's own unexpected errors (an infrastructure outage is retried longer: see
+ * flow.ts).
+ */
 const STEP_ERROR_ATTEMPTS = 3;
 
 function humanElapsed(ms: number): string {
@@ -71,25 +83,42 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
   const handler = stepHandler(domain);
   if (!handler) {
     const run = await getRunById(deps.db, runId);
-    return run ? failRun(deps, runId, run.account_id, `domain ${domain} is not available`, { stepId }) : { skipped: 'run not found' };
+    return run
+      ? failRun(deps, runId, run.account_id, `domain ${domain} is not available`, { stepId })
+      : { skipped: 'run not found' };
   }
   const first = data.first || index === 0 || Boolean(data.resumeWaitpointId);
   const event = { phase: 'start', name: domain, status: 'running', stepId };
-  const begun = await beginStep(deps.db, { stepId, runId, segment, index, domain, first, resumeWaitpointId: data.resumeWaitpointId, event });
+  const begun = await beginStep(deps.db, {
+    stepId,
+    runId,
+    segment,
+    index,
+    domain,
+    first,
+    resumeWaitpointId: data.resumeWaitpointId,
+    event,
+  });
   if (!begun) return { skipped: 'run not found' };
   const { run, started } = begun;
   if (run.segment !== segment || isTerminal(run.status)) return { skipped: run.status };
   if (run.waiting) return { skipped: 'run is waiting' };
   if (run.step_status === 'completed') return { domain, status: 'completed', replayed: true };
   // The step before this one failed for good (its job gave up without holding this one): the run ends here.
-  if (!first && run.prev_status !== 'completed') return failRun(deps, run.id, run.account_id, `the ${run.route[index - 1] ?? 'previous'} step did not complete`);
+  if (!first && run.prev_status !== 'completed')
+    return failRun(deps, run.id, run.account_id, `the ${run.route[index - 1] ?? 'previous'} step did not complete`);
   // Only a run still queued or running in this segment starts a step: a cancel or a newer segment is never undone.
   if (!started) return { skipped: 'run moved on' };
-  announce(deps, runId, [{ id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data }]);
+  announce(deps, runId, [
+    { id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data },
+  ]);
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);
-  const timeout = setTimeout(() => controller.abort(new StepTimeout(`${domain} step timed out after ${deps.config.STEP_TIMEOUT_MS} ms`)), deps.config.STEP_TIMEOUT_MS);
+  const timeout = setTimeout(
+    () => controller.abort(new StepTimeout(`${domain} step timed out after ${deps.config.STEP_TIMEOUT_MS} ms`)),
+    deps.config.STEP_TIMEOUT_MS,
+  );
   const startedAt = Date.now();
   let lastEmit = Date.now();
   const stream = new StepStream(deps, runId, run.account_id);
@@ -97,13 +126,20 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
     lastEmit = Date.now();
     stream.push('domainStream', { domain, message, data });
   };
-  const quiet = setInterval(() => {
-    if (Date.now() - lastEmit < deps.config.PROGRESS_QUIET_MS) return;
-    lastEmit = Date.now();
-    const elapsed = Date.now() - startedAt;
-    void emitRunEvent(deps, runId, run.account_id, 'progress', { status: 'running', elapsedSec: Math.round(elapsed / 1000), message: `Still working on ${domain}: ${humanElapsed(elapsed)} so far` }).catch(() => undefined);
-    void heartbeatStep(deps.db, stepId).catch(() => undefined);
-  }, Math.min(1000, deps.config.PROGRESS_QUIET_MS / 2));
+  const quiet = setInterval(
+    () => {
+      if (Date.now() - lastEmit < deps.config.PROGRESS_QUIET_MS) return;
+      lastEmit = Date.now();
+      const elapsed = Date.now() - startedAt;
+      void emitRunEvent(deps, runId, run.account_id, 'progress', {
+        status: 'running',
+        elapsedSec: Math.round(elapsed / 1000),
+        message: `Still working on ${domain}: ${humanElapsed(elapsed)} so far`,
+      }).catch(() => undefined);
+      void heartbeatStep(deps.db, stepId).catch(() => undefined);
+    },
+    Math.min(1000, deps.config.PROGRESS_QUIET_MS / 2),
+  );
 
   try {
     const input = stepInput(data, begun, controller.signal, emit);
@@ -114,7 +150,14 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
         controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
       }),
     ]);
-    return await completeStep(deps, job.data, run.account_id, stepId, withApprover(outcome, begun.resumeWaitpoint), await stream.take());
+    return await completeStep(
+      deps,
+      job.data,
+      run.account_id,
+      stepId,
+      withApprover(outcome, begun.resumeWaitpoint),
+      await stream.take(),
+    );
   } catch (err) {
     // What the step said before it failed is kept: written now, best effort.
     await stream.flush().catch(() => undefined);
@@ -122,15 +165,25 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
       await finishStep(deps.db, stepId, 'canceled');
       return { domain, status: 'canceled' };
     }
-    // An outage (Postgres or Redis away) is waited out over every attempt the job has; the domain's own errors get STEP_ERROR_ATTEMPTS.
+    // An outage (Postgres or Redis away) is waited out over every attempt the job has; the domain's own errors get
+    // STEP_ERROR_ATTEMPTS.
     const infra = isTransientInfraError(err);
-    const lastAttempt = job.attemptsMade + 1 >= (infra ? job.opts.attempts ?? 1 : STEP_ERROR_ATTEMPTS);
+    const lastAttempt = job.attemptsMade + 1 >= (infra ? (job.opts.attempts ?? 1) : STEP_ERROR_ATTEMPTS);
     if (err instanceof StepTimeout || isPermanent(err) || err instanceof UnrecoverableError || lastAttempt) {
       // Clients read this reason: it names client-facing errors, never internals (those go to the log).
       const known = err instanceof StepTimeout || err instanceof AppError || err instanceof UnrecoverableError;
       if (!known) deps.log.error({ err, runId, stepId }, 'step failed');
       // The reason is stored and shown to clients: mask any resolved secret an upstream error may have quoted.
-      return failRun(deps, runId, run.account_id, redactSecrets(`${domain} step failed: ${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`), { stepId });
+      return failRun(
+        deps,
+        runId,
+        run.account_id,
+        redactSecrets(
+          `${domain} step failed: ` +
+            `${known ? (err as Error).message : `internal error after ${job.attemptsMade + 1} attempt(s)`}`,
+        ),
+        { stepId },
+      );
     }
     if (!infra) await noteStepError(deps.db, stepId, (err as Error).message);
     throw err; // transient: BullMQ retries with backoff
@@ -142,7 +195,9 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
   }
 }
 
-/** A step resumed by an approval cites who gave it, so the proof card says who approved (jobs/approvals/authorize.ts). */
+/**
+ * A step resumed by an approval cites who gave it, so the proof card says who approved (jobs/approvals/authorize.ts).
+ */
 function withApprover(outcome: StepOutcome, wp: BegunStep['resumeWaitpoint']): StepOutcome {
   const by = wp?.resolution?.approvedBy;
   if (typeof by !== 'string') return outcome;
@@ -151,7 +206,12 @@ function withApprover(outcome: StepOutcome, wp: BegunStep['resumeWaitpoint']): S
   return { ...outcome, evidence: [...outcome.evidence, { claim, source: `approval:${wp!.id}`, sourceBound: true }] };
 }
 
-function stepInput(data: StepJobData, { run, prior: done, resumeWaitpoint: wp }: BegunStep, signal: AbortSignal, emit: StepInput['emit']): StepInput {
+function stepInput(
+  data: StepJobData,
+  { run, prior: done, resumeWaitpoint: wp }: BegunStep,
+  signal: AbortSignal,
+  emit: StepInput['emit'],
+): StepInput {
   const prior: StepInput['prior'] = {};
   // In route order, so a later segment's output of a domain wins over an earlier one's.
   for (const s of done) if (!(s.segment === data.segment && s.idx >= data.index)) prior[s.domain] = s.output;
@@ -160,40 +220,105 @@ function stepInput(data: StepJobData, { run, prior: done, resumeWaitpoint: wp }:
     const resolution = readAs(WaitpointResolution, wp.resolution ?? {}, `resolution of waitpoint ${wp.id}`);
     // What the waitpoint stored (the choices offered) and the validated answer win over the client's free-form data.
     const { itemId, action, approved, ...clientData } = resolution;
-    resume = { waitpointId: wp.id, kind: wp.kind, action, itemId, data: { ...clientData, ...wp.payload, itemId, action, approved } };
+    resume = {
+      waitpointId: wp.id,
+      kind: wp.kind,
+      action,
+      itemId,
+      data: { ...clientData, ...wp.payload, itemId, action, approved },
+    };
   }
   const { metadata, ...extras } = readAs(RunInput, run.input, `input of run ${run.id}`);
   const clause = (run.routing as { clauses?: Record<string, string> }).clauses?.[data.domain] ?? run.request;
-  return { runId: run.id, accountId: run.account_id, domain: data.domain, segment: data.segment, index: data.index, request: run.request, clause, metadata: metadata ?? {}, prior, resume, extras, signal, emit };
+  return {
+    runId: run.id,
+    accountId: run.account_id,
+    domain: data.domain,
+    segment: data.segment,
+    index: data.index,
+    request: run.request,
+    clause,
+    metadata: metadata ?? {},
+    prior,
+    resume,
+    extras,
+    signal,
+    emit,
+  };
 }
 
-async function completeStep(deps: Deps, data: StepJobData, accountId: string, stepId: string, outcome: StepOutcome, held: Array<{ type: string; data: Record<string, unknown> }>) {
-  // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas say.
+async function completeStep(
+  deps: Deps,
+  data: StepJobData,
+  accountId: string,
+  stepId: string,
+  outcome: StepOutcome,
+  held: Array<{ type: string; data: Record<string, unknown> }>,
+) {
+  // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas
+  // say.
   const what = `${data.domain} step outcome`;
-  if (outcome.suspend && !canRestAt(data.domain, outcome.suspend.kind)) throw invalidPayload(`${what} asks to rest at ${outcome.suspend.kind}, which is neither a core wait kind nor one its module declares`);
+  if (outcome.suspend && !canRestAt(data.domain, outcome.suspend.kind))
+    throw invalidPayload(
+      `${what} asks to rest at ${outcome.suspend.kind}, which is neither a core wait kind nor one its module declares`,
+    );
   const fields: StepFields = {
     output: JSON.stringify(readAs(StepOutput, outcome.output, `${what} (output)`)),
     evidence: JSON.stringify(readAs(StepEvidence, outcome.evidence, `${what} (evidence)`)),
     conversation: JSON.stringify(readAs(StepConversation, outcome.conversation, `${what} (conversation)`)),
-    extra: JSON.stringify(readAs(StepExtra, { openQuestions: outcome.openQuestions ?? [], rejected: outcome.rejected ?? [], ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}) }, `${what} (doubts)`)),
+    extra: JSON.stringify(
+      readAs(
+        StepExtra,
+        {
+          openQuestions: outcome.openQuestions ?? [],
+          rejected: outcome.rejected ?? [],
+          ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}),
+        },
+        `${what} (doubts)`,
+      ),
+    ),
   };
   const events = [
     ...held,
-    ...outcome.conversation.map((line) => ({ type: 'conversation', data: { domain: data.domain, line: `[${data.domain}] ${line}` } })),
-    { type: 'handoff', data: { phase: 'complete', name: data.domain, status: outcome.suspend ? outcome.suspend.kind : 'completed', message: `${data.domain} finished`, stepId } },
+    ...outcome.conversation.map((line) => ({
+      type: 'conversation',
+      data: { domain: data.domain, line: `[${data.domain}] ${line}` },
+    })),
+    {
+      type: 'handoff',
+      data: {
+        phase: 'complete',
+        name: data.domain,
+        status: outcome.suspend ? outcome.suspend.kind : 'completed',
+        message: `${data.domain} finished`,
+        stepId,
+      },
+    },
   ];
   if (!outcome.suspend) {
     // The common case in one statement: the step row and its events commit together, and only once.
     const written = await emitRunEvents(deps, data.runId, accountId, events, completeStepGuard(stepId, fields));
-    return { domain: data.domain, status: 'completed', ...(written.length === 0 ? { replayed: true } : { suspended: null }) };
+    return {
+      domain: data.domain,
+      status: 'completed',
+      ...(written.length === 0 ? { replayed: true } : { suspended: null }),
+    };
   }
   return inRunTx(deps, data.runId, accountId, async (trx, emit) => {
-    if (!(await completeStepRow(trx, stepId, fields))) return { domain: data.domain, status: 'completed', replayed: true };
+    if (!(await completeStepRow(trx, stepId, fields)))
+      return { domain: data.domain, status: 'completed', replayed: true };
     for (const e of events) emit(e.type, e.data);
     const id = newId('wait');
     await insertWaitpoint(trx, {
-      id, runId: data.runId, accountId, kind: outcome.suspend!.kind, segment: data.segment, index: data.index, domain: data.domain,
-      payload: outcome.suspend!.payload, ttlSeconds: waitpointTtlSeconds(deps.config, outcome.suspend!.kind),
+      id,
+      runId: data.runId,
+      accountId,
+      kind: outcome.suspend!.kind,
+      segment: data.segment,
+      index: data.index,
+      domain: data.domain,
+      payload: outcome.suspend!.payload,
+      ttlSeconds: waitpointTtlSeconds(deps.config, outcome.suspend!.kind),
     });
     emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
     return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };

@@ -1,7 +1,10 @@
 import type { Deps } from '../../shared/deps.js';
 import { emitRunEvents } from './run-events.js';
 
-/** How long a step's stream messages wait to be written together; a step that ends sooner writes them with its completion. */
+/**
+ * How long a step's stream messages wait to be written together; a step that ends sooner writes them with its
+ * completion.
+ */
 export const STREAM_HOLD_MS = 200;
 
 type Held = { type: string; data: Record<string, unknown> };
@@ -34,14 +37,16 @@ export class StepStream {
     this.stop();
     const batch = this.held.splice(0);
     if (batch.length === 0) return this.writing;
-    this.writing = this.writing.catch(() => undefined).then(async () => {
-      try {
-        await emitRunEvents(this.deps, this.runId, this.accountId, batch);
-      } catch (err) {
-        this.held.unshift(...batch);
-        throw err;
-      }
-    });
+    this.writing = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        try {
+          await emitRunEvents(this.deps, this.runId, this.accountId, batch);
+        } catch (err) {
+          this.held.unshift(...batch);
+          throw err;
+        }
+      });
     return this.writing;
   }
 

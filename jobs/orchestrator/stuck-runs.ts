@@ -29,10 +29,23 @@ export async function sweepStuckRuns(deps: Deps): Promise<{ failed: number; requ
       await failStalled(deps, run, runningSec, drive);
       failed++;
     } else if (await markRedriven(deps.db, run.id, drive)) {
-      await emitRunEvent(deps, run.id, run.account_id, 'trace', { event: 'run.redriven', drive, status: run.status, segment: run.segment });
+      await emitRunEvent(deps, run.id, run.account_id, 'trace', {
+        event: 'run.redriven',
+        drive,
+        status: run.status,
+        segment: run.segment,
+      });
       const resumed = await lastResolvedWaitpoint(deps.db, run.id);
       const fromWaitpoint = resumed && resumed.segment === run.segment - 1 ? resumed : null;
-      await enqueueSegment(deps, run.id, run.segment, run.route, fromWaitpoint?.step_index ?? 0, fromWaitpoint?.id, drive);
+      await enqueueSegment(
+        deps,
+        run.id,
+        run.segment,
+        run.route,
+        fromWaitpoint?.step_index ?? 0,
+        fromWaitpoint?.id,
+        drive,
+      );
       requeued++;
     }
   }
@@ -41,7 +54,8 @@ export async function sweepStuckRuns(deps: Deps): Promise<{ failed: number; requ
 
 async function failStalled(deps: Deps, run: StalledRun, runningSec: number, drive: number) {
   const reason = run.running_domain
-    ? `the ${run.running_domain} step stopped reporting (no heartbeat for over ${Math.round(runningSec)} s) and ${MAX_DRIVES} re-drives did not move it`
+    ? `the ${run.running_domain} step stopped reporting (no heartbeat for over ${Math.round(runningSec)} s) ` +
+      `and ${MAX_DRIVES} re-drives did not move it`
     : `the run made no progress after ${MAX_DRIVES} re-drives of its flow`;
   await failRun(deps, run.id, run.account_id, reason, { stepId: run.running_step ?? undefined, stuck: true });
   await enqueueFinalize(deps, run.id, run.segment, drive);

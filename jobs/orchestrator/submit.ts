@@ -14,7 +14,12 @@ import { recordTurn } from '../../shared/db/conversations.js';
 import { decideRoute, previousTurn } from './decide.js';
 import { enqueueSegment } from './flow.js';
 import { inRunTx } from './run-events.js';
-import { enqueueOrLeaveToSweep, enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
+import {
+  enqueueOrLeaveToSweep,
+  enqueueResumed,
+  resolveRunWaitpoint,
+  type WaitpointDecision,
+} from './waitpoint-resume.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
 import { answerApproves, authorizeApproval, gateOfWaitpoint } from '../approvals/index.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
@@ -29,36 +34,64 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
   if ((body.itemId || body.action) && body.conversationId) {
     const lastRunId = conversation?.context?.lastRunId ?? conversation?.last_run_id;
     if (!lastRunId) throw conflict(`Conversation ${body.conversationId} has no run waiting for input`);
-    return resumeRun(deps, principal, lastRunId, { itemId: body.itemId, action: body.action, data: body.metadata ?? {} });
+    return resumeRun(deps, principal, lastRunId, {
+      itemId: body.itemId,
+      action: body.action,
+      data: body.metadata ?? {},
+    });
   }
   const decision = await decideRoute(deps, { request: body.request, domainRoute: body.domainRoute, previous });
   const missing = decision.route.filter((d) => !stepHandler(d));
   if (missing.length > 0) {
-    throw policyViolation(`Domain${missing.length > 1 ? 's' : ''} ${[...new Set(missing)].join(', ')} ${missing.length > 1 ? 'are' : 'is'} not available yet; this service runs ${availableDomains().join(', ')}`, { route: decision.route, missing, available: availableDomains() });
+    throw policyViolation(
+      `Domain${missing.length > 1 ? 's' : ''} ${[...new Set(missing)].join(', ')} ` +
+        `${missing.length > 1 ? 'are' : 'is'} not available yet; this service runs ` +
+        `${availableDomains().join(', ')}`,
+      { route: decision.route, missing, available: availableDomains() },
+    );
   }
   if (body.taskId && !(await getTask(deps.db, principal.accountId, body.taskId))) throw notFound(`Task ${body.taskId}`);
 
   const runId = newId('run');
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
   const row: RunInsert = {
-    id: runId, accountId: principal.accountId, conversationId: conversationId ?? null, taskId: taskId ?? null, request,
-    input: rest, route: decision.route, routing: decision as unknown as Record<string, unknown>, channel: channel ?? 'api',
-    submittedBy: principal.memberId ?? null, grantScopes: principal.scopes,
+    id: runId,
+    accountId: principal.accountId,
+    conversationId: conversationId ?? null,
+    taskId: taskId ?? null,
+    request,
+    input: rest,
+    route: decision.route,
+    routing: decision as unknown as Record<string, unknown>,
+    channel: channel ?? 'api',
+    submittedBy: principal.memberId ?? null,
+    grantScopes: principal.scopes,
   };
-  const created = { type: 'trace', data: { event: 'run.created', runId, route: decision.route, routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason } } };
+  const created = {
+    type: 'trace',
+    data: {
+      event: 'run.created',
+      runId,
+      route: decision.route,
+      routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason },
+    },
+  };
   // The run and its first event are one statement; a conversation turn or a task move joins them in one transaction.
-  // Not published: nobody can follow a run before its id is answered, and a follower reads this event from Postgres first.
-  const run = conversationId || taskId
-    ? await deps.db.transaction(async (trx) => {
-      const inserted = await insertRun(trx, row, created);
-      if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
-      if (taskId) {
-        const task = await getTask(trx, principal.accountId, taskId, true);
-        if (task && (task.status === 'open' || task.status.startsWith('awaiting'))) await moveTask(trx, principal.accountId, task, 'running', { actor: `run:${runId}`, note: 'run started' });
-      }
-      return inserted;
-    })
-    : await insertRun(deps.db, row, created);
+  // Not published: nobody can follow a run before its id is answered, and a follower reads this event from Postgres
+  // first.
+  const run =
+    conversationId || taskId
+      ? await deps.db.transaction(async (trx) => {
+          const inserted = await insertRun(trx, row, created);
+          if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
+          if (taskId) {
+            const task = await getTask(trx, principal.accountId, taskId, true);
+            if (task && (task.status === 'open' || task.status.startsWith('awaiting')))
+              await moveTask(trx, principal.accountId, task, 'running', { actor: `run:${runId}`, note: 'run started' });
+          }
+          return inserted;
+        })
+      : await insertRun(deps.db, row, created);
   await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, 0, decision.route));
   return run;
 }
@@ -77,46 +110,87 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
     assertScopes(principal, ['runs:write']);
     return own(deps, principal, runId, answer);
   }
-  const result = await inRunTx(deps, runId, principal.accountId, (trx, emit) => resolveRunWaitpoint(trx, emit, principal.accountId, runId, async (run, wp) => {
-    const module = domainModule(wp.domain);
-    const decision = planAnswer(module, run, wp, answer);
-    // Checked again under the lock: a waitpoint that came to rest since the look in domainAnswering is its domain's to resolve.
-    if (selfAnswer(module)) throw conflict(`Run ${runId} now waits on a ${wp.domain} waitpoint, which resolves through its domain; answer again`);
-    if (wp.kind !== 'awaitingApproval') {
-      assertScopes(principal, ['runs:write']);
-      return decision;
-    }
-    // Every approval, whichever transport it came by, is decided here: who may approve, and the record of who did.
-    const gate = gateOfWaitpoint(wp);
-    const approval = await authorizeApproval(deps, trx, principal, {
-      resourceType: 'run', resourceId: runId, submittedBy: run.submitted_by, gate,
-      step: { domain: wp.domain, index: wp.step_index }, details: { waitpointId: wp.id },
-    }, answerApproves(answer));
-    emit('trace', { event: approval.approved ? 'approval.granted' : 'approval.denied', gate, memberId: approval.approvedBy, waitpointId: wp.id });
-    return { ...decision, resolution: { ...decision.resolution, approvedBy: approval.approvedBy, gate } };
-  }));
+  const result = await inRunTx(deps, runId, principal.accountId, (trx, emit) =>
+    resolveRunWaitpoint(trx, emit, principal.accountId, runId, async (run, wp) => {
+      const module = domainModule(wp.domain);
+      const decision = planAnswer(module, run, wp, answer);
+      // Checked again under the lock: a waitpoint that came to rest since the look in domainAnswering is its domain's
+      // to resolve.
+      if (selfAnswer(module))
+        throw conflict(
+          `Run ${runId} now waits on a ${wp.domain} waitpoint, which resolves through its domain; answer again`,
+        );
+      if (wp.kind !== 'awaitingApproval') {
+        assertScopes(principal, ['runs:write']);
+        return decision;
+      }
+      // Every approval, whichever transport it came by, is decided here: who may approve, and the record of who did.
+      const gate = gateOfWaitpoint(wp);
+      const approval = await authorizeApproval(
+        deps,
+        trx,
+        principal,
+        {
+          resourceType: 'run',
+          resourceId: runId,
+          submittedBy: run.submitted_by,
+          gate,
+          step: { domain: wp.domain, index: wp.step_index },
+          details: { waitpointId: wp.id },
+        },
+        answerApproves(answer),
+      );
+      emit('trace', {
+        event: approval.approved ? 'approval.granted' : 'approval.denied',
+        gate,
+        memberId: approval.approvedBy,
+        waitpointId: wp.id,
+      });
+      return { ...decision, resolution: { ...decision.resolution, approvedBy: approval.approvedBy, gate } };
+    }),
+  );
   await enqueueResumed(deps, runId, result);
   return result.run;
 }
 
 /** The engine's own answer to a waitpoint: checked against what the waiting domain accepts and what it offered. */
-function planAnswer(module: DomainModule | undefined, run: RunRow, wp: WaitpointRow, answer: RunAnswer): WaitpointDecision {
+function planAnswer(
+  module: DomainModule | undefined,
+  run: RunRow,
+  wp: WaitpointRow,
+  answer: RunAnswer,
+): WaitpointDecision {
   const accepted = Object.keys(module?.resumeActions ?? {});
   if (answer.action && !accepted.includes(answer.action)) {
-    throw invalidPayload(`action ${answer.action} is not accepted by this ${wp.domain} waitpoint${accepted.length ? `; use ${accepted.join(' or ')}` : ''}`, { accepted });
+    throw invalidPayload(
+      `action ${answer.action} is not accepted by this ${wp.domain} ` +
+        `waitpoint${accepted.length ? `; use ${accepted.join(' or ')}` : ''}`,
+      { accepted },
+    );
   }
   if (wp.kind === 'NEEDS_INPUT') {
     const choices = (wp.payload.choices ?? []) as Array<{ itemId: string }>;
-    if (!answer.itemId) throw invalidPayload('itemId is required to answer a choice', { choices: choices.map((c) => c.itemId) });
-    if (!choices.some((c) => c.itemId === answer.itemId)) throw invalidPayload(`itemId ${answer.itemId} is not one of the offered choices`, { choices: choices.map((c) => c.itemId) });
+    if (!answer.itemId)
+      throw invalidPayload('itemId is required to answer a choice', { choices: choices.map((c) => c.itemId) });
+    if (!choices.some((c) => c.itemId === answer.itemId))
+      throw invalidPayload(`itemId ${answer.itemId} is not one of the offered choices`, {
+        choices: choices.map((c) => c.itemId),
+      });
   }
   const action = answer.action ?? (wp.kind === 'NEEDS_INPUT' ? accepted[0] : undefined);
   const plan = extendRoute(run.route, wp.step_index, wp.domain, action, availableDomains());
   // The client's free-form data never overrides the validated answer.
-  return { resolution: { ...(answer.data ?? {}), itemId: answer.itemId, action, approved: answer.approved }, action, itemId: answer.itemId, route: plan.route, extension: plan.extension };
+  return {
+    resolution: { ...(answer.data ?? {}), itemId: answer.itemId, action, approved: answer.approved },
+    action,
+    itemId: answer.itemId,
+    route: plan.route,
+    extension: plan.extension,
+  };
 }
 
-const selfAnswer = (module: DomainModule | undefined) => Object.values(module?.resumeActions ?? {}).find((a) => a.answer)?.answer;
+const selfAnswer = (module: DomainModule | undefined) =>
+  Object.values(module?.resumeActions ?? {}).find((a) => a.answer)?.answer;
 
 /**
  * The domain that answers the run's open waitpoint itself, when there is

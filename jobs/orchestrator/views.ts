@@ -10,17 +10,33 @@ export function runLinks(runId: string) {
 
 export function runSummary(run: RunRow) {
   return {
-    runId: run.id, status: run.status, route: run.route, conversationId: run.conversation_id, taskId: run.task_id,
-    proofCardId: run.proof_card_id, error: run.error, stuckReason: run.stuck_reason,
-    createdAt: iso(run.created_at), updatedAt: iso(run.updated_at), finishedAt: iso(run.finished_at),
+    runId: run.id,
+    status: run.status,
+    route: run.route,
+    conversationId: run.conversation_id,
+    taskId: run.task_id,
+    proofCardId: run.proof_card_id,
+    error: run.error,
+    stuckReason: run.stuck_reason,
+    createdAt: iso(run.created_at),
+    updatedAt: iso(run.updated_at),
+    finishedAt: iso(run.finished_at),
   };
 }
 
-/** The full run: summary, routing, steps with timings, open waitpoint and the result of its current segment once it rested (its `final` event). */
+/**
+ * The full run: summary, routing, steps with timings, open waitpoint and the result of its current segment once it
+ * rested (its `final` event).
+ */
 export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
-  const [steps, waitpoint, final] = await Promise.all([stepsOf(deps.db, run.id), openWaitpoint(deps.db, run.id), currentSegmentFinal(deps.db, run.id)]);
-  const results = ((final?.result as { results?: Record<string, unknown> } | undefined)?.results) ?? {};
-  // A domain may lift fields of its result to the top (a delivery run's stages and handoff), so the run reads as the route that started it answered.
+  const [steps, waitpoint, final] = await Promise.all([
+    stepsOf(deps.db, run.id),
+    openWaitpoint(deps.db, run.id),
+    currentSegmentFinal(deps.db, run.id),
+  ]);
+  const results = (final?.result as { results?: Record<string, unknown> } | undefined)?.results ?? {};
+  // A domain may lift fields of its result to the top (a delivery run's stages and handoff), so the run reads as the
+  // route that started it answered.
   const lifted = final ? Object.assign({}, ...run.route.map((d) => domainModule(d)?.runView?.(results) ?? {})) : {};
   return {
     ...lifted,
@@ -29,15 +45,29 @@ export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
     routing: run.routing,
     segment: run.segment,
     steps: steps.map((s) => ({
-      stepId: s.id, segment: s.segment, index: s.idx, domain: s.domain, status: s.status, attempts: s.attempts, error: s.error,
-      startedAt: iso(s.started_at), finishedAt: iso(s.finished_at),
-      durationMs: s.started_at && s.finished_at ? new Date(s.finished_at).getTime() - new Date(s.started_at).getTime() : null,
+      stepId: s.id,
+      segment: s.segment,
+      index: s.idx,
+      domain: s.domain,
+      status: s.status,
+      attempts: s.attempts,
+      error: s.error,
+      startedAt: iso(s.started_at),
+      finishedAt: iso(s.finished_at),
+      durationMs:
+        s.started_at && s.finished_at ? new Date(s.finished_at).getTime() - new Date(s.started_at).getTime() : null,
     })),
-    waitpoint: waitpoint ? {
-      waitpointId: waitpoint.id, kind: waitpoint.kind, domain: waitpoint.domain, payload: waitpoint.payload,
-      createdAt: iso(waitpoint.created_at), expiresAt: iso(waitpoint.expires_at),
-      escalatedAt: iso(waitpoint.escalated_at),
-    } : null,
+    waitpoint: waitpoint
+      ? {
+          waitpointId: waitpoint.id,
+          kind: waitpoint.kind,
+          domain: waitpoint.domain,
+          payload: waitpoint.payload,
+          createdAt: iso(waitpoint.created_at),
+          expiresAt: iso(waitpoint.expires_at),
+          escalatedAt: iso(waitpoint.escalated_at),
+        }
+      : null,
     result: final?.result ?? null,
     links: runLinks(run.id),
   };

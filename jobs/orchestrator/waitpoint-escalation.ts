@@ -13,7 +13,7 @@ const BATCH = 200;
 
 /** The approval's gate; a choice (NEEDS_INPUT) has none. */
 export const gateOrNull = (wp: WaitpointRow): GateKind | null =>
-  (wp.kind === 'awaitingApproval' ? gateOfWaitpoint(wp) : null);
+  wp.kind === 'awaitingApproval' ? gateOfWaitpoint(wp) : null;
 
 /**
  * Open waitpoints with an expiry (an approval, a choice) that reached the last
@@ -21,10 +21,15 @@ export const gateOrNull = (wp: WaitpointRow): GateKind | null =>
  * waitpoint has no expiry (its mission expires itself), so it never shows.
  */
 export async function dueForEscalation(deps: Pick<Deps, 'db' | 'config'>): Promise<WaitpointRow[]> {
-  return deps.db('waitpoints').whereNull('resolved_at').whereNull('escalated_at').whereNotNull('expires_at')
+  return deps
+    .db('waitpoints')
+    .whereNull('resolved_at')
+    .whereNull('escalated_at')
+    .whereNotNull('expires_at')
     .where('expires_at', '>', deps.db.fn.now())
     .whereRaw('now() >= expires_at - (expires_at - created_at) * ?::float8', [deps.config.WAITPOINT_ESCALATE_BEFORE])
-    .orderBy('expires_at').limit(BATCH);
+    .orderBy('expires_at')
+    .limit(BATCH);
 }
 
 /** Who is told: an approval's approvers (owner, admin, approver); a choice's submitter (else the owners and admins). */
@@ -41,18 +46,20 @@ function mailFor(wp: WaitpointRow, gate: GateKind | null, expiresAt: string) {
   if (gate) {
     return {
       subject: `Approval waiting: run ${wp.run_id} (${gate}) expires ${expiresAt}`,
-      text: `Run ${wp.run_id} waits for an approval (${asked ?? `approve the ${gate} gate`}). `
-        + `Unanswered, it fails closed at ${expiresAt}.\n`
-        + `Approve or refuse: POST /v1/runs/${wp.run_id}/resume `
-        + '(the member who submitted the run cannot approve it).\n',
+      text:
+        `Run ${wp.run_id} waits for an approval (${asked ?? `approve the ${gate} gate`}). ` +
+        `Unanswered, it fails closed at ${expiresAt}.\n` +
+        `Approve or refuse: POST /v1/runs/${wp.run_id}/resume ` +
+        '(the member who submitted the run cannot approve it).\n',
     };
   }
   return {
     subject: `Choice waiting: run ${wp.run_id} expires ${expiresAt}`,
-    text: `Run ${wp.run_id} waits for your choice at ${wp.domain}${asked ? ` (${asked})` : ''}. `
-      + `Unanswered, it ends as expired at ${expiresAt}.\n`
-      + `Answer: POST /v1/runs/${wp.run_id}/resume with the itemId of one of its choices `
-      + `(GET /v1/runs/${wp.run_id} lists them).\n`,
+    text:
+      `Run ${wp.run_id} waits for your choice at ${wp.domain}${asked ? ` (${asked})` : ''}. ` +
+      `Unanswered, it ends as expired at ${expiresAt}.\n` +
+      `Answer: POST /v1/runs/${wp.run_id}/resume with the itemId of one of its choices ` +
+      `(GET /v1/runs/${wp.run_id} lists them).\n`,
   };
 }
 
@@ -64,17 +71,27 @@ function mailFor(wp: WaitpointRow, gate: GateKind | null, expiresAt: string) {
 export async function escalate(deps: Deps, wp: WaitpointRow): Promise<boolean> {
   const gate = gateOrNull(wp);
   const done = await inRunTx(deps, wp.run_id, wp.account_id, async (trx, emit) => {
-    const [marked] = await trx('waitpoints').where({ id: wp.id }).whereNull('escalated_at').whereNull('resolved_at')
-      .update({ escalated_at: trx.fn.now() }).returning(['expires_at']);
+    const [marked] = await trx('waitpoints')
+      .where({ id: wp.id })
+      .whereNull('escalated_at')
+      .whereNull('resolved_at')
+      .update({ escalated_at: trx.fn.now() })
+      .returning(['expires_at']);
     if (!marked) return null;
     const expiresAt = new Date(marked.expires_at).toISOString();
     const notify = await recipients(trx, wp);
     const payload = { runId: wp.run_id, waitpointId: wp.id, kind: wp.kind, gate, domain: wp.domain, expiresAt };
     const { deliveries } = await recordEvent(trx, {
-      accountId: wp.account_id, type: 'waitpoint.escalated', subject: wp.run_id, payload,
+      accountId: wp.account_id,
+      type: 'waitpoint.escalated',
+      subject: wp.run_id,
+      payload,
     });
     await recordAudit(trx, {
-      accountId: wp.account_id, action: 'waitpoint.escalated', resourceType: 'run', resourceId: wp.run_id,
+      accountId: wp.account_id,
+      action: 'waitpoint.escalated',
+      resourceType: 'run',
+      resourceId: wp.run_id,
       details: { waitpointId: wp.id, kind: wp.kind, gate, domain: wp.domain, expiresAt, notified: notify.audience },
     });
     emit('trace', { event: 'waitpoint.escalated', waitpointId: wp.id, kind: wp.kind, gate, expiresAt });

@@ -17,7 +17,10 @@ const BATCH = 200;
  * engine does not expire it (a proxy mission expires itself, and resolves
  * its waitpoint: jobs/proxy/expiry.ts).
  */
-export function waitpointTtlSeconds(config: Pick<Config, 'APPROVAL_WAITPOINT_TTL_HOURS' | 'INPUT_WAITPOINT_TTL_HOURS'>, kind: string): number | null {
+export function waitpointTtlSeconds(
+  config: Pick<Config, 'APPROVAL_WAITPOINT_TTL_HOURS' | 'INPUT_WAITPOINT_TTL_HOURS'>,
+  kind: string,
+): number | null {
   if (kind === 'awaitingApproval') return Math.round(config.APPROVAL_WAITPOINT_TTL_HOURS * 3600);
   if (kind === 'NEEDS_INPUT') return Math.round(config.INPUT_WAITPOINT_TTL_HOURS * 3600);
   return null;
@@ -36,8 +39,12 @@ export function waitpointTtlSeconds(config: Pick<Config, 'APPROVAL_WAITPOINT_TTL
 export async function sweepWaitpoints(deps: Deps): Promise<{ escalated: number; expired: number; skipped: number }> {
   const counts = { escalated: 0, expired: 0, skipped: 0 };
   for (const wp of await dueForEscalation(deps)) if (await escalate(deps, wp)) counts.escalated++;
-  const due: WaitpointRow[] = await deps.db('waitpoints').whereNull('resolved_at').where('expires_at', '<=', deps.db.fn.now())
-    .orderBy('expires_at').limit(BATCH);
+  const due: WaitpointRow[] = await deps
+    .db('waitpoints')
+    .whereNull('resolved_at')
+    .where('expires_at', '<=', deps.db.fn.now())
+    .orderBy('expires_at')
+    .limit(BATCH);
   for (const wp of due) {
     if (await expire(deps, wp)) counts.expired++;
     else counts.skipped++;
@@ -47,10 +54,13 @@ export async function sweepWaitpoints(deps: Deps): Promise<{ escalated: number; 
 
 /** Fails the waitpoint closed under the run's lock: only the sweep that still finds it open and due ends the run. */
 async function expire(deps: Deps, wp: WaitpointRow): Promise<boolean> {
-  const hours = wp.kind === 'awaitingApproval' ? deps.config.APPROVAL_WAITPOINT_TTL_HOURS : deps.config.INPUT_WAITPOINT_TTL_HOURS;
-  const reason = wp.kind === 'awaitingApproval'
-    ? `the ${gateOfWaitpoint(wp)} approval was not given within ${hours} h: it failed closed, nothing it held back was done`
-    : `no answer came within ${hours} h`;
+  const hours =
+    wp.kind === 'awaitingApproval' ? deps.config.APPROVAL_WAITPOINT_TTL_HOURS : deps.config.INPUT_WAITPOINT_TTL_HOURS;
+  const reason =
+    wp.kind === 'awaitingApproval'
+      ? `the ${gateOfWaitpoint(wp)} approval was not given within ${hours} h: it failed closed, nothing it ` +
+        `held back was done`
+      : `no answer came within ${hours} h`;
   const ended = await inRunTx(deps, wp.run_id, wp.account_id, async (trx, emit) => {
     const run = await lockRun(trx, wp.account_id, wp.run_id);
     const open = await lockOpenWaitpoint(trx, wp.run_id);
@@ -60,7 +70,10 @@ async function expire(deps: Deps, wp: WaitpointRow): Promise<boolean> {
     if (!(await moveRun(trx, wp.run_id, 'expired', { error: reason, segment: run.segment + 1 }))) return false;
     await closeOpenWaitpoint(trx, wp.run_id, { expired: true, reason });
     await recordAudit(trx, {
-      accountId: wp.account_id, action: 'waitpoint.expired', resourceType: 'run', resourceId: wp.run_id,
+      accountId: wp.account_id,
+      action: 'waitpoint.expired',
+      resourceType: 'run',
+      resourceId: wp.run_id,
       details: { waitpointId: wp.id, kind: wp.kind, gate: gateOrNull(wp), domain: wp.domain, reason },
     });
     emit('trace', { event: 'waitpoint.expired', waitpointId: wp.id, kind: wp.kind, reason });

@@ -52,7 +52,10 @@ export interface ResumedRun {
  * segment after commit (`enqueueResumed`).
  */
 export async function resolveRunWaitpoint(
-  trx: Knex.Transaction, emit: Emit, accountId: string, runId: string,
+  trx: Knex.Transaction,
+  emit: Emit,
+  accountId: string,
+  runId: string,
   decide: (run: RunRow, wp: WaitpointRow) => WaitpointDecision | Promise<WaitpointDecision>,
 ): Promise<ResumedRun> {
   const locked = await lockRun(trx, accountId, runId);
@@ -66,19 +69,36 @@ export async function resolveRunWaitpoint(
   const decision = await decide(locked, wp);
   await resolveWaitpoint(trx, wp.id, decision.resolution);
   const segment = locked.segment + 1;
-  const routing = decision.extension ? { ...locked.routing, extensions: [...((locked.routing.extensions as unknown[]) ?? []), { segment, ...decision.extension }] } : locked.routing;
-  // Every waiting status moves to queued in the run machine (run-state.ts); the guard is the one the run rests at, held under the lock.
+  const routing = decision.extension
+    ? {
+        ...locked.routing,
+        extensions: [...((locked.routing.extensions as unknown[]) ?? []), { segment, ...decision.extension }],
+      }
+    : locked.routing;
+  // Every waiting status moves to queued in the run machine (run-state.ts); the guard is the one the run rests at, held
+  // under the lock.
   const queued = (await queueNextSegment(trx, runId, [locked.status], segment, decision.route, routing))!;
   emit('trace', {
-    event: 'run.resumed', waitpointId: wp.id, kind: wp.kind, segment, itemId: decision.itemId ?? null, action: decision.action ?? null,
+    event: 'run.resumed',
+    waitpointId: wp.id,
+    kind: wp.kind,
+    segment,
+    itemId: decision.itemId ?? null,
+    action: decision.action ?? null,
     ...(decision.extension ? { extension: decision.extension } : {}),
   });
   return { wp, segment, route: decision.route, run: queued };
 }
 
 /** Enqueues the segment a committed resume queued, from the step that waited. */
-export async function enqueueResumed(deps: Pick<Deps, 'queues' | 'config' | 'log'>, runId: string, resumed: ResumedRun): Promise<void> {
-  await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, resumed.segment, resumed.route, resumed.wp.step_index, resumed.wp.id));
+export async function enqueueResumed(
+  deps: Pick<Deps, 'queues' | 'config' | 'log'>,
+  runId: string,
+  resumed: ResumedRun,
+): Promise<void> {
+  await enqueueOrLeaveToSweep(deps, runId, () =>
+    enqueueSegment(deps, runId, resumed.segment, resumed.route, resumed.wp.step_index, resumed.wp.id),
+  );
 }
 
 /**
@@ -87,7 +107,11 @@ export async function enqueueResumed(deps: Pick<Deps, 'queues' | 'config' | 'log
  * sweep enqueues it (same deterministic job ids) within a minute: the client
  * still gets its runId, and nothing is lost.
  */
-export async function enqueueOrLeaveToSweep(deps: Pick<Deps, 'log'>, runId: string, enqueue: () => Promise<void>): Promise<void> {
+export async function enqueueOrLeaveToSweep(
+  deps: Pick<Deps, 'log'>,
+  runId: string,
+  enqueue: () => Promise<void>,
+): Promise<void> {
   try {
     await enqueue();
   } catch (err) {

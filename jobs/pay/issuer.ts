@@ -27,12 +27,16 @@ export function issuerKey(publicKey: string): KeyObject {
       if (key.asymmetricKeyType === 'ed25519') return key;
     } else {
       const raw = decodeBase64(publicKey);
-      if (raw?.length === 32) return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, raw]), format: 'der', type: 'spki' });
+      if (raw?.length === 32)
+        return createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, raw]), format: 'der', type: 'spki' });
     }
   } catch {
     // falls through to the refusal below
   }
-  throw invalidPayload('issuer.publicKey must be an Ed25519 public key: the raw 32 bytes in base64url or base64, or an SPKI PEM', { path: '/issuer/publicKey' });
+  throw invalidPayload(
+    'issuer.publicKey must be an Ed25519 public key: the raw 32 bytes in base64url or base64, or an SPKI PEM',
+    { path: '/issuer/publicKey' },
+  );
 }
 
 /** The exact text an issuer signs for `body`. */
@@ -53,14 +57,25 @@ export function verifyIssuerSignature(body: MandateCreate, keys: KeyObject[]): {
   if (signature === undefined) return null;
   const entityId = body.issuer!.entityId;
   const bytes = decodeBase64(signature);
-  if (bytes?.length !== 64) throw invalidPayload('issuer.signature must be a 64-byte Ed25519 signature in base64url or base64', { path: '/issuer/signature' });
+  if (bytes?.length !== 64)
+    throw invalidPayload('issuer.signature must be a 64-byte Ed25519 signature in base64url or base64', {
+      path: '/issuer/signature',
+    });
   if (keys.length === 0) {
-    throw policyViolation(`Issuer ${entityId} is not registered on this account: an owner or admin registers its key with POST /v1/pay/issuers`, { reason: 'unknownIssuer', entityId });
+    throw policyViolation(
+      `Issuer ${entityId} is not registered on this account: an owner or admin registers its key with POST ` +
+        `/v1/pay/issuers`,
+      { reason: 'unknownIssuer', entityId },
+    );
   }
   const payload = signedPayloadOf(body);
   const key = keys.findIndex((k) => verify(null, Buffer.from(payload, 'utf8'), k, bytes));
   if (key < 0) {
-    throw policyViolation(`The issuer's signature (${entityId}) does not verify with any key registered for it, over the mandate's canonical JSON (RFC 8785, without issuer.signature)`, { reason: 'badIssuerSignature', entityId });
+    throw policyViolation(
+      `The issuer's signature (${entityId}) does not verify with any key registered for it, over the ` +
+        `mandate's canonical JSON (RFC 8785, without issuer.signature)`,
+      { reason: 'badIssuerSignature', entityId },
+    );
   }
   return { payload, key };
 }

@@ -1,7 +1,12 @@
 import type { Db } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
 
-export interface IssuerJwk { kty: 'OKP'; crv: 'Ed25519'; x: string; kid?: string }
+export interface IssuerJwk {
+  kty: 'OKP';
+  crv: 'Ed25519';
+  x: string;
+  kid?: string;
+}
 
 export interface IssuerRow {
   id: string;
@@ -13,8 +18,13 @@ export interface IssuerRow {
   revoked_at: Date | null;
 }
 
-export async function insertIssuer(db: Db, row: Pick<IssuerRow, 'id' | 'account_id' | 'entity_id' | 'public_key' | 'created_by'>) {
-  const [created] = await db('pay_issuers').insert({ ...row, public_key: JSON.stringify(row.public_key) }).returning('*');
+export async function insertIssuer(
+  db: Db,
+  row: Pick<IssuerRow, 'id' | 'account_id' | 'entity_id' | 'public_key' | 'created_by'>,
+) {
+  const [created] = await db('pay_issuers')
+    .insert({ ...row, public_key: JSON.stringify(row.public_key) })
+    .returning('*');
   return created as IssuerRow;
 }
 

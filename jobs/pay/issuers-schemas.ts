@@ -5,7 +5,10 @@ const Jwk = Type.Object(
   {
     kty: Type.Literal('OKP'),
     crv: Type.Literal('Ed25519'),
-    x: Type.String({ pattern: '^[A-Za-z0-9_-]{43}$', description: 'The 32-byte public key, base64url without padding' }),
+    x: Type.String({
+      pattern: '^[A-Za-z0-9_-]{43}$',
+      description: 'The 32-byte public key, base64url without padding',
+    }),
     kid: Type.Optional(Text(200)),
   },
   { $id: 'IssuerJwk', additionalProperties: false, description: 'An Ed25519 public key as a JWK (RFC 8037)' },

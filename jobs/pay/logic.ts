@@ -83,34 +83,50 @@ export function unpricedFees(text: string, feesMinor: number | null): string[] {
   return [...new Set(found)];
 }
 
-const IN_STOCK = /\b(?:in[ -]stock|available now|ready to ship|ships (?:today|immediately)|\d+\s+(?:left|available|in stock))\b/i;
+const IN_STOCK =
+  /\b(?:in[ -]stock|available now|ready to ship|ships (?:today|immediately)|\d+\s+(?:left|available|in stock))\b/i;
 const NOT_IN_STOCK = /\b(?:out of stock|sold out|back-?order(?:ed)?|pre-?order|unavailable|discontinued)\b/i;
 const CONFIRMED = /^(?:available|in ?stock|confirmed|confirmedSuccess)$/i;
 
-/** Where availability is confirmed: a step that confirmed it, else the listing's own statement (and nothing that contradicts it). */
+/**
+ * Where availability is confirmed: a step that confirmed it, else the listing's own statement (and nothing that
+ * contradicts it).
+ */
 export function availabilityConfirmed(evidence: PurchaseEvidence): { confirmed: boolean; by: string } {
-  if (evidence.availability && CONFIRMED.test(evidence.availability.status)) return { confirmed: true, by: evidence.availability.source };
+  if (evidence.availability && CONFIRMED.test(evidence.availability.status))
+    return { confirmed: true, by: evidence.availability.source };
   const text = evidence.candidate?.text ?? '';
-  if (IN_STOCK.test(text) && !NOT_IN_STOCK.test(text)) return { confirmed: true, by: 'the listing states it is in stock' };
+  if (IN_STOCK.test(text) && !NOT_IN_STOCK.test(text))
+    return { confirmed: true, by: 'the listing states it is in stock' };
   return { confirmed: false, by: '' };
 }
 
 /** The resolve rules the evidence does not satisfy, each with the reason. */
-export function unmetResolveRules(rules: readonly string[], evidence: PurchaseEvidence): Array<{ rule: ResolveRule; message: string }> {
+export function unmetResolveRules(
+  rules: readonly string[],
+  evidence: PurchaseEvidence,
+): Array<{ rule: ResolveRule; message: string }> {
   const unmet: Array<{ rule: ResolveRule; message: string }> = [];
   const c = evidence.candidate;
   for (const rule of rules) {
     if (rule === 'hiddenFeeClear') {
-      if (!c) unmet.push({ rule, message: 'no chosen candidate in the task\'s evidence to check for hidden fees' });
-      else if (evidence.flaggedHiddenFees.includes(c.itemId)) unmet.push({ rule, message: `the audit flagged "${c.title}" for fees over 20 % of its price` });
+      if (!c) unmet.push({ rule, message: "no chosen candidate in the task's evidence to check for hidden fees" });
+      else if (evidence.flaggedHiddenFees.includes(c.itemId))
+        unmet.push({ rule, message: `the audit flagged "${c.title}" for fees over 20 % of its price` });
       else {
         const fees = unpricedFees(c.text, c.feesMinor);
-        if (fees.length > 0) unmet.push({ rule, message: `"${c.title}" names a fee it does not price (${fees.join(', ')})` });
+        if (fees.length > 0)
+          unmet.push({ rule, message: `"${c.title}" names a fee it does not price (${fees.join(', ')})` });
       }
     }
     if (rule === 'inventoryVerified') {
-      if (!c) unmet.push({ rule, message: 'no chosen candidate in the task\'s evidence whose availability could be confirmed' });
-      else if (!availabilityConfirmed(evidence).confirmed) unmet.push({ rule, message: `availability of "${c.title}" was not confirmed` });
+      if (!c)
+        unmet.push({
+          rule,
+          message: "no chosen candidate in the task's evidence whose availability could be confirmed",
+        });
+      else if (!availabilityConfirmed(evidence).confirmed)
+        unmet.push({ rule, message: `availability of "${c.title}" was not confirmed` });
     }
   }
   return unmet;
@@ -148,23 +164,47 @@ export interface Refusal {
  * resolve rules.
  */
 export function settlementRefusal(m: MandateState, ask: SettlementAsk, evidence: PurchaseEvidence): Refusal | null {
-  const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown> = {}): Refusal => ({ reason, message, details: { reason, mandateId: m.id, ...details } });
+  const refuse = (reason: RefusalReason, message: string, details: Record<string, unknown> = {}): Refusal => ({
+    reason,
+    message,
+    details: { reason, mandateId: m.id, ...details },
+  });
   if (m.status === 'revoked') return refuse('mandateRevoked', `Mandate ${m.id} was revoked; it settles nothing`);
   if (m.expired) return refuse('mandateExpired', `Mandate ${m.id} has expired; it settles nothing`);
-  if (m.taskId !== ask.taskId) return refuse('taskMismatch', `Mandate ${m.id} is granted for task ${m.taskId}, not ${ask.taskId}`, { mandateTaskId: m.taskId });
-  if (m.currency !== ask.currency) return refuse('currencyMismatch', `Mandate ${m.id} is in ${m.currency}; this settlement is in ${ask.currency}`, { mandateCurrency: m.currency, currency: ask.currency });
+  if (m.taskId !== ask.taskId)
+    return refuse('taskMismatch', `Mandate ${m.id} is granted for task ${m.taskId}, not ${ask.taskId}`, {
+      mandateTaskId: m.taskId,
+    });
+  if (m.currency !== ask.currency)
+    return refuse('currencyMismatch', `Mandate ${m.id} is in ${m.currency}; this settlement is in ${ask.currency}`, {
+      mandateCurrency: m.currency,
+      currency: ask.currency,
+    });
   if (m.allowedVendors && !m.allowedVendors.some((v) => sameVendor(v, ask.vendorId))) {
-    return refuse('vendorNotAllowed', `Vendor ${ask.vendorId} is not in mandate ${m.id}'s allowedVendors`, { vendorId: ask.vendorId, allowedVendors: m.allowedVendors });
+    return refuse('vendorNotAllowed', `Vendor ${ask.vendorId} is not in mandate ${m.id}'s allowedVendors`, {
+      vendorId: ask.vendorId,
+      allowedVendors: m.allowedVendors,
+    });
   }
   const remaining = m.maxMinor - m.spentMinor;
   if (ask.amountMinor > remaining) {
-    return refuse('overBudget', `${formatMoney(ask.amountMinor, ask.currency)} is over mandate ${m.id}'s remaining ${formatMoney(remaining, m.currency)} (maxSpend ${formatMoney(m.maxMinor, m.currency)})`, {
-      amount: toMajor(ask.amountMinor, ask.currency), remaining: toMajor(remaining, m.currency),
-    });
+    return refuse(
+      'overBudget',
+      `${formatMoney(ask.amountMinor, ask.currency)} is over mandate ${m.id}'s remaining ` +
+        `${formatMoney(remaining, m.currency)} (maxSpend ${formatMoney(m.maxMinor, m.currency)})`,
+      {
+        amount: toMajor(ask.amountMinor, ask.currency),
+        remaining: toMajor(remaining, m.currency),
+      },
+    );
   }
   if (m.resolveRules.length > 0) {
     const unmet = unmetResolveRules(m.resolveRules, evidence);
-    if (unmet.length > 0) return refuse('resolveRuleUnmet', `Mandate ${m.id} requires ${unmet[0]!.rule}: ${unmet[0]!.message}`, { rule: unmet[0]!.rule, unmet });
+    if (unmet.length > 0)
+      return refuse('resolveRuleUnmet', `Mandate ${m.id} requires ${unmet[0]!.rule}: ${unmet[0]!.message}`, {
+        rule: unmet[0]!.rule,
+        unmet,
+      });
   }
   return null;
 }
@@ -172,19 +212,38 @@ export function settlementRefusal(m: MandateState, ask: SettlementAsk, evidence:
 /** Nothing chosen, nothing audited, nothing confirmed: every resolve rule fails against it. */
 export const NO_EVIDENCE: PurchaseEvidence = { candidate: null, flaggedHiddenFees: [], availability: null };
 
-/** The purchase evidence in a run's step outputs (by domain): hunt's selection, resolve's fee audit, any confirmed availability. */
-export function evidenceFromOutputs(outputs: Record<string, Record<string, unknown> | undefined>, listing: { feesMinor: number; text: string } | null): PurchaseEvidence {
+/**
+ * The purchase evidence in a run's step outputs (by domain): hunt's selection, resolve's fee audit, any confirmed
+ * availability.
+ */
+export function evidenceFromOutputs(
+  outputs: Record<string, Record<string, unknown> | undefined>,
+  listing: { feesMinor: number; text: string } | null,
+): PurchaseEvidence {
   const selected = outputs.hunt?.selected as { itemId?: unknown; title?: unknown } | undefined;
-  const candidate = selected && typeof selected.itemId === 'string'
-    ? { itemId: selected.itemId, title: typeof selected.title === 'string' ? selected.title : selected.itemId, feesMinor: listing?.feesMinor ?? null, text: listing?.text ?? '' }
-    : null;
+  const candidate =
+    selected && typeof selected.itemId === 'string'
+      ? {
+          itemId: selected.itemId,
+          title: typeof selected.title === 'string' ? selected.title : selected.itemId,
+          feesMinor: listing?.feesMinor ?? null,
+          text: listing?.text ?? '',
+        }
+      : null;
   const hiddenFees = outputs.resolve?.hiddenFees;
   let availability: PurchaseEvidence['availability'] = null;
   for (const [domain, output] of Object.entries(outputs)) {
-    const found = (output?.availability ?? (output?.verifiedProvider as { availability?: unknown } | undefined)?.availability) as { status?: unknown } | undefined;
-    if (found && typeof found.status === 'string') availability = { status: found.status, source: `the ${domain} step` };
+    const found = (output?.availability ??
+      (output?.verifiedProvider as { availability?: unknown } | undefined)?.availability) as
+      { status?: unknown } | undefined;
+    if (found && typeof found.status === 'string')
+      availability = { status: found.status, source: `the ${domain} step` };
   }
-  return { candidate, flaggedHiddenFees: Array.isArray(hiddenFees) ? hiddenFees.filter((x): x is string => typeof x === 'string') : [], availability };
+  return {
+    candidate,
+    flaggedHiddenFees: Array.isArray(hiddenFees) ? hiddenFees.filter((x): x is string => typeof x === 'string') : [],
+    availability,
+  };
 }
 
 /** What a run pays for: the chosen candidate (or the run's metadata.payment), at its net price. */
@@ -204,7 +263,9 @@ export interface Purchase {
  * caller finds the listing's URL.
  */
 export function purchaseOfSelection(hunt: Record<string, unknown> | undefined): Purchase | null {
-  const selected = hunt?.selected as { itemId?: unknown; title?: unknown; price?: unknown; currency?: unknown; netUsd?: unknown; vendor?: unknown } | undefined;
+  const selected = hunt?.selected as
+    | { itemId?: unknown; title?: unknown; price?: unknown; currency?: unknown; netUsd?: unknown; vendor?: unknown }
+    | undefined;
   if (!selected || typeof selected.itemId !== 'string' || typeof selected.price !== 'number') return null;
   const itemId = selected.itemId;
   const net = typeof selected.netUsd === 'number' ? selected.netUsd : null;

@@ -1,5 +1,13 @@
 import type { Deps } from '../../shared/deps.js';
-import { getMandate, insertMandate, listMandates, receiptsOfMandate, revokeMandate, type MandateRow, type ReceiptRow } from './repository.js';
+import {
+  getMandate,
+  insertMandate,
+  listMandates,
+  receiptsOfMandate,
+  revokeMandate,
+  type MandateRow,
+  type ReceiptRow,
+} from './repository.js';
 import { getTask } from '../tasks/index.js';
 import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
 import type { Db } from '../../shared/db/knex.js';
@@ -26,7 +34,8 @@ export function knownCurrency(code: string, path: string): string {
 /** `amount` in the currency's minor units: 400 when it is finer than the currency allows. */
 export function minorUnits(amount: number, currency: string, path: string): number {
   const minor = toMinor(amount, currency);
-  if (minor === null || minor <= 0) throw invalidPayload(`${path}: ${amount} is not a positive amount in whole ${currency} minor units`, { path });
+  if (minor === null || minor <= 0)
+    throw invalidPayload(`${path}: ${amount} is not a positive amount in whole ${currency} minor units`, { path });
   return minor;
 }
 
@@ -42,18 +51,38 @@ export async function createMandate(deps: Deps, principal: Principal, body: Mand
   const { maxSpend } = body.constraints;
   const currency = knownCurrency(maxSpend.currency, '/constraints/maxSpend/currency');
   const maxMinor = minorUnits(maxSpend.amount, currency, '/constraints/maxSpend/amount');
-  if (body.expiresAt && new Date(body.expiresAt).getTime() <= Date.now()) throw invalidPayload('expiresAt must be in the future', { path: '/expiresAt' });
-  const issuers = body.issuer?.signature !== undefined ? await activeIssuerKeys(deps.db, principal.accountId, body.issuer.entityId) : [];
-  const signed = verifyIssuerSignature(body, issuers.map((i) => jwkKey(i.public_key)));
+  if (body.expiresAt && new Date(body.expiresAt).getTime() <= Date.now())
+    throw invalidPayload('expiresAt must be in the future', { path: '/expiresAt' });
+  const issuers =
+    body.issuer?.signature !== undefined
+      ? await activeIssuerKeys(deps.db, principal.accountId, body.issuer.entityId)
+      : [];
+  const signed = verifyIssuerSignature(
+    body,
+    issuers.map((i) => jwkKey(i.public_key)),
+  );
   if (signed) assertAnyScope(principal, ['pay:write', 'approvals:write']);
   if (!(await getTask(deps.db, principal.accountId, body.taskId))) throw notFound(`Task ${body.taskId}`);
   const id = newId('mnd');
   return deps.db.transaction(async (trx) => {
     const issuer = signed ? issuers[signed.key]! : null;
-    const approvedBy = issuer ? null : (await authorizeApproval(deps, trx, principal, {
-      resourceType: 'mandate', resourceId: id, gate: 'mandate', details: { taskId: body.taskId },
-      submittedBy: await waitingSubmitter(trx, principal, body.taskId),
-    }, true)).approvedBy;
+    const approvedBy = issuer
+      ? null
+      : (
+          await authorizeApproval(
+            deps,
+            trx,
+            principal,
+            {
+              resourceType: 'mandate',
+              resourceId: id,
+              gate: 'mandate',
+              details: { taskId: body.taskId },
+              submittedBy: await waitingSubmitter(trx, principal, body.taskId),
+            },
+            true,
+          )
+        ).approvedBy;
     return insertMandate(trx, {
       id,
       account_id: principal.accountId,
@@ -63,7 +92,11 @@ export async function createMandate(deps: Deps, principal: Principal, body: Mand
       allowed_vendors: body.constraints.allowedVendors ?? null,
       resolve_rules: body.constraints.resolveRules ?? [],
       constraints: body.constraints,
-      issuer: issuer ? { entityId: issuer.entity_id, publicKey: issuer.public_key.x } : body.issuer ? { entityId: body.issuer.entityId } : null,
+      issuer: issuer
+        ? { entityId: issuer.entity_id, publicKey: issuer.public_key.x }
+        : body.issuer
+          ? { entityId: body.issuer.entityId }
+          : null,
       issuer_signature: signed ? body.issuer!.signature! : null,
       signed_payload: signed?.payload ?? null,
       expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
@@ -73,10 +106,20 @@ export async function createMandate(deps: Deps, principal: Principal, body: Mand
   });
 }
 
-/** The caller, when a run of the task they submitted waits for a payment approval: issuing its mandate would approve their own run. */
+/**
+ * The caller, when a run of the task they submitted waits for a payment approval: issuing its mandate would approve
+ * their own run.
+ */
 async function waitingSubmitter(db: Db, principal: Principal, taskId: string): Promise<string | null> {
   if (!principal.memberId) return null;
-  const own = await db('runs').where({ account_id: principal.accountId, task_id: taskId, status: 'awaitingApproval', submitted_by: principal.memberId }).first('id');
+  const own = await db('runs')
+    .where({
+      account_id: principal.accountId,
+      task_id: taskId,
+      status: 'awaitingApproval',
+      submitted_by: principal.memberId,
+    })
+    .first('id');
   return own ? principal.memberId : null;
 }
 
@@ -86,24 +129,45 @@ function assertAnyScope(principal: Principal, scopes: string[]): void {
   }
 }
 
-export async function fetchMandate(deps: Pick<Deps, 'db'>, principal: Principal, mandateId: string): Promise<{ mandate: MandateRow; settlements: ReceiptRow[]; settlementCount: number }> {
+export async function fetchMandate(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  mandateId: string,
+): Promise<{ mandate: MandateRow; settlements: ReceiptRow[]; settlementCount: number }> {
   const mandate = await getMandate(deps.db, principal.accountId, mandateId);
   if (!mandate) throw notFound(`Mandate ${mandateId}`);
   const { rows, total } = await receiptsOfMandate(deps.db, mandate.id, SETTLEMENTS_SHOWN);
   return { mandate, settlements: rows, settlementCount: total };
 }
 
-export async function findMandates(deps: Deps, principal: Principal, query: { taskId?: string; status?: string; limit?: number; cursor?: string }) {
+export async function findMandates(
+  deps: Deps,
+  principal: Principal,
+  query: { taskId?: string; status?: string; limit?: number; cursor?: string },
+) {
   return listMandates(deps.db, principal.accountId, query, query.limit ?? 50, query.cursor);
 }
 
-/** Revokes a live mandate under its row lock, so a settlement in flight either finished before or is refused after; revoked or expired is 409. */
-export async function revokeMandateByClient(deps: Deps, principal: Principal, mandateId: string, reason?: string): Promise<MandateRow> {
+/**
+ * Revokes a live mandate under its row lock, so a settlement in flight either finished before or is refused after;
+ * revoked or expired is 409.
+ */
+export async function revokeMandateByClient(
+  deps: Deps,
+  principal: Principal,
+  mandateId: string,
+  reason?: string,
+): Promise<MandateRow> {
   return deps.db.transaction(async (trx) => {
     const row = await getMandate(trx, principal.accountId, mandateId, true);
     if (!row) throw notFound(`Mandate ${mandateId}`);
     const status = mandateStatus(row);
-    if (!MANDATES.canMove(status, 'revoked')) throw conflict(`Mandate ${mandateId} is already ${status}`, { from: status, to: 'revoked', allowed: MANDATES.allowed(status) });
+    if (!MANDATES.canMove(status, 'revoked'))
+      throw conflict(`Mandate ${mandateId} is already ${status}`, {
+        from: status,
+        to: 'revoked',
+        allowed: MANDATES.allowed(status),
+      });
     return revokeMandate(trx, row.id, reason ?? null);
   });
 }

@@ -19,11 +19,14 @@ export const pay = defineDomain({
   step: payStep,
   vocabulary,
   resumeActions: {
-    settle: { description: 'Settle now, under the mandate of the run\'s task (or data.mandateId)' },
+    settle: { description: "Settle now, under the mandate of the run's task (or data.mandateId)" },
     decline: { description: 'Do not pay; the run ends without a receipt' },
   },
   events: {
-    'pay.settled': { description: 'A settlement went through under a mandate: its receipt, mandate and amount', payload: PaySettledPayload },
+    'pay.settled': {
+      description: 'A settlement went through under a mandate: its receipt, mandate and amount',
+      payload: PaySettledPayload,
+    },
   },
   redact: ['vendorId', 'povRef', 'remaining', 'spent', 'purchase'],
   onRunFinished: sealFinishedRun,

@@ -13,9 +13,13 @@ import { cites } from './logic.js';
 export type SectionKind = (typeof SECTION_KINDS)[number];
 export type Section = { kind: SectionKind } & Record<string, unknown>;
 
-export const sha256 = (value: unknown): string => createHash('sha256').update(canonicalize(value)!, 'utf8').digest('hex');
+export const sha256 = (value: unknown): string =>
+  createHash('sha256').update(canonicalize(value)!, 'utf8').digest('hex');
 
-/** The pack sealed automatically when a run with receipts finishes shares the run's id (`run_X` → `pp_X`), so the run's answer can name it before it exists. */
+/**
+ * The pack sealed automatically when a run with receipts finishes shares the run's id (`run_X` → `pp_X`), so the run's
+ * answer can name it before it exists.
+ */
 export function packIdForRun(runId: string): string {
   return `pp_${runId.slice(runId.indexOf('_') + 1)}`;
 }
@@ -58,42 +62,89 @@ function sourceRecords(value: unknown, out: Obj[] = []): Obj[] {
 /** The six sections of a run's pack. */
 export function buildSections({ run, steps, card, receipts, audit }: PackInput): Section[] {
   const completed = steps.filter((s) => s.status === 'completed');
-  const items = completed.flatMap((s) => (s.evidence ?? []).filter(isObj).map((e) => {
-    const item = { domain: s.domain, segment: s.segment, claim: String(e.claim ?? ''), source: typeof e.source === 'string' ? e.source : null, sourceBound: e.sourceBound === true, ...(Array.isArray(e.contradicts) ? { contradicts: e.contradicts } : {}) };
-    return { ...item, sha256: sha256(item) };
-  }));
+  const items = completed.flatMap((s) =>
+    (s.evidence ?? []).filter(isObj).map((e) => {
+      const item = {
+        domain: s.domain,
+        segment: s.segment,
+        claim: String(e.claim ?? ''),
+        source: typeof e.source === 'string' ? e.source : null,
+        sourceBound: e.sourceBound === true,
+        ...(Array.isArray(e.contradicts) ? { contradicts: e.contradicts } : {}),
+      };
+      return { ...item, sha256: sha256(item) };
+    }),
+  );
 
   const snapshots = new Map<string, Obj>();
   for (const s of completed) {
     for (const record of sourceRecords(s.output)) {
       const hash = sha256(record);
       const recordId = [record.candidateId, record.itemId, record.id].find((x) => typeof x === 'string') ?? null;
-      if (!snapshots.has(hash)) snapshots.set(hash, { url: record.url, recordId, domain: s.domain, record, sha256: hash });
+      if (!snapshots.has(hash))
+        snapshots.set(hash, { url: record.url, recordId, domain: s.domain, record, sha256: hash });
     }
   }
 
   const contradictions = [
-    ...items.filter((i) => i.contradicts && i.contradicts.length > 0).map((i) => ({ domain: i.domain, detail: i.claim, between: i.contradicts })),
-    ...completed.flatMap((s) => (Array.isArray(s.output?.contradictions) ? s.output.contradictions : []).filter(isObj).map((c) => ({ domain: s.domain, detail: String(c.detail ?? ''), between: Array.isArray(c.between) ? c.between : [], ...(typeof c.kind === 'string' ? { contradictionKind: c.kind } : {}) }))),
+    ...items
+      .filter((i) => i.contradicts && i.contradicts.length > 0)
+      .map((i) => ({ domain: i.domain, detail: i.claim, between: i.contradicts })),
+    ...completed.flatMap((s) =>
+      (Array.isArray(s.output?.contradictions) ? s.output.contradictions : []).filter(isObj).map((c) => ({
+        domain: s.domain,
+        detail: String(c.detail ?? ''),
+        between: Array.isArray(c.between) ? c.between : [],
+        ...(typeof c.kind === 'string' ? { contradictionKind: c.kind } : {}),
+      })),
+    ),
   ];
 
-  // As the proof card decides: the latest completed step of each domain; the first selection in route order is the one taken.
+  // As the proof card decides: the latest completed step of each domain; the first selection in route order is the one
+  // taken.
   const latest = [...new Map(completed.map((s) => [s.domain, s])).values()];
-  const rejectedPaths = latest.flatMap((s) => (s.extra?.rejected ?? []).map((r) => ({ domain: s.domain, option: r.option, reason: r.reason })));
+  const rejectedPaths = latest.flatMap((s) =>
+    (s.extra?.rejected ?? []).map((r) => ({ domain: s.domain, option: r.option, reason: r.reason })),
+  );
   const totals = new Map<string, number>();
-  for (const r of receipts) totals.set(r.amount.currency, Number(((totals.get(r.amount.currency) ?? 0) + r.amount.amount).toFixed(6)));
+  for (const r of receipts)
+    totals.set(r.amount.currency, Number(((totals.get(r.amount.currency) ?? 0) + r.amount.amount).toFixed(6)));
 
   return [
-    { kind: 'evidenceMap', itemCount: items.length, allSourceBound: items.length > 0 && items.every((i) => i.sourceBound), items },
+    {
+      kind: 'evidenceMap',
+      itemCount: items.length,
+      allSourceBound: items.length > 0 && items.every((i) => i.sourceBound),
+      items,
+    },
     { kind: 'sourceSnapshots', count: snapshots.size, snapshots: [...snapshots.values()] },
     { kind: 'contradictions', count: contradictions.length, items: contradictions },
     {
-      kind: 'decisionLog', selectedPath: run.route, status: run.status,
+      kind: 'decisionLog',
+      selectedPath: run.route,
+      status: run.status,
       selectedOption: latest.map((s) => s.output?.selected).find((x) => x !== undefined && x !== null) ?? null,
-      rejectedCount: rejectedPaths.length, rejectedPaths, extensions: run.extensions,
-      proofCard: card ? { cardId: card.cardId, cite: card.cite, citeRef: card.citeRef, evidenceStatus: card.evidenceStatus, confidence: card.confidence, recommendedRestraint: card.recommendedRestraint } : null,
+      rejectedCount: rejectedPaths.length,
+      rejectedPaths,
+      extensions: run.extensions,
+      proofCard: card
+        ? {
+            cardId: card.cardId,
+            cite: card.cite,
+            citeRef: card.citeRef,
+            evidenceStatus: card.evidenceStatus,
+            confidence: card.confidence,
+            recommendedRestraint: card.recommendedRestraint,
+          }
+        : null,
     },
-    { kind: 'receipts', receiptId: receipts[0]?.receiptId ?? null, count: receipts.length, totals: [...totals].map(([currency, amount]) => ({ amount, currency })), receipts },
+    {
+      kind: 'receipts',
+      receiptId: receipts[0]?.receiptId ?? null,
+      count: receipts.length,
+      totals: [...totals].map(([currency, amount]) => ({ amount, currency })),
+      receipts,
+    },
     { kind: 'audit', count: audit.length, denied: audit.filter((e) => e.outcome === 'denied').length, entries: audit },
   ];
 }
@@ -106,7 +157,13 @@ export interface PackHeader {
   sealedAt: string;
 }
 
-export const headerOf = (packId: string, runId: string, sealedAt: string): PackHeader => ({ packId, status: 'sealed', cite: cites.proofPack(packId), runId, sealedAt });
+export const headerOf = (packId: string, runId: string, sealedAt: string): PackHeader => ({
+  packId,
+  status: 'sealed',
+  cite: cites.proofPack(packId),
+  runId,
+  sealedAt,
+});
 
 /** The root hash binds the header and every section's hash; the service's signature is over this string. */
 export function rootHashOf(header: Obj, sectionHashes: Array<{ kind: unknown; sha256: unknown }>): string {
@@ -137,25 +194,56 @@ export function checkPackHashes(pack: Obj): { problems: PackProblem[]; rootHash:
   const seal = isObj(pack.seal) ? pack.seal : {};
   const sections = Array.isArray(pack.sections) ? pack.sections : [];
   const listed = Array.isArray(seal.sectionHashes) ? (seal.sectionHashes as unknown[]).filter(isObj) : [];
-  if (listed.length !== sections.length) problems.push({ section: 'seal', problem: 'sectionMissing', detail: `${sections.length} section(s), ${listed.length} section hash(es)` });
+  if (listed.length !== sections.length)
+    problems.push({
+      section: 'seal',
+      problem: 'sectionMissing',
+      detail: `${sections.length} section(s), ${listed.length} section hash(es)`,
+    });
   sections.forEach((section, i) => {
     const kind = isObj(section) && typeof section.kind === 'string' ? section.kind : `#${i}`;
-    if (!isObj(section)) return problems.push({ section: kind, problem: 'malformed', detail: 'a section is not an object' });
+    if (!isObj(section))
+      return problems.push({ section: kind, problem: 'malformed', detail: 'a section is not an object' });
     const entry = listed[i];
-    if (entry && entry.kind !== section.kind) problems.push({ section: kind, problem: 'kindMismatch', detail: `the seal lists ${String(entry.kind)} at position ${i}` });
-    if (entry && entry.sha256 !== sha256(section)) problems.push({ section: kind, problem: 'hashMismatch', detail: 'its SHA-256 differs from the one in the seal' });
+    if (entry && entry.kind !== section.kind)
+      problems.push({
+        section: kind,
+        problem: 'kindMismatch',
+        detail: `the seal lists ${String(entry.kind)} at position ${i}`,
+      });
+    if (entry && entry.sha256 !== sha256(section))
+      problems.push({ section: kind, problem: 'hashMismatch', detail: 'its SHA-256 differs from the one in the seal' });
     const nested = kind === 'evidenceMap' ? section.items : kind === 'sourceSnapshots' ? section.snapshots : null;
     if (Array.isArray(nested)) {
       nested.filter(isObj).forEach((item, j) => {
         const { sha256: claimed, ...content } = item;
         const expected = kind === 'sourceSnapshots' ? sha256(content.record) : sha256(content);
-        if (claimed !== expected) problems.push({ section: kind, problem: 'itemHashMismatch', detail: `${kind === 'evidenceMap' ? 'item' : 'snapshot'} ${j} does not match its sha256` });
+        if (claimed !== expected)
+          problems.push({
+            section: kind,
+            problem: 'itemHashMismatch',
+            detail: `${kind === 'evidenceMap' ? 'item' : 'snapshot'} ${j} does not match its sha256`,
+          });
       });
     }
     return undefined;
   });
-  const header = { packId: pack.packId, status: pack.status, cite: pack.cite, runId: pack.runId, sealedAt: pack.sealedAt };
-  const rootHash = rootHashOf(header, listed.map((e) => ({ kind: e.kind, sha256: e.sha256 })));
-  if (rootHash !== seal.rootHash) problems.push({ section: 'seal', problem: 'rootHashMismatch', detail: 'the root hash over the header and the section hashes differs from seal.rootHash' });
+  const header = {
+    packId: pack.packId,
+    status: pack.status,
+    cite: pack.cite,
+    runId: pack.runId,
+    sealedAt: pack.sealedAt,
+  };
+  const rootHash = rootHashOf(
+    header,
+    listed.map((e) => ({ kind: e.kind, sha256: e.sha256 })),
+  );
+  if (rootHash !== seal.rootHash)
+    problems.push({
+      section: 'seal',
+      problem: 'rootHashMismatch',
+      detail: 'the root hash over the header and the section hashes differs from seal.rootHash',
+    });
   return { problems, rootHash };
 }

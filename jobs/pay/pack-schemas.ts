@@ -9,12 +9,31 @@ import { Ok, StringEnum, Timestamp } from '../../shared/schemas/common.js';
  * value must reach the verifier (and be reported), not be refused as a 400.
  */
 
-export const SECTION_KINDS = ['evidenceMap', 'sourceSnapshots', 'contradictions', 'decisionLog', 'receipts', 'audit'] as const;
+export const SECTION_KINDS = [
+  'evidenceMap',
+  'sourceSnapshots',
+  'contradictions',
+  'decisionLog',
+  'receipts',
+  'audit',
+] as const;
 export const SectionKind = StringEnum(SECTION_KINDS, {
-  description: 'evidenceMap: every claim with its source and hash; sourceSnapshots: each source record (URL) the run read, with its hash; contradictions; decisionLog: the path taken and what was rejected; receipts; audit: the audit log entries about the run (approvals, denials), oldest first',
+  description:
+    'evidenceMap: every claim with its source and hash; sourceSnapshots: each source record (URL) the run ' +
+    'read, with its hash; contradictions; decisionLog: the path taken and what was rejected; receipts; ' +
+    'audit: the audit log entries about the run (approvals, denials), oldest first',
 });
 
-export const PACK_PROBLEMS = ['hashMismatch', 'itemHashMismatch', 'sectionMissing', 'kindMismatch', 'rootHashMismatch', 'malformed', 'unknownKey', 'badSignature'] as const;
+export const PACK_PROBLEMS = [
+  'hashMismatch',
+  'itemHashMismatch',
+  'sectionMissing',
+  'kindMismatch',
+  'rootHashMismatch',
+  'malformed',
+  'unknownKey',
+  'badSignature',
+] as const;
 export const PackProblemKind = StringEnum(PACK_PROBLEMS);
 
 const Section = Type.Object({ kind: SectionKind }, { additionalProperties: true });
@@ -23,8 +42,16 @@ export const ProofPackSeal = Type.Object(
   {
     hashAlg: Type.Literal('SHA-256'),
     canonicalization: Type.Literal('RFC8785'),
-    sectionHashes: Type.Array(Type.Object({ kind: SectionKind, sha256: Type.String({ description: 'Hex SHA-256 of the section\'s canonical JSON' }) })),
-    rootHash: Type.String({ description: 'Hex SHA-256 of the canonical JSON of { header: { packId, status, cite, runId, sealedAt }, sectionHashes }' }),
+    sectionHashes: Type.Array(
+      Type.Object({
+        kind: SectionKind,
+        sha256: Type.String({ description: "Hex SHA-256 of the section's canonical JSON" }),
+      }),
+    ),
+    rootHash: Type.String({
+      description:
+        'Hex SHA-256 of the canonical JSON of { header: { packId, status, cite, runId, sealedAt }, sectionHashes }',
+    }),
     alg: Type.Literal('EdDSA'),
     kid: Type.String({ description: 'The signing key in /.well-known/jwks.json' }),
     signature: Type.String({ description: 'Base64url Ed25519 signature over the UTF-8 bytes of rootHash' }),
@@ -48,9 +75,15 @@ export const ProofPack = Type.Object(
 
 export const ProofPackReply = Ok({ pack: ProofPack }, 'ProofPackReply');
 
-export const ProofPackCreate = Type.Object({ runId: Type.String({ minLength: 1, maxLength: 200 }) }, { $id: 'ProofPackCreate', additionalProperties: true });
+export const ProofPackCreate = Type.Object(
+  { runId: Type.String({ minLength: 1, maxLength: 200 }) },
+  { $id: 'ProofPackCreate', additionalProperties: true },
+);
 
-/** A pack as submitted for checking: only its outline is typed, so changed values are reported by the verifier rather than refused. */
+/**
+ * A pack as submitted for checking: only its outline is typed, so changed values are reported by the verifier rather
+ * than refused.
+ */
 export const ProofPackVerify = Type.Object(
   {
     pack: Type.Object(
@@ -71,8 +104,14 @@ export const ProofPackVerification = Ok(
     valid: Type.Boolean(),
     packId: Type.Union([Type.String(), Type.Null()]),
     rootHash: Type.Object({ computed: Type.String(), sealed: Type.Union([Type.String(), Type.Null()]) }),
-    signature: Type.Object({ kid: Type.Union([Type.String(), Type.Null()]), keyPublished: Type.Boolean(), valid: Type.Boolean() }),
-    invalidSections: Type.Array(Type.String(), { description: 'Section kinds, `header` or `seal`, each with a problem' }),
+    signature: Type.Object({
+      kid: Type.Union([Type.String(), Type.Null()]),
+      keyPublished: Type.Boolean(),
+      valid: Type.Boolean(),
+    }),
+    invalidSections: Type.Array(Type.String(), {
+      description: 'Section kinds, `header` or `seal`, each with a problem',
+    }),
     problems: Type.Array(Type.Object({ section: Type.String(), problem: PackProblemKind, detail: Type.String() })),
   },
   'ProofPackVerification',

@@ -20,7 +20,13 @@ import { receiptView } from './views.js';
  * signature over it (the key of /.well-known/jwks.json, named by `kid`).
  * `db` may be the transaction that ends the run.
  */
-async function sealRunPack(db: Db, deps: Pick<Deps, 'config'>, accountId: string, runId: string, packId: string): Promise<void> {
+async function sealRunPack(
+  db: Db,
+  deps: Pick<Deps, 'config'>,
+  accountId: string,
+  runId: string,
+  packId: string,
+): Promise<void> {
   const run = await getRun(db, accountId, runId);
   if (!run) throw notFound(`Run ${runId}`);
   // One after another: `db` may be a transaction, which is one connection.
@@ -29,20 +35,46 @@ async function sealRunPack(db: Db, deps: Pick<Deps, 'config'>, accountId: string
   const receipts = await receiptsOfRun(db, accountId, runId);
   const audit = await auditOf(db, accountId, 'run', runId);
   const sections = buildSections({
-    run: { id: run.id, route: run.route, status: run.status, extensions: (run.routing.extensions as unknown[] | undefined) ?? [] },
-    steps, card: card?.card ?? null, receipts: receipts.map(receiptView), audit: audit.map(auditView),
+    run: {
+      id: run.id,
+      route: run.route,
+      status: run.status,
+      extensions: (run.routing.extensions as unknown[] | undefined) ?? [],
+    },
+    steps,
+    card: card?.card ?? null,
+    receipts: receipts.map(receiptView),
+    audit: audit.map(auditView),
   });
   const header = headerOf(packId, runId, new Date().toISOString());
   const { sectionHashes, rootHash } = sealHashes(header, sections);
   const signature = await sign({ db, config: deps.config }, rootHash);
-  const seal = { hashAlg: 'SHA-256', canonicalization: 'RFC8785', sectionHashes, rootHash, alg: signature.alg, kid: signature.kid, signature: signature.signature };
-  await insertProofPack(db, { id: packId, account_id: accountId, run_id: runId, document: canonicalize({ ...header, sections, seal })!, root_hash: rootHash, kid: signature.kid });
+  const seal = {
+    hashAlg: 'SHA-256',
+    canonicalization: 'RFC8785',
+    sectionHashes,
+    rootHash,
+    alg: signature.alg,
+    kid: signature.kid,
+    signature: signature.signature,
+  };
+  await insertProofPack(db, {
+    id: packId,
+    account_id: accountId,
+    run_id: runId,
+    document: canonicalize({ ...header, sections, seal })!,
+    root_hash: rootHash,
+    kid: signature.kid,
+  });
 }
 
 /** A stored pack as the API shows it: the sealed document, plus where it lives (`shareUrl`, not part of the seal). */
 export function packView(row: ProofPackRow, config: Pick<Deps['config'], 'PUBLIC_BASE_URL' | 'PORT'>) {
   const base = (config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
-  return { ...(JSON.parse(row.document) as Record<string, unknown>), shareUrl: `${base}/v1/audit/proofPacks/${row.id}` };
+  return {
+    ...(JSON.parse(row.document) as Record<string, unknown>),
+    shareUrl: `${base}/v1/audit/proofPacks/${row.id}`,
+  };
 }
 
 export async function fetchPack(deps: Pick<Deps, 'db'>, principal: Principal, packId: string): Promise<ProofPackRow> {
@@ -51,11 +83,15 @@ export async function fetchPack(deps: Pick<Deps, 'db'>, principal: Principal, pa
   return row;
 }
 
-/** Seals a new pack of one of the caller's runs (404 otherwise); a run still moving (queued, running) is 409: its evidence is not settled yet. */
+/**
+ * Seals a new pack of one of the caller's runs (404 otherwise); a run still moving (queued, running) is 409: its
+ * evidence is not settled yet.
+ */
 export async function createPack(deps: Deps, principal: Principal, runId: string): Promise<ProofPackRow> {
   const run = await getRun(deps.db, principal.accountId, runId);
   if (!run) throw notFound(`Run ${runId}`);
-  if (run.status === 'queued' || run.status === 'running') throw conflict(`Run ${runId} is ${run.status}; a pack seals a run that rests`, { status: run.status });
+  if (run.status === 'queued' || run.status === 'running')
+    throw conflict(`Run ${runId} is ${run.status}; a pack seals a run that rests`, { status: run.status });
   const packId = newId('pp');
   await sealRunPack(deps.db, deps, principal.accountId, runId, packId);
   return (await getProofPack(deps.db, principal.accountId, packId))!;
@@ -66,7 +102,11 @@ export async function createPack(deps: Deps, principal: Principal, runId: string
  * gets its pack sealed as it finishes (the id its pay step announced), so
  * the pack exists as soon as the run's end does.
  */
-export async function sealFinishedRun(trx: Db, deps: Pick<Deps, 'config'>, run: { runId: string; accountId: string }): Promise<void> {
+export async function sealFinishedRun(
+  trx: Db,
+  deps: Pick<Deps, 'config'>,
+  run: { runId: string; accountId: string },
+): Promise<void> {
   if ((await receiptsOfRun(trx, run.accountId, run.runId)).length === 0) return;
   await sealRunPack(trx, deps, run.accountId, run.runId, packIdForRun(run.runId));
 }
@@ -82,15 +122,41 @@ export async function verifyPack(deps: Pick<Deps, 'db'>, pack: Record<string, un
   const { problems, rootHash } = checkPackHashes(pack);
   const seal = (pack.seal ?? {}) as { kid?: unknown; signature?: unknown; rootHash?: unknown };
   const jwk = typeof seal.kid === 'string' ? await publicSigningKey(deps.db, seal.kid) : null;
-  const signatureValid = Boolean(jwk) && typeof seal.rootHash === 'string' && typeof seal.signature === 'string' && verifyWithJwk(jwk!, seal.rootHash, seal.signature);
-  const all: PackProblem[] = problems.map((p) => (p.problem === 'rootHashMismatch' && signatureValid ? { ...p, section: 'header', detail: 'the header (packId, status, cite, runId, sealedAt) or the list of section hashes was changed' } : p));
-  if (!jwk) all.push({ section: 'seal', problem: 'unknownKey', detail: `kid ${String(seal.kid)} is not a key this service published` });
-  else if (!signatureValid) all.push({ section: 'seal', problem: 'badSignature', detail: 'the signature does not verify over seal.rootHash with the published key' });
+  const signatureValid =
+    Boolean(jwk) &&
+    typeof seal.rootHash === 'string' &&
+    typeof seal.signature === 'string' &&
+    verifyWithJwk(jwk!, seal.rootHash, seal.signature);
+  const all: PackProblem[] = problems.map((p) =>
+    p.problem === 'rootHashMismatch' && signatureValid
+      ? {
+          ...p,
+          section: 'header',
+          detail: 'the header (packId, status, cite, runId, sealedAt) or the list of section hashes was changed',
+        }
+      : p,
+  );
+  if (!jwk)
+    all.push({
+      section: 'seal',
+      problem: 'unknownKey',
+      detail: `kid ${String(seal.kid)} is not a key this service published`,
+    });
+  else if (!signatureValid)
+    all.push({
+      section: 'seal',
+      problem: 'badSignature',
+      detail: 'the signature does not verify over seal.rootHash with the published key',
+    });
   return {
     valid: all.length === 0,
     packId: typeof pack.packId === 'string' ? pack.packId : null,
     rootHash: { computed: rootHash, sealed: typeof seal.rootHash === 'string' ? seal.rootHash : null },
-    signature: { kid: typeof seal.kid === 'string' ? seal.kid : null, keyPublished: Boolean(jwk), valid: signatureValid },
+    signature: {
+      kid: typeof seal.kid === 'string' ? seal.kid : null,
+      keyPublished: Boolean(jwk),
+      valid: signatureValid,
+    },
     invalidSections: [...new Set(all.map((p) => p.section))],
     problems: all,
   };

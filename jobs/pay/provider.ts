@@ -35,7 +35,12 @@ export const internalLedger: PaymentProvider = {
   name: 'internalLedger',
   async settle(trx, s) {
     const side = (ledgerAccount: string, direction: 'debit' | 'credit') => ({
-      account_id: s.accountId, receipt_id: s.receiptId, ledger_account: ledgerAccount, direction, amount_minor: s.amountMinor, currency: s.currency,
+      account_id: s.accountId,
+      receipt_id: s.receiptId,
+      ledger_account: ledgerAccount,
+      direction,
+      amount_minor: s.amountMinor,
+      currency: s.currency,
     });
     await insertLedgerEntries(trx, [side(`vendor:${s.vendorId}`, 'debit'), side(`mandate:${s.mandateId}`, 'credit')]);
     return { providerRef: `ledger:${s.receiptId}` };

@@ -29,7 +29,23 @@ export interface MandateRow {
   expired: boolean;
 }
 
-export type NewMandate = Pick<MandateRow, 'id' | 'account_id' | 'task_id' | 'currency' | 'max_minor' | 'allowed_vendors' | 'resolve_rules' | 'constraints' | 'issuer' | 'issuer_signature' | 'signed_payload' | 'expires_at' | 'approved_by' | 'issuer_id'>;
+export type NewMandate = Pick<
+  MandateRow,
+  | 'id'
+  | 'account_id'
+  | 'task_id'
+  | 'currency'
+  | 'max_minor'
+  | 'allowed_vendors'
+  | 'resolve_rules'
+  | 'constraints'
+  | 'issuer'
+  | 'issuer_signature'
+  | 'signed_payload'
+  | 'expires_at'
+  | 'approved_by'
+  | 'issuer_id'
+>;
 
 export interface ReceiptRow {
   id: string;
@@ -53,12 +69,19 @@ const withExpiry = (db: Db) => ['*', db.raw('coalesce(expires_at <= now(), false
 
 export async function insertMandate(db: Db, row: NewMandate): Promise<MandateRow> {
   const [created] = await db('pay_mandates')
-    .insert({ ...row, constraints: JSON.stringify(row.constraints), issuer: row.issuer ? JSON.stringify(row.issuer) : null })
+    .insert({
+      ...row,
+      constraints: JSON.stringify(row.constraints),
+      issuer: row.issuer ? JSON.stringify(row.issuer) : null,
+    })
     .returning(withExpiry(db) as never);
   return created;
 }
 
-/** The account's mandate; with `forUpdate` it stays locked until the transaction ends (settlements and revokes of one mandate queue here). */
+/**
+ * The account's mandate; with `forUpdate` it stays locked until the transaction ends (settlements and revokes of one
+ * mandate queue here).
+ */
 export async function getMandate(db: Db, accountId: string, id: string, forUpdate = false): Promise<MandateRow | null> {
   const q = db('pay_mandates').select(withExpiry(db)).where({ id, account_id: accountId }).first();
   if (forUpdate) q.forUpdate();
@@ -67,21 +90,41 @@ export async function getMandate(db: Db, accountId: string, id: string, forUpdat
 
 /** The newest mandate of the task that can still settle (active, not expired), if any. */
 export async function usableMandateOfTask(db: Db, accountId: string, taskId: string): Promise<MandateRow | null> {
-  return (await db('pay_mandates').select(withExpiry(db)).where({ account_id: accountId, task_id: taskId, status: 'active' })
-    .andWhere((q) => { q.whereNull('expires_at').orWhereRaw('expires_at > now()'); }).orderBy('id', 'desc').first()) ?? null;
+  return (
+    (await db('pay_mandates')
+      .select(withExpiry(db))
+      .where({ account_id: accountId, task_id: taskId, status: 'active' })
+      .andWhere((q) => {
+        q.whereNull('expires_at').orWhereRaw('expires_at > now()');
+      })
+      .orderBy('id', 'desc')
+      .first()) ?? null
+  );
 }
 
-export async function listMandates(db: Knex, accountId: string, filter: { taskId?: string; status?: string }, limit: number, cursor?: string): Promise<{ rows: MandateRow[]; nextCursor: string | null }> {
+export async function listMandates(
+  db: Knex,
+  accountId: string,
+  filter: { taskId?: string; status?: string },
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: MandateRow[]; nextCursor: string | null }> {
   const q = db('pay_mandates').select(withExpiry(db)).where({ account_id: accountId });
   if (filter.taskId) q.andWhere({ task_id: filter.taskId });
   if (filter.status === 'revoked') q.andWhere({ status: 'revoked' });
-  if (filter.status === 'active') q.andWhere({ status: 'active' }).andWhere((b) => { b.whereNull('expires_at').orWhereRaw('expires_at > now()'); });
+  if (filter.status === 'active')
+    q.andWhere({ status: 'active' }).andWhere((b) => {
+      b.whereNull('expires_at').orWhereRaw('expires_at > now()');
+    });
   if (filter.status === 'expired') q.andWhere({ status: 'active' }).andWhereRaw('expires_at <= now()');
   return page<MandateRow>(q, limit, cursor);
 }
 
 export async function revokeMandate(db: Db, id: string, reason: string | null): Promise<MandateRow> {
-  const [row] = await db('pay_mandates').where({ id }).update({ status: 'revoked', revoked_at: db.fn.now(), revoked_reason: reason, updated_at: db.fn.now() }).returning(withExpiry(db) as never);
+  const [row] = await db('pay_mandates')
+    .where({ id })
+    .update({ status: 'revoked', revoked_at: db.fn.now(), revoked_reason: reason, updated_at: db.fn.now() })
+    .returning(withExpiry(db) as never);
   return row;
 }
 
@@ -91,8 +134,11 @@ export async function revokeMandate(db: Db, id: string, reason: string | null): 
  * lock the settlement holds. Null when it would overspend.
  */
 export async function drawFromMandate(trx: Db, id: string, amountMinor: number): Promise<MandateRow | null> {
-  const [row] = await trx('pay_mandates').where({ id }).andWhereRaw('spent_minor + ? <= max_minor', [amountMinor])
-    .update({ spent_minor: trx.raw('spent_minor + ?', [amountMinor]), updated_at: trx.fn.now() }).returning(withExpiry(trx) as never);
+  const [row] = await trx('pay_mandates')
+    .where({ id })
+    .andWhereRaw('spent_minor + ? <= max_minor', [amountMinor])
+    .update({ spent_minor: trx.raw('spent_minor + ?', [amountMinor]), updated_at: trx.fn.now() })
+    .returning(withExpiry(trx) as never);
   return row ?? null;
 }
 
@@ -124,7 +170,11 @@ export async function getReceipt(db: Db, accountId: string, id: string): Promise
 }
 
 /** The mandate's newest receipts (at most `limit`) and how many it has in all. */
-export async function receiptsOfMandate(db: Db, mandateId: string, limit: number): Promise<{ rows: ReceiptRow[]; total: number }> {
+export async function receiptsOfMandate(
+  db: Db,
+  mandateId: string,
+  limit: number,
+): Promise<{ rows: ReceiptRow[]; total: number }> {
   const [rows, count] = await Promise.all([
     db('pay_receipts').where({ mandate_id: mandateId }).orderBy('id', 'desc').limit(limit),
     db('pay_receipts').where({ mandate_id: mandateId }).count<{ n: string }[]>({ n: '*' }),
@@ -141,7 +191,11 @@ export async function receiptsOfRun(db: Db, accountId: string, runId: string): P
  * that completed a step: the evidence a mandate's resolve rules are checked
  * against when a settlement comes through the API rather than a run.
  */
-export async function latestTaskRunOutputs(db: Db, accountId: string, taskId: string): Promise<Record<string, Record<string, unknown>>> {
+export async function latestTaskRunOutputs(
+  db: Db,
+  accountId: string,
+  taskId: string,
+): Promise<Record<string, Record<string, unknown>>> {
   const result = await db.raw(
     `SELECT s.domain, s.output FROM run_steps s
      WHERE s.status = 'completed' AND s.run_id = (
@@ -151,5 +205,7 @@ export async function latestTaskRunOutputs(db: Db, accountId: string, taskId: st
      ORDER BY s.segment, s.idx`,
     [taskId, accountId],
   );
-  return Object.fromEntries((result.rows as Array<{ domain: string; output: Record<string, unknown> }>).map((r) => [r.domain, r.output]));
+  return Object.fromEntries(
+    (result.rows as Array<{ domain: string; output: Record<string, unknown> }>).map((r) => [r.domain, r.output]),
+  );
 }

@@ -18,14 +18,23 @@ const audit = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] 
 
 export const routes = [
   mandates.post('/v1/pay/mandates', 'Create a payment mandate; pay does not execute without one', {
-    description: 'Signed by a registered issuer (POST /v1/pay/issuers; the caller needs pay:write), or issued as an approval: then the caller needs approvals:write and must not be the submitter of a run of the task waiting for it (409 selfApproval) unless the approval policy allows `mandate`. A signature of an unregistered issuer is 422 `unknownIssuer`; one no registered key verifies is 422 `badIssuerSignature`.',
+    description:
+      'Signed by a registered issuer (POST /v1/pay/issuers; the caller needs pay:write), or issued as an ' +
+      'approval: then the caller needs approvals:write and must not be the submitter of a run of the task ' +
+      'waiting for it (409 selfApproval) unless the approval policy allows `mandate`. A signature of an ' +
+      'unregistered issuer is 422 `unknownIssuer`; one no registered key verifies is 422 ' +
+      '`badIssuerSignature`.',
     // Which scope depends on the body (signed or not): createMandate decides.
     scopes: [],
-    body: MandateCreate, response: { 201: MandateReply }, mcpTool: 'pay.createMandate',
-    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, ...mandateView(await createMandate(deps, principal, body)) }),
+    body: MandateCreate,
+    response: { 201: MandateReply },
+    mcpTool: 'pay.createMandate',
+    handler: async ({ body, principal }, deps) =>
+      new Reply(201, { ok: true, ...mandateView(await createMandate(deps, principal, body)) }),
   }),
   mandates.get('/v1/pay/mandates', 'List mandates (by task and status)', {
-    query: MandateListQuery, response: { 200: MandatePage },
+    query: MandateListQuery,
+    response: { 200: MandatePage },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findMandates(deps, principal, query);
       return { ok: true, mandates: rows.map(mandateView), nextCursor };
@@ -39,34 +48,66 @@ export const routes = [
     },
   }),
   mandates.post('/v1/pay/mandates/{mandateId}/revoke', 'Revoke a mandate: it settles nothing afterwards', {
-    body: MandateRevoke, response: { 200: MandateReply },
-    handler: async ({ params, body, principal }, deps) => ({ ok: true, ...mandateView(await revokeMandateByClient(deps, principal, params.mandateId, body.reason)) }),
+    body: MandateRevoke,
+    response: { 200: MandateReply },
+    handler: async ({ params, body, principal }, deps) => ({
+      ok: true,
+      ...mandateView(await revokeMandateByClient(deps, principal, params.mandateId, body.reason)),
+    }),
   }),
   ...issuerRoutes,
   r.post('/v1/pay/settle', 'Settle against a mandate', {
-    body: SettleRequest, response: { 201: SettleReply }, countsAsWorkflow: true, mcpTool: 'pay.settle',
+    body: SettleRequest,
+    response: { 201: SettleReply },
+    countsAsWorkflow: true,
+    mcpTool: 'pay.settle',
     handler: async ({ body, principal }, deps) => {
       const { receipt, mandate } = await settle(deps, principal.accountId, {
-        mandateId: body.mandateId, taskId: body.taskId, vendorId: body.vendorId, amount: body.amount, currency: body.currency ?? 'USD', povRef: body.povRef ?? null,
+        mandateId: body.mandateId,
+        taskId: body.taskId,
+        vendorId: body.vendorId,
+        amount: body.amount,
+        currency: body.currency ?? 'USD',
+        povRef: body.povRef ?? null,
         evidence: taskEvidence(principal.accountId, body.taskId),
       });
-      return new Reply(201, { ok: true, receipt: settledReceiptView(receipt), remaining: mandateView(mandate).remaining });
+      return new Reply(201, {
+        ok: true,
+        receipt: settledReceiptView(receipt),
+        remaining: mandateView(mandate).remaining,
+      });
     },
   }),
   r.get('/v1/pay/receipts/{receiptId}', 'Fetch a receipt', {
-    response: { 200: ReceiptReply }, scopes: ['audit:read'],
-    handler: async ({ params, principal }, deps) => ({ ok: true, receipt: receiptView(await fetchReceipt(deps, principal, params.receiptId)) }),
+    response: { 200: ReceiptReply },
+    scopes: ['audit:read'],
+    handler: async ({ params, principal }, deps) => ({
+      ok: true,
+      receipt: receiptView(await fetchReceipt(deps, principal, params.receiptId)),
+    }),
   }),
   audit.post('/v1/audit/proofPacks', 'Seal a proof pack of a run that rests', {
-    body: ProofPackCreate, response: { 201: ProofPackReply }, mcpTool: 'audit.createProofPack',
-    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, pack: packView(await createPack(deps, principal, body.runId), deps.config) }),
+    body: ProofPackCreate,
+    response: { 201: ProofPackReply },
+    mcpTool: 'audit.createProofPack',
+    handler: async ({ body, principal }, deps) =>
+      new Reply(201, { ok: true, pack: packView(await createPack(deps, principal, body.runId), deps.config) }),
   }),
   audit.get('/v1/audit/proofPacks/{packId}', 'Fetch a sealed proof pack', {
     response: { 200: ProofPackReply },
-    handler: async ({ params, principal }, deps) => ({ ok: true, pack: packView(await fetchPack(deps, principal, params.packId), deps.config) }),
+    handler: async ({ params, principal }, deps) => ({
+      ok: true,
+      pack: packView(await fetchPack(deps, principal, params.packId), deps.config),
+    }),
   }),
-  audit.post('/v1/audit/proofPacks/verify', 'Check a pack as submitted: every hash recomputed from its content, and the signature', {
-    body: ProofPackVerify, response: { 200: ProofPackVerification }, mcpTool: 'audit.verifyProofPack',
-    handler: async ({ body }, deps) => ({ ok: true, ...(await verifyPack(deps, body.pack)) }),
-  }),
+  audit.post(
+    '/v1/audit/proofPacks/verify',
+    'Check a pack as submitted: every hash recomputed from its content, and the signature',
+    {
+      body: ProofPackVerify,
+      response: { 200: ProofPackVerification },
+      mcpTool: 'audit.verifyProofPack',
+      handler: async ({ body }, deps) => ({ ok: true, ...(await verifyPack(deps, body.pack)) }),
+    },
+  ),
 ];

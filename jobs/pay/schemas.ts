@@ -8,7 +8,9 @@ import { MANDATES } from './machine.js';
  * the rest of pay's schemas are in shared/schemas/pay.ts.
  */
 
-export const MandateStatus = StringEnum(MANDATES.statuses, { description: 'active until revoked, or until expiresAt passes (expired, read from the clock)' });
+export const MandateStatus = StringEnum(MANDATES.statuses, {
+  description: 'active until revoked, or until expiresAt passes (expired, read from the clock)',
+});
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 const mandateFields = {
@@ -26,7 +28,13 @@ const mandateFields = {
   ),
   remaining: Money,
   spent: Money,
-  issuer: Nullable(Type.Object({ entityId: Type.String(), publicKey: Nullable(Type.String()), signed: Type.Boolean({ description: 'The issuer signed the mandate and the signature verified' }) })),
+  issuer: Nullable(
+    Type.Object({
+      entityId: Type.String(),
+      publicKey: Nullable(Type.String()),
+      signed: Type.Boolean({ description: 'The issuer signed the mandate and the signature verified' }),
+    }),
+  ),
   expiresAt: Nullable(Timestamp),
   revokedAt: Nullable(Timestamp),
   revokedReason: Nullable(Type.String()),
@@ -35,15 +43,31 @@ const mandateFields = {
 };
 
 export const MandateView = Type.Object(mandateFields, { $id: 'Mandate' });
-/** Create, fetch and revoke answer the mandate's fields at the top level (`mandateId`, `constraints`, `remaining`, `status`, ...). */
+/**
+ * Create, fetch and revoke answer the mandate's fields at the top level (`mandateId`, `constraints`, `remaining`,
+ * `status`, ...).
+ */
 export const MandateReply = Ok(mandateFields, 'MandateReply');
 export const MandateDetailReply = Ok(
-  { ...mandateFields, settlementCount: Type.Integer({ minimum: 0 }), settlements: Type.Array(Receipt, { description: 'Its receipts, newest first (at most 200)' }) },
+  {
+    ...mandateFields,
+    settlementCount: Type.Integer({ minimum: 0 }),
+    settlements: Type.Array(Receipt, { description: 'Its receipts, newest first (at most 200)' }),
+  },
   'MandateDetailReply',
 );
-export const MandatePage = Type.Object({ ok: Type.Literal(true), mandates: Type.Array(MandateView), nextCursor: Nullable(Type.String()) }, { $id: 'MandatePage' });
+export const MandatePage = Type.Object(
+  { ok: Type.Literal(true), mandates: Type.Array(MandateView), nextCursor: Nullable(Type.String()) },
+  { $id: 'MandatePage' },
+);
 
-export const MandateListQuery = Type.Composite([
-  PageQuery,
-  Type.Object({ taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), status: Type.Optional(MandateStatus) }),
-], { $id: 'MandateListQuery' });
+export const MandateListQuery = Type.Composite(
+  [
+    PageQuery,
+    Type.Object({
+      taskId: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+      status: Type.Optional(MandateStatus),
+    }),
+  ],
+  { $id: 'MandateListQuery' },
+);

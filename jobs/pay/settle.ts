@@ -2,7 +2,16 @@ import type { Deps } from '../../shared/deps.js';
 import { getListing } from '../hunt/index.js';
 import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { drawFromMandate, getMandate, getReceipt, insertReceipt, latestTaskRunOutputs, receiptBySettleKey, type MandateRow, type ReceiptRow } from './repository.js';
+import {
+  drawFromMandate,
+  getMandate,
+  getReceipt,
+  insertReceipt,
+  latestTaskRunOutputs,
+  receiptBySettleKey,
+  type MandateRow,
+  type ReceiptRow,
+} from './repository.js';
 import { notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
@@ -14,7 +23,9 @@ import { PROVIDER } from './provider.js';
 
 export interface SettleInput {
   mandateId: string;
-  /** The task paying; null for a run without a task that named its mandate, which then pays for the mandate's own task. */
+  /**
+   * The task paying; null for a run without a task that named its mandate, which then pays for the mandate's own task.
+   */
   taskId: string | null;
   vendorId: string;
   /** Major units, as the API speaks. */
@@ -37,14 +48,24 @@ export interface Settled {
 }
 
 /** Step outputs (by domain) → purchase evidence, with the chosen listing's own text and fee amount from the catalog. */
-export async function purchaseEvidence(db: Db, accountId: string, outputs: Record<string, Record<string, unknown> | undefined>): Promise<PurchaseEvidence> {
+export async function purchaseEvidence(
+  db: Db,
+  accountId: string,
+  outputs: Record<string, Record<string, unknown> | undefined>,
+): Promise<PurchaseEvidence> {
   const itemId = (outputs.hunt?.selected as { itemId?: unknown } | undefined)?.itemId;
   const listing = typeof itemId === 'string' ? await getListing(db, accountId, itemId) : null;
-  return evidenceFromOutputs(outputs, listing ? { feesMinor: listing.fees_minor, text: [listing.title, listing.description, ...listing.tags].join('\n') } : null);
+  return evidenceFromOutputs(
+    outputs,
+    listing
+      ? { feesMinor: listing.fees_minor, text: [listing.title, listing.description, ...listing.tags].join('\n') }
+      : null,
+  );
 }
 
 /** The evidence of a task: its newest run's step outputs (a settlement through the API names a task, not a run). */
-export const taskEvidence = (accountId: string, taskId: string) => async (db: Db) => purchaseEvidence(db, accountId, await latestTaskRunOutputs(db, accountId, taskId));
+export const taskEvidence = (accountId: string, taskId: string) => async (db: Db) =>
+  purchaseEvidence(db, accountId, await latestTaskRunOutputs(db, accountId, taskId));
 
 /**
  * Settles against a mandate. In one transaction, under the mandate's row
@@ -55,38 +76,89 @@ export const taskEvidence = (accountId: string, taskId: string) => async (db: Db
  * on the lock, so together they never exceed what was granted.
  */
 export async function settle(deps: Deps, accountId: string, input: SettleInput): Promise<Settled> {
-  // The published policy is the enforced one: pay settles only while its table allows it, and what it requires (a mandate) is checked below.
+  // The published policy is the enforced one: pay settles only while its table allows it, and what it requires (a
+  // mandate) is checked below.
   const policy = decide('pay', 'payments.settle');
-  if (!policy.allowed) throw policyViolation(`payments.settle is denied by ${policy.rule.id}: ${policy.reason}`, { reason: 'policyDenied', rule: policy.rule });
+  if (!policy.allowed)
+    throw policyViolation(`payments.settle is denied by ${policy.rule.id}: ${policy.reason}`, {
+      reason: 'policyDenied',
+      rule: policy.rule,
+    });
   const currency = knownCurrency(input.currency, '/currency');
   const amountMinor = minorUnits(input.amount, currency, '/amount');
   const done = await deps.db.transaction(async (trx) => {
     const mandate = await getMandate(trx, accountId, input.mandateId, true);
-    if (!mandate) throw policyViolation(`Mandate ${input.mandateId} is unknown: settlement needs a valid mandate of yours`, { reason: 'unknownMandate', mandateId: input.mandateId });
+    if (!mandate)
+      throw policyViolation(`Mandate ${input.mandateId} is unknown: settlement needs a valid mandate of yours`, {
+        reason: 'unknownMandate',
+        mandateId: input.mandateId,
+      });
     if (input.settleKey) {
       const earlier = await receiptBySettleKey(trx, accountId, input.settleKey);
       if (earlier) return { receipt: earlier, mandate, replayed: true, deliveries: 0 };
     }
     const evidence = mandate.resolve_rules.length > 0 ? await input.evidence(trx) : NO_EVIDENCE;
     const refusal = settlementRefusal(
-      { id: mandate.id, taskId: mandate.task_id, currency: mandate.currency, maxMinor: mandate.max_minor, spentMinor: mandate.spent_minor, allowedVendors: mandate.allowed_vendors, resolveRules: mandate.resolve_rules, status: mandate.status, expired: mandate.expired },
+      {
+        id: mandate.id,
+        taskId: mandate.task_id,
+        currency: mandate.currency,
+        maxMinor: mandate.max_minor,
+        spentMinor: mandate.spent_minor,
+        allowedVendors: mandate.allowed_vendors,
+        resolveRules: mandate.resolve_rules,
+        status: mandate.status,
+        expired: mandate.expired,
+      },
       { taskId: input.taskId ?? mandate.task_id, vendorId: input.vendorId, amountMinor, currency },
       evidence,
     );
     if (refusal) throw policyViolation(refusal.message, refusal.details);
 
     const receiptId = newId('rcpt');
-    const { providerRef } = await PROVIDER.settle(trx, { accountId, receiptId, mandateId: mandate.id, vendorId: input.vendorId, amountMinor, currency });
+    const { providerRef } = await PROVIDER.settle(trx, {
+      accountId,
+      receiptId,
+      mandateId: mandate.id,
+      vendorId: input.vendorId,
+      amountMinor,
+      currency,
+    });
     const receipt = await insertReceipt(trx, {
-      id: receiptId, account_id: accountId, mandate_id: mandate.id, task_id: mandate.task_id, run_id: input.runId ?? null, vendor_id: input.vendorId,
-      amount_minor: amountMinor, currency, pov_ref: input.povRef, provider: PROVIDER.name, provider_ref: providerRef, settle_key: input.settleKey ?? null,
+      id: receiptId,
+      account_id: accountId,
+      mandate_id: mandate.id,
+      task_id: mandate.task_id,
+      run_id: input.runId ?? null,
+      vendor_id: input.vendorId,
+      amount_minor: amountMinor,
+      currency,
+      pov_ref: input.povRef,
+      provider: PROVIDER.name,
+      provider_ref: providerRef,
+      settle_key: input.settleKey ?? null,
     });
     const drawn = await drawFromMandate(trx, mandate.id, amountMinor);
     // Unreachable while the row lock holds; if it ever did not, the statement's guard refuses rather than overspend.
-    if (!drawn) throw policyViolation(`Mandate ${mandate.id} has no budget left for ${amountMinor} minor units`, { reason: 'overBudget', mandateId: mandate.id });
+    if (!drawn)
+      throw policyViolation(`Mandate ${mandate.id} has no budget left for ${amountMinor} minor units`, {
+        reason: 'overBudget',
+        mandateId: mandate.id,
+      });
     const { deliveries } = await recordEvent(trx, {
-      accountId, type: 'pay.settled', subject: receiptId,
-      payload: { receiptId, mandateId: mandate.id, amount: toMajor(amountMinor, currency), currency, vendorId: input.vendorId, taskId: mandate.task_id, runId: input.runId ?? null, cite: cites.receipt(receiptId) },
+      accountId,
+      type: 'pay.settled',
+      subject: receiptId,
+      payload: {
+        receiptId,
+        mandateId: mandate.id,
+        amount: toMajor(amountMinor, currency),
+        currency,
+        vendorId: input.vendorId,
+        taskId: mandate.task_id,
+        runId: input.runId ?? null,
+        cite: cites.receipt(receiptId),
+      },
     });
     return { receipt, mandate: drawn, replayed: false, deliveries };
   });
@@ -94,7 +166,11 @@ export async function settle(deps: Deps, accountId: string, input: SettleInput):
   return { receipt: done.receipt, mandate: done.mandate, replayed: done.replayed };
 }
 
-export async function fetchReceipt(deps: Pick<Deps, 'db'>, principal: Principal, receiptId: string): Promise<ReceiptRow> {
+export async function fetchReceipt(
+  deps: Pick<Deps, 'db'>,
+  principal: Principal,
+  receiptId: string,
+): Promise<ReceiptRow> {
   const row = await getReceipt(deps.db, principal.accountId, receiptId);
   if (!row) throw notFound(`Receipt ${receiptId}`);
   return row;

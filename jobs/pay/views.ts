@@ -3,7 +3,10 @@ import type { MandateRow, ReceiptRow } from './repository.js';
 import { cites, toMajor } from './logic.js';
 import { MANDATES, type MandateStatus } from './machine.js';
 
-/** `revoked` as stored; otherwise `expired` once `expiresAt` has passed (by Postgres' clock, read with the row), else `active`. */
+/**
+ * `revoked` as stored; otherwise `expired` once `expiresAt` has passed (by Postgres' clock, read with the row), else
+ * `active`.
+ */
 export function mandateStatus(row: MandateRow): MandateStatus {
   if (row.status === 'revoked') return 'revoked';
   return row.expired ? 'expired' : 'active';
@@ -27,7 +30,13 @@ export function mandateView(row: MandateRow) {
     },
     remaining: money(row.max_minor - row.spent_minor, row.currency),
     spent: money(row.spent_minor, row.currency),
-    issuer: row.issuer ? { entityId: row.issuer.entityId, publicKey: row.issuer.publicKey ?? null, signed: row.issuer_signature !== null } : null,
+    issuer: row.issuer
+      ? {
+          entityId: row.issuer.entityId,
+          publicKey: row.issuer.publicKey ?? null,
+          signed: row.issuer_signature !== null,
+        }
+      : null,
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
     revokedReason: row.revoked_reason,

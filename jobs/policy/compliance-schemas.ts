@@ -4,12 +4,32 @@ import { Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/com
 /** How someone is reached; `message` is any chat or in-app message. */
 export const OUTREACH_CHANNELS = ['call', 'sms', 'email', 'message'] as const;
 /** The lawful bases of GDPR Art. 6(1) that outreach can rest on. */
-export const LAWFUL_BASES = ['consent', 'contract', 'legitimateInterest', 'legalObligation', 'vitalInterest', 'publicTask'] as const;
+export const LAWFUL_BASES = [
+  'consent',
+  'contract',
+  'legitimateInterest',
+  'legalObligation',
+  'vitalInterest',
+  'publicTask',
+] as const;
 export const OUTREACH_DECISIONS = ['allow', 'deny', 'defer'] as const;
 /** The rules an outreach decision cites; docs/api/bridge.md ("Outreach compliance") documents each. */
-export const OUTREACH_RULES = ['outreach.suppressed', 'outreach.noLawfulBasis', 'outreach.noConsentForCall', 'outreach.noConsent', 'outreach.quietHours', 'outreach.allowed'] as const;
+export const OUTREACH_RULES = [
+  'outreach.suppressed',
+  'outreach.noLawfulBasis',
+  'outreach.noConsentForCall',
+  'outreach.noConsent',
+  'outreach.quietHours',
+  'outreach.allowed',
+] as const;
 
-const Recipient = Type.String({ minLength: 3, maxLength: 320, description: 'A phone number in international form (+…) or an email address; normalised (E.164, lower case) before it is compared' });
+const Recipient = Type.String({
+  minLength: 3,
+  maxLength: 320,
+  description:
+    'A phone number in international form (+…) or an email address; normalised (E.164, lower case) before it ' +
+    'is compared',
+});
 
 export const OutreachEvaluate = Type.Object(
   {
@@ -18,8 +38,16 @@ export const OutreachEvaluate = Type.Object(
     purpose: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
     lawfulBasis: Type.Optional(StringEnum(LAWFUL_BASES)),
     consent: Type.Optional(Type.Boolean({ description: 'The recipient consented to be contacted for this purpose' })),
-    consentToCall: Type.Optional(Type.Boolean({ description: 'The recipient consented to be called (required for channel call)' })),
-    recipientTimezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone of the recipient (Europe/Berlin); quiet hours are checked in it' })),
+    consentToCall: Type.Optional(
+      Type.Boolean({ description: 'The recipient consented to be called (required for channel call)' }),
+    ),
+    recipientTimezone: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 64,
+        description: 'IANA time zone of the recipient (Europe/Berlin); quiet hours are checked in it',
+      }),
+    ),
   },
   { $id: 'OutreachEvaluate', additionalProperties: false },
 );
@@ -40,14 +68,27 @@ export const OutreachDecisionView = Type.Object({
   source: Type.String({ description: 'What asked: evaluate, bridge.action or proxy.mission' }),
   createdAt: Timestamp,
 });
-export const OutreachDecisionReply = Type.Composite([Type.Object({ ok: Type.Literal(true) }), OutreachDecisionView], { $id: 'OutreachDecisionReply' });
+export const OutreachDecisionReply = Type.Composite([Type.Object({ ok: Type.Literal(true) }), OutreachDecisionView], {
+  $id: 'OutreachDecisionReply',
+});
 export const OutreachDecisionPage = Page('decisions', OutreachDecisionView, 'OutreachDecisionPage');
-export const OutreachDecisionQuery = Type.Composite([PageQuery, Type.Object({ decision: Type.Optional(StringEnum(OUTREACH_DECISIONS)) })]);
+export const OutreachDecisionQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ decision: Type.Optional(StringEnum(OUTREACH_DECISIONS)) }),
+]);
 
 export const SuppressionCreate = Type.Object(
   { recipient: Recipient, reason: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })) },
   { $id: 'SuppressionCreate', additionalProperties: false },
 );
-export const SuppressionView = Type.Object({ suppressionId: Type.String(), recipient: Type.String(), reason: Type.Union([Type.String(), Type.Null()]), createdAt: Timestamp });
-export const SuppressionReply = Type.Object({ ok: Type.Literal(true), suppression: SuppressionView }, { $id: 'SuppressionReply' });
+export const SuppressionView = Type.Object({
+  suppressionId: Type.String(),
+  recipient: Type.String(),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  createdAt: Timestamp,
+});
+export const SuppressionReply = Type.Object(
+  { ok: Type.Literal(true), suppression: SuppressionView },
+  { $id: 'SuppressionReply' },
+);
 export const SuppressionPage = Page('suppressions', SuppressionView, 'SuppressionPage');

@@ -3,7 +3,13 @@ import { page } from '../../shared/db/page.js';
 
 /** Every SQL statement of outreach compliance: suppressions and recorded decisions. */
 
-export interface SuppressionRow { id: string; account_id: string; recipient: string; reason: string | null; created_at: Date }
+export interface SuppressionRow {
+  id: string;
+  account_id: string;
+  recipient: string;
+  reason: string | null;
+  created_at: Date;
+}
 
 export interface DecisionRow {
   id: string;
@@ -39,11 +45,19 @@ export async function deleteSuppression(db: Db, accountId: string, id: string): 
 }
 
 export async function insertDecision(db: Db, row: Omit<DecisionRow, 'created_at'>): Promise<DecisionRow> {
-  const [out] = await db('outreach_decisions').insert({ ...row, reasons: JSON.stringify(row.reasons) }).returning('*');
+  const [out] = await db('outreach_decisions')
+    .insert({ ...row, reasons: JSON.stringify(row.reasons) })
+    .returning('*');
   return out;
 }
 
-export async function listDecisions(db: Db, accountId: string, filter: { decision?: string }, limit: number, cursor?: string) {
+export async function listDecisions(
+  db: Db,
+  accountId: string,
+  filter: { decision?: string },
+  limit: number,
+  cursor?: string,
+) {
   const q = db('outreach_decisions').where({ account_id: accountId });
   if (filter.decision) q.andWhere({ decision: filter.decision });
   return page<DecisionRow>(q, limit, cursor);

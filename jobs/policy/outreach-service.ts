@@ -1,5 +1,14 @@
 import type { Deps } from '../../shared/deps.js';
-import { deleteSuppression, insertDecision, isSuppressed, listDecisions, listSuppressions, upsertSuppression, type DecisionRow, type SuppressionRow } from './outreach-repository.js';
+import {
+  deleteSuppression,
+  insertDecision,
+  isSuppressed,
+  listDecisions,
+  listSuppressions,
+  upsertSuppression,
+  type DecisionRow,
+  type SuppressionRow,
+} from './outreach-repository.js';
 import { invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
@@ -16,29 +25,66 @@ function recipientOf(raw: string, at: string): string {
 }
 
 export const decisionView = (row: DecisionRow) => ({
-  decisionId: row.id, allowed: row.decision === 'allow', decision: row.decision as 'allow' | 'deny' | 'defer', reasons: row.reasons as OutreachReason[],
-  notBefore: row.not_before ? row.not_before.toISOString() : null, channel: row.channel as never, recipient: row.recipient,
-  purpose: row.purpose, lawfulBasis: row.lawful_basis as never, source: row.source, createdAt: row.created_at.toISOString(),
+  decisionId: row.id,
+  allowed: row.decision === 'allow',
+  decision: row.decision as 'allow' | 'deny' | 'defer',
+  reasons: row.reasons as OutreachReason[],
+  notBefore: row.not_before ? row.not_before.toISOString() : null,
+  channel: row.channel as never,
+  recipient: row.recipient,
+  purpose: row.purpose,
+  lawfulBasis: row.lawful_basis as never,
+  source: row.source,
+  createdAt: row.created_at.toISOString(),
 });
 
-export const suppressionView = (row: SuppressionRow) => ({ suppressionId: row.id, recipient: row.recipient, reason: row.reason, createdAt: row.created_at.toISOString() });
+export const suppressionView = (row: SuppressionRow) => ({
+  suppressionId: row.id,
+  recipient: row.recipient,
+  reason: row.reason,
+  createdAt: row.created_at.toISOString(),
+});
 
 /** Evaluates outreach against the account's suppressions and the rules, and records the decision whatever it is. */
-export async function evaluateAndRecord(deps: Db, principal: Principal, input: OutreachEvaluate, source: string, at = '/recipient') {
+export async function evaluateAndRecord(
+  deps: Db,
+  principal: Principal,
+  input: OutreachEvaluate,
+  source: string,
+  at = '/recipient',
+) {
   const recipient = recipientOf(input.recipient, at);
-  if (input.recipientTimezone && !isTimeZone(input.recipientTimezone)) throw invalidPayload(`${at.replace(/recipient$/, '')}recipientTimezone: ${input.recipientTimezone} is not an IANA time zone`);
+  if (input.recipientTimezone && !isTimeZone(input.recipientTimezone))
+    throw invalidPayload(
+      `${at.replace(/recipient$/, '')}recipientTimezone: ${input.recipientTimezone} is not an IANA time zone`,
+    );
   const verdict = evaluateOutreach(input, await isSuppressed(deps.db, principal.accountId, recipient), new Date());
   const row = await insertDecision(deps.db, {
-    id: newId('odc'), account_id: principal.accountId, channel: input.channel, recipient, purpose: input.purpose ?? null, lawful_basis: input.lawfulBasis ?? null,
-    decision: verdict.decision, reasons: verdict.reasons, not_before: verdict.notBefore, source,
+    id: newId('odc'),
+    account_id: principal.accountId,
+    channel: input.channel,
+    recipient,
+    purpose: input.purpose ?? null,
+    lawful_basis: input.lawfulBasis ?? null,
+    decision: verdict.decision,
+    reasons: verdict.reasons,
+    not_before: verdict.notBefore,
+    source,
   });
   return decisionView(row);
 }
 
 /** The channel a contact capability reaches a person on; null for a capability that contacts no one. */
-const CAPABILITY_CHANNEL: Record<string, (typeof OUTREACH_CHANNELS)[number]> = { 'voice.call': 'call', 'sms.send': 'sms', 'email.send': 'email', 'messages.send': 'message', 'chat.post': 'message' };
+const CAPABILITY_CHANNEL: Record<string, (typeof OUTREACH_CHANNELS)[number]> = {
+  'voice.call': 'call',
+  'sms.send': 'sms',
+  'email.send': 'email',
+  'messages.send': 'message',
+  'chat.post': 'message',
+};
 
-const pick = <T>(value: unknown, allowed?: readonly T[]) => (value === undefined || (allowed && !allowed.includes(value as T)) ? undefined : (value as T));
+const pick = <T>(value: unknown, allowed?: readonly T[]) =>
+  value === undefined || (allowed && !allowed.includes(value as T)) ? undefined : (value as T);
 
 /**
  * The gate before a bridge action (or a proxy mission's send) contacts a
@@ -48,24 +94,54 @@ const pick = <T>(value: unknown, allowed?: readonly T[]) => (value === undefined
  * (422, the decision and its reasons in the details). Returns the input
  * without `outreach`, which is for this gate and not for the provider.
  */
-export async function requireOutreach(deps: Db, principal: Principal, capability: string, input: Record<string, unknown>, source: string): Promise<Record<string, unknown>> {
+export async function requireOutreach(
+  deps: Db,
+  principal: Principal,
+  capability: string,
+  input: Record<string, unknown>,
+  source: string,
+): Promise<Record<string, unknown>> {
   const { outreach, ...rest } = input;
   const channel = CAPABILITY_CHANNEL[capability];
-  const raw = [rest.to, rest.phone, rest.email, rest.recipient].find((v) => typeof v === 'string' && v.trim() !== '') as string | undefined;
+  const raw = [rest.to, rest.phone, rest.email, rest.recipient].find(
+    (v) => typeof v === 'string' && v.trim() !== '',
+  ) as string | undefined;
   if (!channel || !raw) return rest;
   const o = (outreach && typeof outreach === 'object' ? outreach : {}) as Record<string, unknown>;
-  const decision = await evaluateAndRecord(deps, principal, {
-    channel, recipient: raw, purpose: typeof o.purpose === 'string' ? o.purpose : undefined, lawfulBasis: pick(o.lawfulBasis, LAWFUL_BASES),
-    consent: pick<boolean>(o.consent, [true, false]), consentToCall: pick<boolean>(o.consentToCall, [true, false]), recipientTimezone: typeof o.recipientTimezone === 'string' ? o.recipientTimezone : undefined,
-  }, source, '/input/recipient');
+  const decision = await evaluateAndRecord(
+    deps,
+    principal,
+    {
+      channel,
+      recipient: raw,
+      purpose: typeof o.purpose === 'string' ? o.purpose : undefined,
+      lawfulBasis: pick(o.lawfulBasis, LAWFUL_BASES),
+      consent: pick<boolean>(o.consent, [true, false]),
+      consentToCall: pick<boolean>(o.consentToCall, [true, false]),
+      recipientTimezone: typeof o.recipientTimezone === 'string' ? o.recipientTimezone : undefined,
+    },
+    source,
+    '/input/recipient',
+  );
   if (!decision.allowed) {
-    throw policyViolation(`Outreach ${decision.decision === 'defer' ? 'deferred' : 'refused'}: ${decision.reasons.map((r) => r.message).join('; ')}`, { outreach: decision });
+    throw policyViolation(
+      `Outreach ${decision.decision === 'defer' ? 'deferred' : 'refused'}: ` +
+        `${decision.reasons.map((r) => r.message).join('; ')}`,
+      { outreach: decision },
+    );
   }
   return rest;
 }
 
 export async function addSuppression(deps: Db, principal: Principal, body: { recipient: string; reason?: string }) {
-  return suppressionView(await upsertSuppression(deps.db, { id: newId('sup'), account_id: principal.accountId, recipient: recipientOf(body.recipient, '/recipient'), reason: body.reason ?? null }));
+  return suppressionView(
+    await upsertSuppression(deps.db, {
+      id: newId('sup'),
+      account_id: principal.accountId,
+      recipient: recipientOf(body.recipient, '/recipient'),
+      reason: body.reason ?? null,
+    }),
+  );
 }
 
 export async function findSuppressions(deps: Db, principal: Principal, query: { limit?: number; cursor?: string }) {
@@ -77,7 +153,17 @@ export async function removeSuppression(deps: Db, principal: Principal, id: stri
   if (!(await deleteSuppression(deps.db, principal.accountId, id))) throw notFound(`Suppression ${id}`);
 }
 
-export async function findDecisions(deps: Db, principal: Principal, query: { decision?: string; limit?: number; cursor?: string }) {
-  const { rows, nextCursor } = await listDecisions(deps.db, principal.accountId, { decision: query.decision }, query.limit ?? 50, query.cursor);
+export async function findDecisions(
+  deps: Db,
+  principal: Principal,
+  query: { decision?: string; limit?: number; cursor?: string },
+) {
+  const { rows, nextCursor } = await listDecisions(
+    deps.db,
+    principal.accountId,
+    { decision: query.decision },
+    query.limit ?? 50,
+    query.cursor,
+  );
   return { ok: true as const, decisions: rows.map(decisionView), nextCursor };
 }

@@ -10,8 +10,15 @@ import { normalizePhone } from '../../shared/phone.js';
  */
 
 export type OutreachRule = (typeof OUTREACH_RULES)[number];
-export interface OutreachReason { rule: OutreachRule; message: string }
-export interface OutreachVerdict { decision: 'allow' | 'deny' | 'defer'; reasons: OutreachReason[]; notBefore: Date | null }
+export interface OutreachReason {
+  rule: OutreachRule;
+  message: string;
+}
+export interface OutreachVerdict {
+  decision: 'allow' | 'deny' | 'defer';
+  reasons: OutreachReason[];
+  notBefore: Date | null;
+}
 
 /** Quiet hours in the recipient's local time: from 21:00 until 08:00 (Ofcom / TCPA-style calling windows). */
 export const QUIET_HOURS = { startHour: 21, endHour: 8 } as const;
@@ -27,10 +34,14 @@ export function normaliseRecipient(raw: string): string | null {
   return normalizePhone(value);
 }
 
-
 /** Minutes since local midnight in `zone` at `now`. */
 function localMinutes(now: Date, zone: string): number {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: zone,
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(now);
   const part = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
   return part('hour') * 60 + part('minute');
 }
@@ -49,17 +60,42 @@ export function quietHoursEnd(now: Date, zone: string): Date | null {
 
 export function evaluateOutreach(input: OutreachEvaluate, suppressed: boolean, now: Date): OutreachVerdict {
   const deny: OutreachReason[] = [];
-  if (suppressed) deny.push({ rule: 'outreach.suppressed', message: 'the recipient is on this account\'s suppression list' });
-  if (!input.lawfulBasis) deny.push({ rule: 'outreach.noLawfulBasis', message: 'no lawful basis given for contacting the recipient' });
-  if (input.channel === 'call' && input.consentToCall !== true) deny.push({ rule: 'outreach.noConsentForCall', message: 'a call needs the recipient\'s consent to be called (consentToCall: true)' });
+  if (suppressed)
+    deny.push({ rule: 'outreach.suppressed', message: "the recipient is on this account's suppression list" });
+  if (!input.lawfulBasis)
+    deny.push({ rule: 'outreach.noLawfulBasis', message: 'no lawful basis given for contacting the recipient' });
+  if (input.channel === 'call' && input.consentToCall !== true)
+    deny.push({
+      rule: 'outreach.noConsentForCall',
+      message: "a call needs the recipient's consent to be called (consentToCall: true)",
+    });
   else if (input.lawfulBasis === 'consent' && input.consent !== true && input.consentToCall !== true) {
-    deny.push({ rule: 'outreach.noConsent', message: 'the lawful basis is consent but the recipient\'s consent is not given (consent: true)' });
+    deny.push({
+      rule: 'outreach.noConsent',
+      message: "the lawful basis is consent but the recipient's consent is not given (consent: true)",
+    });
   }
   if (deny.length > 0) return { decision: 'deny', reasons: deny, notBefore: null };
-  const until = INTRUSIVE.has(input.channel) && input.recipientTimezone ? quietHoursEnd(now, input.recipientTimezone) : null;
+  const until =
+    INTRUSIVE.has(input.channel) && input.recipientTimezone ? quietHoursEnd(now, input.recipientTimezone) : null;
   if (until) {
     const window = `${QUIET_HOURS.startHour}:00-0${QUIET_HOURS.endHour}:00`;
-    return { decision: 'defer', reasons: [{ rule: 'outreach.quietHours', message: `quiet hours (${window}) in ${input.recipientTimezone}: not before ${until.toISOString()}` }], notBefore: until };
+    return {
+      decision: 'defer',
+      reasons: [
+        {
+          rule: 'outreach.quietHours',
+          message: `quiet hours (${window}) in ${input.recipientTimezone}: not before ${until.toISOString()}`,
+        },
+      ],
+      notBefore: until,
+    };
   }
-  return { decision: 'allow', reasons: [{ rule: 'outreach.allowed', message: `lawful basis ${input.lawfulBasis}; not suppressed; outside quiet hours` }], notBefore: null };
+  return {
+    decision: 'allow',
+    reasons: [
+      { rule: 'outreach.allowed', message: `lawful basis ${input.lawfulBasis}; not suppressed; outside quiet hours` },
+    ],
+    notBefore: null,
+  };
 }

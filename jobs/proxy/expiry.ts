@@ -20,7 +20,10 @@ export async function sweepMissions(deps: Deps): Promise<{ expired: number; canc
   const counts = { expired: 0, canceled: 0, skipped: 0 };
   for (const m of due) {
     const to = m.why === 'expired' ? 'expired' : 'canceled';
-    const note = m.why === 'expired' ? `no outcome within ${deps.config.PROXY_MISSION_TTL_HOURS} h` : 'the run that waited on it ended';
+    const note =
+      m.why === 'expired'
+        ? `no outcome within ${deps.config.PROXY_MISSION_TTL_HOURS} h`
+        : 'the run that waited on it ended';
     try {
       await endMission(deps, m.account_id, m.id, { to, actor: 'clock', note });
       counts[to]++;

@@ -3,7 +3,9 @@ import canonicalize from 'canonicalize';
 import { normalizePhone, phonesIn } from '../../shared/phone.js';
 import type { MISSION_KINDS, MISSION_REASONS, MissionStatus, ProxyOutcomeStatus } from './schemas.js';
 
-/** Pure rules of the proxy domain: what a request asks a person to do, phone numbers, proof, and what an outcome means. */
+/**
+ * Pure rules of the proxy domain: what a request asks a person to do, phone numbers, proof, and what an outcome means.
+ */
 
 export type MissionKind = (typeof MISSION_KINDS)[number];
 export type MissionReason = (typeof MISSION_REASONS)[number];
@@ -21,9 +23,17 @@ export function missionKind(text: string, hasPhone: boolean): MissionKind {
   return hasPhone ? 'call' : 'review';
 }
 
-/** Why a person is needed: identity and consent checks, a human judgement, or (the default for contact work) a local provider's availability. */
+/**
+ * Why a person is needed: identity and consent checks, a human judgement, or (the default for contact work) a local
+ * provider's availability.
+ */
 export function missionReason(text: string, kind: MissionKind): MissionReason {
-  if (/\b(identity|identify|kyc|passport|id card|consent|authori[sz]e|verify (my|his|her|their) (id|identity))\b/i.test(text)) return 'identityVerificationAndConsent';
+  if (
+    /\b(identity|identify|kyc|passport|id card|consent|authori[sz]e|verify (my|his|her|their) (id|identity))\b/i.test(
+      text,
+    )
+  )
+    return 'identityVerificationAndConsent';
   if (kind === 'review') return 'humanReviewerNeeded';
   return 'localServiceAvailability';
 }
@@ -57,7 +67,12 @@ export const DEFAULT_PROOF: Record<MissionKind, string[]> = {
   logistics: ['handoverConfirmation'],
 };
 
-const present = (v: unknown) => v !== undefined && v !== null && v !== '' && !(Array.isArray(v) && v.length === 0) && !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
+const present = (v: unknown) =>
+  v !== undefined &&
+  v !== null &&
+  v !== '' &&
+  !(Array.isArray(v) && v.length === 0) &&
+  !(typeof v === 'object' && !Array.isArray(v) && Object.keys(v as object).length === 0);
 
 /** The required proof items the outcome's proof does not carry (absent, null, empty). */
 export function missingProof(proofReq: string[], proof: Record<string, unknown> | undefined): string[] {
@@ -65,13 +80,20 @@ export function missingProof(proofReq: string[], proof: Record<string, unknown> 
 }
 
 /** Each proof item with the SHA-256 of its canonical JSON (RFC 8785), so what was handed in can be checked later. */
-export function proofArtefacts(proofReq: string[], proof: Record<string, unknown> | null): Array<{ item: string; required: boolean; sha256: string }> {
+export function proofArtefacts(
+  proofReq: string[],
+  proof: Record<string, unknown> | null,
+): Array<{ item: string; required: boolean; sha256: string }> {
   if (!proof) return [];
-  return Object.keys(proof).sort().map((item) => ({
-    item,
-    required: proofReq.includes(item),
-    sha256: createHash('sha256').update(canonicalize(proof[item]) ?? 'null').digest('hex'),
-  }));
+  return Object.keys(proof)
+    .sort()
+    .map((item) => ({
+      item,
+      required: proofReq.includes(item),
+      sha256: createHash('sha256')
+        .update(canonicalize(proof[item]) ?? 'null')
+        .digest('hex'),
+    }));
 }
 
 /** The status an outcome ends a mission in: the person reported back (resolved), or could not do it (failed). */
@@ -81,11 +103,17 @@ export function missionStatusFor(outcome: ProxyOutcomeStatus): MissionStatus {
 
 /** A confirmed availability or identity check is what upgrades a provider to verified. */
 export function verifiesProvider(reason: string, outcome: ProxyOutcomeStatus): boolean {
-  return outcome === 'confirmedSuccess' && (reason === 'localServiceAvailability' || reason === 'identityVerificationAndConsent');
+  return (
+    outcome === 'confirmedSuccess' &&
+    (reason === 'localServiceAvailability' || reason === 'identityVerificationAndConsent')
+  );
 }
 
 /** Where a mission's own task goes when the mission ends (a run's task follows its run instead). */
-export function taskStatusAfter(mission: MissionStatus, outcome: ProxyOutcomeStatus | null): 'completed' | 'failed' | 'canceled' {
+export function taskStatusAfter(
+  mission: MissionStatus,
+  outcome: ProxyOutcomeStatus | null,
+): 'completed' | 'failed' | 'canceled' {
   if (mission === 'canceled') return 'canceled';
   return mission === 'resolved' && outcome === 'confirmedSuccess' ? 'completed' : 'failed';
 }
@@ -138,24 +166,38 @@ export function planStepMission(input: StepMissionInput): StepMission {
   const notes: string[] = [];
   if (kind === 'call' && !input.consentToCall) {
     kind = 'message';
-    notes.push(`No call will be placed: the request did not give consentToCall: true. A message mission is offered instead${phone ? ` (SMS to ${phone})` : ''}.`);
+    notes.push(
+      `No call will be placed: the request did not give consentToCall: true. A message mission is offered ` +
+        `instead${phone ? ` (SMS to ${phone})` : ''}.`,
+    );
   }
   const title = str(selected?.title);
-  const task = selected && name ? `Contact ${name}${title && title !== name ? ` about "${title}"` : ''}: ${input.clause}` : input.clause;
+  const task =
+    selected && name
+      ? `Contact ${name}${title && title !== name ? ` about "${title}"` : ''}: ${input.clause}`
+      : input.clause;
   const ref = str(selected?.itemId) ?? str(selected?.candidateId);
   const provider = name || phone ? { name: name ?? phone!, phone, ref } : null;
   const context: Record<string, unknown> = {};
   if (provider) {
     context.selectedProvider = {
-      name: provider.name, ...(phone ? { phone } : {}), ...(ref ? { providerId: ref } : {}),
-      ...(selected ? { title, price: selected.price ?? null, currency: selected.currency ?? null, source: 'hunt' } : { source: 'request' }),
+      name: provider.name,
+      ...(phone ? { phone } : {}),
+      ...(ref ? { providerId: ref } : {}),
+      ...(selected
+        ? { title, price: selected.price ?? null, currency: selected.currency ?? null, source: 'hunt' }
+        : { source: 'request' }),
     };
   }
   return {
-    kind, reason, task: task.slice(0, 4000), context,
+    kind,
+    reason,
+    task: task.slice(0, 4000),
+    context,
     voiceCall: kind === 'call' ? { ...(phone ? { phone } : {}), prompt: input.clause } : null,
     channelMsg: kind === 'message' ? { ...(phone ? { channel: 'sms', to: phone } : {}), text: input.clause } : null,
     proofReq: input.proofReq && input.proofReq.length > 0 ? input.proofReq : DEFAULT_PROOF[kind],
-    provider, notes,
+    provider,
+    notes,
   };
 }

@@ -23,7 +23,9 @@ export const proxy = defineDomain({
   vocabulary,
   resumeActions: {
     proxyOutcome: {
-      description: 'The outcome of the mission the run waits on (in metadata.outcome, or data.outcome on /v1/runs/{runId}/resume), submitted as POST /v1/proxy/missions/{proxyId}/outcome would',
+      description:
+        'The outcome of the mission the run waits on (in metadata.outcome, or data.outcome on ' +
+        '/v1/runs/{runId}/resume), submitted as POST /v1/proxy/missions/{proxyId}/outcome would',
       answer: answerFromRun,
     },
   },
@@ -36,10 +38,20 @@ export const proxy = defineDomain({
       domains: ['proxy'],
       description: 'Hand a step to a human through a proxy mission and resume with the outcome',
       input: Type.Object(
-        { request: Type.String({ minLength: 1, maxLength: 4000 }), consentToCall: Type.Optional(Type.Boolean({ description: 'true allows a call mission; without it a message mission is offered' })) },
+        {
+          request: Type.String({ minLength: 1, maxLength: 4000 }),
+          consentToCall: Type.Optional(
+            Type.Boolean({ description: 'true allows a call mission; without it a message mission is offered' }),
+          ),
+        },
         { $id: 'CoordinateHumanProcessInput', additionalProperties: true },
       ),
-      toRequest: (i) => ({ request: textOr(i.request, 'coordinate a human step'), domainRoute: ['proxy'], metadata: metadataOf(i), ...(i.consentToCall === true ? { consentToCall: true } : {}) }),
+      toRequest: (i) => ({
+        request: textOr(i.request, 'coordinate a human step'),
+        domainRoute: ['proxy'],
+        metadata: metadataOf(i),
+        ...(i.consentToCall === true ? { consentToCall: true } : {}),
+      }),
     },
   ],
 });

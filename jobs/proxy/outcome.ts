@@ -1,7 +1,16 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../shared/deps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { getMission, getProvider, moveMission, otherLiveMission, upsertProvider, verifyProvider, type MissionRow, type ProviderRow } from './repository.js';
+import {
+  getMission,
+  getProvider,
+  moveMission,
+  otherLiveMission,
+  upsertProvider,
+  verifyProvider,
+  type MissionRow,
+  type ProviderRow,
+} from './repository.js';
 import { lockRun } from '../../shared/db/run-writes.js';
 import { getTask, moveTask } from '../tasks/index.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
@@ -35,11 +44,22 @@ export function checkOutcome(mission: MissionRow, outcome: ProxyOutcome): void {
   if (outcome.status === 'confirmedSuccess') {
     const missing = missingProof(mission.proof_req, outcome.proof);
     if (missing.length > 0) {
-      throw invalidPayload(`proof lacks what mission ${mission.id} requires: ${missing.join(', ')}`, missing.map((item) => ({ path: `/proof/${item}`, message: 'required by the mission\'s proofReq', keyword: 'required' })));
+      throw invalidPayload(
+        `proof lacks what mission ${mission.id} requires: ${missing.join(', ')}`,
+        missing.map((item) => ({
+          path: `/proof/${item}`,
+          message: "required by the mission's proofReq",
+          keyword: 'required',
+        })),
+      );
     }
   }
   if (verifiesProvider(mission.reason, outcome.status) && !mission.provider_id && !outcome.availability?.providerName) {
-    throw invalidPayload(`mission ${mission.id} names no provider: send availability.providerName so the provider book can record whom this confirms`, [{ path: '/availability/providerName', message: 'required to verify a provider', keyword: 'required' }]);
+    throw invalidPayload(
+      `mission ${mission.id} names no provider: send availability.providerName so the provider book can ` +
+        `record whom this confirms`,
+      [{ path: '/availability/providerName', message: 'required to verify a provider', keyword: 'required' }],
+    );
   }
 }
 
@@ -63,13 +83,22 @@ export async function endMission(deps: Deps, accountId: string, proxyId: string,
       const run = await lockRun(trx, accountId, runId);
       const mission = await lockLive(trx, accountId, proxyId, ending.to);
       if (run && !run.finished_at && run.status !== 'awaitingProxy') {
-        throw conflict(`Mission ${proxyId}'s run ${runId} has not come to rest at it yet (status ${run.status}); send this again in a moment`, { runStatus: run.status });
+        throw conflict(
+          `Mission ${proxyId}'s run ${runId} has not come to rest at it yet (status ${run.status}); send ` +
+            `this again in a moment`,
+          { runStatus: run.status },
+        );
       }
       const resumed = run && !run.finished_at ? await resumeRunOf(trx, emit, accountId, runId, mission, ending) : null;
-      if (!resumed && ending.mustResume) throw conflict(`Run ${runId} is not waiting on mission ${proxyId} (status ${run?.status ?? 'gone'})`);
+      if (!resumed && ending.mustResume)
+        throw conflict(`Run ${runId} is not waiting on mission ${proxyId} (status ${run?.status ?? 'gone'})`);
       const written = await record(trx, accountId, mission, ending);
       deliveries = written.deliveries;
-      return { ...written.ended, run: { runId, resumed: Boolean(resumed), status: resumed ? resumed.run.status : run?.status ?? 'gone' }, resumed };
+      return {
+        ...written.ended,
+        run: { runId, resumed: Boolean(resumed), status: resumed ? resumed.run.status : (run?.status ?? 'gone') },
+        resumed,
+      };
     });
     if (result.resumed) await enqueueResumed(deps, runId, result.resumed);
   } else {
@@ -85,26 +114,61 @@ export async function endMission(deps: Deps, accountId: string, proxyId: string,
   return result;
 }
 
-/** The mission under its row lock, still live and allowed to move to `to` (409 otherwise: an outcome is accepted once). */
-async function lockLive(trx: Knex.Transaction, accountId: string, proxyId: string, to: MissionStatus): Promise<MissionRow> {
+/**
+ * The mission under its row lock, still live and allowed to move to `to` (409 otherwise: an outcome is accepted once).
+ */
+async function lockLive(
+  trx: Knex.Transaction,
+  accountId: string,
+  proxyId: string,
+  to: MissionStatus,
+): Promise<MissionRow> {
   const mission = await getMission(trx, accountId, proxyId, true);
   if (!mission) throw notFound(`Mission ${proxyId}`);
-  if (MISSIONS.isTerminal(mission.status)) throw conflict(`Mission ${proxyId} is already ${mission.status}; it takes one outcome`, { status: mission.status });
-  if (!MISSIONS.canMove(mission.status, to)) throw conflict(`A mission cannot move from ${mission.status} to ${to}`, { from: mission.status, to, allowed: MISSIONS.allowed(mission.status) });
+  if (MISSIONS.isTerminal(mission.status))
+    throw conflict(`Mission ${proxyId} is already ${mission.status}; it takes one outcome`, { status: mission.status });
+  if (!MISSIONS.canMove(mission.status, to))
+    throw conflict(`A mission cannot move from ${mission.status} to ${to}`, {
+      from: mission.status,
+      to,
+      allowed: MISSIONS.allowed(mission.status),
+    });
   return mission;
 }
 
 /** Resolves the run's waitpoint for this mission (the engine's half of a resume, in this transaction). */
-async function resumeRunOf(trx: Knex.Transaction, emit: Emit, accountId: string, runId: string, mission: MissionRow, ending: Ending): Promise<ResumedRun> {
+async function resumeRunOf(
+  trx: Knex.Transaction,
+  emit: Emit,
+  accountId: string,
+  runId: string,
+  mission: MissionRow,
+  ending: Ending,
+): Promise<ResumedRun> {
   return resolveRunWaitpoint(trx, emit, accountId, runId, (run, wp) => {
-    if (wp.domain !== 'proxy' || wp.payload.proxyId !== mission.id) throw conflict(`Run ${runId} waits on something else than mission ${mission.id}`);
+    if (wp.domain !== 'proxy' || wp.payload.proxyId !== mission.id)
+      throw conflict(`Run ${runId} waits on something else than mission ${mission.id}`);
     // The route goes on from the proxy step unchanged (proxyOutcome continues into no other domain).
-    return { resolution: { action: 'proxyOutcome', proxyId: mission.id, missionStatus: ending.to, outcome: ending.outcome?.status ?? null }, action: 'proxyOutcome', route: run.route };
+    return {
+      resolution: {
+        action: 'proxyOutcome',
+        proxyId: mission.id,
+        missionStatus: ending.to,
+        outcome: ending.outcome?.status ?? null,
+      },
+      action: 'proxyOutcome',
+      route: run.route,
+    };
   });
 }
 
 /** The mission's end, the provider book, the outbox event and the mission's own task, in the caller's transaction. */
-async function record(trx: Knex.Transaction, accountId: string, mission: MissionRow, ending: Ending): Promise<{ ended: Omit<Ended, 'run' | 'resumed'>; deliveries: number }> {
+async function record(
+  trx: Knex.Transaction,
+  accountId: string,
+  mission: MissionRow,
+  ending: Ending,
+): Promise<{ ended: Omit<Ended, 'run' | 'resumed'>; deliveries: number }> {
   const { outcome, actor } = ending;
   const at = new Date().toISOString();
   let provider = mission.provider_id ? await getProvider(trx, accountId, mission.provider_id, true) : null;
@@ -113,31 +177,74 @@ async function record(trx: Knex.Transaction, accountId: string, mission: Mission
     const availability = outcome.availability ?? null;
     if (!provider) {
       const name = outcome.availability!.providerName!;
-      provider = await upsertProvider(trx, { id: newId('prov'), accountId, name, phone: null, identity: providerIdentity(name, null) });
+      provider = await upsertProvider(trx, {
+        id: newId('prov'),
+        accountId,
+        name,
+        phone: null,
+        identity: providerIdentity(name, null),
+      });
     }
-    provider = await verifyProvider(trx, { providerId: provider.id, accountId, missionId: mission.id, actor, outcomeStatus: outcome.status, availability });
+    provider = await verifyProvider(trx, {
+      providerId: provider.id,
+      accountId,
+      missionId: mission.id,
+      actor,
+      outcomeStatus: outcome.status,
+      availability,
+    });
     verifiedProvider = { providerId: provider.id, name: provider.name, availability: provider.availability };
   }
   const row = await moveMission(trx, mission.id, {
-    status: ending.to, resolved: true,
+    status: ending.to,
+    resolved: true,
     move: { from: mission.status, to: ending.to, at, actor, note: ending.note ?? outcome?.note ?? null },
-    ...(outcome ? { outcome: { status: outcome.status, note: outcome.note ?? null, availability: outcome.availability ?? null, submittedAt: at, actor }, proof: outcome.proof ?? null } : {}),
+    ...(outcome
+      ? {
+          outcome: {
+            status: outcome.status,
+            note: outcome.note ?? null,
+            availability: outcome.availability ?? null,
+            submittedAt: at,
+            actor,
+          },
+          proof: outcome.proof ?? null,
+        }
+      : {}),
     ...(provider && !mission.provider_id ? { providerId: provider.id } : {}),
   });
   const refs = { proxyId: mission.id, taskId: mission.task_id, ...(mission.run_id ? { runId: mission.run_id } : {}) };
   const event = outcome
-    ? { type: 'proxy.outcome', payload: { ...refs, status: outcome.status, missionStatus: ending.to, ...(verifiedProvider ? { verifiedProviderId: verifiedProvider.providerId } : {}) } }
+    ? {
+        type: 'proxy.outcome',
+        payload: {
+          ...refs,
+          status: outcome.status,
+          missionStatus: ending.to,
+          ...(verifiedProvider ? { verifiedProviderId: verifiedProvider.providerId } : {}),
+        },
+      }
     : ending.to === 'expired'
       ? { type: 'proxy.expired', payload: { ...refs, expiresAt: mission.expires_at.toISOString() } }
       : { type: 'proxy.canceled', payload: { ...refs, reason: ending.note ?? 'canceled' } };
   let { deliveries } = await recordEvent(trx, { accountId, subject: mission.id, ...event });
-  // A run's task follows its run; a mission of its own moves its task, unless another mission of the task is still live.
+  // A run's task follows its run; a mission of its own moves its task, unless another mission of the task is still
+  // live.
   if (!mission.run_id) {
     const task = await getTask(trx, accountId, mission.task_id, true);
-    if (task?.status === 'awaitingProxy' && !(await otherLiveMission(trx, task.id, mission.id, LIVE_MISSION_STATUSES))) {
+    if (
+      task?.status === 'awaitingProxy' &&
+      !(await otherLiveMission(trx, task.id, mission.id, LIVE_MISSION_STATUSES))
+    ) {
       const to = taskStatusAfter(ending.to, outcome?.status ?? null);
       const outData = { proxyId: mission.id, missionStatus: ending.to, outcome: row.outcome, verifiedProvider };
-      deliveries += (await moveTask(trx, accountId, task, to, { actor, note: `proxy mission ${mission.id} ${ending.to}`, ...(to === 'completed' ? { outData } : {}) })).deliveries;
+      deliveries += (
+        await moveTask(trx, accountId, task, to, {
+          actor,
+          note: `proxy mission ${mission.id} ${ending.to}`,
+          ...(to === 'completed' ? { outData } : {}),
+        })
+      ).deliveries;
     }
   }
   return { ended: { mission: row, provider, verifiedProvider }, deliveries };

@@ -40,18 +40,52 @@ export interface MissionRow {
   updated_at: Date;
 }
 
-export type NewMission = Pick<MissionRow, 'id' | 'account_id' | 'task_id' | 'run_id' | 'step_id' | 'kind' | 'reason' | 'task' | 'context' | 'voice_call' | 'channel_msg' | 'proof_req' | 'resume' | 'status' | 'provider_id' | 'provider_ref' | 'callback_ref' | 'request_id' | 'history' | 'expires_at'>;
+export type NewMission = Pick<
+  MissionRow,
+  | 'id'
+  | 'account_id'
+  | 'task_id'
+  | 'run_id'
+  | 'step_id'
+  | 'kind'
+  | 'reason'
+  | 'task'
+  | 'context'
+  | 'voice_call'
+  | 'channel_msg'
+  | 'proof_req'
+  | 'resume'
+  | 'status'
+  | 'provider_id'
+  | 'provider_ref'
+  | 'callback_ref'
+  | 'request_id'
+  | 'history'
+  | 'expires_at'
+>;
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 export async function insertMission(db: Db, m: NewMission): Promise<MissionRow> {
-  const [row] = await db('proxy_missions').insert({
-    ...m, context: JSON.stringify(m.context), voice_call: json(m.voice_call), channel_msg: json(m.channel_msg), resume: json(m.resume), history: JSON.stringify(m.history),
-  }).returning('*');
+  const [row] = await db('proxy_missions')
+    .insert({
+      ...m,
+      context: JSON.stringify(m.context),
+      voice_call: json(m.voice_call),
+      channel_msg: json(m.channel_msg),
+      resume: json(m.resume),
+      history: JSON.stringify(m.history),
+    })
+    .returning('*');
   return row;
 }
 
-export async function getMission(db: Db, accountId: string, proxyId: string, forUpdate = false): Promise<MissionRow | null> {
+export async function getMission(
+  db: Db,
+  accountId: string,
+  proxyId: string,
+  forUpdate = false,
+): Promise<MissionRow | null> {
   const q = db('proxy_missions').where({ account_id: accountId, id: proxyId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
@@ -68,7 +102,13 @@ export interface MissionFilter {
   taskId?: string;
 }
 
-export async function listMissions(db: Db, accountId: string, filter: MissionFilter, limit: number, cursor?: string): Promise<{ rows: MissionRow[]; nextCursor: string | null }> {
+export async function listMissions(
+  db: Db,
+  accountId: string,
+  filter: MissionFilter,
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: MissionRow[]; nextCursor: string | null }> {
   const q = db('proxy_missions').where({ account_id: accountId });
   if (filter.status) q.andWhere({ status: filter.status });
   if (filter.kind) q.andWhere({ kind: filter.kind });
@@ -85,36 +125,68 @@ export interface MissionReference {
 }
 
 /** Live missions (in `statuses`) matching every reference given; at most `limit`, enough to tell one from several. */
-export async function missionsByReference(db: Db, accountId: string, ref: MissionReference, statuses: readonly string[], limit = 5): Promise<MissionRow[]> {
+export async function missionsByReference(
+  db: Db,
+  accountId: string,
+  ref: MissionReference,
+  statuses: readonly string[],
+  limit = 5,
+): Promise<MissionRow[]> {
   const q = db('proxy_missions').where({ account_id: accountId }).whereIn('status', statuses);
   if (ref.proxyId) q.andWhere({ id: ref.proxyId });
   if (ref.runId) q.andWhere({ run_id: ref.runId });
   if (ref.requestId) q.andWhere({ request_id: ref.requestId });
-  if (ref.providerRef) q.andWhere((b) => { b.where({ provider_id: ref.providerRef }).orWhere({ provider_ref: ref.providerRef }); });
+  if (ref.providerRef)
+    q.andWhere((b) => {
+      b.where({ provider_id: ref.providerRef }).orWhere({ provider_ref: ref.providerRef });
+    });
   if (ref.callbackRef) q.andWhere({ callback_ref: ref.callbackRef });
   return q.orderBy('id', 'desc').limit(limit);
 }
 
 /** Another live mission of the task than `proxyId`: the task then waits on, and is moved by, that one. */
-export async function otherLiveMission(db: Db, taskId: string, proxyId: string, statuses: readonly string[]): Promise<boolean> {
-  return Boolean(await db('proxy_missions').where({ task_id: taskId }).whereNot({ id: proxyId }).whereIn('status', statuses).first('id'));
+export async function otherLiveMission(
+  db: Db,
+  taskId: string,
+  proxyId: string,
+  statuses: readonly string[],
+): Promise<boolean> {
+  return Boolean(
+    await db('proxy_missions')
+      .where({ task_id: taskId })
+      .whereNot({ id: proxyId })
+      .whereIn('status', statuses)
+      .first('id'),
+  );
 }
 
 /** Moves a mission; its history gains the move in the same statement, and an outcome, proof or assignee when given. */
 export async function moveMission(
-  db: Db, proxyId: string,
-  change: { status: string; move: MissionMove; resolved?: boolean; outcome?: Record<string, unknown>; proof?: Record<string, unknown> | null; assignee?: string; providerId?: string },
+  db: Db,
+  proxyId: string,
+  change: {
+    status: string;
+    move: MissionMove;
+    resolved?: boolean;
+    outcome?: Record<string, unknown>;
+    proof?: Record<string, unknown> | null;
+    assignee?: string;
+    providerId?: string;
+  },
 ): Promise<MissionRow> {
-  const [row] = await db('proxy_missions').where({ id: proxyId }).update({
-    status: change.status,
-    history: db.raw('history || ?::jsonb', [JSON.stringify([change.move])]),
-    updated_at: db.fn.now(),
-    ...(change.resolved ? { resolved_at: db.fn.now() } : {}),
-    ...(change.outcome !== undefined ? { outcome: JSON.stringify(change.outcome) } : {}),
-    ...(change.proof !== undefined ? { proof: json(change.proof) } : {}),
-    ...(change.assignee !== undefined ? { assignee: change.assignee } : {}),
-    ...(change.providerId !== undefined ? { provider_id: change.providerId } : {}),
-  }).returning('*');
+  const [row] = await db('proxy_missions')
+    .where({ id: proxyId })
+    .update({
+      status: change.status,
+      history: db.raw('history || ?::jsonb', [JSON.stringify([change.move])]),
+      updated_at: db.fn.now(),
+      ...(change.resolved ? { resolved_at: db.fn.now() } : {}),
+      ...(change.outcome !== undefined ? { outcome: JSON.stringify(change.outcome) } : {}),
+      ...(change.proof !== undefined ? { proof: json(change.proof) } : {}),
+      ...(change.assignee !== undefined ? { assignee: change.assignee } : {}),
+      ...(change.providerId !== undefined ? { provider_id: change.providerId } : {}),
+    })
+    .returning('*');
   return row;
 }
 
@@ -123,7 +195,11 @@ export async function moveMission(
  * the clock closes both. The statuses are bound one by one (not as an
  * array), so the planner matches them to the partial indexes on live missions.
  */
-export async function missionsToClose(db: Db, liveStatuses: readonly string[], limit: number): Promise<Array<{ id: string; account_id: string; why: 'expired' | 'runEnded' }>> {
+export async function missionsToClose(
+  db: Db,
+  liveStatuses: readonly string[],
+  limit: number,
+): Promise<Array<{ id: string; account_id: string; why: 'expired' | 'runEnded' }>> {
   const live = liveStatuses.map(() => '?').join(', ');
   const result = await db.raw(
     `(SELECT id, account_id, 'expired' AS why FROM proxy_missions WHERE status IN (${live}) AND expires_at < now()
@@ -153,7 +229,10 @@ export interface ProviderRow {
 }
 
 /** The account's provider with this identity, created unverified when the book does not have it yet. */
-export async function upsertProvider(db: Db, p: { id: string; accountId: string; name: string; phone: string | null; identity: string }): Promise<ProviderRow> {
+export async function upsertProvider(
+  db: Db,
+  p: { id: string; accountId: string; name: string; phone: string | null; identity: string },
+): Promise<ProviderRow> {
   const result = await db.raw(
     `INSERT INTO proxy_providers (id, account_id, name, phone, identity) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (account_id, identity) DO UPDATE SET phone = coalesce(proxy_providers.phone, excluded.phone),
@@ -164,20 +243,41 @@ export async function upsertProvider(db: Db, p: { id: string; accountId: string;
   return result.rows[0];
 }
 
-export async function getProvider(db: Db, accountId: string, providerId: string, forUpdate = false): Promise<ProviderRow | null> {
+export async function getProvider(
+  db: Db,
+  accountId: string,
+  providerId: string,
+  forUpdate = false,
+): Promise<ProviderRow | null> {
   const q = db('proxy_providers').where({ account_id: accountId, id: providerId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
 }
 
-export async function listProviders(db: Db, accountId: string, filter: { status?: string }, limit: number, cursor?: string): Promise<{ rows: ProviderRow[]; nextCursor: string | null }> {
+export async function listProviders(
+  db: Db,
+  accountId: string,
+  filter: { status?: string },
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: ProviderRow[]; nextCursor: string | null }> {
   const q = db('proxy_providers').where({ account_id: accountId });
   if (filter.status) q.andWhere({ status: filter.status });
   return page<ProviderRow>(q, limit, cursor);
 }
 
 /** Marks the provider verified by a mission's outcome and appends the verification to its history, in one statement. */
-export async function verifyProvider(db: Db, v: { providerId: string; accountId: string; missionId: string; actor: string; outcomeStatus: string; availability: Record<string, unknown> | null }): Promise<ProviderRow> {
+export async function verifyProvider(
+  db: Db,
+  v: {
+    providerId: string;
+    accountId: string;
+    missionId: string;
+    actor: string;
+    outcomeStatus: string;
+    availability: Record<string, unknown> | null;
+  },
+): Promise<ProviderRow> {
   const result = await db.raw(
     `WITH verified AS (
        UPDATE proxy_providers SET status = 'verified', availability = ?::jsonb, verified_at = now(),
@@ -188,7 +288,17 @@ export async function verifyProvider(db: Db, v: { providerId: string; accountId:
            availability)
        SELECT id, account_id, ?, ?, ?, ?::jsonb FROM verified)
      SELECT * FROM verified`,
-    [json(v.availability), v.actor, v.missionId, v.providerId, v.accountId, v.missionId, v.actor, v.outcomeStatus, json(v.availability)],
+    [
+      json(v.availability),
+      v.actor,
+      v.missionId,
+      v.providerId,
+      v.accountId,
+      v.missionId,
+      v.actor,
+      v.outcomeStatus,
+      json(v.availability),
+    ],
   );
   return result.rows[0];
 }
@@ -203,5 +313,8 @@ export interface VerificationRow {
 
 /** A provider's verifications, oldest first. */
 export async function providerVerifications(db: Db, providerId: string): Promise<VerificationRow[]> {
-  return db('proxy_provider_verifications').where({ provider_id: providerId }).orderBy('id').select('mission_id', 'actor', 'outcome_status', 'availability', 'at');
+  return db('proxy_provider_verifications')
+    .where({ provider_id: providerId })
+    .orderBy('id')
+    .select('mission_id', 'actor', 'outcome_status', 'availability', 'at');
 }

@@ -4,7 +4,11 @@ import { AnyObject, Id, PageQuery, StringEnum, Text, Timestamp } from '../../sha
 
 /** The spec's vocabularies of a mission and its outcome. */
 export const MISSION_KINDS = ['call', 'message', 'review', 'logistics'] as const;
-export const MISSION_REASONS = ['localServiceAvailability', 'identityVerificationAndConsent', 'humanReviewerNeeded'] as const;
+export const MISSION_REASONS = [
+  'localServiceAvailability',
+  'identityVerificationAndConsent',
+  'humanReviewerNeeded',
+] as const;
 export const PROXY_OUTCOME_STATUSES = ['confirmedSuccess', 'providerUnavailable', 'failed'] as const;
 /** Mission statuses, in the order of the status table (jobs/proxy/machine.ts, which a unit test holds to this list). */
 export const MISSION_STATUSES = ['open', 'inProgress', 'resolved', 'failed', 'expired', 'canceled'] as const;
@@ -19,7 +23,9 @@ const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union(
 
 export const MissionKind = StringEnum(MISSION_KINDS);
 export const MissionReason = StringEnum(MISSION_REASONS);
-export const MissionStatus = StringEnum(MISSION_STATUSES, { description: 'open → inProgress → resolved | failed | expired | canceled' });
+export const MissionStatus = StringEnum(MISSION_STATUSES, {
+  description: 'open → inProgress → resolved | failed | expired | canceled',
+});
 export const OutcomeStatus = StringEnum(PROXY_OUTCOME_STATUSES);
 
 export const SelectedProvider = Type.Object(
@@ -28,12 +34,29 @@ export const SelectedProvider = Type.Object(
     phone: Type.Optional(Text(50)),
     providerId: Type.Optional(Text(200)),
   },
-  { additionalProperties: true, description: 'The provider to contact; providerId is your own reference to it (or a prov_ id of the provider book)' },
+  {
+    additionalProperties: true,
+    description: 'The provider to contact; providerId is your own reference to it (or a prov_ id of the provider book)',
+  },
 );
 
-export const VoiceCall = Type.Object({ phone: Type.Optional(Text(50)), prompt: Type.Optional(Text(4000)), connectorId: Type.Optional(Text(100)) }, { additionalProperties: true });
-export const ChannelMsg = Type.Object({ channel: Type.Optional(Text(50)), to: Type.Optional(Text(300)), text: Type.Optional(Text(4000)), connectorId: Type.Optional(Text(100)) }, { additionalProperties: true });
-export const MissionResume = Type.Object({ conversationId: Type.Optional(Text(200)), candidateId: Type.Optional(Text(200)), action: Type.Optional(Text(50)) }, { additionalProperties: true });
+export const VoiceCall = Type.Object(
+  { phone: Type.Optional(Text(50)), prompt: Type.Optional(Text(4000)), connectorId: Type.Optional(Text(100)) },
+  { additionalProperties: true },
+);
+export const ChannelMsg = Type.Object(
+  {
+    channel: Type.Optional(Text(50)),
+    to: Type.Optional(Text(300)),
+    text: Type.Optional(Text(4000)),
+    connectorId: Type.Optional(Text(100)),
+  },
+  { additionalProperties: true },
+);
+export const MissionResume = Type.Object(
+  { conversationId: Type.Optional(Text(200)), candidateId: Type.Optional(Text(200)), action: Type.Optional(Text(50)) },
+  { additionalProperties: true },
+);
 
 export const ProxyMissionCreate = Type.Object(
   {
@@ -41,10 +64,25 @@ export const ProxyMissionCreate = Type.Object(
     kind: MissionKind,
     reason: MissionReason,
     task: Text(4000),
-    context: Type.Optional(Type.Object({ selectedProvider: Type.Optional(SelectedProvider), logisticsBrief: Type.Optional(Type.Unknown()), decisionFork: Type.Optional(Type.Unknown()) }, { additionalProperties: true })),
+    context: Type.Optional(
+      Type.Object(
+        {
+          selectedProvider: Type.Optional(SelectedProvider),
+          logisticsBrief: Type.Optional(Type.Unknown()),
+          decisionFork: Type.Optional(Type.Unknown()),
+        },
+        { additionalProperties: true },
+      ),
+    ),
     voiceCall: Type.Optional(VoiceCall),
     channelMsg: Type.Optional(ChannelMsg),
-    proofReq: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.-]+$' }), { maxItems: 20, uniqueItems: true, description: 'Keys the outcome\'s proof must carry for a confirmedSuccess' })),
+    proofReq: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.-]+$' }), {
+        maxItems: 20,
+        uniqueItems: true,
+        description: "Keys the outcome's proof must carry for a confirmedSuccess",
+      }),
+    ),
     resume: Type.Optional(MissionResume),
   },
   { $id: 'ProxyMissionCreate', additionalProperties: true },
@@ -54,7 +92,16 @@ export type ProxyMissionCreate = Static<typeof ProxyMissionCreate>;
 const outcomeFields = {
   status: OutcomeStatus,
   note: Type.Optional(Text(4000)),
-  availability: Type.Optional(Type.Object({ status: Type.Optional(Text(100)), availableAt: Type.Optional(Text(100)), providerName: Type.Optional(Text(300)) }, { additionalProperties: true })),
+  availability: Type.Optional(
+    Type.Object(
+      {
+        status: Type.Optional(Text(100)),
+        availableAt: Type.Optional(Text(100)),
+        providerName: Type.Optional(Text(300)),
+      },
+      { additionalProperties: true },
+    ),
+  ),
   proof: Type.Optional(AnyObject),
 };
 
@@ -68,8 +115,10 @@ export const ProxyOutcomeByReference = Type.Object(
     proxyId: Type.Optional(Id('The mission (prx_...)')),
     runId: Type.Optional(Id('The run the mission was created by')),
     requestId: Type.Optional(Id('X-Request-Id of the POST /v1/proxy/missions that created the mission')),
-    providerRef: Type.Optional(Id('The mission\'s provider: its prov_ id in the provider book, or your providerId of context.selectedProvider')),
-    callbackRef: Type.Optional(Id('The mission\'s callbackRef (pcb_...), which a connector echoes in its callback')),
+    providerRef: Type.Optional(
+      Id("The mission's provider: its prov_ id in the provider book, or your providerId of context.selectedProvider"),
+    ),
+    callbackRef: Type.Optional(Id("The mission's callbackRef (pcb_...), which a connector echoes in its callback")),
   },
   { $id: 'ProxyOutcomeByReference', additionalProperties: true },
 );
@@ -77,7 +126,9 @@ export type ProxyOutcomeByReference = Static<typeof ProxyOutcomeByReference>;
 
 export const MissionUpdate = Type.Object(
   {
-    status: StringEnum(MISSION_CLIENT_MOVES, { description: 'inProgress: a person took the mission; open: handed back; canceled: nobody will do it' }),
+    status: StringEnum(MISSION_CLIENT_MOVES, {
+      description: 'inProgress: a person took the mission; open: handed back; canceled: nobody will do it',
+    }),
     note: Type.Optional(Text(2000)),
     assignee: Type.Optional(Text(200)),
   },
@@ -89,9 +140,17 @@ export const MissionListQuery = Type.Composite([
   Type.Object({ status: Type.Optional(MissionStatus), kind: Type.Optional(MissionKind), taskId: Type.Optional(Id()) }),
 ]);
 
-const Move = Type.Object({ from: Type.Union([MissionStatus, Type.Null()]), to: MissionStatus, at: Timestamp, actor: Type.String(), note: Type.Union([Type.String(), Type.Null()]) });
+const Move = Type.Object({
+  from: Type.Union([MissionStatus, Type.Null()]),
+  to: MissionStatus,
+  at: Timestamp,
+  actor: Type.String(),
+  note: Type.Union([Type.String(), Type.Null()]),
+});
 const Dispatch = Type.Object({
-  status: StringEnum(['notSent', ...ACTION_STATUSES], { description: 'notSent: no connectorId was given; else the status of the bridge action that sends it' }),
+  status: StringEnum(['notSent', ...ACTION_STATUSES], {
+    description: 'notSent: no connectorId was given; else the status of the bridge action that sends it',
+  }),
   reason: Type.Optional(Type.String()),
   actionId: Type.Optional(Type.String({ description: 'The bridge action (bac_...) that sends it' })),
   connectorId: Type.Optional(Type.String()),
@@ -114,16 +173,39 @@ export const MissionView = Type.Object(
     context: AnyObject,
     voiceCall: Type.Union([AnyObject, Type.Null()]),
     channelMsg: Type.Union([AnyObject, Type.Null()]),
-    dispatch: Type.Object({ voiceCall: Type.Optional(Dispatch), channelMsg: Type.Optional(Dispatch) }, { description: 'What was sent for the mission: with a connectorId, voiceCall and channelMsg go out as bridge actions' }),
+    dispatch: Type.Object(
+      { voiceCall: Type.Optional(Dispatch), channelMsg: Type.Optional(Dispatch) },
+      {
+        description:
+          'What was sent for the mission: with a connectorId, voiceCall and channelMsg go out as bridge actions',
+      },
+    ),
     proofReq: Type.Array(Type.String()),
     resume: Type.Union([AnyObject, Type.Null()]),
     status: MissionStatus,
     allowedTransitions: Type.Array(MissionStatus),
     assignee: Nullable(Type.String()),
-    outcome: Type.Union([Type.Object({ ...outcomeFields, proof: Type.Optional(Type.Unknown()), submittedAt: Timestamp, actor: Type.String() }), Type.Null()]),
+    outcome: Type.Union([
+      Type.Object({
+        ...outcomeFields,
+        proof: Type.Optional(Type.Unknown()),
+        submittedAt: Timestamp,
+        actor: Type.String(),
+      }),
+      Type.Null(),
+    ]),
     proof: Type.Union([AnyObject, Type.Null()]),
-    proofArtefacts: Type.Array(Type.Object({ item: Type.String(), required: Type.Boolean(), sha256: Type.String({ description: 'SHA-256 of the item\'s canonical JSON (RFC 8785)' }) })),
-    provider: Type.Union([Type.Object({ providerId: Type.String(), name: Type.String(), status: StringEnum(PROVIDER_STATUSES) }), Type.Null()]),
+    proofArtefacts: Type.Array(
+      Type.Object({
+        item: Type.String(),
+        required: Type.Boolean(),
+        sha256: Type.String({ description: "SHA-256 of the item's canonical JSON (RFC 8785)" }),
+      }),
+    ),
+    provider: Type.Union([
+      Type.Object({ providerId: Type.String(), name: Type.String(), status: StringEnum(PROVIDER_STATUSES) }),
+      Type.Null(),
+    ]),
     providerRef: Nullable(Type.String()),
     callbackRef: Type.String(),
     requestId: Nullable(Type.String()),
@@ -160,4 +242,7 @@ export const VerificationView = Type.Object({
   at: Timestamp,
 });
 
-export const ProviderListQuery = Type.Composite([PageQuery, Type.Object({ status: Type.Optional(StringEnum(PROVIDER_STATUSES)) })]);
+export const ProviderListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ status: Type.Optional(StringEnum(PROVIDER_STATUSES)) }),
+]);

@@ -9,7 +9,10 @@ import { planStepMission, proofArtefacts, type StepMission } from './logic.js';
 import { writeMission } from './service.js';
 import { missionView } from './view.js';
 
-const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string' && /^[A-Za-z0-9_.-]{1,200}$/.test(x)) : undefined);
+const strings = (v: unknown) =>
+  Array.isArray(v)
+    ? v.filter((x): x is string => typeof x === 'string' && /^[A-Za-z0-9_.-]{1,200}$/.test(x))
+    : undefined;
 
 /**
  * The proxy step hands work to a person: it builds a mission from the
@@ -23,16 +26,30 @@ export const proxyStep: StepHandler = async (input, deps) => {
   if (input.resume?.kind === 'awaitingProxy') return reportOutcome(input, deps);
   const consentToCall = input.extras.consentToCall === true || input.metadata.consentToCall === true;
   const plan = planStepMission({
-    clause: input.clause, selected: (input.prior.hunt?.selected ?? null) as Record<string, unknown> | null,
-    consentToCall, country: input.extras.country, proofReq: strings(input.metadata.proofReq),
+    clause: input.clause,
+    selected: (input.prior.hunt?.selected ?? null) as Record<string, unknown> | null,
+    consentToCall,
+    country: input.extras.country,
+    proofReq: strings(input.metadata.proofReq),
   });
   await input.emit(`Preparing a ${plan.kind} mission`, { kind: plan.kind, reason: plan.reason });
   const mission = await createStepMission(deps, input, plan);
   const view = missionView(mission);
   const output = {
-    proxyId: mission.id, status: mission.status, kind: mission.kind, reason: mission.reason, task: mission.task, taskId: mission.task_id,
-    selectedProvider: (mission.context.selectedProvider ?? null), voiceCall: mission.voice_call, channelMsg: mission.channel_msg, dispatch: view.dispatch,
-    proofReq: mission.proof_req, consentToCall, expiresAt: view.expiresAt, outcomeRoute: `/v1/proxy/missions/${mission.id}/outcome`,
+    proxyId: mission.id,
+    status: mission.status,
+    kind: mission.kind,
+    reason: mission.reason,
+    task: mission.task,
+    taskId: mission.task_id,
+    selectedProvider: mission.context.selectedProvider ?? null,
+    voiceCall: mission.voice_call,
+    channelMsg: mission.channel_msg,
+    dispatch: view.dispatch,
+    proofReq: mission.proof_req,
+    consentToCall,
+    expiresAt: view.expiresAt,
+    outcomeRoute: `/v1/proxy/missions/${mission.id}/outcome`,
   };
   return {
     output,
@@ -40,10 +57,17 @@ export const proxyStep: StepHandler = async (input, deps) => {
     conversation: [
       `Handed a ${mission.kind} mission (${mission.id}) to a person: ${mission.task}`,
       ...plan.notes,
-      `The run waits for the mission's outcome${mission.proof_req.length ? `, with proof: ${mission.proof_req.join(', ')}` : ''}.`,
+      `The run waits for the mission's ` +
+        `outcome${mission.proof_req.length ? `, with proof: ${mission.proof_req.join(', ')}` : ''}.`,
     ],
-    openQuestions: [`Waiting for the outcome of proxy mission ${mission.id} (${mission.kind}): ${mission.task}`, ...plan.notes],
-    suspend: { kind: 'awaitingProxy', payload: { proxyId: mission.id, kind: mission.kind, reason: mission.reason, proofReq: mission.proof_req } },
+    openQuestions: [
+      `Waiting for the outcome of proxy mission ${mission.id} (${mission.kind}): ${mission.task}`,
+      ...plan.notes,
+    ],
+    suspend: {
+      kind: 'awaitingProxy',
+      payload: { proxyId: mission.id, kind: mission.kind, reason: mission.reason, proofReq: mission.proof_req },
+    },
   };
 };
 
@@ -62,48 +86,110 @@ async function createStepMission(deps: Deps, input: StepInput, plan: StepMission
     if (!run) throw invalidPayload(`run ${input.runId} is gone`);
     let taskId = run.task_id;
     if (!taskId) {
-      const task = await insertNewTask(trx, input.accountId, actor, { domain: 'proxy', inData: { request: input.request, runId: input.runId }, channel: run.channel });
+      const task = await insertNewTask(trx, input.accountId, actor, {
+        domain: 'proxy',
+        inData: { request: input.request, runId: input.runId },
+        channel: run.channel,
+      });
       await moveTask(trx, input.accountId, task, 'running', { actor, note: 'run started' });
       await attachTaskToRun(trx, input.runId, task.id);
       taskId = task.id;
     }
-    const fields = { kind: plan.kind, reason: plan.reason, task: plan.task, context: plan.context, voice_call: plan.voiceCall, channel_msg: plan.channelMsg, proof_req: plan.proofReq, resume: null };
-    return (await writeMission(trx, deps, input.accountId, taskId, fields, { actor, runId: input.runId, stepId, country: input.extras.country })).mission;
+    const fields = {
+      kind: plan.kind,
+      reason: plan.reason,
+      task: plan.task,
+      context: plan.context,
+      voice_call: plan.voiceCall,
+      channel_msg: plan.channelMsg,
+      proof_req: plan.proofReq,
+      resume: null,
+    };
+    return (
+      await writeMission(trx, deps, input.accountId, taskId, fields, {
+        actor,
+        runId: input.runId,
+        stepId,
+        country: input.extras.country,
+      })
+    ).mission;
   });
 }
 
-/** After the mission ended: its outcome and proof become the step's output and evidence; only a confirmed success lets the route go on. */
+/**
+ * After the mission ended: its outcome and proof become the step's output and evidence; only a confirmed success lets
+ * the route go on.
+ */
 async function reportOutcome(input: StepInput, deps: Deps): Promise<StepOutcome> {
   const proxyId = String(input.resume!.data?.proxyId ?? '');
   const mission = await getMission(deps.db, input.accountId, proxyId);
   if (!mission) throw invalidPayload(`proxy mission ${proxyId} of this run is gone`);
-  const outcome = mission.outcome as { status?: string; note?: string | null; availability?: Record<string, unknown> | null } | null;
+  const outcome = mission.outcome as {
+    status?: string;
+    note?: string | null;
+    availability?: Record<string, unknown> | null;
+  } | null;
   const provider = mission.provider_id ? await getProvider(deps.db, input.accountId, mission.provider_id) : null;
   const verified = provider?.status === 'verified' && provider.verified_mission_id === mission.id;
   const artefacts = proofArtefacts(mission.proof_req, mission.proof);
   const source = `awp:proxyMission:${mission.id}#v1`;
   const note = outcome?.note ? ` (${outcome.note})` : '';
   const evidence: EvidenceItem[] = [
-    ...(outcome ? [{ claim: `Mission ${mission.id} (${mission.kind}) came back ${outcome.status}${note}`, source, sourceBound: artefacts.length > 0 }] : []),
-    ...artefacts.map((a) => ({ claim: `Proof "${a.item}" handed in (sha256 ${a.sha256.slice(0, 16)}…)`, source: `${source}/proof/${a.item}`, sourceBound: true })),
+    ...(outcome
+      ? [
+          {
+            claim: `Mission ${mission.id} (${mission.kind}) came back ${outcome.status}${note}`,
+            source,
+            sourceBound: artefacts.length > 0,
+          },
+        ]
+      : []),
+    ...artefacts.map((a) => ({
+      claim: `Proof "${a.item}" handed in (sha256 ${a.sha256.slice(0, 16)}…)`,
+      source: `${source}/proof/${a.item}`,
+      sourceBound: true,
+    })),
   ];
   const output = {
-    proxyId: mission.id, missionStatus: mission.status, outcome, proof: mission.proof, proofArtefacts: artefacts, taskId: mission.task_id,
-    verifiedProvider: verified ? { providerId: provider.id, name: provider.name, availability: provider.availability } : null,
+    proxyId: mission.id,
+    missionStatus: mission.status,
+    outcome,
+    proof: mission.proof,
+    proofArtefacts: artefacts,
+    taskId: mission.task_id,
+    verifiedProvider: verified
+      ? { providerId: provider.id, name: provider.name, availability: provider.availability }
+      : null,
   };
   if (mission.status !== 'resolved') {
-    throw policyViolation(`proxy mission ${mission.id} ended ${mission.status}${outcome ? ` (${outcome.status}${note})` : ' with no outcome'}; nothing was confirmed`);
+    throw policyViolation(
+      `proxy mission ${mission.id} ended ` +
+        `${mission.status}${outcome ? ` (${outcome.status}${note})` : ' with no outcome'}; nothing was ` +
+        `confirmed`,
+    );
   }
   if (outcome?.status !== 'confirmedSuccess') {
     const run = await getRunById(deps.db, input.runId);
     const next = run?.route[input.index + 1];
     const who = provider?.name ?? 'The provider';
-    if (next) throw policyViolation(`proxy mission ${mission.id} came back ${outcome?.status}${note}: ${who} cannot do it, so the run does not go on into ${next}`);
-    return { output, evidence, conversation: [`${who} is not available${note}.`], openQuestions: [`${who} is not available${note}; look for another provider?`] };
+    if (next)
+      throw policyViolation(
+        `proxy mission ${mission.id} came back ${outcome?.status}${note}: ${who} cannot do it, so the run ` +
+          `does not go on into ${next}`,
+      );
+    return {
+      output,
+      evidence,
+      conversation: [`${who} is not available${note}.`],
+      openQuestions: [`${who} is not available${note}; look for another provider?`],
+    };
   }
   return {
     output: { ...output, selected: output.verifiedProvider ?? undefined },
     evidence,
-    conversation: [`Mission ${mission.id} confirmed${note}.${verified ? ` ${provider.name} is now verified in the provider book.` : ''}`],
+    conversation: [
+      `Mission ${mission.id} ` +
+        `confirmed${note}.${verified ? ` ${provider.name} is now verified in the provider book.` : ''}`,
+    ],
   };
 }

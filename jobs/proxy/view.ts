@@ -13,7 +13,10 @@ function dispatchOf(row: MissionRow, actions: ActionRow[]) {
     const action = actions.find((a) => a.input.part === part);
     return action ? { status: action.status, actionId: action.id, connectorId: action.connector_id } : NOT_SENT;
   };
-  return { ...(row.voice_call ? { voiceCall: of('voiceCall') } : {}), ...(row.channel_msg ? { channelMsg: of('channelMsg') } : {}) };
+  return {
+    ...(row.voice_call ? { voiceCall: of('voiceCall') } : {}),
+    ...(row.channel_msg ? { channelMsg: of('channelMsg') } : {}),
+  };
 }
 
 /** A mission as the API shows it: the moves open to it now, its outcome and proof artefacts, and its history. */
@@ -65,5 +68,11 @@ export function providerView(row: ProviderRow) {
 }
 
 export function verificationView(row: VerificationRow) {
-  return { proxyId: row.mission_id, actor: row.actor, outcomeStatus: row.outcome_status, availability: row.availability, at: iso(row.at)! };
+  return {
+    proxyId: row.mission_id,
+    actor: row.actor,
+    outcomeStatus: row.outcome_status,
+    availability: row.availability,
+    at: iso(row.at)!,
+  };
 }

@@ -16,7 +16,11 @@ export interface ChainLabelRow {
 
 /** Inserts the label, or returns null when the account already labels that address. */
 export async function insertChainLabel(db: Db, row: Omit<ChainLabelRow, 'created_at'>): Promise<ChainLabelRow | null> {
-  const [inserted] = await db('chain_labels').insert(row).onConflict(['account_id', 'family', 'address']).ignore().returning('*');
+  const [inserted] = await db('chain_labels')
+    .insert(row)
+    .onConflict(['account_id', 'family', 'address'])
+    .ignore()
+    .returning('*');
   return inserted ?? null;
 }
 
@@ -29,7 +33,12 @@ export async function deleteChainLabel(db: Db, accountId: string, labelId: strin
 }
 
 /** The account's labels of any of these addresses in one chain family. */
-export async function labelsOf(db: Db, accountId: string, family: string, addresses: string[]): Promise<ChainLabelRow[]> {
+export async function labelsOf(
+  db: Db,
+  accountId: string,
+  family: string,
+  addresses: string[],
+): Promise<ChainLabelRow[]> {
   if (addresses.length === 0) return [];
   return db('chain_labels').where({ account_id: accountId, family }).whereIn('address', addresses);
 }

@@ -22,19 +22,42 @@ export interface ProviderTarget {
 }
 
 export function targetOf(config: Config, url: string, signal?: AbortSignal): ProviderTarget {
-  return { baseUrl: url.replace(/\/$/, ''), allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS, timeoutMs: config.CHAIN_TRACE_TIMEOUT_MS, signal };
+  return {
+    baseUrl: url.replace(/\/$/, ''),
+    allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS,
+    timeoutMs: config.CHAIN_TRACE_TIMEOUT_MS,
+    signal,
+  };
 }
 
-async function call(t: ProviderTarget, name: string, url: string, init: { method: 'GET' | 'POST'; body?: string }): Promise<{ status: number; text: string }> {
+async function call(
+  t: ProviderTarget,
+  name: string,
+  url: string,
+  init: { method: 'GET' | 'POST'; body?: string },
+): Promise<{ status: number; text: string }> {
   try {
-    const res = await egressFetch(t.allowPrivate, url, { ...init, headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) }, signal: t.signal, timeoutMs: t.timeoutMs, maxBytes: MAX_BYTES, oversize: 'refuse' });
-    if (res.status === 429 || res.status >= 500) throw unavailable(`the ${name} provider is not answering now (HTTP ${res.status})`);
+    const res = await egressFetch(t.allowPrivate, url, {
+      ...init,
+      headers: { accept: 'application/json', ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      signal: t.signal,
+      timeoutMs: t.timeoutMs,
+      maxBytes: MAX_BYTES,
+      oversize: 'refuse',
+    });
+    if (res.status === 429 || res.status >= 500)
+      throw unavailable(`the ${name} provider is not answering now (HTTP ${res.status})`);
     return { status: res.status, text: res.text };
   } catch (err) {
     if (t.signal?.aborted) throw t.signal.reason;
     if (err instanceof AppError && err.code === 'unavailable' && !(err instanceof EgressError)) throw err;
-    if (err instanceof EgressError && err.reason === 'timeout') throw unavailable(`the ${name} provider did not answer within ${t.timeoutMs} ms`);
-    if (err instanceof EgressRefused) throw unavailable(`the ${name} provider's address is refused by the egress guard (a local provider needs AWP_ALLOW_PRIVATE_EGRESS)`);
+    if (err instanceof EgressError && err.reason === 'timeout')
+      throw unavailable(`the ${name} provider did not answer within ${t.timeoutMs} ms`);
+    if (err instanceof EgressRefused)
+      throw unavailable(
+        `the ${name} provider's address is refused by the egress guard (a local provider needs ` +
+          `AWP_ALLOW_PRIVATE_EGRESS)`,
+      );
     throw unavailable(`could not reach the ${name} provider`);
   }
 }
@@ -49,10 +72,17 @@ function json(name: string, text: string): any {
 
 /** One JSON-RPC 2.0 call; a JSON-RPC error object is the provider refusing the request (422). */
 export async function rpc(t: ProviderTarget, method: string, params: unknown[]): Promise<any> {
-  const res = await call(t, 'EVM JSON-RPC', t.baseUrl, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
+  const res = await call(t, 'EVM JSON-RPC', t.baseUrl, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
   const body = json('EVM JSON-RPC', res.text);
-  if (body?.error) throw policyViolation(`the EVM JSON-RPC provider refused ${method}: ${String(body.error.message ?? body.error.code).slice(0, 200)}`);
-  if (res.status !== 200 || !body || !('result' in body)) throw unavailable(`the EVM JSON-RPC provider gave no result for ${method} (HTTP ${res.status})`);
+  if (body?.error)
+    throw policyViolation(
+      `the EVM JSON-RPC provider refused ${method}: ${String(body.error.message ?? body.error.code).slice(0, 200)}`,
+    );
+  if (res.status !== 200 || !body || !('result' in body))
+    throw unavailable(`the EVM JSON-RPC provider gave no result for ${method} (HTTP ${res.status})`);
   return body.result;
 }
 
@@ -60,7 +90,10 @@ export async function rpc(t: ProviderTarget, method: string, params: unknown[]):
 export async function esplora(t: ProviderTarget, path: string): Promise<any> {
   const res = await call(t, 'Esplora', `${t.baseUrl}${path}`, { method: 'GET' });
   if (res.status === 404) return null;
-  if (res.status === 400) throw policyViolation(`the Esplora provider refused ${path.split('/').slice(0, 2).join('/')}: ${res.text.slice(0, 200)}`);
+  if (res.status === 400)
+    throw policyViolation(
+      `the Esplora provider refused ${path.split('/').slice(0, 2).join('/')}: ${res.text.slice(0, 200)}`,
+    );
   if (res.status !== 200) throw unavailable(`the Esplora provider answered HTTP ${res.status}`);
   return json('Esplora', res.text);
 }

@@ -29,10 +29,30 @@ export interface SourceText {
 }
 
 const side = (f: SourcedFact) => ({ source: f.source, value: f.value, span: f.span });
-const KIND_WORDS: Record<FactKind, string> = { amount: 'amount', currency: 'currency', date: 'date', name: 'name', payee: 'payee', bankDetails: 'bank details', domain: 'domain', paymentMethod: 'payment method' };
+const KIND_WORDS: Record<FactKind, string> = {
+  amount: 'amount',
+  currency: 'currency',
+  date: 'date',
+  name: 'name',
+  payee: 'payee',
+  bankDetails: 'bank details',
+  domain: 'domain',
+  paymentMethod: 'payment method',
+};
 
-function contradiction(kind: FactKind, between: Contradiction['between'], a: SourcedFact, b: SourcedFact): Contradiction {
-  return { kind, between, detail: `${a.source} states ${KIND_WORDS[kind]} "${a.value}", ${b.source} states "${b.value}"`, first: side(a), second: side(b) };
+function contradiction(
+  kind: FactKind,
+  between: Contradiction['between'],
+  a: SourcedFact,
+  b: SourcedFact,
+): Contradiction {
+  return {
+    kind,
+    between,
+    detail: `${a.source} states ${KIND_WORDS[kind]} "${a.value}", ${b.source} states "${b.value}"`,
+    first: side(a),
+    second: side(b),
+  };
 }
 
 /** Facts of each source, read once. */
@@ -48,7 +68,15 @@ function claimVsDocuments(claim: SourcedFact[], documents: SourcedFact[]): Contr
     if (fact.kind === 'amount') {
       const sameNumber = sameKind.find((d) => d.amount!.value === fact.amount!.value);
       if (sameNumber) out.push(contradiction('currency', 'claimVsDocument', fact, sameNumber));
-      else out.push(contradiction('amount', 'claimVsDocument', fact, sameKind.find((d) => d.amount!.currency === fact.amount!.currency) ?? sameKind[0]!));
+      else
+        out.push(
+          contradiction(
+            'amount',
+            'claimVsDocument',
+            fact,
+            sameKind.find((d) => d.amount!.currency === fact.amount!.currency) ?? sameKind[0]!,
+          ),
+        );
       continue;
     }
     out.push(contradiction(fact.kind, 'claimVsDocument', fact, sameKind[0]!));
@@ -68,8 +96,14 @@ function documentsVsEachOther(documents: SourcedFact[]): Contradiction[] {
         const bk = b.filter((f) => f.kind === kind);
         if (bk.length === 0 || ak.some((x) => bk.some((y) => y.value === x.value))) continue;
         if (kind === 'amount') {
-          const currencyOnly = ak.flatMap((x) => bk.filter((y) => y.amount!.value === x.amount!.value).map((y) => [x, y] as const))[0];
-          out.push(currencyOnly ? contradiction('currency', 'documentVsDocument', ...currencyOnly) : contradiction('amount', 'documentVsDocument', ak[0]!, bk[0]!));
+          const currencyOnly = ak.flatMap((x) =>
+            bk.filter((y) => y.amount!.value === x.amount!.value).map((y) => [x, y] as const),
+          )[0];
+          out.push(
+            currencyOnly
+              ? contradiction('currency', 'documentVsDocument', ...currencyOnly)
+              : contradiction('amount', 'documentVsDocument', ak[0]!, bk[0]!),
+          );
           continue;
         }
         out.push(contradiction(kind, 'documentVsDocument', ak[0]!, bk[0]!));

@@ -31,7 +31,17 @@ export interface Fact {
 }
 
 const CURRENCY_CODES = new Set(Intl.supportedValuesOf('currency'));
-const SYMBOLS: Record<string, string> = { $: 'USD', US$: 'USD', '€': 'EUR', '£': 'GBP', '¥': 'JPY', '₹': 'INR', 'C$': 'CAD', 'A$': 'AUD', CHF: 'CHF' };
+const SYMBOLS: Record<string, string> = {
+  $: 'USD',
+  US$: 'USD',
+  '€': 'EUR',
+  '£': 'GBP',
+  '¥': 'JPY',
+  '₹': 'INR',
+  C$: 'CAD',
+  A$: 'AUD',
+  CHF: 'CHF',
+};
 const NUMBER = String.raw`\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
 const SYMBOL = String.raw`US\$|C\$|A\$|\$|€|£|¥|₹`;
 // ISO codes count in capitals only, so "owe 1,200" is not read as a currency "OWE".
@@ -42,7 +52,14 @@ const AMOUNT = new RegExp(
   ].join(''),
   'g',
 );
-const WORD_CURRENCY: Record<string, string> = { dollar: 'USD', dollars: 'USD', euro: 'EUR', euros: 'EUR', pound: 'GBP', pounds: 'GBP' };
+const WORD_CURRENCY: Record<string, string> = {
+  dollar: 'USD',
+  dollars: 'USD',
+  euro: 'EUR',
+  euros: 'EUR',
+  pound: 'GBP',
+  pounds: 'GBP',
+};
 
 /** "1,299.00", "1.299,00", "19,99", "300" → 1299, 1299, 19.99, 300. */
 export function parseAmount(raw: string): number {
@@ -57,23 +74,34 @@ function amounts(text: string): Fact[] {
   for (const m of text.matchAll(AMOUNT)) {
     const code = (m[3] ?? m[6])?.toUpperCase();
     if (code && !CURRENCY_CODES.has(code)) continue; // "ABC 12" is not money
-    const currency = code ?? SYMBOLS[(m[1] ?? m[7])?.toUpperCase() ?? ''] ?? WORD_CURRENCY[(m[8] ?? '').toLowerCase()] ?? null;
+    const currency =
+      code ?? SYMBOLS[(m[1] ?? m[7])?.toUpperCase() ?? ''] ?? WORD_CURRENCY[(m[8] ?? '').toLowerCase()] ?? null;
     if (!currency) continue;
     const value = parseAmount(m[2] ?? m[4] ?? m[5]!);
     if (!Number.isFinite(value) || value <= 0) continue;
-    out.push({ kind: 'amount', value: `${value.toFixed(2)} ${currency}`, amount: { value, currency }, span: { text: m[0], start: m.index, end: m.index + m[0].length } });
+    out.push({
+      kind: 'amount',
+      value: `${value.toFixed(2)} ${currency}`,
+      amount: { value, currency },
+      span: { text: m[0], start: m.index, end: m.index + m[0].length },
+    });
   }
   return out;
 }
 
 /** Calendar dates stated with day and month (relative ones such as "today" are not facts to compare). */
 function dates(text: string): Fact[] {
-  return chrono.parse(text, new Date(Date.UTC(2000, 0, 1)), { forwardDate: false })
+  return chrono
+    .parse(text, new Date(Date.UTC(2000, 0, 1)), { forwardDate: false })
     .filter((r) => r.start.isCertain('day') && r.start.isCertain('month'))
     .map((r) => {
       const c = r.start;
       const mmdd = `${String(c.get('month')).padStart(2, '0')}-${String(c.get('day')).padStart(2, '0')}`;
-      return { kind: 'date' as const, value: c.isCertain('year') ? `${c.get('year')}-${mmdd}` : mmdd, span: { text: r.text, start: r.index, end: r.index + r.text.length } };
+      return {
+        kind: 'date' as const,
+        value: c.isCertain('year') ? `${c.get('year')}-${mmdd}` : mmdd,
+        span: { text: r.text, start: r.index, end: r.index + r.text.length },
+      };
     });
 }
 
@@ -84,11 +112,16 @@ function bankDetails(text: string): Fact[] {
   const out: Fact[] = [];
   for (const m of text.matchAll(IBAN_SHAPE)) {
     const iban = electronicFormatIBAN(m[0]);
-    if (iban && isValidIBAN(iban)) out.push({ kind: 'bankDetails', value: iban, span: { text: m[0], start: m.index, end: m.index + m[0].length } });
+    if (iban && isValidIBAN(iban))
+      out.push({ kind: 'bankDetails', value: iban, span: { text: m[0], start: m.index, end: m.index + m[0].length } });
   }
   for (const m of text.matchAll(ACCOUNT_NO)) {
     const start = m.index + m[0].indexOf(m[1]!);
-    out.push({ kind: 'bankDetails', value: `account ${m[1]!.replace(/[ -]/g, '')}`, span: { text: m[1]!, start, end: start + m[1]!.length } });
+    out.push({
+      kind: 'bankDetails',
+      value: `account ${m[1]!.replace(/[ -]/g, '')}`,
+      span: { text: m[1]!, start, end: start + m[1]!.length },
+    });
   }
   return out;
 }
@@ -111,12 +144,21 @@ function parties(text: string): Fact[] {
     const label = m[1]!.toLowerCase();
     const kind = /bill|invoice|customer|sold|^name/.test(label) ? 'name' : 'payee';
     const start = m.index + m[0].lastIndexOf(m[2]!);
-    out.push({ kind, value: m[2]!.toLowerCase().replace(/[.,]+$/, '').replace(/\s+/g, ' ').trim(), span: { text: m[2]!, start, end: start + m[2]!.length } });
+    out.push({
+      kind,
+      value: m[2]!
+        .toLowerCase()
+        .replace(/[.,]+$/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+      span: { text: m[2]!, start, end: start + m[2]!.length },
+    });
   }
   return out;
 }
 
-const HOST_LIKE = /(?:https?:\/\/)?(?:[\p{L}\p{N}-]+\.)+[\p{L}]{2,}(?:\/[^\s<>"')]*)?|[\w.+-]+@(?:[\p{L}\p{N}-]+\.)+[\p{L}]{2,}/gu;
+const HOST_LIKE =
+  /(?:https?:\/\/)?(?:[\p{L}\p{N}-]+\.)+[\p{L}]{2,}(?:\/[^\s<>"')]*)?|[\w.+-]+@(?:[\p{L}\p{N}-]+\.)+[\p{L}]{2,}/gu;
 
 /** Registrable domains of URLs, e-mail addresses and bare host names the Public Suffix List knows. */
 export function domains(text: string): Fact[] {
@@ -124,8 +166,17 @@ export function domains(text: string): Fact[] {
   for (const m of text.matchAll(HOST_LIKE)) {
     const token = m[0].replace(/[.,;:]+$/, '');
     const domain = registrableDomain(token);
-    const host = token.includes('@') && !token.includes('/') ? token.slice(token.lastIndexOf('@') + 1) : token.replace(/^https?:\/\//i, '').split('/')[0]!;
-    if (domain) out.push({ kind: 'domain', value: domain, host, span: { text: token, start: m.index, end: m.index + token.length } });
+    const host =
+      token.includes('@') && !token.includes('/')
+        ? token.slice(token.lastIndexOf('@') + 1)
+        : token.replace(/^https?:\/\//i, '').split('/')[0]!;
+    if (domain)
+      out.push({
+        kind: 'domain',
+        value: domain,
+        host,
+        span: { text: token, start: m.index, end: m.index + token.length },
+      });
   }
   return out;
 }
@@ -145,12 +196,24 @@ function paymentMethods(text: string): Fact[] {
   const out: Fact[] = [];
   for (const [method, re] of METHODS) {
     const m = re.exec(text);
-    if (m) out.push({ kind: 'paymentMethod', value: method, span: { text: m[0], start: m.index, end: m.index + m[0].length } });
+    if (m)
+      out.push({
+        kind: 'paymentMethod',
+        value: method,
+        span: { text: m[0], start: m.index, end: m.index + m[0].length },
+      });
   }
   return out;
 }
 
 /** Every fact of a text, in the order of the kinds. */
 export function factsOf(text: string): Fact[] {
-  return [...amounts(text), ...dates(text), ...parties(text), ...bankDetails(text), ...domains(text), ...paymentMethods(text)];
+  return [
+    ...amounts(text),
+    ...dates(text),
+    ...parties(text),
+    ...bankDetails(text),
+    ...domains(text),
+    ...paymentMethods(text),
+  ];
 }

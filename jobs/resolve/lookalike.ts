@@ -17,7 +17,19 @@ export const IMPERSONATED_BRANDS: Array<{ brand: string; domains: string[] }> = 
   { brand: 'paypal', domains: ['paypal.com', 'paypal.me'] },
   { brand: 'microsoft', domains: ['microsoft.com', 'live.com', 'outlook.com', 'office.com', 'microsoftonline.com'] },
   { brand: 'apple', domains: ['apple.com', 'icloud.com'] },
-  { brand: 'amazon', domains: ['amazon.com', 'amazon.co.uk', 'amazon.de', 'amazon.fr', 'amazon.it', 'amazon.es', 'amazon.ca', 'amazon.co.jp'] },
+  {
+    brand: 'amazon',
+    domains: [
+      'amazon.com',
+      'amazon.co.uk',
+      'amazon.de',
+      'amazon.fr',
+      'amazon.it',
+      'amazon.es',
+      'amazon.ca',
+      'amazon.co.jp',
+    ],
+  },
   { brand: 'google', domains: ['google.com', 'gmail.com', 'youtube.com'] },
   { brand: 'netflix', domains: ['netflix.com'] },
   { brand: 'facebook', domains: ['facebook.com', 'fb.com', 'meta.com'] },
@@ -48,7 +60,16 @@ export const IMPERSONATED_BRANDS: Array<{ brand: string; domains: string[] }> = 
 const OWN = new Set(IMPERSONATED_BRANDS.flatMap((b) => b.domains));
 
 /** ASCII tricks that read as another letter at a glance, folded to what they imitate. */
-const ASCII_TRICKS: Array<[RegExp, string]> = [[/rn/g, 'm'], [/vv/g, 'w'], [/cl/g, 'd'], [/0/g, 'o'], [/1/g, 'l'], [/3/g, 'e'], [/5/g, 's'], [/\$/g, 's']];
+const ASCII_TRICKS: Array<[RegExp, string]> = [
+  [/rn/g, 'm'],
+  [/vv/g, 'w'],
+  [/cl/g, 'd'],
+  [/0/g, 'o'],
+  [/1/g, 'l'],
+  [/3/g, 'e'],
+  [/5/g, 's'],
+  [/\$/g, 's'],
+];
 
 export interface Lookalike {
   domain: string;
@@ -78,7 +99,8 @@ function nameOf(domain: string): string {
  * (paypal-secure), then an edit distance of 1 (2 for names of 8 letters or more).
  */
 export function lookalikeOf(domain: string, host?: string): Lookalike | null {
-  const d = domainToUnicode(domain.toLowerCase()) || domain.toLowerCase(); // xn--pypal-4ve.com is read as the Unicode it shows
+  // xn--pypal-4ve.com is read as the Unicode it shows
+  const d = domainToUnicode(domain.toLowerCase()) || domain.toLowerCase();
   if (OWN.has(d)) return null;
   return nameLookalike(d, nameOf(d)) ?? subdomainLookalike(d, host);
 }
@@ -91,7 +113,13 @@ function subdomainLookalike(d: string, host: string | undefined): Lookalike | nu
   for (const label of h.slice(0, -d.length - 1).split('.')) {
     const folded = ASCII_TRICKS.reduce((x, [re, to]) => x.replace(re, to), foldConfusables(label).toLowerCase());
     const brand = IMPERSONATED_BRANDS.find((b) => b.brand === folded && b.brand.length >= 4);
-    if (brand) return { domain: d, brand: brand.brand, imitates: brand.domains[0]!, how: folded !== label ? (foldConfusables(label) !== label ? 'unicodeConfusable' : 'asciiTrick') : 'brandInName' };
+    if (brand)
+      return {
+        domain: d,
+        brand: brand.brand,
+        imitates: brand.domains[0]!,
+        how: folded !== label ? (foldConfusables(label) !== label ? 'unicodeConfusable' : 'asciiTrick') : 'brandInName',
+      };
   }
   return null;
 }
@@ -101,18 +129,21 @@ function nameLookalike(d: string, raw: string): Lookalike | null {
   const tricked = ASCII_TRICKS.reduce((s, [re, to]) => s.replace(re, to), folded);
   for (const { brand, domains } of IMPERSONATED_BRANDS) {
     const imitates = domains[0]!;
-    if (folded !== raw && (folded === brand || tricked === brand)) return { domain: d, brand, imitates, how: 'unicodeConfusable' };
+    if (folded !== raw && (folded === brand || tricked === brand))
+      return { domain: d, brand, imitates, how: 'unicodeConfusable' };
     if (tricked === brand && raw !== brand) return { domain: d, brand, imitates, how: 'asciiTrick' };
   }
   for (const { brand, domains } of IMPERSONATED_BRANDS) {
     const imitates = domains[0]!;
     const labels = tricked.split(/[-.]/);
-    if (brand.length >= 3 && labels.length > 1 && labels.includes(brand)) return { domain: d, brand, imitates, how: 'brandInName' };
+    if (brand.length >= 3 && labels.length > 1 && labels.includes(brand))
+      return { domain: d, brand, imitates, how: 'brandInName' };
     for (const name of new Set([brand, ...domains.map(nameOf)])) {
       const limit = name.length >= 8 ? 2 : 1;
       for (const part of new Set([tricked, ...labels])) {
         const apart = distance(part, name);
-        if (name.length >= 5 && part.length >= 5 && apart > 0 && apart <= limit) return { domain: d, brand, imitates, how: 'editDistance' };
+        if (name.length >= 5 && part.length >= 5 && apart > 0 && apart <= limit)
+          return { domain: d, brand, imitates, how: 'editDistance' };
       }
     }
   }

@@ -18,20 +18,39 @@ const MAX_SIGNALS = 10;
 export async function llmSignals(config: Config, sources: SourceText[], signal?: AbortSignal): Promise<LlmOutcome> {
   if (!config.LLM_BASE_URL || !config.LLM_MODEL) return { status: 'notConfigured', signals: [] };
   try {
-    const res = await egressFetch(config.AWP_ALLOW_PRIVATE_EGRESS, `${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`, {
-      method: 'POST', timeoutMs: config.LLM_TIMEOUT_MS, maxBytes: 256 * 1024, signal,
-      headers: { 'content-type': 'application/json', ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}) },
-      body: JSON.stringify({
-        model: config.LLM_MODEL,
-        temperature: 0,
-        messages: [
-          { role: 'system', content: 'You are a fraud analyst. List signs of a scam in the sources (FTC signs: impersonation, problem or prize, pressure, a specific payment method). Answer with JSON only: {"signals": [{"source": "<source name>", "quote": "<exact text copied from that source>", "signal": "<what it shows>"}]}. Quote exactly; list nothing when there is no sign.' },
-          { role: 'user', content: JSON.stringify(sources) },
-        ],
-      }),
-    });
+    const res = await egressFetch(
+      config.AWP_ALLOW_PRIVATE_EGRESS,
+      `${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`,
+      {
+        method: 'POST',
+        timeoutMs: config.LLM_TIMEOUT_MS,
+        maxBytes: 256 * 1024,
+        signal,
+        headers: {
+          'content-type': 'application/json',
+          ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}),
+        },
+        body: JSON.stringify({
+          model: config.LLM_MODEL,
+          temperature: 0,
+          messages: [
+            {
+              role: 'system',
+              content:
+                'You are a fraud analyst. List signs of a scam in the sources (FTC signs: impersonation, ' +
+                'problem or prize, pressure, a specific payment method). Answer with JSON only: {"signals": ' +
+                '[{"source": "<source name>", "quote": "<exact text copied from that source>", "signal": ' +
+                '"<what it shows>"}]}. Quote exactly; list nothing when there is no sign.',
+            },
+            { role: 'user', content: JSON.stringify(sources) },
+          ],
+        }),
+      },
+    );
     if (res.status !== 200 || res.truncated) return { status: 'fellBack', signals: [] };
-    const text = (JSON.parse(res.text) as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message?.content ?? '';
+    const text =
+      (JSON.parse(res.text) as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message
+        ?.content ?? '';
     const parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { signals?: unknown };
     if (!Array.isArray(parsed.signals)) return { status: 'fellBack', signals: [] };
     const added: AddedSignal[] = [];
@@ -40,7 +59,11 @@ export async function llmSignals(config: Config, sources: SourceText[], signal?:
       const quote = typeof s?.quote === 'string' ? s.quote : '';
       const start = source && quote.length >= 3 ? source.text.indexOf(quote) : -1;
       if (start < 0 || typeof s.signal !== 'string') continue; // a quote not in its source is not evidence
-      added.push({ source: source!.source, span: { text: quote, start, end: start + quote.length }, signal: s.signal.slice(0, 200) });
+      added.push({
+        source: source!.source,
+        span: { text: quote, start, end: start + quote.length },
+        signal: s.signal.slice(0, 200),
+      });
     }
     return { status: added.length > 0 ? 'added' : 'nothingAdded', signals: added };
   } catch {

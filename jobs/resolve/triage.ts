@@ -11,7 +11,6 @@ import { phraseHits, RULE_DOCS, type FtcSign, type Ic3Category, type RuleId } fr
  * distinct rules that fired; thresholds map it to a severity and a label. Pure.
  */
 
-
 export interface TriageInput {
   claim: string;
   documents?: string[];
@@ -63,12 +62,33 @@ export function triageSources(input: TriageInput): SourceText[] {
   ];
 }
 
-function signal(ruleId: RuleId, source: string, span: Span, origin: 'rule' | 'llm' = 'rule', detail?: string, label?: string): EvidenceSignal {
+function signal(
+  ruleId: RuleId,
+  source: string,
+  span: Span,
+  origin: 'rule' | 'llm' = 'rule',
+  detail?: string,
+  label?: string,
+): EvidenceSignal {
   const doc = RULE_DOCS[ruleId];
-  return { ruleId, signal: label ?? doc.signal, source, span, weight: doc.weight, ftcSign: doc.ftcSign, ic3Category: doc.ic3, origin, ...(detail ? { detail } : {}) };
+  return {
+    ruleId,
+    signal: label ?? doc.signal,
+    source,
+    span,
+    weight: doc.weight,
+    ftcSign: doc.ftcSign,
+    ic3Category: doc.ic3,
+    origin,
+    ...(detail ? { detail } : {}),
+  };
 }
 
-const CONTRADICTION_RULES: Partial<Record<Contradiction['kind'], RuleId>> = { bankDetails: 'contradiction.bankDetails', payee: 'contradiction.payee', domain: 'contradiction.domain' };
+const CONTRADICTION_RULES: Partial<Record<Contradiction['kind'], RuleId>> = {
+  bankDetails: 'contradiction.bankDetails',
+  payee: 'contradiction.payee',
+  domain: 'contradiction.domain',
+};
 
 function severityOf(score: number): Triage['risk']['severity'] {
   return score >= 14 ? 'critical' : score >= 6 ? 'high' : score >= 3 ? 'medium' : score >= 1 ? 'low' : 'none';
@@ -83,16 +103,50 @@ const REFERENCE_NUMBER = new RegExp(
 );
 const WORDS = /[\p{L}\p{N}]+/gu;
 
-function missingEvidence(input: TriageInput, sources: SourceText[], rules: Set<RuleId>, hasDomain: boolean, label: Triage['risk']['label']): MissingEvidence[] {
+function missingEvidence(
+  input: TriageInput,
+  sources: SourceText[],
+  rules: Set<RuleId>,
+  hasDomain: boolean,
+  label: Triage['risk']['label'],
+): MissingEvidence[] {
   const out: MissingEvidence[] = [];
   const impersonates = [...rules].some((r) => r.startsWith('impersonation.') || r === 'lookalike.domain');
   const asksToPay = [...rules].some((r) => r.startsWith('pay.') || r.startsWith('fee.'));
   const unsettled = label === 'suspicious' || label === 'insufficientEvidence';
-  if ((input.documents ?? []).length === 0) out.push({ kind: 'documents', detail: 'no documents were given: the message as received (with its headers) or the invoice or statement it refers to', decisive: unsettled });
-  if (!input.sender && !hasDomain) out.push({ kind: 'senderDomain', detail: 'the sender\'s address or number and its registered domain, to check against the organization\'s own', decisive: impersonates && unsettled });
-  if (impersonates) out.push({ kind: 'callBack', detail: 'a call-back through a number you already know (the card, a statement, the official website), never one given in the message', decisive: true });
-  if (asksToPay && !sources.some((s) => REFERENCE_NUMBER.test(s.text))) out.push({ kind: 'invoiceNumber', detail: 'an invoice, order or case number to check against your own records', decisive: unsettled });
-  if (rules.has('bankDetails.changed') || rules.has('contradiction.bankDetails')) out.push({ kind: 'originalBankDetails', detail: 'the bank details on file from earlier payments, confirmed by phone with a known contact', decisive: true });
+  if ((input.documents ?? []).length === 0)
+    out.push({
+      kind: 'documents',
+      detail:
+        'no documents were given: the message as received (with its headers) or the invoice or statement it refers to',
+      decisive: unsettled,
+    });
+  if (!input.sender && !hasDomain)
+    out.push({
+      kind: 'senderDomain',
+      detail: "the sender's address or number and its registered domain, to check against the organization's own",
+      decisive: impersonates && unsettled,
+    });
+  if (impersonates)
+    out.push({
+      kind: 'callBack',
+      detail:
+        'a call-back through a number you already know (the card, a statement, the official website), never ' +
+        'one given in the message',
+      decisive: true,
+    });
+  if (asksToPay && !sources.some((s) => REFERENCE_NUMBER.test(s.text)))
+    out.push({
+      kind: 'invoiceNumber',
+      detail: 'an invoice, order or case number to check against your own records',
+      decisive: unsettled,
+    });
+  if (rules.has('bankDetails.changed') || rules.has('contradiction.bankDetails'))
+    out.push({
+      kind: 'originalBankDetails',
+      detail: 'the bank details on file from earlier payments, confirmed by phone with a known contact',
+      decisive: true,
+    });
   return out;
 }
 
@@ -101,7 +155,8 @@ export function analyseClaim(input: TriageInput, added: AddedSignal[] = []): Tri
   const sources = triageSources(input);
   const evidenceMap: EvidenceSignal[] = [];
   for (const { source, text } of sources) {
-    for (const hit of phraseHits(text)) evidenceMap.push(signal(hit.ruleId, source, { text: hit.text, start: hit.start, end: hit.end }));
+    for (const hit of phraseHits(text))
+      evidenceMap.push(signal(hit.ruleId, source, { text: hit.text, start: hit.start, end: hit.end }));
   }
   const facts = sourceFacts(sources);
   const seenLookalikes = new Set<string>();
@@ -109,31 +164,84 @@ export function analyseClaim(input: TriageInput, added: AddedSignal[] = []): Tri
     const found = lookalikeOf(fact.value, fact.host);
     if (!found || seenLookalikes.has(`${fact.source}|${found.domain}`)) continue;
     seenLookalikes.add(`${fact.source}|${found.domain}`);
-    evidenceMap.push(signal('lookalike.domain', fact.source, fact.span, 'rule', `lookalike: ${found.domain} imitates ${found.imitates} (${found.how})`));
+    evidenceMap.push(
+      signal(
+        'lookalike.domain',
+        fact.source,
+        fact.span,
+        'rule',
+        `lookalike: ${found.domain} imitates ${found.imitates} (${found.how})`,
+      ),
+    );
   }
   const contradictions = findContradictions(facts);
   for (const c of contradictions) {
     const ruleId = CONTRADICTION_RULES[c.kind];
-    if (ruleId && !evidenceMap.some((e) => e.ruleId === ruleId)) evidenceMap.push(signal(ruleId, c.second.source, c.second.span, 'rule', c.detail));
+    if (ruleId && !evidenceMap.some((e) => e.ruleId === ruleId))
+      evidenceMap.push(signal(ruleId, c.second.source, c.second.span, 'rule', c.detail));
   }
   for (const a of added) evidenceMap.push(signal('llm.signal', a.source, a.span, 'llm', undefined, a.signal));
 
   const rules = new Set(evidenceMap.map((e) => e.ruleId));
   const score = [...rules].reduce((sum, r) => sum + RULE_DOCS[r].weight, 0);
   const words = (input.claim.match(WORDS) ?? []).length + (input.documents ?? []).join(' ').split(/\s+/).length - 1;
-  const label: Triage['risk']['label'] = score >= 6 ? 'likelyScam' : score >= 3 ? 'suspicious'
-    : words < 10 && (input.documents ?? []).length === 0 && !input.urls?.length ? 'insufficientEvidence' : 'likelyLegitimate';
+  const label: Triage['risk']['label'] =
+    score >= 6
+      ? 'likelyScam'
+      : score >= 3
+        ? 'suspicious'
+        : words < 10 && (input.documents ?? []).length === 0 && !input.urls?.length
+          ? 'insufficientEvidence'
+          : 'likelyLegitimate';
   const severity = label === 'insufficientEvidence' ? 'none' : severityOf(score);
-  const missing = missingEvidence(input, sources, rules, facts.some((f) => f.kind === 'domain'), label);
+  const missing = missingEvidence(
+    input,
+    sources,
+    rules,
+    facts.some((f) => f.kind === 'domain'),
+    label,
+  );
   const decisive = missing.filter((m) => m.decisive).length;
 
-  const base = { likelyScam: 0.6 + Math.min(0.3, 0.025 * (score - 6)), suspicious: 0.5, likelyLegitimate: (input.documents ?? []).length > 0 ? 0.75 : 0.6, insufficientEvidence: 0.3 }[label];
+  const base = {
+    likelyScam: 0.6 + Math.min(0.3, 0.025 * (score - 6)),
+    suspicious: 0.5,
+    likelyLegitimate: (input.documents ?? []).length > 0 ? 0.75 : 0.6,
+    insufficientEvidence: 0.3,
+  }[label];
   const confidence = Math.round(Math.min(0.95, Math.max(0.05, base - Math.min(0.3, 0.1 * decisive))) * 100) / 100;
   const bankConflict = rules.has('contradiction.bankDetails') || rules.has('bankDetails.changed');
-  const recommendedRestraint: Triage['recommendedRestraint'] = label === 'likelyScam' ? 'doNotEngage' : label === 'suspicious' || bankConflict ? 'escalateBeforeActing' : label === 'insufficientEvidence' || decisive > 0 ? 'verifyBeforeActing' : 'proceedSafely';
-  const nextAction: Triage['nextAction'] = label === 'likelyScam' || bankConflict ? 'requestHumanReview' : label === 'suspicious' ? 'verifyThroughKnownChannel' : label === 'insufficientEvidence' ? 'provideMoreEvidence' : 'noActionNeeded';
+  const recommendedRestraint: Triage['recommendedRestraint'] =
+    label === 'likelyScam'
+      ? 'doNotEngage'
+      : label === 'suspicious' || bankConflict
+        ? 'escalateBeforeActing'
+        : label === 'insufficientEvidence' || decisive > 0
+          ? 'verifyBeforeActing'
+          : 'proceedSafely';
+  const nextAction: Triage['nextAction'] =
+    label === 'likelyScam' || bankConflict
+      ? 'requestHumanReview'
+      : label === 'suspicious'
+        ? 'verifyThroughKnownChannel'
+        : label === 'insufficientEvidence'
+          ? 'provideMoreEvidence'
+          : 'noActionNeeded';
   const ftcSigns = [...new Set(evidenceMap.map((e) => e.ftcSign).filter((s): s is FtcSign => s !== null))];
   const ic3Categories = [...new Set(evidenceMap.map((e) => e.ic3Category).filter((s): s is Ic3Category => s !== null))];
-  const summary = `${label} (${severity}, score ${score}): ${rules.size} rule(s) fired${ftcSigns.length ? `, FTC signs ${ftcSigns.join(', ')}` : ''}; ${contradictions.length} contradiction(s); ${missing.length} piece(s) of evidence missing`;
-  return { risk: { label, severity, score }, evidenceMap, contradictions, missingEvidence: missing, confidence, recommendedRestraint, nextAction, taxonomy: { ftcSigns, ic3Categories }, summary };
+  const summary =
+    `${label} (${severity}, score ${score}): ${rules.size} rule(s) ` +
+    `fired${ftcSigns.length ? `, FTC signs ${ftcSigns.join(', ')}` : ''}; ${contradictions.length} ` +
+    `contradiction(s); ${missing.length} piece(s) of evidence missing`;
+  return {
+    risk: { label, severity, score },
+    evidenceMap,
+    contradictions,
+    missingEvidence: missing,
+    confidence,
+    recommendedRestraint,
+    nextAction,
+    taxonomy: { ftcSigns, ic3Categories },
+    summary,
+  };
 }

@@ -1,6 +1,8 @@
 import type { DomainVocabulary } from '../domain.js';
 
-/** What the router learns about resolve; test/unit/router.test.ts checks it on requests that are not in these examples. */
+/**
+ * What the router learns about resolve; test/unit/router.test.ts checks it on requests that are not in these examples.
+ */
 export const vocabulary: DomainVocabulary = {
   lexicon: /\b(scam|fraud|contradict\w*|audit|verify|fact.?check|dispute|legit\w*|misleading)\b/i,
   precedence: 80,

@@ -11,7 +11,9 @@ export const routes = [
     handler: ({ body }) => runArbitrage(body.chaos),
   }),
   r.post('/v1/benchmarks/local', 'Run a small local protocol benchmark and return its measured figures', {
-    tag: 'benchmarks', auth: 'bearer', scopes: ['tools:use'],
+    tag: 'benchmarks',
+    auth: 'bearer',
+    scopes: ['tools:use'],
     handler: (_input, deps) => localBenchmark(deps),
   }),
 ];

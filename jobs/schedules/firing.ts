@@ -1,6 +1,14 @@
 import type { Deps } from '../../shared/deps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { advanceSchedule, claimDueSchedules, hasRunningFiring, insertFiring, settleFiring, type FiringRow, type ScheduleRow } from './repository.js';
+import {
+  advanceSchedule,
+  claimDueSchedules,
+  hasRunningFiring,
+  insertFiring,
+  settleFiring,
+  type FiringRow,
+  type ScheduleRow,
+} from './repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { newId } from '../../shared/ids.js';
 import { type FiringTrigger, type CreatorGrant, startAutomatedRun, type RunTarget } from '../automation/index.js';
@@ -30,15 +38,31 @@ export async function fireDueSchedules(deps: Deps, now = new Date()): Promise<{ 
     const toStart: Array<{ firing: FiringRow; target: RunTarget; grant: CreatorGrant }> = [];
     for (const schedule of await claimDueSchedules(trx, now, CLAIM_BATCH)) {
       claimed++;
-      const plan = planTick({ cron: schedule.cron, timezone: schedule.timezone, catchUp: schedule.catch_up as CatchUp, nextFireAt: schedule.next_fire_at }, now, graceMs);
+      const plan = planTick(
+        {
+          cron: schedule.cron,
+          timezone: schedule.timezone,
+          catchUp: schedule.catch_up as CatchUp,
+          nextFireAt: schedule.next_fire_at,
+        },
+        now,
+        graceMs,
+      );
       await advanceSchedule(trx, schedule.id, plan.nextFireAt, plan.scheduledFor);
-      const firing = await recordFiring(trx, schedule, { scheduledFor: plan.scheduledFor, trigger: plan.trigger, missed: plan.missed, missedTick: plan.action === 'missed' });
-      if (firing?.outcome === 'pending') toStart.push({ firing, target: schedule.target as RunTarget, grant: schedule });
+      const firing = await recordFiring(trx, schedule, {
+        scheduledFor: plan.scheduledFor,
+        trigger: plan.trigger,
+        missed: plan.missed,
+        missedTick: plan.action === 'missed',
+      });
+      if (firing?.outcome === 'pending')
+        toStart.push({ firing, target: schedule.target as RunTarget, grant: schedule });
     }
     return toStart;
   });
   let started = 0;
-  for (const { firing, target, grant } of pending) if ((await startFiring(deps, firing, target, grant)).outcome === 'started') started++;
+  for (const { firing, target, grant } of pending)
+    if ((await startFiring(deps, firing, target, grant)).outcome === 'started') started++;
   return { claimed, started };
 }
 
@@ -47,24 +71,56 @@ export async function fireDueSchedules(deps: Deps, now = new Date()): Promise<{ 
  * start, else settled at once with its event (`missed`, `skippedOverlap`).
  * Null when the tick has a firing already.
  */
-export async function recordFiring(trx: Db, schedule: ScheduleRow, f: { scheduledFor: Date; trigger: FiringTrigger; missed: number; missedTick?: boolean }): Promise<FiringRow | null> {
-  const overlapping = !f.missedTick && schedule.overlap === 'skip' && (await hasRunningFiring(trx, schedule, TERMINAL_STATUSES));
+export async function recordFiring(
+  trx: Db,
+  schedule: ScheduleRow,
+  f: { scheduledFor: Date; trigger: FiringTrigger; missed: number; missedTick?: boolean },
+): Promise<FiringRow | null> {
+  const overlapping =
+    !f.missedTick && schedule.overlap === 'skip' && (await hasRunningFiring(trx, schedule, TERMINAL_STATUSES));
   const outcome = f.missedTick ? 'missed' : overlapping ? 'skippedOverlap' : 'pending';
   const reason = f.missedTick
     ? `no clock ran at this tick (catchUp none): ${f.missed} tick${f.missed === 1 ? '' : 's'} not run`
-    : overlapping ? 'the previous run of this schedule has not finished (overlap skip)' : null;
-  const firing = await insertFiring(trx, { id: newId('sfr'), account_id: schedule.account_id, schedule_id: schedule.id, scheduled_for: f.scheduledFor, trigger: f.trigger, missed: f.missed, outcome, reason });
+    : overlapping
+      ? 'the previous run of this schedule has not finished (overlap skip)'
+      : null;
+  const firing = await insertFiring(trx, {
+    id: newId('sfr'),
+    account_id: schedule.account_id,
+    schedule_id: schedule.id,
+    scheduled_for: f.scheduledFor,
+    trigger: f.trigger,
+    missed: f.missed,
+    outcome,
+    reason,
+  });
   if (firing && outcome !== 'pending') await recordFired(trx, firing);
   return firing;
 }
 
-/** Starts a pending firing's run within the schedule's recorded grant and records what came of it, with its event, in one transaction. */
-export async function startFiring(deps: Deps, firing: FiringRow, target: RunTarget, grant: CreatorGrant): Promise<FiringRow> {
+/**
+ * Starts a pending firing's run within the schedule's recorded grant and records what came of it, with its event, in
+ * one transaction.
+ */
+export async function startFiring(
+  deps: Deps,
+  firing: FiringRow,
+  target: RunTarget,
+  grant: CreatorGrant,
+): Promise<FiringRow> {
   const started = await startAutomatedRun(deps, firing.account_id, target, grant, {
-    startedBy: `schedule:${firing.schedule_id}`, scheduleId: firing.schedule_id, firingId: firing.id, scheduledFor: firing.scheduled_for.toISOString(), trigger: firing.trigger,
+    startedBy: `schedule:${firing.schedule_id}`,
+    scheduleId: firing.schedule_id,
+    firingId: firing.id,
+    scheduledFor: firing.scheduled_for.toISOString(),
+    trigger: firing.trigger,
   });
   const result = await deps.db.transaction(async (trx) => {
-    const row = await settleFiring(trx, firing.id, { outcome: started.outcome, runId: started.outcome === 'started' ? started.runId : null, reason: started.outcome === 'started' ? null : started.reason });
+    const row = await settleFiring(trx, firing.id, {
+      outcome: started.outcome,
+      runId: started.outcome === 'started' ? started.runId : null,
+      reason: started.outcome === 'started' ? null : started.reason,
+    });
     return row ? { row, deliveries: (await recordFired(trx, row)).deliveries } : null;
   });
   if (result?.deliveries) await wakeDispatcher(deps);
@@ -73,7 +129,18 @@ export async function startFiring(deps: Deps, firing: FiringRow, target: RunTarg
 
 function recordFired(trx: Db, f: FiringRow) {
   return recordEvent(trx, {
-    accountId: f.account_id, type: 'schedule.fired', subject: f.schedule_id,
-    payload: { scheduleId: f.schedule_id, firingId: f.id, scheduledFor: new Date(f.scheduled_for).toISOString(), trigger: f.trigger, outcome: f.outcome, missed: f.missed, runId: f.run_id, reason: f.reason },
+    accountId: f.account_id,
+    type: 'schedule.fired',
+    subject: f.schedule_id,
+    payload: {
+      scheduleId: f.schedule_id,
+      firingId: f.id,
+      scheduledFor: new Date(f.scheduled_for).toISOString(),
+      trigger: f.trigger,
+      outcome: f.outcome,
+      missed: f.missed,
+      runId: f.run_id,
+      reason: f.reason,
+    },
   });
 }

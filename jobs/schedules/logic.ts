@@ -11,13 +11,15 @@ import { isTimeZone } from '../../shared/time-zone.js';
  * at its first occurrence. Either way each day's tick fires exactly once.
  */
 
-
 /** Why a cron expression or zone cannot be used, or null when both can. */
 export function scheduleProblem(cron: string, timezone: string): string | null {
-  if (!isTimeZone(timezone)) return `timezone ${JSON.stringify(timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC)`;
+  if (!isTimeZone(timezone))
+    return `timezone ${JSON.stringify(timezone)} is not an IANA time zone (Europe/Berlin, America/New_York, UTC)`;
   const fields = cron.trim().split(/\s+/).length;
-  if (cron.trim().startsWith('@')) return 'cron takes five fields (minute hour day month weekday) or six with seconds first, not @-macros';
-  if (fields < 5 || fields > 6) return `cron takes five fields (minute hour day month weekday) or six with seconds first; got ${fields}`;
+  if (cron.trim().startsWith('@'))
+    return 'cron takes five fields (minute hour day month weekday) or six with seconds first, not @-macros';
+  if (fields < 5 || fields > 6)
+    return `cron takes five fields (minute hour day month weekday) or six with seconds first; got ${fields}`;
   try {
     const expression = parse(cron, timezone, new Date());
     if (!expression.hasNext()) return 'cron never fires';
@@ -33,7 +35,9 @@ function parse(cron: string, timezone: string, after: Date): CronExpression {
 
 /** The next `count` ticks strictly after `after`. */
 export function nextFireTimes(cron: string, timezone: string, after: Date, count: number): Date[] {
-  return parse(cron, timezone, after).take(count).map((d) => d.toDate());
+  return parse(cron, timezone, after)
+    .take(count)
+    .map((d) => d.toDate());
 }
 
 export const CATCH_UP_POLICIES = ['none', 'once'] as const;
@@ -62,7 +66,11 @@ const MAX_COUNTED = 10_000;
  * catch-up, `none` records it as missed. Earlier due ticks are never run,
  * only counted.
  */
-export function planTick(s: { cron: string; timezone: string; catchUp: CatchUp; nextFireAt: Date }, now: Date, graceMs: number): TickPlan {
+export function planTick(
+  s: { cron: string; timezone: string; catchUp: CatchUp; nextFireAt: Date },
+  now: Date,
+  graceMs: number,
+): TickPlan {
   let scheduledFor = s.nextFireAt;
   let earlier = 0;
   const ticks = parse(s.cron, s.timezone, s.nextFireAt);
@@ -70,7 +78,9 @@ export function planTick(s: { cron: string; timezone: string; catchUp: CatchUp; 
     const tick = ticks.next().toDate();
     if (tick > now) break;
     if (earlier >= MAX_COUNTED) {
-      scheduledFor = parse(s.cron, s.timezone, new Date(now.getTime() + 1)).prev().toDate();
+      scheduledFor = parse(s.cron, s.timezone, new Date(now.getTime() + 1))
+        .prev()
+        .toDate();
       break;
     }
     scheduledFor = tick;

@@ -14,7 +14,9 @@ export interface ScheduleRow {
   next_fire_at: Date;
   last_fired_at: Date | null;
   last_run_id: string | null;
-  /** The member who wrote it and the scopes it acts within (jobs/automation/grant.ts); null before grants were recorded. */
+  /**
+   * The member who wrote it and the scopes it acts within (jobs/automation/grant.ts); null before grants were recorded.
+   */
   created_by: string | null;
   grant_scopes: string[] | null;
   created_at: Date;
@@ -35,12 +37,22 @@ export interface FiringRow {
   updated_at: Date;
 }
 
-export async function insertSchedule(db: Db, row: Omit<ScheduleRow, 'created_at' | 'updated_at' | 'last_fired_at' | 'last_run_id' | 'status'>): Promise<ScheduleRow> {
-  const [created] = await db('schedules').insert({ ...row, target: JSON.stringify(row.target) }).returning('*');
+export async function insertSchedule(
+  db: Db,
+  row: Omit<ScheduleRow, 'created_at' | 'updated_at' | 'last_fired_at' | 'last_run_id' | 'status'>,
+): Promise<ScheduleRow> {
+  const [created] = await db('schedules')
+    .insert({ ...row, target: JSON.stringify(row.target) })
+    .returning('*');
   return created;
 }
 
-export async function getSchedule(db: Db, accountId: string, scheduleId: string, forUpdate = false): Promise<ScheduleRow | null> {
+export async function getSchedule(
+  db: Db,
+  accountId: string,
+  scheduleId: string,
+  forUpdate = false,
+): Promise<ScheduleRow | null> {
   const q = db('schedules').where({ id: scheduleId, account_id: accountId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
@@ -50,8 +62,16 @@ export async function listSchedules(db: Db, accountId: string, f: { limit: numbe
   return page<ScheduleRow>(db('schedules').where({ account_id: accountId }), f.limit, f.cursor);
 }
 
-export async function setScheduleStatus(db: Db, scheduleId: string, status: string, nextFireAt?: Date): Promise<ScheduleRow> {
-  const [row] = await db('schedules').where({ id: scheduleId }).update({ status, ...(nextFireAt ? { next_fire_at: nextFireAt } : {}), updated_at: db.fn.now() }).returning('*');
+export async function setScheduleStatus(
+  db: Db,
+  scheduleId: string,
+  status: string,
+  nextFireAt?: Date,
+): Promise<ScheduleRow> {
+  const [row] = await db('schedules')
+    .where({ id: scheduleId })
+    .update({ status, ...(nextFireAt ? { next_fire_at: nextFireAt } : {}), updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -66,16 +86,29 @@ export async function deleteSchedule(db: Db, accountId: string, scheduleId: stri
  * it commits: a tick is claimed by one clock, once.
  */
 export async function claimDueSchedules(db: Db, now: Date, limit: number): Promise<ScheduleRow[]> {
-  return db('schedules').where('status', 'active').andWhere('next_fire_at', '<=', now)
-    .orderBy('next_fire_at').limit(limit).forUpdate().skipLocked();
+  return db('schedules')
+    .where('status', 'active')
+    .andWhere('next_fire_at', '<=', now)
+    .orderBy('next_fire_at')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked();
 }
 
 export async function advanceSchedule(db: Db, scheduleId: string, nextFireAt: Date, firedAt: Date): Promise<void> {
-  await db('schedules').where({ id: scheduleId }).update({ next_fire_at: nextFireAt, last_fired_at: firedAt, updated_at: db.fn.now() });
+  await db('schedules')
+    .where({ id: scheduleId })
+    .update({ next_fire_at: nextFireAt, last_fired_at: firedAt, updated_at: db.fn.now() });
 }
 
-/** Whether the schedule's last run is still going: a firing still starting, or a started run not in a terminal status. */
-export async function hasRunningFiring(db: Db, schedule: Pick<ScheduleRow, 'id' | 'last_run_id'>, terminalStatuses: string[]): Promise<boolean> {
+/**
+ * Whether the schedule's last run is still going: a firing still starting, or a started run not in a terminal status.
+ */
+export async function hasRunningFiring(
+  db: Db,
+  schedule: Pick<ScheduleRow, 'id' | 'last_run_id'>,
+  terminalStatuses: string[],
+): Promise<boolean> {
   const result = await db.raw(
     `SELECT EXISTS (SELECT 1 FROM schedule_firings WHERE schedule_id = ? AND outcome = 'pending')
          OR EXISTS (SELECT 1 FROM runs WHERE id = ? AND NOT (status = ANY(?))) AS running`,
@@ -84,21 +117,34 @@ export async function hasRunningFiring(db: Db, schedule: Pick<ScheduleRow, 'id' 
   return result.rows[0].running;
 }
 
-/** Records a firing; null when this tick of the schedule has one already (the unique index; manual triggers are exempt). */
-export async function insertFiring(db: Db, row: Omit<FiringRow, 'created_at' | 'updated_at' | 'run_id'>): Promise<FiringRow | null> {
-  const [created] = await db.raw(
-    `INSERT INTO schedule_firings (id, account_id, schedule_id, scheduled_for, trigger, missed, outcome, reason)
+/**
+ * Records a firing; null when this tick of the schedule has one already (the unique index; manual triggers are exempt).
+ */
+export async function insertFiring(
+  db: Db,
+  row: Omit<FiringRow, 'created_at' | 'updated_at' | 'run_id'>,
+): Promise<FiringRow | null> {
+  const [created] = await db
+    .raw(
+      `INSERT INTO schedule_firings (id, account_id, schedule_id, scheduled_for, trigger, missed, outcome, reason)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT (schedule_id, scheduled_for) WHERE trigger <> 'manual' DO NOTHING RETURNING *`,
-    [row.id, row.account_id, row.schedule_id, row.scheduled_for, row.trigger, row.missed, row.outcome, row.reason],
-  ).then((r: { rows: FiringRow[] }) => r.rows);
+      [row.id, row.account_id, row.schedule_id, row.scheduled_for, row.trigger, row.missed, row.outcome, row.reason],
+    )
+    .then((r: { rows: FiringRow[] }) => r.rows);
   return created ?? null;
 }
 
 /** Records the outcome of a pending firing (and the schedule's last run); null when it was decided already. */
-export async function settleFiring(db: Db, firingId: string, outcome: { outcome: string; runId: string | null; reason: string | null }): Promise<FiringRow | null> {
-  const [row] = await db('schedule_firings').where({ id: firingId, outcome: 'pending' })
-    .update({ outcome: outcome.outcome, run_id: outcome.runId, reason: outcome.reason, updated_at: db.fn.now() }).returning('*');
+export async function settleFiring(
+  db: Db,
+  firingId: string,
+  outcome: { outcome: string; runId: string | null; reason: string | null },
+): Promise<FiringRow | null> {
+  const [row] = await db('schedule_firings')
+    .where({ id: firingId, outcome: 'pending' })
+    .update({ outcome: outcome.outcome, run_id: outcome.runId, reason: outcome.reason, updated_at: db.fn.now() })
+    .returning('*');
   if (row && outcome.runId) await db('schedules').where({ id: row.schedule_id }).update({ last_run_id: outcome.runId });
   return row ?? null;
 }

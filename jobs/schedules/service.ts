@@ -1,5 +1,14 @@
 import type { Deps } from '../../shared/deps.js';
-import { deleteSchedule, getSchedule, insertSchedule, listSchedules, recentFirings, setScheduleStatus, type FiringRow, type ScheduleRow } from './repository.js';
+import {
+  deleteSchedule,
+  getSchedule,
+  insertSchedule,
+  listSchedules,
+  recentFirings,
+  setScheduleStatus,
+  type FiringRow,
+  type ScheduleRow,
+} from './repository.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
@@ -21,16 +30,29 @@ export async function createSchedule(deps: Deps, principal: Principal, body: Sch
   const grant = creatorGrant(principal, 'A schedule');
   return insertSchedule(deps.db, {
     ...grant,
-    id: newId('sch'), account_id: principal.accountId, name: body.name ?? body.cron, cron: body.cron.trim(), timezone,
-    target: checkTarget(body.target) as Record<string, unknown>, overlap: body.overlap ?? 'skip', catch_up: body.catchUp ?? 'none',
+    id: newId('sch'),
+    account_id: principal.accountId,
+    name: body.name ?? body.cron,
+    cron: body.cron.trim(),
+    timezone,
+    target: checkTarget(body.target) as Record<string, unknown>,
+    overlap: body.overlap ?? 'skip',
+    catch_up: body.catchUp ?? 'none',
     next_fire_at: nextFireTimes(body.cron, timezone, new Date(), 1)[0]!,
   });
 }
 
-export async function fetchSchedule(deps: Deps, principal: Principal, scheduleId: string): Promise<{ schedule: ScheduleRow; nextFireTimes: Date[]; recentFirings: FiringRow[] }> {
+export async function fetchSchedule(
+  deps: Deps,
+  principal: Principal,
+  scheduleId: string,
+): Promise<{ schedule: ScheduleRow; nextFireTimes: Date[]; recentFirings: FiringRow[] }> {
   const schedule = await getSchedule(deps.db, principal.accountId, scheduleId);
   if (!schedule) throw notFound(`Schedule ${scheduleId}`);
-  const upcoming = schedule.status === 'active' ? [schedule.next_fire_at, ...nextFireTimes(schedule.cron, schedule.timezone, schedule.next_fire_at, 4)] : [];
+  const upcoming =
+    schedule.status === 'active'
+      ? [schedule.next_fire_at, ...nextFireTimes(schedule.cron, schedule.timezone, schedule.next_fire_at, 4)]
+      : [];
   return { schedule, nextFireTimes: upcoming, recentFirings: await recentFirings(deps.db, schedule.id, 10) };
 }
 
@@ -48,13 +70,21 @@ export async function pauseSchedule(deps: Deps, principal: Principal, scheduleId
   });
 }
 
-/** Resumes a paused schedule from the next tick after now: ticks that passed while it was paused are not caught up. 409 when it is active. */
+/**
+ * Resumes a paused schedule from the next tick after now: ticks that passed while it was paused are not caught up. 409
+ * when it is active.
+ */
 export async function resumeSchedule(deps: Deps, principal: Principal, scheduleId: string): Promise<ScheduleRow> {
   return deps.db.transaction(async (trx) => {
     const schedule = await getSchedule(trx, principal.accountId, scheduleId, true);
     if (!schedule) throw notFound(`Schedule ${scheduleId}`);
     if (schedule.status === 'active') throw conflict(`Schedule ${scheduleId} is active already`);
-    return setScheduleStatus(trx, scheduleId, 'active', nextFireTimes(schedule.cron, schedule.timezone, new Date(), 1)[0]!);
+    return setScheduleStatus(
+      trx,
+      scheduleId,
+      'active',
+      nextFireTimes(schedule.cron, schedule.timezone, new Date(), 1)[0]!,
+    );
   });
 }
 
@@ -72,7 +102,11 @@ export async function triggerSchedule(deps: Deps, principal: Principal, schedule
   const { firing, target, grant } = await deps.db.transaction(async (trx) => {
     const schedule = await getSchedule(trx, principal.accountId, scheduleId, true);
     if (!schedule) throw notFound(`Schedule ${scheduleId}`);
-    return { firing: (await recordFiring(trx, schedule, { scheduledFor: new Date(), trigger: 'manual', missed: 0 }))!, target: schedule.target as RunTarget, grant: schedule };
+    return {
+      firing: (await recordFiring(trx, schedule, { scheduledFor: new Date(), trigger: 'manual', missed: 0 }))!,
+      target: schedule.target as RunTarget,
+      grant: schedule,
+    };
   });
   return firing.outcome === 'pending' ? startFiring(deps, firing, target, grant) : firing;
 }

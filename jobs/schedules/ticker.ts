@@ -15,9 +15,13 @@ export function startScheduleTicker(deps: Deps): Stoppable {
   const tick = () => {
     if (inFlight) return;
     inFlight = fireDueSchedules(deps)
-      .then((r) => { if (r.claimed > 0) deps.log.info(r, 'schedules fired'); })
+      .then((r) => {
+        if (r.claimed > 0) deps.log.info(r, 'schedules fired');
+      })
       .catch((err: Error) => deps.log.warn({ err: err.message }, 'schedule tick failed'))
-      .finally(() => { inFlight = null; });
+      .finally(() => {
+        inFlight = null;
+      });
   };
   const timer = setInterval(tick, deps.config.SCHEDULE_TICK_MS);
   return {

@@ -12,8 +12,22 @@ import type { ConfigKind, SecurityFinding } from './schemas.js';
 
 type Draft = Omit<SecurityFinding, 'category' | 'file'>;
 
-const finding = (kind: ConfigKind, ruleId: string, severity: Draft['severity'], line: number, column: number, message: string, snippet: string): Draft => ({
-  ruleId, kind, line, column, severity, message, evidence: { prefix: '', length: 0, snippet: snippet.slice(0, 300) },
+const finding = (
+  kind: ConfigKind,
+  ruleId: string,
+  severity: Draft['severity'],
+  line: number,
+  column: number,
+  message: string,
+  snippet: string,
+): Draft => ({
+  ruleId,
+  kind,
+  line,
+  column,
+  severity,
+  message,
+  evidence: { prefix: '', length: 0, snippet: snippet.slice(0, 300) },
 });
 
 export const isDockerfile = (path: string) => /(^|\/)(Dockerfile|Containerfile)(\.[\w.-]+)?$|\.dockerfile$/i.test(path);
@@ -26,21 +40,54 @@ export function dockerfileChecks(content: string): Draft[] {
   const stages = new Set(froms.map((f) => f.getBuildStage()?.toLowerCase()).filter(Boolean));
   for (const from of froms) {
     const image = from.getImageName();
-    if (!image || image === 'scratch' || image.includes('$') || stages.has(image.toLowerCase()) || from.getImageDigest()) continue;
+    if (
+      !image ||
+      image === 'scratch' ||
+      image.includes('$') ||
+      stages.has(image.toLowerCase()) ||
+      from.getImageDigest()
+    )
+      continue;
     const tag = from.getImageTag();
     if (tag && tag !== 'latest') continue;
     const { line, character } = from.getRange().start;
-    out.push(finding('dockerfileLatestTag', 'awp/dockerfile-latest-tag', 'warning', line + 1, character + 1, `FROM ${from.getImage()}${tag ? '' : ' (no tag: latest)'} builds from whatever latest is that day: pin a version, or a digest (@sha256:…)`, `FROM ${from.getImage()}`));
+    out.push(
+      finding(
+        'dockerfileLatestTag',
+        'awp/dockerfile-latest-tag',
+        'warning',
+        line + 1,
+        character + 1,
+        `FROM ${from.getImage()}${tag ? '' : ' (no tag: latest)'} builds from whatever latest is that day: ` +
+          `pin a version, or a digest (@sha256:…)`,
+        `FROM ${from.getImage()}`,
+      ),
+    );
   }
   const last = froms[froms.length - 1];
   if (last) {
     const stageStart = last.getRange().start.line;
-    const users = doc.getInstructions().filter((i) => i.getKeyword() === 'USER' && i.getRange().start.line > stageStart);
+    const users = doc
+      .getInstructions()
+      .filter((i) => i.getKeyword() === 'USER' && i.getRange().start.line > stageStart);
     const user = users[users.length - 1];
     const name = user?.getArgumentsContent()?.trim().split(':')[0] ?? null;
     if (!user || name === 'root' || name === '0') {
       const at = user?.getRange().start ?? last.getRange().start;
-      out.push(finding('dockerfileRootUser', 'awp/dockerfile-root-user', 'warning', at.line + 1, at.character + 1, user ? `USER ${name} runs the container as root: a process that is broken into owns the container` : 'the final stage sets no USER, so the container runs as root (unless its base image sets another user): add USER with an unprivileged user', user ? `USER ${user.getArgumentsContent()}` : `FROM ${last.getImage()}`));
+      out.push(
+        finding(
+          'dockerfileRootUser',
+          'awp/dockerfile-root-user',
+          'warning',
+          at.line + 1,
+          at.character + 1,
+          user
+            ? `USER ${name} runs the container as root: a process that is broken into owns the container`
+            : 'the final stage sets no USER, so the container runs as root (unless its base image sets another ' +
+                'user): add USER with an unprivileged user',
+          user ? `USER ${user.getArgumentsContent()}` : `FROM ${last.getImage()}`,
+        ),
+      );
     }
   }
   return out;
@@ -102,7 +149,19 @@ export function workflowChecks(content: string): Draft[] {
           const ref = untrusted(m[1]!);
           if (!ref) continue;
           const { line, column } = pos(node, m.index);
-          out.push(finding('actionsScriptInjection', 'awp/actions-script-injection', 'error', line, column, `\${{ ${ref} }} is pasted into a ${node === run ? 'shell script' : 'github-script'} before it runs: whoever writes that text (an issue title, a branch name) runs commands with this workflow's token. Pass it through env: and use "$VAR" instead`, m[0]));
+          out.push(
+            finding(
+              'actionsScriptInjection',
+              'awp/actions-script-injection',
+              'error',
+              line,
+              column,
+              `\${{ ${ref} }} is pasted into a ${node === run ? 'shell script' : 'github-script'} before it ` +
+                `runs: whoever writes that text (an issue title, a branch name) runs commands with this ` +
+                `workflow's token. Pass it through env: and use "$VAR" instead`,
+              m[0],
+            ),
+          );
         }
       }
       if (prTarget && /^actions\/checkout@/.test(usesName)) {
@@ -110,7 +169,19 @@ export function workflowChecks(content: string): Draft[] {
         const refText = isScalar(ref) ? String(ref.value) : '';
         if (/github\.event\.pull_request\.head\.(sha|ref)|github\.head_ref|refs\/pull\//.test(refText)) {
           const { line, column } = pos(ref as YamlNode);
-          out.push(finding('actionsPullRequestTargetCheckout', 'awp/actions-pull-request-target-checkout', 'error', line, column, 'pull_request_target runs with the base repository\'s secrets and a write token; checking out the pull request\'s head runs the contributor\'s code with them. Use pull_request, or keep the head\'s code away from any step that runs it', `ref: ${refText}`));
+          out.push(
+            finding(
+              'actionsPullRequestTargetCheckout',
+              'awp/actions-pull-request-target-checkout',
+              'error',
+              line,
+              column,
+              "pull_request_target runs with the base repository's secrets and a write token; checking out " +
+                "the pull request's head runs the contributor's code with them. Use pull_request, or keep the " +
+                "head's code away from any step that runs it",
+              `ref: ${refText}`,
+            ),
+          );
         }
       }
     }

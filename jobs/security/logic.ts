@@ -10,10 +10,18 @@ import { isSecretRef, looksLikeLiteralSecret } from '../../shared/secrets.js';
 
 /** secretlint rule id → message id → kind. A rule the pinned preset adds later reads as `otherSecret`. */
 const KINDS: Record<string, Record<string, SecretKind>> = {
-  '@secretlint/secretlint-rule-aws': { AWSAccessKeyID: 'awsAccessKeyId', AWSSecretAccessKey: 'awsSecretAccessKey', AWSAccountID: 'awsAccountId' },
+  '@secretlint/secretlint-rule-aws': {
+    AWSAccessKeyID: 'awsAccessKeyId',
+    AWSSecretAccessKey: 'awsSecretAccessKey',
+    AWSAccountID: 'awsAccountId',
+  },
   '@secretlint/secretlint-rule-gcp': { PrivateKeyP12: 'gcpServiceAccountKey', PrivateKeyJSON: 'gcpServiceAccountKey' },
   '@secretlint/secretlint-rule-privatekey': { PrivateKey: 'privateKey' },
-  '@secretlint/secretlint-rule-npm': { PackageJSON_xOauthToken: 'githubToken', Npmrc_authToken: 'npmToken', NPM_ACCESS_TOKEN: 'npmToken' },
+  '@secretlint/secretlint-rule-npm': {
+    PackageJSON_xOauthToken: 'githubToken',
+    Npmrc_authToken: 'npmToken',
+    NPM_ACCESS_TOKEN: 'npmToken',
+  },
   '@secretlint/secretlint-rule-basicauth': { BasicAuth: 'basicAuthCredentials' },
   '@secretlint/secretlint-rule-slack': { SLACK_TOKEN: 'slackToken', IncomingWebhook: 'slackWebhook' },
   '@secretlint/secretlint-rule-sendgrid': { SENDGRID_KEY: 'sendgridApiKey' },
@@ -23,7 +31,11 @@ const KINDS: Record<string, Record<string, SecretKind>> = {
   '@secretlint/secretlint-rule-anthropic': { ANTHROPIC_API_KEY: 'anthropicApiKey' },
   '@secretlint/secretlint-rule-linear': { LINEAR_API_TOKEN: 'linearApiKey' },
   '@secretlint/secretlint-rule-1password': { OPS_TOKEN: 'onePasswordToken' },
-  '@secretlint/secretlint-rule-database-connection-string': { MongoDBConnection: 'databaseConnectionString', MySQLConnection: 'databaseConnectionString', PostgreSQLConnection: 'databaseConnectionString' },
+  '@secretlint/secretlint-rule-database-connection-string': {
+    MongoDBConnection: 'databaseConnectionString',
+    MySQLConnection: 'databaseConnectionString',
+    PostgreSQLConnection: 'databaseConnectionString',
+  },
 };
 
 export function secretKind(ruleId: string, messageId: string | undefined, ownKind?: SecretKind): SecretKind {
@@ -36,16 +48,33 @@ export function secretKind(ruleId: string, messageId: string | undefined, ownKin
  * boundary after the key), and the generic rule finds it under its name.
  */
 export function genericKind(key: string, value: string): SecretKind {
-  if (/aws_?secret_?access_?key|secret_?access_?key/i.test(key) && /^[A-Za-z0-9/+=]{40}$/.test(value)) return 'awsSecretAccessKey';
+  if (/aws_?secret_?access_?key|secret_?access_?key/i.test(key) && /^[A-Za-z0-9/+=]{40}$/.test(value))
+    return 'awsSecretAccessKey';
   return 'genericHighEntropy';
 }
 
 const LABEL: Record<SecretKind, string> = {
-  awsAccessKeyId: 'AWS access key ID', awsSecretAccessKey: 'AWS secret access key', awsAccountId: 'AWS account ID', gcpServiceAccountKey: 'GCP service account key',
-  privateKey: 'private key block', npmToken: 'npm token', basicAuthCredentials: 'password in a URL (basic auth)', slackToken: 'Slack token', slackWebhook: 'Slack incoming webhook URL',
-  sendgridApiKey: 'SendGrid API key', shopifyToken: 'Shopify access token', githubToken: 'GitHub token', openaiApiKey: 'OpenAI API key', anthropicApiKey: 'Anthropic API key',
-  linearApiKey: 'Linear API key', onePasswordToken: '1Password service account token', databaseConnectionString: 'database connection string with a password', stripeKey: 'Stripe secret key',
-  jwt: 'JSON Web Token', genericHighEntropy: 'high-entropy value assigned to a secret-named key', otherSecret: 'secret',
+  awsAccessKeyId: 'AWS access key ID',
+  awsSecretAccessKey: 'AWS secret access key',
+  awsAccountId: 'AWS account ID',
+  gcpServiceAccountKey: 'GCP service account key',
+  privateKey: 'private key block',
+  npmToken: 'npm token',
+  basicAuthCredentials: 'password in a URL (basic auth)',
+  slackToken: 'Slack token',
+  slackWebhook: 'Slack incoming webhook URL',
+  sendgridApiKey: 'SendGrid API key',
+  shopifyToken: 'Shopify access token',
+  githubToken: 'GitHub token',
+  openaiApiKey: 'OpenAI API key',
+  anthropicApiKey: 'Anthropic API key',
+  linearApiKey: 'Linear API key',
+  onePasswordToken: '1Password service account token',
+  databaseConnectionString: 'database connection string with a password',
+  stripeKey: 'Stripe secret key',
+  jwt: 'JSON Web Token',
+  genericHighEntropy: 'high-entropy value assigned to a secret-named key',
+  otherSecret: 'secret',
 };
 
 export const kindLabel = (kind: SecretKind) => LABEL[kind];
@@ -65,9 +94,12 @@ const PLACEHOLDER_WORDS = new RegExp(
   'i',
 );
 
-/** A value written to stand in for a secret, not a secret: example words, masks, one repeated character, a counting run. */
+/**
+ * A value written to stand in for a secret, not a secret: example words, masks, one repeated character, a counting run.
+ */
 export function isPlaceholder(value: string): boolean {
-  if (PLACEHOLDER_WORDS.test(value) || /^(pass(word)?|secret|changeme|postgres|root|admin|user|test)$/i.test(value)) return true;
+  if (PLACEHOLDER_WORDS.test(value) || /^(pass(word)?|secret|changeme|postgres|root|admin|user|test)$/i.test(value))
+    return true;
   const core = value.replace(/^[A-Za-z]+[_-]+/, ''); // the part after a vendor prefix (sk_live_, ghp_)
   if (/(.)\1{7,}/.test(core)) return true;
   if (/0123456789|123456789|abcdefghij/i.test(core)) return true;
@@ -79,21 +111,29 @@ export function isFixturePath(path: string): boolean {
   const p = path.replace(/\\/g, '/').toLowerCase();
   if (/(^|\/)(fixtures?|__fixtures__|testdata|test-data|__mocks__)\//.test(p)) return true;
   const name = p.split('/').pop() ?? p;
-  return /\.(example|sample|template|dist|tmpl)$/.test(name) || /(^|[._-])(fixture|fixtures|fake|mock|dummy|example|sample)([._-]|$)/.test(name);
+  return (
+    /\.(example|sample|template|dist|tmpl)$/.test(name) ||
+    /(^|[._-])(fixture|fixtures|fake|mock|dummy|example|sample)([._-]|$)/.test(name)
+  );
 }
 
 /** Values that name where a secret lives rather than holding it. */
 export function isReferenceValue(value: string): boolean {
   const v = value.trim();
-  return isSecretRef(v)
-    || /^\$\{?[A-Za-z_]/.test(v) // $VAR, ${VAR}
-    || /^\$\{\{/.test(v) // ${{ secrets.X }}
-    || /^%\(?[A-Za-z_]/.test(v) // %VAR%, %(name)s
-    || /^(process\.env|os\.environ|os\.getenv|ENV\[|System\.getenv|Deno\.env)/.test(v)
-    || /^(arn:aws:|projects\/[^/]+\/secrets\/|vault:|op:\/\/|ssm:|secretsmanager:|azurekeyvault:|sm:\/\/)/i.test(v);
+  return (
+    isSecretRef(v) ||
+    /^\$\{?[A-Za-z_]/.test(v) || // $VAR, ${VAR}
+    /^\$\{\{/.test(v) || // ${{ secrets.X }}
+    /^%\(?[A-Za-z_]/.test(v) || // %VAR%, %(name)s
+    /^(process\.env|os\.environ|os\.getenv|ENV\[|System\.getenv|Deno\.env)/.test(v) ||
+    /^(arn:aws:|projects\/[^/]+\/secrets\/|vault:|op:\/\/|ssm:|secretsmanager:|azurekeyvault:|sm:\/\/)/i.test(v)
+  );
 }
 
-/** The generic rule's value test: long, mixed, high in entropy (the same test the reference checker uses for pasted credentials). */
+/**
+ * The generic rule's value test: long, mixed, high in entropy (the same test the reference checker uses for pasted
+ * credentials).
+ */
 /**
  * A file path rather than a value: relative or home paths, or absolute ones
  * of two or more plain segments with few capitals (base64 secrets contain
@@ -106,8 +146,10 @@ function looksLikePath(value: string): boolean {
 }
 
 export function looksSecret(value: string): boolean {
-  if (/^(https?|file):\/\//i.test(value) || looksLikePath(value)) return false; // credentials in URLs are the basic-auth rule's
-  if (/\.(ya?ml|json|pem|key|txt|env|crt|cer|p12|pfx|conf|cfg|ini|toml|js|ts|py|rb)$/i.test(value)) return false; // a file name
+  // credentials in URLs are the basic-auth rule's
+  if (/^(https?|file):\/\//i.test(value) || looksLikePath(value)) return false;
+  // a file name
+  if (/\.(ya?ml|json|pem|key|txt|env|crt|cer|p12|pfx|conf|cfg|ini|toml|js|ts|py|rb)$/i.test(value)) return false;
   return looksLikeLiteralSecret(value);
 }
 
@@ -139,7 +181,9 @@ export interface RangedMatch {
 
 export const GENERIC_RULE_ID = 'awp/generic-high-entropy';
 
-/** One finding per secret: where matches overlap, a rule for the kind wins over the generic rule, then the earlier rule. */
+/**
+ * One finding per secret: where matches overlap, a rule for the kind wins over the generic rule, then the earlier rule.
+ */
 export function dedupe<T extends RangedMatch>(matches: T[]): T[] {
   const kept: T[] = [];
   const rank = (m: T) => (m.ruleId === GENERIC_RULE_ID ? 1 : 0);
@@ -149,4 +193,3 @@ export function dedupe<T extends RangedMatch>(matches: T[]): T[] {
   }
   return kept.sort((a, b) => a.range[0] - b.range[0]);
 }
-

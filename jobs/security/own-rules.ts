@@ -9,14 +9,17 @@ import { GENERIC_RULE_ID, isPlaceholder, isReferenceValue, looksSecret } from '.
  * the value: the scanner builds its own from the range.
  */
 
-// Every pattern here runs over up to 1 MiB of untrusted text, so none may backtrack without bound: quantifiers are capped
-// and each match can only start at the start of a token (test/unit/secret-scan.test.ts scans 1 MB files built against them).
+// Every pattern here runs over up to 1 MiB of untrusted text, so none may backtrack without bound: quantifiers are
+// capped
+// and each match can only start at the start of a token (test/unit/secret-scan.test.ts scans 1 MB files built against
+// them).
 const STRIPE = /\b(?:sk|rk)_(live|test)_[0-9A-Za-z]{20,247}\b/g;
 /** Runs of the characters a JWT is made of; each is then checked whole. */
 const TOKEN_RUN = /[A-Za-z0-9_.-]+/g;
 const JWT = /^(eyJ[A-Za-z0-9_-]{8,4000})\.(eyJ[A-Za-z0-9_-]{2,8000})\.[A-Za-z0-9_-]{16,2000}$/;
 /** A key (a whole token of at most 80 characters), then = : => or :=, then the value (quoted or bare). */
-const ASSIGNMENT = /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,80})["']?[ \t]{0,10}(?:=>|:=|=|:)[ \t]{0,10}(["'`]?)([^\s"'`,;]{8,500})\2/g;
+const ASSIGNMENT =
+  /(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,80})["']?[ \t]{0,10}(?:=>|:=|=|:)[ \t]{0,10}(["'`]?)([^\s"'`,;]{8,500})\2/g;
 const SECRET_NAME = new RegExp(
   [
     String.raw`secret|token|passw(?:or)?d|passwd|pwd|api[_-]?key|apikey|access[_-]?key`,
@@ -25,9 +28,22 @@ const SECRET_NAME = new RegExp(
   'i',
 );
 
-function scanner(id: string, messageId: string, find: (source: SecretLintSourceCode, report: (start: number, end: number, data?: Record<string, string>) => void) => void): SecretLintRuleCreator {
-  // The props become the result message's `data` (how a rule passes the variant or a suppression to the scanner); the text names no value.
-  const messages = { [messageId]: { en: (_props: Record<string, string>) => `found ${messageId}`, ja: (_props: Record<string, string>) => `found ${messageId}` } };
+function scanner(
+  id: string,
+  messageId: string,
+  find: (
+    source: SecretLintSourceCode,
+    report: (start: number, end: number, data?: Record<string, string>) => void,
+  ) => void,
+): SecretLintRuleCreator {
+  // The props become the result message's `data` (how a rule passes the variant or a suppression to the scanner); the
+  // text names no value.
+  const messages = {
+    [messageId]: {
+      en: (_props: Record<string, string>) => `found ${messageId}`,
+      ja: (_props: Record<string, string>) => `found ${messageId}`,
+    },
+  };
   return {
     messages,
     meta: { id, recommended: true, type: 'scanner', supportedContentTypes: ['text'] },
@@ -35,7 +51,9 @@ function scanner(id: string, messageId: string, find: (source: SecretLintSourceC
       const t = context.createTranslator(messages);
       return {
         file(source) {
-          find(source, (start, end, data) => context.report({ message: t(messageId, data ?? {}), range: [start, end] }));
+          find(source, (start, end, data) =>
+            context.report({ message: t(messageId, data ?? {}), range: [start, end] }),
+          );
         },
       };
     },
@@ -43,7 +61,8 @@ function scanner(id: string, messageId: string, find: (source: SecretLintSourceC
 }
 
 export const stripeRule = scanner('awp/stripe', 'STRIPE_SECRET_KEY', (source, report) => {
-  for (const m of source.content.matchAll(STRIPE)) report(m.index, m.index + m[0].length, { variant: m[1] === 'live' ? 'live' : 'test' });
+  for (const m of source.content.matchAll(STRIPE))
+    report(m.index, m.index + m[0].length, { variant: m[1] === 'live' ? 'live' : 'test' });
 });
 
 function decodePart(part: string): Record<string, unknown> | null {
@@ -55,7 +74,10 @@ function decodePart(part: string): Record<string, unknown> | null {
   }
 }
 
-/** A token only when its header decodes to JSON naming an algorithm and its payload to a JSON object; an `exp` in the past marks it expired. */
+/**
+ * A token only when its header decodes to JSON naming an algorithm and its payload to a JSON object; an `exp` in the
+ * past marks it expired.
+ */
 export const jwtRule = scanner('awp/jwt', 'JWT', (source, report) => {
   for (const run of source.content.matchAll(TOKEN_RUN)) {
     if (!run[0].startsWith('eyJ')) continue;

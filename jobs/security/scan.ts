@@ -1,12 +1,18 @@
 import { setImmediate } from 'node:timers/promises';
 import type { Logger } from '../../shared/log.js';
 import { verdictOf, type Severity } from '../../shared/schemas/analysis.js';
-import { SUPPRESSION_REASONS, type SecurityFinding, type SecurityValidateRequest, type SecurityValidateResult } from './schemas.js';
+import {
+  SUPPRESSION_REASONS,
+  type SecurityFinding,
+  type SecurityValidateRequest,
+  type SecurityValidateResult,
+} from './schemas.js';
 import { REDACTED } from '../../shared/secrets.js';
 import { configChecks, isConfigFile } from './config-checks.js';
 import { PRESET_VERSION, RULE_IDS, scanFileForSecrets } from './secret-scan.js';
 
-// Real Dockerfiles and workflows are a few KiB; the parsers take seconds on a pathological MiB (deeply nested YAML flow collections).
+// Real Dockerfiles and workflows are a few KiB; the parsers take seconds on a pathological MiB (deeply nested YAML flow
+// collections).
 const CONFIG_MAX_BYTES = 64 * 1024;
 // One file with thousands of keys gives a useful answer in its first hundred; the rest are counted.
 const FINDINGS_PER_FILE = 100;
@@ -18,7 +24,11 @@ const FINDINGS_PER_FILE = 100;
  * answer nor the log line carries the error's message, which could quote
  * the file.
  */
-export async function scanFiles(files: SecurityValidateRequest['files'], log: Logger, signal?: AbortSignal): Promise<SecurityValidateResult> {
+export async function scanFiles(
+  files: SecurityValidateRequest['files'],
+  log: Logger,
+  signal?: AbortSignal,
+): Promise<SecurityValidateResult> {
   const findings: SecurityFinding[] = [];
   const severities: Severity[] = [];
   let omitted = 0;
@@ -35,18 +45,34 @@ export async function scanFiles(files: SecurityValidateRequest['files'], log: Lo
       for (const reason of SUPPRESSION_REASONS) suppressed[reason] += scan.suppressed[reason] ?? 0;
       const mask = (text: string) => scan.secrets.reduce((t, secret) => t.split(secret).join(REDACTED), text);
       if (isConfigFile(file) && Buffer.byteLength(content) > CONFIG_MAX_BYTES) {
-        scanErrors.push({ file, message: `too large for the configuration checks (over ${CONFIG_MAX_BYTES / 1024} KiB): scanned for secrets only` });
+        scanErrors.push({
+          file,
+          message:
+            `too large for the configuration checks (over ${CONFIG_MAX_BYTES / 1024} KiB): scanned for secrets ` +
+            `only`,
+        });
       } else {
         for (const f of configChecks(file, content)) {
-          ofFile.push({ ...f, category: 'config', file, evidence: { ...f.evidence, ...(f.evidence.snippet ? { snippet: mask(f.evidence.snippet) } : {}) } });
+          ofFile.push({
+            ...f,
+            category: 'config',
+            file,
+            evidence: { ...f.evidence, ...(f.evidence.snippet ? { snippet: mask(f.evidence.snippet) } : {}) },
+          });
         }
       }
       for (const f of ofFile) severities.push(f.severity); // a MiB of keys is too many arguments for push(...)
       findings.push(...ofFile.slice(0, FINDINGS_PER_FILE));
       omitted += Math.max(0, ofFile.length - FINDINGS_PER_FILE);
     } catch (err) {
-      log.warn({ file: file.slice(0, 300), error: err instanceof Error ? err.name : typeof err }, 'security scan: file not checked');
-      scanErrors.push({ file, message: 'the scanner failed on this file, so it was not checked; the verdict is at least warn' });
+      log.warn(
+        { file: file.slice(0, 300), error: err instanceof Error ? err.name : typeof err },
+        'security scan: file not checked',
+      );
+      scanErrors.push({
+        file,
+        message: 'the scanner failed on this file, so it was not checked; the verdict is at least warn',
+      });
     }
   }
   findings.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);

@@ -11,14 +11,37 @@ import { Ok, StringEnum } from '../../shared/schemas/common.js';
 
 /** What a leaked secret is. */
 export const SECRET_KINDS = [
-  'awsAccessKeyId', 'awsSecretAccessKey', 'awsAccountId', 'gcpServiceAccountKey', 'privateKey', 'npmToken', 'basicAuthCredentials',
-  'slackToken', 'slackWebhook', 'sendgridApiKey', 'shopifyToken', 'githubToken', 'openaiApiKey', 'anthropicApiKey', 'linearApiKey',
-  'onePasswordToken', 'databaseConnectionString', 'stripeKey', 'jwt', 'genericHighEntropy', 'otherSecret',
+  'awsAccessKeyId',
+  'awsSecretAccessKey',
+  'awsAccountId',
+  'gcpServiceAccountKey',
+  'privateKey',
+  'npmToken',
+  'basicAuthCredentials',
+  'slackToken',
+  'slackWebhook',
+  'sendgridApiKey',
+  'shopifyToken',
+  'githubToken',
+  'openaiApiKey',
+  'anthropicApiKey',
+  'linearApiKey',
+  'onePasswordToken',
+  'databaseConnectionString',
+  'stripeKey',
+  'jwt',
+  'genericHighEntropy',
+  'otherSecret',
 ] as const;
 export type SecretKind = (typeof SECRET_KINDS)[number];
 
 /** What a risky configuration is. */
-export const CONFIG_KINDS = ['dockerfileRootUser', 'dockerfileLatestTag', 'actionsScriptInjection', 'actionsPullRequestTargetCheckout'] as const;
+export const CONFIG_KINDS = [
+  'dockerfileRootUser',
+  'dockerfileLatestTag',
+  'actionsScriptInjection',
+  'actionsPullRequestTargetCheckout',
+] as const;
 export type ConfigKind = (typeof CONFIG_KINDS)[number];
 
 export const FINDING_CATEGORIES = ['secret', 'config'] as const;
@@ -29,7 +52,10 @@ export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
 export const SecurityValidateRequest = Type.Object(
   {
-    files: Type.Record(Type.String({ minLength: 1, maxLength: 1000 }), Type.String(), { description: 'path → contents', maxProperties: 5000 }),
+    files: Type.Record(Type.String({ minLength: 1, maxLength: 1000 }), Type.String(), {
+      description: 'path → contents',
+      maxProperties: 5000,
+    }),
   },
   { $id: 'SecurityValidateRequest', additionalProperties: true },
 );
@@ -37,7 +63,7 @@ export type SecurityValidateRequest = Static<typeof SecurityValidateRequest>;
 
 export const SecurityFinding = Type.Object({
   category: StringEnum(FINDING_CATEGORIES),
-  ruleId: Type.String({ description: 'The rule that found it: a secretlint rule id, or awp/… for the service\'s own' }),
+  ruleId: Type.String({ description: "The rule that found it: a secretlint rule id, or awp/… for the service's own" }),
   kind: StringEnum([...SECRET_KINDS, ...CONFIG_KINDS]),
   file: Type.String(),
   line: Type.Integer({ description: 'From 1' }),
@@ -61,9 +87,21 @@ export const SecurityValidateResult = Ok(
     findings: Type.Array(SecurityFinding, { description: 'At most 100 per file, secrets first' }),
     omitted: Type.Integer({ description: 'Findings past the first 100 of a file: counted, not listed' }),
     scanned: Type.Object({ files: Type.Integer(), bytes: Type.Integer() }),
-    suppressed: Type.Object({ placeholder: Type.Integer(), fixture: Type.Integer(), reference: Type.Integer() }, { description: 'Matches not reported, by reason: placeholders and examples, test fixtures named as such, env: and other references (lines under a secretlint-disable comment are not counted)' }),
-    scanErrors: Type.Array(Type.Object({ file: Type.String(), message: Type.String() }), { description: 'Files the scanner could not check, or not wholly (the verdict is at least warn)' }),
-    rules: Type.Object({ secretlint: Type.String({ description: 'Version of @secretlint/secretlint-rule-preset-recommend' }), ruleIds: Type.Array(Type.String()) }),
+    suppressed: Type.Object(
+      { placeholder: Type.Integer(), fixture: Type.Integer(), reference: Type.Integer() },
+      {
+        description:
+          'Matches not reported, by reason: placeholders and examples, test fixtures named as such, env: and ' +
+          'other references (lines under a secretlint-disable comment are not counted)',
+      },
+    ),
+    scanErrors: Type.Array(Type.Object({ file: Type.String(), message: Type.String() }), {
+      description: 'Files the scanner could not check, or not wholly (the verdict is at least warn)',
+    }),
+    rules: Type.Object({
+      secretlint: Type.String({ description: 'Version of @secretlint/secretlint-rule-preset-recommend' }),
+      ruleIds: Type.Array(Type.String()),
+    }),
   },
   'SecurityValidateResult',
 );
@@ -74,20 +112,41 @@ export type SecretRefStatus = (typeof SECRET_REF_STATUSES)[number];
 
 export const SecretsCheckRequest = Type.Object(
   {
-    refs: Type.Optional(Type.Array(
-      Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), ref: Type.String({ maxLength: 2000, description: 'What you would send: `env:NAME`; a literal value is reported `literal`, never echoed' }) }, { additionalProperties: true }),
-      { minItems: 1, maxItems: 200 },
-    )),
+    refs: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 200 }),
+            ref: Type.String({
+              maxLength: 2000,
+              description: 'What you would send: `env:NAME`; a literal value is reported `literal`, never echoed',
+            }),
+          },
+          { additionalProperties: true },
+        ),
+        { minItems: 1, maxItems: 200 },
+      ),
+    ),
     connectorId: Type.Optional(ConnectorId),
   },
-  { $id: 'SecretsCheckRequest', additionalProperties: true, description: 'refs, a connectorId whose references are checked, or both' },
+  {
+    $id: 'SecretsCheckRequest',
+    additionalProperties: true,
+    description: 'refs, a connectorId whose references are checked, or both',
+  },
 );
 export type SecretsCheckRequest = Static<typeof SecretsCheckRequest>;
 
 export const SecretRefResult = Type.Object({
-  name: Type.String({ description: 'Your name for it, or the connector field (`credential.tokenRef`, `scopes/0/tokenRefs/1`)' }),
-  ref: Type.Union([Type.String(), Type.Null()], { description: 'The reference when it has the env:NAME shape; null otherwise (it may be a secret)' }),
-  variable: Type.Union([Type.String(), Type.Null()], { description: 'The environment variable to set (resolvable and missing)' }),
+  name: Type.String({
+    description: 'Your name for it, or the connector field (`credential.tokenRef`, `scopes/0/tokenRefs/1`)',
+  }),
+  ref: Type.Union([Type.String(), Type.Null()], {
+    description: 'The reference when it has the env:NAME shape; null otherwise (it may be a secret)',
+  }),
+  variable: Type.Union([Type.String(), Type.Null()], {
+    description: 'The environment variable to set (resolvable and missing)',
+  }),
   status: StringEnum(SECRET_REF_STATUSES),
   message: Type.String(),
 });

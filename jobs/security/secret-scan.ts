@@ -4,7 +4,18 @@ import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretl
 import { createRequire } from 'node:module';
 import { posix } from 'node:path';
 import type { SecretKind, SecurityFinding, SuppressionReason } from './schemas.js';
-import { dedupe, GENERIC_RULE_ID, genericKind, isFixturePath, isPlaceholder, kindLabel, lineColumn, redactedEvidence, secretKind, secretSeverity } from './logic.js';
+import {
+  dedupe,
+  GENERIC_RULE_ID,
+  genericKind,
+  isFixturePath,
+  isPlaceholder,
+  kindLabel,
+  lineColumn,
+  redactedEvidence,
+  secretKind,
+  secretSeverity,
+} from './logic.js';
 import { OWN_RULES } from './own-rules.js';
 
 /**
@@ -25,7 +36,11 @@ const OWN_KINDS: Record<string, SecretKind> = { 'awp/stripe': 'stripeKey', 'awp/
 const CONFIG: SecretLintCoreConfig = {
   rules: [
     // enableIDScanRule: AWS access key IDs (AKIA…) are reported too, not only secret access keys.
-    { id: PRESET_ID, rule: recommended, rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }] },
+    {
+      id: PRESET_ID,
+      rule: recommended,
+      rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }],
+    },
     ...OWN_RULES.map((rule) => ({ id: rule.meta.id, rule })),
   ],
 };
@@ -39,7 +54,12 @@ const CONFIG: SecretLintCoreConfig = {
 function virtualSource(path: string, content: string) {
   const clean = posix.normalize(`/${path.replace(/\\/g, '/')}`).replace(/^(\/\.\.)+/, '');
   const ext = posix.extname(clean).toLowerCase();
-  return { content, filePath: `/awp-scan-input-not-on-disk${clean}`, ext: ext === '.p12' || ext === '.pfx' ? '.p12-text' : ext || '.txt', contentType: 'text' as const };
+  return {
+    content,
+    filePath: `/awp-scan-input-not-on-disk${clean}`,
+    ext: ext === '.p12' || ext === '.pfx' ? '.p12-text' : ext || '.txt',
+    contentType: 'text' as const,
+  };
 }
 
 interface Match {
@@ -58,7 +78,9 @@ interface Match {
  */
 function secretRange(content: string, msg: SecretLintCoreResultMessage): readonly [number, number] {
   const [start, end] = msg.range;
-  const values = Object.values(msg.data ?? {}).filter((v): v is string => typeof v === 'string' && v.length === end - start);
+  const values = Object.values(msg.data ?? {}).filter(
+    (v): v is string => typeof v === 'string' && v.length === end - start,
+  );
   if (values.length === 0 || values.includes(content.slice(start, end))) return [start, end];
   const lineStart = content.lastIndexOf('\n', start - 1) + 1;
   const lineEnd = content.indexOf('\n', start);
@@ -78,13 +100,22 @@ function secretPart(kind: SecretKind, text: string): string {
 function toMatch(file: string, content: string, msg: SecretLintCoreResultMessage): Match {
   const data = (msg.data ?? {}) as { variant?: string; suppress?: string; key?: string };
   let range = secretRange(content, msg);
-  const kind = msg.ruleId === GENERIC_RULE_ID ? genericKind(data.key ?? '', content.slice(range[0], range[1])) : secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]);
+  const kind =
+    msg.ruleId === GENERIC_RULE_ID
+      ? genericKind(data.key ?? '', content.slice(range[0], range[1]))
+      : secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]);
   if (kind === 'databaseConnectionString') {
     // The preset's URL patterns run on past the closing quote (`app";`): end the secret where the URL ends.
     const trailing = /["'`;,)\]}>]+$/.exec(content.slice(range[0], range[1]))?.[0].length ?? 0;
     range = [range[0], range[1] - trailing];
   }
-  const suppress = (data.suppress as SuppressionReason | undefined) ?? (isFixturePath(file) ? 'fixture' : isPlaceholder(secretPart(kind, content.slice(range[0], range[1]))) ? 'placeholder' : null);
+  const suppress =
+    (data.suppress as SuppressionReason | undefined) ??
+    (isFixturePath(file)
+      ? 'fixture'
+      : isPlaceholder(secretPart(kind, content.slice(range[0], range[1])))
+        ? 'placeholder'
+        : null);
   const variant = data.variant === 'test' || data.variant === 'expired' ? data.variant : 'live';
   return { range, kind, ruleId: msg.ruleId, variant, suppress };
 }
@@ -92,7 +123,8 @@ function toMatch(file: string, content: string, msg: SecretLintCoreResultMessage
 const ADVICE: Record<Match['variant'], string> = {
   live: 'revoke or rotate it now, remove it from the file and its history, and reference it as env:NAME instead',
   test: 'a test-mode key: not live money, but rotate it and keep it out of the repository',
-  expired: 'the token has expired, but its claims are readable and its signing key may sign others: check what it grants',
+  expired:
+    'the token has expired, but its claims are readable and its signing key may sign others: check what it grants',
 };
 
 export interface FileScan {
@@ -104,8 +136,12 @@ export interface FileScan {
 
 /** Scans one file. Throws only when secretlint itself fails (the caller reports the file as not checked). */
 export async function scanFileForSecrets(file: string, content: string): Promise<FileScan> {
-  // maskSecrets stays off: the message data carries what the rules pass (the value, to place the range; the variant of own rules). Message texts are never used.
-  const result = await lintSource({ source: virtualSource(file, content), options: { config: CONFIG, maskSecrets: false, noPhysicFilePath: true } });
+  // maskSecrets stays off: the message data carries what the rules pass (the value, to place the range; the variant of
+  // own rules). Message texts are never used.
+  const result = await lintSource({
+    source: virtualSource(file, content),
+    options: { config: CONFIG, maskSecrets: false, noPhysicFilePath: true },
+  });
   const matches = dedupe(result.messages.map((m) => toMatch(file, content, m)));
   const at = lineColumn(content);
   const suppressed: FileScan['suppressed'] = {};
@@ -120,9 +156,17 @@ export async function scanFileForSecrets(file: string, content: string): Promise
     const label = kindLabel(m.kind);
     secrets.push(content.slice(m.range[0], m.range[1]));
     findings.push({
-      category: 'secret', ruleId: m.ruleId, kind: m.kind, file, line, column,
+      category: 'secret',
+      ruleId: m.ruleId,
+      kind: m.kind,
+      file,
+      line,
+      column,
       severity: secretSeverity(m.kind, m.variant),
-      message: m.kind === 'awsAccountId' ? `AWS account ID in ${file} at line ${line}: not a credential, but it names the account to attack` : `${label} in ${file} at line ${line}: ${ADVICE[m.variant]}`,
+      message:
+        m.kind === 'awsAccountId'
+          ? `AWS account ID in ${file} at line ${line}: not a credential, but it names the account to attack`
+          : `${label} in ${file} at line ${line}: ${ADVICE[m.variant]}`,
       evidence: redactedEvidence(content.slice(m.range[0], m.range[1])),
     });
   }

@@ -35,24 +35,45 @@ export async function checkReference(deps: CheckDeps, principal: Principal, name
   const ref = isSecretRef(value) ? value : null;
   if (!check.ok) {
     const status = STATUS[check.problem];
-    const lead = { outOfBounds: 'out of bounds', literal: 'literal', malformed: 'malformed', resolvable: '', missing: '' }[status];
-    return { name, ref, variable: null, status, message: check.message.includes(lead) ? check.message : `${lead}: ${check.message}` };
+    const lead = {
+      outOfBounds: 'out of bounds',
+      literal: 'literal',
+      malformed: 'malformed',
+      resolvable: '',
+      missing: '',
+    }[status];
+    return {
+      name,
+      ref,
+      variable: null,
+      status,
+      message: check.message.includes(lead) ? check.message : `${lead}: ${check.message}`,
+    };
   }
-  const [state] = await referenceStates(deps, { accountId: principal.accountId, allowEnv: operator, operator }, [value]);
+  const [state] = await referenceStates(deps, { accountId: principal.accountId, allowEnv: operator, operator }, [
+    value,
+  ]);
   const set = Boolean(state?.set);
-  const where = check.ref.scheme === 'cred' ? 'in this account\'s vault' : 'on this server';
-  const missing = check.ref.scheme === 'cred'
-    ? `missing: ${check.ref.ref} is not available in this account; store it with POST /v1/bridge/credentials`
-    : `missing: ${check.ref.ref} is not set on this server; set ${check.ref.name} in its environment`;
+  const where = check.ref.scheme === 'cred' ? "in this account's vault" : 'on this server';
+  const missing =
+    check.ref.scheme === 'cred'
+      ? `missing: ${check.ref.ref} is not available in this account; store it with POST /v1/bridge/credentials`
+      : `missing: ${check.ref.ref} is not set on this server; set ${check.ref.name} in its environment`;
   return {
-    name, ref: check.ref.ref, variable: check.ref.name,
+    name,
+    ref: check.ref.ref,
+    variable: check.ref.name,
     status: (set ? 'resolvable' : 'missing') as SecretRefStatus,
     message: set ? `resolvable: ${check.ref.ref} is set ${where} (its value is never shown)` : missing,
   };
 }
 
 /** The references of a stored connector, named by the field that holds them. */
-async function connectorRefs(deps: CheckDeps, principal: Principal, connectorId: string): Promise<Array<{ name: string; ref: string }>> {
+async function connectorRefs(
+  deps: CheckDeps,
+  principal: Principal,
+  connectorId: string,
+): Promise<Array<{ name: string; ref: string }>> {
   const row = await getConnector(deps.db, principal.accountId, connectorId);
   if (!row) throw notFound(`Connector ${connectorId}`);
   return [
@@ -62,10 +83,22 @@ async function connectorRefs(deps: CheckDeps, principal: Principal, connectorId:
 }
 
 export async function checkSecretRefs(deps: CheckDeps, principal: Principal, body: SecretsCheckRequest) {
-  if (!body.refs && !body.connectorId) throw invalidPayload('send refs ([{ name, ref }]), a connectorId, or both', [{ path: '/refs', message: 'refs or connectorId is required', keyword: 'required' }]);
+  if (!body.refs && !body.connectorId)
+    throw invalidPayload('send refs ([{ name, ref }]), a connectorId, or both', [
+      { path: '/refs', message: 'refs or connectorId is required', keyword: 'required' },
+    ]);
   const prefix = deps.config.SECRET_ENV_PREFIX;
-  const refs = [...(body.connectorId ? await connectorRefs(deps, principal, body.connectorId) : []), ...(body.refs ?? [])];
+  const refs = [
+    ...(body.connectorId ? await connectorRefs(deps, principal, body.connectorId) : []),
+    ...(body.refs ?? []),
+  ];
   const results = [];
   for (const r of refs) results.push(await checkReference(deps, principal, r.name, r.ref));
-  return { ok: true as const, allResolvable: results.every((r) => r.status === 'resolvable'), connectorId: body.connectorId ?? null, prefix, results };
+  return {
+    ok: true as const,
+    allResolvable: results.every((r) => r.status === 'resolvable'),
+    connectorId: body.connectorId ?? null,
+    prefix,
+    results,
+  };
 }

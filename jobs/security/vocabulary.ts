@@ -1,6 +1,8 @@
 import type { DomainVocabulary } from '../domain.js';
 
-/** What the router learns about security; test/unit/router.test.ts checks it on requests that are not in these examples. */
+/**
+ * What the router learns about security; test/unit/router.test.ts checks it on requests that are not in these examples.
+ */
 export const vocabulary: DomainVocabulary = {
   lexicon: /\b(secrets? scan|leaked|hardcoded|api key committed|exposed tokens?)\b/i,
   precedence: 40,

@@ -23,7 +23,9 @@ export interface SignalRuleRow {
   status: string;
   dedup_window_seconds: number;
   max_runs_per_hour: number | null;
-  /** The member who wrote it and the scopes it acts within (jobs/automation/grant.ts); null before grants were recorded. */
+  /**
+   * The member who wrote it and the scopes it acts within (jobs/automation/grant.ts); null before grants were recorded.
+   */
   created_by: string | null;
   grant_scopes: string[] | null;
   created_at: Date;
@@ -45,12 +47,20 @@ export interface SignalMatchRow {
 
 /** Inserts a signal; null when its (source, sourceId) was seen before for the account. */
 export async function insertSignal(db: Db, row: Omit<SignalRow, 'created_at'>): Promise<SignalRow | null> {
-  const [created] = await db('signals').insert({ ...row, value: JSON.stringify(row.value ?? null) })
-    .onConflict(['account_id', 'source', 'source_id']).ignore().returning('*');
+  const [created] = await db('signals')
+    .insert({ ...row, value: JSON.stringify(row.value ?? null) })
+    .onConflict(['account_id', 'source', 'source_id'])
+    .ignore()
+    .returning('*');
   return created ?? null;
 }
 
-export async function signalBySourceId(db: Db, accountId: string, source: string, sourceId: string): Promise<SignalRow | null> {
+export async function signalBySourceId(
+  db: Db,
+  accountId: string,
+  source: string,
+  sourceId: string,
+): Promise<SignalRow | null> {
   return (await db('signals').where({ account_id: accountId, source, source_id: sourceId }).first()) ?? null;
 }
 
@@ -58,7 +68,11 @@ export async function getSignal(db: Db, accountId: string, signalId: string): Pr
   return (await db('signals').where({ id: signalId, account_id: accountId }).first()) ?? null;
 }
 
-export async function listSignals(db: Db, accountId: string, f: { type?: string; subject?: string; observedFrom?: string; observedTo?: string; limit: number; cursor?: string }) {
+export async function listSignals(
+  db: Db,
+  accountId: string,
+  f: { type?: string; subject?: string; observedFrom?: string; observedTo?: string; limit: number; cursor?: string },
+) {
   const q = db('signals').where({ account_id: accountId });
   if (f.type) q.andWhere('type', f.type);
   if (f.subject) q.andWhere('subject', f.subject);
@@ -67,12 +81,22 @@ export async function listSignals(db: Db, accountId: string, f: { type?: string;
   return page<SignalRow>(q, f.limit, f.cursor);
 }
 
-export async function insertRule(db: Db, row: Omit<SignalRuleRow, 'created_at' | 'updated_at'>): Promise<SignalRuleRow> {
-  const [created] = await db('signal_rules').insert({ ...row, condition: JSON.stringify(row.condition), target: JSON.stringify(row.target) }).returning('*');
+export async function insertRule(
+  db: Db,
+  row: Omit<SignalRuleRow, 'created_at' | 'updated_at'>,
+): Promise<SignalRuleRow> {
+  const [created] = await db('signal_rules')
+    .insert({ ...row, condition: JSON.stringify(row.condition), target: JSON.stringify(row.target) })
+    .returning('*');
   return created;
 }
 
-export async function getRule(db: Db, accountId: string, ruleId: string, forUpdate = false): Promise<SignalRuleRow | null> {
+export async function getRule(
+  db: Db,
+  accountId: string,
+  ruleId: string,
+  forUpdate = false,
+): Promise<SignalRuleRow | null> {
   const q = db('signal_rules').where({ id: ruleId, account_id: accountId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
@@ -84,13 +108,20 @@ export async function listRules(db: Db, accountId: string, f: { signalType?: str
   return page<SignalRuleRow>(q, f.limit, f.cursor);
 }
 
-export async function updateRule(db: Db, ruleId: string, patch: Partial<Omit<SignalRuleRow, 'id' | 'account_id' | 'created_at' | 'updated_at'>>): Promise<SignalRuleRow> {
+export async function updateRule(
+  db: Db,
+  ruleId: string,
+  patch: Partial<Omit<SignalRuleRow, 'id' | 'account_id' | 'created_at' | 'updated_at'>>,
+): Promise<SignalRuleRow> {
   const encoded = {
     ...patch,
     ...('condition' in patch ? { condition: JSON.stringify(patch.condition) } : {}),
     ...(patch.target ? { target: JSON.stringify(patch.target) } : {}),
   };
-  const [row] = await db('signal_rules').where({ id: ruleId }).update({ ...encoded, updated_at: db.fn.now() }).returning('*');
+  const [row] = await db('signal_rules')
+    .where({ id: ruleId })
+    .update({ ...encoded, updated_at: db.fn.now() })
+    .returning('*');
   return row;
 }
 
@@ -98,13 +129,27 @@ export async function deleteRule(db: Db, accountId: string, ruleId: string): Pro
   return (await db('signal_rules').where({ id: ruleId, account_id: accountId }).delete()) > 0;
 }
 
-/** The account's active rules for a signal type, locked in id order so concurrent signals take them in one order (no deadlock) and count their windows one at a time. */
+/**
+ * The account's active rules for a signal type, locked in id order so concurrent signals take them in one order (no
+ * deadlock) and count their windows one at a time.
+ */
 export async function lockActiveRules(db: Db, accountId: string, signalType: string): Promise<SignalRuleRow[]> {
-  return db('signal_rules').where({ account_id: accountId, signal_type: signalType, status: 'active' }).orderBy('id').forUpdate();
+  return db('signal_rules')
+    .where({ account_id: accountId, signal_type: signalType, status: 'active' })
+    .orderBy('id')
+    .forUpdate();
 }
 
-/** What a rule's dedup window and rate limit read: matches that counted (not held back) for the subject within the window, and runs started in the last hour. */
-export async function recentMatches(db: Db, ruleId: string, subject: string, windowSeconds: number): Promise<{ sameSubjectInWindow: number; startedLastHour: number }> {
+/**
+ * What a rule's dedup window and rate limit read: matches that counted (not held back) for the subject within the
+ * window, and runs started in the last hour.
+ */
+export async function recentMatches(
+  db: Db,
+  ruleId: string,
+  subject: string,
+  windowSeconds: number,
+): Promise<{ sameSubjectInWindow: number; startedLastHour: number }> {
   const result = await db.raw(
     `SELECT count(*) FILTER (WHERE subject = ? AND created_at > now() - make_interval(secs => ?))::int AS same_subject,
             count(*) FILTER (WHERE outcome IN ('pending', 'started'))::int AS started
@@ -116,15 +161,24 @@ export async function recentMatches(db: Db, ruleId: string, subject: string, win
   return { sameSubjectInWindow: result.rows[0].same_subject, startedLastHour: result.rows[0].started };
 }
 
-export async function insertMatch(db: Db, row: Omit<SignalMatchRow, 'created_at' | 'updated_at' | 'run_id' | 'reason'> & { reason?: string | null }): Promise<SignalMatchRow> {
+export async function insertMatch(
+  db: Db,
+  row: Omit<SignalMatchRow, 'created_at' | 'updated_at' | 'run_id' | 'reason'> & { reason?: string | null },
+): Promise<SignalMatchRow> {
   const [created] = await db('signal_matches').insert(row).returning('*');
   return created;
 }
 
 /** Records the outcome of a pending match; null when it was decided already. */
-export async function settleMatch(db: Db, matchId: string, outcome: { outcome: string; runId: string | null; reason: string | null }): Promise<SignalMatchRow | null> {
-  const [row] = await db('signal_matches').where({ id: matchId, outcome: 'pending' })
-    .update({ outcome: outcome.outcome, run_id: outcome.runId, reason: outcome.reason, updated_at: db.fn.now() }).returning('*');
+export async function settleMatch(
+  db: Db,
+  matchId: string,
+  outcome: { outcome: string; runId: string | null; reason: string | null },
+): Promise<SignalMatchRow | null> {
+  const [row] = await db('signal_matches')
+    .where({ id: matchId, outcome: 'pending' })
+    .update({ outcome: outcome.outcome, run_id: outcome.runId, reason: outcome.reason, updated_at: db.fn.now() })
+    .returning('*');
   return row ?? null;
 }
 

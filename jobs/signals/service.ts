@@ -1,8 +1,23 @@
 import type { Deps } from '../../shared/deps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import {
-  deleteRule, getRule, getSignal, insertMatch, insertRule, insertSignal, listRules, listSignals, lockActiveRules, matchesOfSignal,
-  recentMatches, settleMatch, signalBySourceId, updateRule, type SignalMatchRow, type SignalRow, type SignalRuleRow,
+  deleteRule,
+  getRule,
+  getSignal,
+  insertMatch,
+  insertRule,
+  insertSignal,
+  listRules,
+  listSignals,
+  lockActiveRules,
+  matchesOfSignal,
+  recentMatches,
+  settleMatch,
+  signalBySourceId,
+  updateRule,
+  type SignalMatchRow,
+  type SignalRow,
+  type SignalRuleRow,
 } from './repository.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
@@ -21,20 +36,41 @@ import type { SignalIngest, SignalRuleCreate, SignalRuleUpdate } from './schemas
  * sourceId were seen before answers the first one, `duplicate: true`, and
  * starts nothing.
  */
-export async function ingestSignal(deps: Deps, principal: Principal, body: SignalIngest): Promise<{ signal: SignalRow; duplicate: boolean; matches: SignalMatchRow[] }> {
+export async function ingestSignal(
+  deps: Deps,
+  principal: Principal,
+  body: SignalIngest,
+): Promise<{ signal: SignalRow; duplicate: boolean; matches: SignalMatchRow[] }> {
   const accountId = principal.accountId;
   const recorded = await deps.db.transaction(async (trx) => {
     const signal = await insertSignal(trx, {
-      id: newId('sig'), account_id: accountId, type: body.type, subject: body.subject, value: body.value ?? null,
-      source: body.source, source_id: body.sourceId, observed_at: body.observedAt ? new Date(body.observedAt) : new Date(),
+      id: newId('sig'),
+      account_id: accountId,
+      type: body.type,
+      subject: body.subject,
+      value: body.value ?? null,
+      source: body.source,
+      source_id: body.sourceId,
+      observed_at: body.observedAt ? new Date(body.observedAt) : new Date(),
     });
     if (!signal) return null;
     const matches: SignalMatchRow[] = [];
     for (const rule of await lockActiveRules(trx, accountId, body.type)) {
       if (!conditionHolds(rule.condition, signal)) continue;
-      const admission = admitMatch({ dedupWindowSeconds: rule.dedup_window_seconds, maxRunsPerHour: rule.max_runs_per_hour }, await recentMatches(trx, rule.id, signal.subject, rule.dedup_window_seconds));
+      const admission = admitMatch(
+        { dedupWindowSeconds: rule.dedup_window_seconds, maxRunsPerHour: rule.max_runs_per_hour },
+        await recentMatches(trx, rule.id, signal.subject, rule.dedup_window_seconds),
+      );
       const outcome = admission === 'start' ? 'pending' : admission;
-      const match = await insertMatch(trx, { id: newId('smt'), account_id: accountId, signal_id: signal.id, rule_id: rule.id, subject: signal.subject, outcome, reason: admission === 'start' ? null : heldBackReason(admission, rule) });
+      const match = await insertMatch(trx, {
+        id: newId('smt'),
+        account_id: accountId,
+        signal_id: signal.id,
+        rule_id: rule.id,
+        subject: signal.subject,
+        outcome,
+        reason: admission === 'start' ? null : heldBackReason(admission, rule),
+      });
       if (outcome !== 'pending') await recordMatched(trx, match);
       matches.push(match);
     }
@@ -48,15 +84,29 @@ export async function ingestSignal(deps: Deps, principal: Principal, body: Signa
   const rules = new Map<string, SignalRuleRow | undefined>();
   const settled: SignalMatchRow[] = [];
   for (const match of recorded.matches) {
-    if (match.outcome !== 'pending') { settled.push(match); continue; }
+    if (match.outcome !== 'pending') {
+      settled.push(match);
+      continue;
+    }
     const ruleId = match.rule_id!;
     if (!rules.has(ruleId)) rules.set(ruleId, (await getRule(deps.db, accountId, ruleId)) ?? undefined);
     const rule = rules.get(ruleId);
     const started = rule
-      ? await startAutomatedRun(deps, accountId, rule.target as RunTarget, rule, { startedBy: `signalRule:${ruleId}`, signalId: recorded.signal.id, ruleId, matchId: match.id, type: recorded.signal.type, subject: recorded.signal.subject })
+      ? await startAutomatedRun(deps, accountId, rule.target as RunTarget, rule, {
+          startedBy: `signalRule:${ruleId}`,
+          signalId: recorded.signal.id,
+          ruleId,
+          matchId: match.id,
+          type: recorded.signal.type,
+          subject: recorded.signal.subject,
+        })
       : { outcome: 'failed' as const, reason: 'rule deleted before its run started' };
     const result = await deps.db.transaction(async (trx) => {
-      const row = await settleMatch(trx, match.id, { outcome: started.outcome, runId: started.outcome === 'started' ? started.runId : null, reason: started.outcome === 'started' ? null : started.reason });
+      const row = await settleMatch(trx, match.id, {
+        outcome: started.outcome,
+        runId: started.outcome === 'started' ? started.runId : null,
+        reason: started.outcome === 'started' ? null : started.reason,
+      });
       return row ? { row, deliveries: (await recordMatched(trx, row)).deliveries } : null;
     });
     if (result?.deliveries) await wakeDispatcher(deps);
@@ -65,22 +115,48 @@ export async function ingestSignal(deps: Deps, principal: Principal, body: Signa
   return { signal: recorded.signal, duplicate: false, matches: settled };
 }
 
-const heldBackReason = (admission: 'deduplicated' | 'rateLimited', rule: SignalRuleRow) => admission === 'deduplicated'
-  ? `a match for this subject counted within the last ${rule.dedup_window_seconds} s`
-  : `the rule started ${rule.max_runs_per_hour} runs in the last hour`;
+const heldBackReason = (admission: 'deduplicated' | 'rateLimited', rule: SignalRuleRow) =>
+  admission === 'deduplicated'
+    ? `a match for this subject counted within the last ${rule.dedup_window_seconds} s`
+    : `the rule started ${rule.max_runs_per_hour} runs in the last hour`;
 
 function recordMatched(trx: Deps['db'], match: SignalMatchRow) {
   return recordEvent(trx, {
-    accountId: match.account_id, type: 'signal.matched', subject: match.signal_id,
-    payload: { signalId: match.signal_id, ruleId: match.rule_id, matchId: match.id, subject: match.subject, outcome: match.outcome, runId: match.run_id, reason: match.reason },
+    accountId: match.account_id,
+    type: 'signal.matched',
+    subject: match.signal_id,
+    payload: {
+      signalId: match.signal_id,
+      ruleId: match.rule_id,
+      matchId: match.id,
+      subject: match.subject,
+      outcome: match.outcome,
+      runId: match.run_id,
+      reason: match.reason,
+    },
   });
 }
 
-export async function findSignals(deps: Deps, principal: Principal, query: { type?: string; subject?: string; observedFrom?: string; observedTo?: string; limit?: number; cursor?: string }) {
+export async function findSignals(
+  deps: Deps,
+  principal: Principal,
+  query: {
+    type?: string;
+    subject?: string;
+    observedFrom?: string;
+    observedTo?: string;
+    limit?: number;
+    cursor?: string;
+  },
+) {
   return listSignals(deps.db, principal.accountId, { ...query, limit: query.limit ?? 50 });
 }
 
-export async function fetchSignal(deps: Deps, principal: Principal, signalId: string): Promise<{ signal: SignalRow; matches: SignalMatchRow[] }> {
+export async function fetchSignal(
+  deps: Deps,
+  principal: Principal,
+  signalId: string,
+): Promise<{ signal: SignalRow; matches: SignalMatchRow[] }> {
   const signal = await getSignal(deps.db, principal.accountId, signalId);
   if (!signal) throw notFound(`Signal ${signalId}`);
   return { signal, matches: await matchesOfSignal(deps.db, signal.id) };
@@ -94,7 +170,9 @@ function checkedCondition(condition: unknown): Record<string, unknown> | null {
   const operators = disallowedOperators(problems);
   const first = problems[0]!;
   throw invalidPayload(
-    operators.length > 0 ? `condition uses operator${operators.length > 1 ? 's' : ''} not allowed: ${operators.join(', ')}` : `condition${first.path} ${first.message}`,
+    operators.length > 0
+      ? `condition uses operator${operators.length > 1 ? 's' : ''} not allowed: ${operators.join(', ')}`
+      : `condition${first.path} ${first.message}`,
     { operators, problems: problems.map((p) => ({ path: `/condition${p.path}`, message: p.message })) },
   );
 }
@@ -102,8 +180,15 @@ function checkedCondition(condition: unknown): Record<string, unknown> | null {
 export async function createRule(deps: Deps, principal: Principal, body: SignalRuleCreate): Promise<SignalRuleRow> {
   return insertRule(deps.db, {
     ...creatorGrant(principal, 'A signal rule'),
-    id: newId('srl'), account_id: principal.accountId, name: body.name, signal_type: body.signalType, condition: checkedCondition(body.condition),
-    target: checkTarget(body.target) as Record<string, unknown>, status: body.status ?? 'active', dedup_window_seconds: body.dedupWindowSeconds ?? 0, max_runs_per_hour: body.maxRunsPerHour ?? null,
+    id: newId('srl'),
+    account_id: principal.accountId,
+    name: body.name,
+    signal_type: body.signalType,
+    condition: checkedCondition(body.condition),
+    target: checkTarget(body.target) as Record<string, unknown>,
+    status: body.status ?? 'active',
+    dedup_window_seconds: body.dedupWindowSeconds ?? 0,
+    max_runs_per_hour: body.maxRunsPerHour ?? null,
   });
 }
 
@@ -113,17 +198,28 @@ export async function fetchRule(deps: Deps, principal: Principal, ruleId: string
   return rule;
 }
 
-export async function findRules(deps: Deps, principal: Principal, query: { signalType?: string; limit?: number; cursor?: string }) {
+export async function findRules(
+  deps: Deps,
+  principal: Principal,
+  query: { signalType?: string; limit?: number; cursor?: string },
+) {
   return listRules(deps.db, principal.accountId, { ...query, limit: query.limit ?? 50 });
 }
 
-export async function updateRuleByClient(deps: Deps, principal: Principal, ruleId: string, body: SignalRuleUpdate): Promise<SignalRuleRow> {
+export async function updateRuleByClient(
+  deps: Deps,
+  principal: Principal,
+  ruleId: string,
+  body: SignalRuleUpdate,
+): Promise<SignalRuleRow> {
   const patch: Parameters<typeof updateRule>[2] = {
     ...(body.name !== undefined ? { name: body.name } : {}),
     ...(body.signalType !== undefined ? { signal_type: body.signalType } : {}),
     ...(body.condition !== undefined ? { condition: checkedCondition(body.condition) } : {}),
     // A new target is the updater's to answer for: the rule then acts within the updater's grant.
-    ...(body.target !== undefined ? { target: checkTarget(body.target) as Record<string, unknown>, ...creatorGrant(principal, 'A signal rule') } : {}),
+    ...(body.target !== undefined
+      ? { target: checkTarget(body.target) as Record<string, unknown>, ...creatorGrant(principal, 'A signal rule') }
+      : {}),
     ...(body.status !== undefined ? { status: body.status } : {}),
     ...(body.dedupWindowSeconds !== undefined ? { dedup_window_seconds: body.dedupWindowSeconds } : {}),
     ...(body.maxRunsPerHour !== undefined ? { max_runs_per_hour: body.maxRunsPerHour } : {}),

@@ -19,5 +19,11 @@ export type TaskStatus = (typeof TASKS.statuses)[number];
 
 /** The task status a run's status implies; run statuses not listed leave the task alone. */
 export const RUN_TO_TASK: Record<string, TaskStatus> = {
-  ready: 'completed', NEEDS_INPUT: 'awaitingInput', awaitingProxy: 'awaitingProxy', awaitingApproval: 'awaitingApproval', failed: 'failed', canceled: 'canceled', running: 'running',
+  ready: 'completed',
+  NEEDS_INPUT: 'awaitingInput',
+  awaitingProxy: 'awaitingProxy',
+  awaitingApproval: 'awaitingApproval',
+  failed: 'failed',
+  canceled: 'canceled',
+  running: 'running',
 };

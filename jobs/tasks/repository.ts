@@ -35,23 +35,52 @@ export async function getTask(db: Db, accountId: string, taskId: string, forUpda
   return (await q) ?? null;
 }
 
-export async function insertTask(db: Db, row: { id: string; account_id: string; domain: string; in_data: Record<string, unknown>; user_id: string | null; channel: string }): Promise<TaskRow> {
-  const [created] = await db('tasks').insert({ ...row, in_data: JSON.stringify(row.in_data) }).returning('*');
+export async function insertTask(
+  db: Db,
+  row: {
+    id: string;
+    account_id: string;
+    domain: string;
+    in_data: Record<string, unknown>;
+    user_id: string | null;
+    channel: string;
+  },
+): Promise<TaskRow> {
+  const [created] = await db('tasks')
+    .insert({ ...row, in_data: JSON.stringify(row.in_data) })
+    .returning('*');
   return created;
 }
 
 /** Writes a task's status and, when given, its output and whole state object. */
-export async function updateTask(db: Db, taskId: string, patch: { status: string; outData?: Record<string, unknown>; state?: Record<string, unknown> }): Promise<TaskRow> {
-  const [row] = await db('tasks').where({ id: taskId }).update({
-    status: patch.status,
-    updated_at: db.fn.now(),
-    ...(patch.outData ? { out_data: JSON.stringify(patch.outData) } : {}),
-    ...(patch.state ? { state: JSON.stringify(patch.state) } : {}),
-  }).returning('*');
+export async function updateTask(
+  db: Db,
+  taskId: string,
+  patch: { status: string; outData?: Record<string, unknown>; state?: Record<string, unknown> },
+): Promise<TaskRow> {
+  const [row] = await db('tasks')
+    .where({ id: taskId })
+    .update({
+      status: patch.status,
+      updated_at: db.fn.now(),
+      ...(patch.outData ? { out_data: JSON.stringify(patch.outData) } : {}),
+      ...(patch.state ? { state: JSON.stringify(patch.state) } : {}),
+    })
+    .returning('*');
   return row;
 }
 
-export async function insertTaskAudit(db: Db, row: { task_id: string; account_id: string; actor: string; from_status: string | null; to_status: string; note: string | null }): Promise<void> {
+export async function insertTaskAudit(
+  db: Db,
+  row: {
+    task_id: string;
+    account_id: string;
+    actor: string;
+    from_status: string | null;
+    to_status: string;
+    note: string | null;
+  },
+): Promise<void> {
   await db('task_audit').insert(row);
 }
 
@@ -61,7 +90,13 @@ export async function listTaskAudit(db: Db, taskIds: string[]): Promise<TaskAudi
   return db('task_audit').whereIn('task_id', taskIds).orderBy('id');
 }
 
-export async function listTasks(db: Knex, accountId: string, filter: { status?: string; domain?: string }, limit: number, cursor?: string): Promise<{ rows: TaskRow[]; nextCursor: string | null }> {
+export async function listTasks(
+  db: Knex,
+  accountId: string,
+  filter: { status?: string; domain?: string },
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: TaskRow[]; nextCursor: string | null }> {
   const q = db('tasks').where({ account_id: accountId });
   if (filter.status) q.andWhere({ status: filter.status });
   if (filter.domain) q.andWhere({ domain: filter.domain });

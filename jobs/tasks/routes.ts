@@ -14,7 +14,12 @@ const TaskDomain = StringEnum(DOMAIN_NAMES);
 const TaskStatus = StringEnum(TASKS.statuses);
 
 export const TaskCreate = Type.Object(
-  { domain: TaskDomain, inData: AnyObject, userId: Type.Optional(Type.String({ maxLength: 200 })), channel: Type.Optional(Channel) },
+  {
+    domain: TaskDomain,
+    inData: AnyObject,
+    userId: Type.Optional(Type.String({ maxLength: 200 })),
+    channel: Type.Optional(Channel),
+  },
   { $id: 'TaskCreate' },
 );
 export const TaskUpdate = Type.Object(
@@ -26,12 +31,16 @@ export const TaskUpdate = Type.Object(
   },
   { $id: 'TaskUpdate' },
 );
-const TaskListQuery = Type.Composite([PageQuery, Type.Object({ status: Type.Optional(TaskStatus), domain: Type.Optional(TaskDomain) })]);
+const TaskListQuery = Type.Composite([
+  PageQuery,
+  Type.Object({ status: Type.Optional(TaskStatus), domain: Type.Optional(TaskDomain) }),
+]);
 
 export const routes = [
   r.post('/v1/tasks', 'Create a task (status open)', {
     body: TaskCreate,
-    handler: async ({ body, principal }, deps) => new Reply(201, { ok: true, task: taskView(await createTask(deps, principal!, body)) }),
+    handler: async ({ body, principal }, deps) =>
+      new Reply(201, { ok: true, task: taskView(await createTask(deps, principal!, body)) }),
   }),
   r.get('/v1/tasks', 'List tasks', {
     query: TaskListQuery,
@@ -41,10 +50,16 @@ export const routes = [
     },
   }),
   r.get('/v1/tasks/{taskId}', 'Fetch a task with its audit trail', {
-    handler: async ({ params, principal }, deps) => ({ ok: true, task: taskView(await fetchTask(deps, principal!, params.taskId!)) }),
+    handler: async ({ params, principal }, deps) => ({
+      ok: true,
+      task: taskView(await fetchTask(deps, principal!, params.taskId!)),
+    }),
   }),
   r.post('/v1/tasks/{taskId}/update', 'Update a task: status (checked against the transition table), outData, state', {
     body: TaskUpdate,
-    handler: async ({ params, body, principal }, deps) => ({ ok: true, task: taskView(await updateTaskByClient(deps, principal!, params.taskId!, body)) }),
+    handler: async ({ params, body, principal }, deps) => ({
+      ok: true,
+      task: taskView(await updateTaskByClient(deps, principal!, params.taskId!, body)),
+    }),
   }),
 ];

@@ -8,11 +8,25 @@ const r = routeGroup('workflows', { read: ['runs:read'], write: ['runs:write'] }
 
 export const routes = [
   r.get('/v1/workflows/templates', 'Workflow templates with ids, domains, descriptions, schema refs', {
-    auth: 'public', scopes: [], mcpTool: 'workflows.listTemplates',
-    handler: () => ({ ok: true, templates: modules().templates.map((t) => ({ templateId: t.templateId, domains: t.domains, description: t.description, schemaRef: `/v1/schemas/${(t.input as { $id?: string }).$id}`, inputSchema: (t.input as { $id?: string }).$id })) }),
+    auth: 'public',
+    scopes: [],
+    mcpTool: 'workflows.listTemplates',
+    handler: () => ({
+      ok: true,
+      templates: modules().templates.map((t) => ({
+        templateId: t.templateId,
+        domains: t.domains,
+        description: t.description,
+        schemaRef: `/v1/schemas/${(t.input as { $id?: string }).$id}`,
+        inputSchema: (t.input as { $id?: string }).$id,
+      })),
+    }),
   }),
   r.post('/v1/workflows/templates/{templateId}/run', 'Run a workflow template; answers in the orchestrator shape', {
-    body: TemplateRunRequest, response: { 200: OrchestratorResult, 202: RunAccepted }, countsAsWorkflow: true, mcpTool: 'workflows.runTemplate',
+    body: TemplateRunRequest,
+    response: { 200: OrchestratorResult, 202: RunAccepted },
+    countsAsWorkflow: true,
+    mcpTool: 'workflows.runTemplate',
     handler: async ({ params, body, principal, headers }, deps) => {
       const run = await runTemplate(deps, principal, params.templateId, body);
       return answerRun(deps, run, headers.prefer);

@@ -6,12 +6,24 @@ import { assertValid } from '../../shared/validation.js';
 import { modules } from '../module-registry.js';
 import { OrchestratorRequest, submitRun } from '../orchestrator/index.js';
 
-/** Starts a run from a workflow template: the input is checked against the template's schema, and the request it makes against the orchestrator's. */
-export async function runTemplate(deps: Deps, principal: Principal, templateId: string, body: { templateId: string; conversationId?: string } & Record<string, unknown>): Promise<RunRow> {
+/**
+ * Starts a run from a workflow template: the input is checked against the template's schema, and the request it makes
+ * against the orchestrator's.
+ */
+export async function runTemplate(
+  deps: Deps,
+  principal: Principal,
+  templateId: string,
+  body: { templateId: string; conversationId?: string } & Record<string, unknown>,
+): Promise<RunRow> {
   const template = modules().templates.find((t) => t.templateId === templateId);
   if (!template) throw notFound(`Workflow template ${templateId}`);
-  if (body.templateId !== templateId) throw invalidPayload(`templateId ${body.templateId} in the body differs from ${templateId} in the path`);
+  if (body.templateId !== templateId)
+    throw invalidPayload(`templateId ${body.templateId} in the body differs from ${templateId} in the path`);
   const input = assertValid<Record<string, unknown>>(template.input, body);
-  const request = assertValid<OrchestratorRequest>(OrchestratorRequest, { ...template.toRequest(input), ...(body.conversationId ? { conversationId: body.conversationId } : {}) });
+  const request = assertValid<OrchestratorRequest>(OrchestratorRequest, {
+    ...template.toRequest(input),
+    ...(body.conversationId ? { conversationId: body.conversationId } : {}),
+  });
   return submitRun(deps, principal, request);
 }

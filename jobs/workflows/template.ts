@@ -1,7 +1,12 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 
-/** The orchestrator request a template runs: a request with its domain route forced, plus the other body fields it sets. */
-export type TemplateRequest = { request: string; domainRoute: string[]; metadata: Record<string, unknown> } & Record<string, unknown>;
+/**
+ * The orchestrator request a template runs: a request with its domain route forced, plus the other body fields it sets.
+ */
+export type TemplateRequest = { request: string; domainRoute: string[]; metadata: Record<string, unknown> } & Record<
+  string,
+  unknown
+>;
 
 /** A named, schema-checked recipe for a run; each belongs to the domain module that owns its first step. */
 export interface WorkflowTemplate {
@@ -20,4 +25,5 @@ export const TemplateDocs = Type.Optional(Type.Array(Type.String({ maxLength: 10
 export const textOr = (v: unknown, fallback: string) => (typeof v === 'string' && v.trim() ? v : fallback);
 
 /** The client's metadata object of the input, or an empty one. */
-export const metadataOf = (input: Record<string, unknown>) => (input.metadata && typeof input.metadata === 'object' ? input.metadata as Record<string, unknown> : {});
+export const metadataOf = (input: Record<string, unknown>) =>
+  input.metadata && typeof input.metadata === 'object' ? (input.metadata as Record<string, unknown>) : {};

@@ -23,14 +23,29 @@ const closers: Array<() => Promise<unknown>> = [];
 if (mode === 'submit') {
   // The same shape the orchestrator accepts, closed to other properties, as awp's route schema is.
   const validate = new Ajv2020({ allErrors: false }).compile({
-    type: 'object', additionalProperties: false, required: ['request'],
-    properties: { request: { type: 'string', minLength: 1, maxLength: 4000 }, domainRoute: { type: 'array', maxItems: 8, items: { type: 'string', enum: ['hunt', 'resolve'] } } },
+    type: 'object',
+    additionalProperties: false,
+    required: ['request'],
+    properties: {
+      request: { type: 'string', minLength: 1, maxLength: 4000 },
+      domainRoute: { type: 'array', maxItems: 8, items: { type: 'string', enum: ['hunt', 'resolve'] } },
+    },
   });
   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DB_POOL_MAX ?? 10) });
-  await pool.query(`CREATE TABLE IF NOT EXISTS bare_submissions (id text PRIMARY KEY, request text NOT NULL, input jsonb NOT NULL, status text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+  await pool.query(
+    `CREATE TABLE IF NOT EXISTS bare_submissions (id text PRIMARY KEY, request text NOT NULL, input jsonb ` +
+      `NOT NULL, status text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`,
+  );
   const redis = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
-  const queue = new Queue('bare-submit', { connection: redis as unknown as ConnectionOptions, prefix: process.env.BARE_PREFIX ?? '{bare-bench}' });
-  closers.push(() => queue.close(), () => pool.end(), async () => redis.disconnect());
+  const queue = new Queue('bare-submit', {
+    connection: redis as unknown as ConnectionOptions,
+    prefix: process.env.BARE_PREFIX ?? '{bare-bench}',
+  });
+  closers.push(
+    () => queue.close(),
+    () => pool.end(),
+    async () => redis.disconnect(),
+  );
   app.use(async (ctx) => {
     if (ctx.method !== 'POST') {
       ctx.body = { ok: true };
@@ -52,7 +67,11 @@ if (mode === 'submit') {
       return;
     }
     const id = randomUUID();
-    await pool.query(`INSERT INTO bare_submissions (id, request, input, status) VALUES ($1, $2, $3, 'queued')`, [id, (body as { request: string }).request, body]);
+    await pool.query(`INSERT INTO bare_submissions (id, request, input, status) VALUES ($1, $2, $3, 'queued')`, [
+      id,
+      (body as { request: string }).request,
+      body,
+    ]);
     await queue.add('run', { id }, { jobId: id });
     ctx.status = 202;
     ctx.body = { ok: true, runId: id, status: 'queued' };
@@ -68,5 +87,7 @@ await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
 process.once('SIGTERM', () => {
   server.close();
   server.closeAllConnections();
-  void Promise.all(closers.map((c) => c())).then(() => { process.exitCode = 0; });
+  void Promise.all(closers.map((c) => c())).then(() => {
+    process.exitCode = 0;
+  });
 });

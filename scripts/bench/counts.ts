@@ -14,7 +14,14 @@ function statementsDelta(before: PgSnapshot, after: PgSnapshot) {
     const calls = s.calls - (b?.calls ?? 0);
     // Milliseconds per call: planning (every call, for a statement that is not prepared) and execution.
     const ms = (total: number, was = 0) => Math.round(((total - was) / calls) * 1000) / 1000;
-    if (calls > 0) rows.push({ query: s.query, calls, rows: s.rows - (b?.rows ?? 0), planMs: ms(s.planMs, b?.planMs), execMs: ms(s.execMs, b?.execMs) });
+    if (calls > 0)
+      rows.push({
+        query: s.query,
+        calls,
+        rows: s.rows - (b?.rows ?? 0),
+        planMs: ms(s.planMs, b?.planMs),
+        execMs: ms(s.execMs, b?.execMs),
+      });
   }
   return rows;
 }
@@ -24,7 +31,11 @@ function postgresPerRun(before: PgSnapshot, after: PgSnapshot, runs: number) {
   const bytesByTable: Record<string, number> = {};
   for (const [t, a] of Object.entries(after.tables)) {
     const b = before.tables[t] ?? { inserted: 0, updated: 0, deleted: 0, bytes: 0 };
-    const w = { inserted: per(a.inserted - b.inserted, runs), updated: per(a.updated - b.updated, runs), deleted: per(a.deleted - b.deleted, runs) };
+    const w = {
+      inserted: per(a.inserted - b.inserted, runs),
+      updated: per(a.updated - b.updated, runs),
+      deleted: per(a.deleted - b.deleted, runs),
+    };
     if (w.inserted || w.updated || w.deleted) byTable[t] = w;
     if (a.bytes !== b.bytes) bytesByTable[t] = Math.round((a.bytes - b.bytes) / runs);
   }
@@ -35,16 +46,35 @@ function postgresPerRun(before: PgSnapshot, after: PgSnapshot, runs: number) {
   const updated = after.tupUpdated - before.tupUpdated;
   const deleted = after.tupDeleted - before.tupDeleted;
   return {
-    statements: stmts ? per(stmts.reduce((a, s) => a + s.calls, 0), runs) : 'pg_stat_statements not loaded',
+    statements: stmts
+      ? per(
+          stmts.reduce((a, s) => a + s.calls, 0),
+          runs,
+        )
+      : 'pg_stat_statements not loaded',
     transactions: per(after.xactCommit - before.xactCommit - SNAPSHOT_XACTS, runs),
     rollbacks: per(after.xactRollback - before.xactRollback, runs),
-    rowsWritten: { total: per(inserted + updated + deleted, runs), inserted: per(inserted, runs), updated: per(updated, runs), deleted: per(deleted, runs) },
+    rowsWritten: {
+      total: per(inserted + updated + deleted, runs),
+      inserted: per(inserted, runs),
+      updated: per(updated, runs),
+      deleted: per(deleted, runs),
+    },
     rowsWrittenByTable: byTable,
     walBytes: Math.round((after.walBytes - before.walBytes) / runs),
     tableBytes: Math.round(Object.values(bytesByTable).reduce((a, b) => a + b, 0)),
     tableBytesByTable: bytesByTable,
     statementsByFamily: topPer(families, runs, 40),
-    topStatements: (stmts ?? []).sort((a, b) => b.calls - a.calls).slice(0, 25).map((s) => ({ calls: per(s.calls, runs), rows: per(s.rows, runs), planMs: s.planMs, execMs: s.execMs, query: s.query.replace(/\s+/g, ' ').slice(0, 160) })),
+    topStatements: (stmts ?? [])
+      .sort((a, b) => b.calls - a.calls)
+      .slice(0, 25)
+      .map((s) => ({
+        calls: per(s.calls, runs),
+        rows: per(s.rows, runs),
+        planMs: s.planMs,
+        execMs: s.execMs,
+        query: s.query.replace(/\s+/g, ' ').slice(0, 160),
+      })),
   };
 }
 
@@ -97,9 +127,12 @@ export async function benchCounts(env: BenchEnv) {
     perRun: { postgres: postgresPerRun(pgBefore, pgAfter, runs), redis },
     bareBullmq3StepFlowPerFlow: { redis: bareRedis },
     notes: [
-      'counts are deltas over the batch divided by the runs; Postgres counters include any background work in the bench database (autovacuum) during the batch',
-      `Redis memory and keys include completed jobs kept for QUEUE_KEEP_COMPLETED_SECONDS=${env.deps.config.QUEUE_KEEP_COMPLETED_SECONDS}`,
-      'commands counts what Redis executed (INFO commandstats, Lua-internal calls included); clientCommands what clients sent (MONITOR)',
+      'counts are deltas over the batch divided by the runs; Postgres counters include any background work ' +
+        'in the bench database (autovacuum) during the batch',
+      `Redis memory and keys include completed jobs kept for ` +
+        `QUEUE_KEEP_COMPLETED_SECONDS=${env.deps.config.QUEUE_KEEP_COMPLETED_SECONDS}`,
+      'commands counts what Redis executed (INFO commandstats, Lua-internal calls included); clientCommands ' +
+        'what clients sent (MONITOR)',
     ],
   };
 }

@@ -23,7 +23,11 @@ function stat(pid: number): { ppid: number; ticks: number } | null {
 
 /** A process and its children (Postgres: the postmaster and its backends; a Node process has none). */
 function family(root: number): number[] {
-  const children = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => stat(pid)?.ppid === root);
+  const children = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => stat(pid)?.ppid === root);
   return [root, ...children];
 }
 
@@ -46,7 +50,11 @@ export async function rolePids(env: BenchEnv): Promise<Record<string, number[]>>
 }
 
 /** Runs `fn` and returns its value with the CPU milliseconds each role spent per operation (`ops` operations). */
-export async function cpuPerOp<T>(roles: Record<string, number[]>, ops: number, fn: () => Promise<T>): Promise<{ value: T; cpuMsPerOp: Record<string, number> }> {
+export async function cpuPerOp<T>(
+  roles: Record<string, number[]>,
+  ops: number,
+  fn: () => Promise<T>,
+): Promise<{ value: T; cpuMsPerOp: Record<string, number> }> {
   const before = Object.fromEntries(Object.entries(roles).map(([role, pids]) => [role, ticks(role, pids)]));
   const value = await fn();
   const perOp: Record<string, number> = {};

@@ -13,7 +13,11 @@ import { enableStatements } from './pg-stats.js';
 import { answers200, rssMb, spawnNode, waitReady, type BenchChild } from './processes.js';
 
 /** A span of the bench, on the monotonic clock `--cpu-prof` timestamps use (µs), so a profile can be cut to it. */
-export interface ProfileWindow { name: string; startUs: number; endUs: number }
+export interface ProfileWindow {
+  name: string;
+  startUs: number;
+  endUs: number;
+}
 
 export interface BenchEnv {
   deps: Deps;
@@ -69,18 +73,37 @@ export async function benchEnv(opts: { statements: boolean }): Promise<BenchEnv>
     stops.push(() => p.stop());
     databaseUrl = p.url;
   } else if (opts.statements) {
-    statements = await enableStatements(null, null, databaseUrl).then(() => true, () => false);
+    statements = await enableStatements(null, null, databaseUrl).then(
+      () => true,
+      () => false,
+    );
   }
   const split = (process.env.BENCH_SPLIT ?? '2') as BenchEnv['split'];
   if (!['0', '1', '2'].includes(split)) throw new Error(`BENCH_SPLIT must be 0, 1 or 2 (got ${split})`);
-  const base = { REDIS_URL: redisUrl, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '10000000', ACCOUNT_RATE_LIMIT_PER_MINUTE: '10000000', QUEUE_PREFIX: '{awp-bench}', WORKER_CONCURRENCY: '16', AWP_ALLOW_PRIVATE_EGRESS: '1' };
+  const base = {
+    REDIS_URL: redisUrl,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    ACCOUNT_RATE_LIMIT_PER_MINUTE: '10000000',
+    QUEUE_PREFIX: '{awp-bench}',
+    WORKER_CONCURRENCY: '16',
+    AWP_ALLOW_PRIVATE_EGRESS: '1',
+  };
   const childEnv = (extra: Record<string, string> = {}) => ({ ...process.env, ...base, ...extra });
   const config = loadConfig(childEnv());
   const deps = createDeps(config, createLogger('silent'));
   await migrateLatest(deps.db);
 
-  const profileDir = process.env.BENCH_PROFILE === '1' ? (process.env.BENCH_PROFILE_DIR ?? path.join(os.tmpdir(), `awp-bench-profile-${Date.now()}`)) : null;
-  if (profileDir && split === '0') process.stderr.write('bench: BENCH_PROFILE=1 profiles child processes; with BENCH_SPLIT=0 run `node --cpu-prof --import tsx scripts/bench.ts` instead\n');
+  const profileDir =
+    process.env.BENCH_PROFILE === '1'
+      ? (process.env.BENCH_PROFILE_DIR ?? path.join(os.tmpdir(), `awp-bench-profile-${Date.now()}`))
+      : null;
+  if (profileDir && split === '0')
+    process.stderr.write(
+      'bench: BENCH_PROFILE=1 profiles child processes; with BENCH_SPLIT=0 run `node --cpu-prof --import tsx ' +
+        'scripts/bench.ts` instead\n',
+    );
   const profile: BenchEnv['profile'] = { dir: profileDir, files: {}, windows: [] };
   const parts: Stoppable[] = [];
   const children: BenchChild[] = [];
@@ -98,7 +121,9 @@ export async function benchEnv(opts: { statements: boolean }): Promise<BenchEnv>
   let url: string;
   if (split === '2') {
     const port = await freePort();
-    const api = spawnNode('api', 'api/server.ts', childEnv({ PORT: String(port), HOST: '127.0.0.1' }), { profileDir: profileDir ?? undefined });
+    const api = spawnNode('api', 'api/server.ts', childEnv({ PORT: String(port), HOST: '127.0.0.1' }), {
+      profileDir: profileDir ?? undefined,
+    });
     children.push(api);
     pids.api = api.pid;
     url = `http://127.0.0.1:${port}`;
@@ -115,7 +140,15 @@ export async function benchEnv(opts: { statements: boolean }): Promise<BenchEnv>
   const idleRssMb = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, rssMb(pid)]));
 
   return {
-    deps, url, redisUrl, databaseUrl, split, pids, idleRssMb, statements, profile,
+    deps,
+    url,
+    redisUrl,
+    databaseUrl,
+    split,
+    pids,
+    idleRssMb,
+    statements,
+    profile,
     childEnv,
     async window(name, fn) {
       const startUs = nowUs();
@@ -142,12 +175,18 @@ export function stats(samples: number[]) {
 }
 
 /** Runs `task` `total` times with at most `inFlight` at once; returns the elapsed seconds. */
-export async function sustained(total: number, inFlight: number, task: (i: number) => Promise<unknown>): Promise<number> {
+export async function sustained(
+  total: number,
+  inFlight: number,
+  task: (i: number) => Promise<unknown>,
+): Promise<number> {
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < total) await task(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < total) await task(next++);
+    }),
+  );
   return (performance.now() - started) / 1000;
 }
 
@@ -155,7 +194,13 @@ export async function sustained(total: number, inFlight: number, task: (i: numbe
  * Latency of `once` run one at a time (after a warm-up), then its sustained
  * rate with `inFlight` at once; `around` wraps the sustained phase (a profile window).
  */
-export async function latencyAndRate(once: () => Promise<unknown>, n: number, total: number, inFlight = 32, around = <T>(fn: () => Promise<T>) => fn()) {
+export async function latencyAndRate(
+  once: () => Promise<unknown>,
+  n: number,
+  total: number,
+  inFlight = 32,
+  around = <T>(fn: () => Promise<T>) => fn(),
+) {
   for (let w = 0; w < 5; w++) await once();
   const latency: number[] = [];
   for (let k = 0; k < n; k++) {

@@ -11,7 +11,8 @@ import { rssTrend } from './verdicts.js';
  */
 export async function benchHeap(env: BenchEnv) {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (env.split !== '1' || !gc) throw new Error('the heap section needs BENCH_SPLIT=1 and node --expose-gc (npm run bench:heap)');
+  if (env.split !== '1' || !gc)
+    throw new Error('the heap section needs BENCH_SPLIT=1 and node --expose-gc (npm run bench:heap)');
   const total = Number(process.env.BENCH_HEAP_RUNS ?? 2000);
   const every = Number(process.env.BENCH_HEAP_EVERY ?? 250);
   const token = await benchToken(env);

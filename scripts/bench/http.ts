@@ -25,18 +25,32 @@ export async function benchHttp(env: Env, n = Number(process.env.BENCH_HTTP_N ??
   const pool = new pg.Pool({ connectionString: env.databaseUrl, max: 4 });
   const bare = new Koa();
   bare.use(async (ctx) => {
-    if (ctx.path === '/db') ctx.body = { ok: true, rows: (await pool.query('select id, status from runs order by id desc limit 1')).rows };
+    if (ctx.path === '/db')
+      ctx.body = { ok: true, rows: (await pool.query('select id, status from runs order by id desc limit 1')).rows };
     else ctx.body = { ok: true, name: 'bare' };
   });
   const server = http.createServer(koaListener(bare));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const bareUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  await env.deps.db('accounts').insert({ id: 'acct_bench_http', email: 'benchhttp@awp.local', name: 'b', password_hash: '!', plan: 'team', status: 'active' }).onConflict('id').ignore();
+  await env.deps
+    .db('accounts')
+    .insert({
+      id: 'acct_bench_http',
+      email: 'benchhttp@awp.local',
+      name: 'b',
+      password_hash: '!',
+      plan: 'team',
+      status: 'active',
+    })
+    .onConflict('id')
+    .ignore();
   const { token } = await issueToken(env.deps.db, 'acct_bench_http', { name: 'bench', scopes: DEFAULT_SCOPES });
-  const get = (url: string, headers: Record<string, string> = {}) => async () => {
-    const res = await fetch(url, { headers });
-    await res.arrayBuffer();
-  };
+  const get =
+    (url: string, headers: Record<string, string> = {}) =>
+    async () => {
+      const res = await fetch(url, { headers });
+      await res.arrayBuffer();
+    };
   const result = {
     bareKoa: await time(n, get(`${bareUrl}/`)),
     awpPublic: await time(n, get(`${env.url}/v1/manifest`)),

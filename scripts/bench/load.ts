@@ -27,7 +27,11 @@ export interface LoadResult {
  * answer has been read, for a warm-up and then `seconds` measured. Every
  * server under comparison gets the same generator, in this process.
  */
-export async function load(origin: string, req: LoadRequest, opts: { connections?: number; seconds?: number; warmupSeconds?: number } = {}): Promise<LoadResult> {
+export async function load(
+  origin: string,
+  req: LoadRequest,
+  opts: { connections?: number; seconds?: number; warmupSeconds?: number } = {},
+): Promise<LoadResult> {
   const connections = opts.connections ?? Number(process.env.BENCH_CONNECTIONS ?? 50);
   const seconds = opts.seconds ?? Number(process.env.BENCH_LOAD_SECONDS ?? 10);
   const warmup = opts.warmupSeconds ?? Number(process.env.BENCH_LOAD_WARMUP_SECONDS ?? 2);
@@ -68,5 +72,13 @@ export async function load(origin: string, req: LoadRequest, opts: { connections
   stop = true;
   await Promise.all(loops);
   await pool.close();
-  return { connections, seconds: Math.round(elapsed * 100) / 100, requests, perSec: Math.round((requests / elapsed) * 10) / 10, errors, ...(firstError ? { firstError } : {}), latency: stats(latency) };
+  return {
+    connections,
+    seconds: Math.round(elapsed * 100) / 100,
+    requests,
+    perSec: Math.round((requests / elapsed) * 10) / 10,
+    errors,
+    ...(firstError ? { firstError } : {}),
+    latency: stats(latency),
+  };
 }

@@ -44,7 +44,11 @@ export function redact(text: string, urls: string[]): string {
  * resolves its exit code (-1 if it could not start or timed out) with the
  * start and end of its output (npm puts its reason first, a crash last).
  */
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; echo: boolean }): Promise<{ code: number; head: string; tail: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number; echo: boolean },
+): Promise<{ code: number; head: string; tail: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let head = '';
@@ -68,7 +72,11 @@ function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.Proc
     });
     child.once('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code: timedOut ? -1 : (code ?? -1), head, tail: timedOut ? `timed out after ${opts.timeoutMs} ms` : signal ? `killed by ${signal}\n${tail}` : tail });
+      resolve({
+        code: timedOut ? -1 : (code ?? -1),
+        head,
+        tail: timedOut ? `timed out after ${opts.timeoutMs} ms` : signal ? `killed by ${signal}\n${tail}` : tail,
+      });
     });
   });
 }
@@ -77,22 +85,35 @@ function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.Proc
 const lastLine = (text: string) => text.trim().split('\n').filter(Boolean).pop() ?? '';
 
 /** npm's first two error lines (its code and message); its last one only points at a log file. */
-const npmError = (text: string) => text.split('\n').filter((l) => /^npm (error|ERR!) \S/.test(l)).slice(0, 2).join('; ') || lastLine(text);
+const npmError = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => /^npm (error|ERR!) \S/.test(l))
+    .slice(0, 2)
+    .join('; ') || lastLine(text);
 
 /**
  * Installs the peers' packages once: `npm ci` when node_modules is missing
  * or older than the lockfile (npm ci writes node_modules/.package-lock.json).
  * Answers null when they are ready, or why they are not.
  */
-export async function installPeers(dir = PEERS_DIR, opts: { timeoutMs?: number; echo?: boolean } = {}): Promise<string | null> {
+export async function installPeers(
+  dir = PEERS_DIR,
+  opts: { timeoutMs?: number; echo?: boolean } = {},
+): Promise<string | null> {
   const marker = path.join(dir, 'node_modules/.package-lock.json');
   const lock = path.join(dir, 'package-lock.json');
-  if (fs.existsSync(marker) && (!fs.existsSync(lock) || fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs)) return null;
+  if (fs.existsSync(marker) && (!fs.existsSync(lock) || fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs))
+    return null;
   const rel = path.relative(ROOT, dir);
   const where = rel && !rel.startsWith('..') ? rel : dir;
   if (opts.echo !== false) process.stderr.write(`bench: installing the peers' packages (npm ci --prefix ${where})…\n`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const { code, head } = await run(npm, ['ci', '--prefix', dir, '--no-audit', '--no-fund'], { cwd: ROOT, timeoutMs: opts.timeoutMs ?? 600_000, echo: opts.echo !== false });
+  const { code, head } = await run(npm, ['ci', '--prefix', dir, '--no-audit', '--no-fund'], {
+    cwd: ROOT,
+    timeoutMs: opts.timeoutMs ?? 600_000,
+    echo: opts.echo !== false,
+  });
   return code === 0 ? null : `npm ci --prefix ${where} failed (${code}): ${npmError(head)}`;
 }
 
@@ -134,10 +155,13 @@ export async function storedRows(databaseUrl: string, workflows: number) {
   await client.connect();
   try {
     const { rows: tables } = await client.query<{ name: string }>(
-      "select quote_ident(table_schema) || '.' || quote_ident(table_name) as name from information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema') order by 1",
+      "select quote_ident(table_schema) || '.' || quote_ident(table_name) as name from " +
+        "information_schema.tables where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', " +
+        "'information_schema') order by 1",
     );
     const perTable: Record<string, number> = {};
-    for (const { name } of tables) perTable[name] = Number((await client.query<{ n: string }>(`select count(*) as n from ${name}`)).rows[0]!.n);
+    for (const { name } of tables)
+      perTable[name] = Number((await client.query<{ n: string }>(`select count(*) as n from ${name}`)).rows[0]!.n);
     const rows = Object.values(perTable).reduce((a, b) => a + b, 0);
     return { workflows, rows, rowsPerWorkflow: Math.round((rows / workflows) * 10) / 10, perTable };
   } finally {
@@ -171,12 +195,19 @@ export async function runPeerProcess(name: string, opts: PeerRunOptions): Promis
       BENCH_N: String(opts.n),
       BENCH_TOTAL: String(opts.total),
       BENCH_STEP_HASHES: String(stepRounds()),
-      // LangChain would send traces to LangSmith if the caller's shell enabled it; a bench talks to nothing off this machine.
+      // LangChain would send traces to LangSmith if the caller's shell enabled it; a bench talks to nothing off this
+      // machine.
       LANGSMITH_TRACING: 'false',
       LANGCHAIN_TRACING_V2: 'false',
     };
-    // The tsx loader comes from awp's own install (cwd is the repository root); the peer's imports resolve from its folder.
-    const { code, tail } = await run(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], { cwd: ROOT, env, timeoutMs: opts.timeoutMs ?? 600_000, echo: opts.echo !== false });
+    // The tsx loader comes from awp's own install (cwd is the repository root); the peer's imports resolve from its
+    // folder.
+    const { code, tail } = await run(process.execPath, ['--import', 'tsx', path.join(dir, `${name}.ts`)], {
+      cwd: ROOT,
+      env,
+      timeoutMs: opts.timeoutMs ?? 600_000,
+      echo: opts.echo !== false,
+    });
     let result: PeerResult | undefined;
     if (fs.existsSync(resultFile)) {
       try {
@@ -186,7 +217,8 @@ export async function runPeerProcess(name: string, opts: PeerRunOptions): Promis
       }
     }
     if (result && 'error' in result) return { error: redact(String(result.error), secrets) };
-    if (code !== 0 || !result) return { error: redact(`peer ${name} exited with ${code}: ${lastLine(tail) || 'no output'}`, secrets) };
+    if (code !== 0 || !result)
+      return { error: redact(`peer ${name} exited with ${code}: ${lastLine(tail) || 'no output'}`, secrets) };
     return result;
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
@@ -209,13 +241,18 @@ const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
 /** awp's 3-step run against each peer that has figures (>1 latency: awp slower; <1 throughput: awp slower). */
 export function awpVersusPeers(runs: unknown, peers: Record<string, PeerResult>) {
-  const awp = (runs as { awp3StepRun?: { latency?: { p50?: number; p99?: number }; perSec?: number } } | undefined)?.awp3StepRun;
+  const awp = (runs as { awp3StepRun?: { latency?: { p50?: number; p99?: number }; perSec?: number } } | undefined)
+    ?.awp3StepRun;
   if (!awp?.latency?.p50 || !awp.perSec) return undefined;
   const out: Record<string, { latencyP50: number; latencyP99: number; throughput: number }> = {};
   for (const [name, r] of Object.entries(peers)) {
     const p = r as { latency?: { p50?: number; p99?: number }; perSec?: number };
     if (!p.latency?.p50 || !p.latency.p99 || !p.perSec) continue;
-    out[name] = { latencyP50: ratio(awp.latency.p50, p.latency.p50), latencyP99: ratio(awp.latency.p99 ?? 0, p.latency.p99), throughput: ratio(awp.perSec, p.perSec) };
+    out[name] = {
+      latencyP50: ratio(awp.latency.p50, p.latency.p50),
+      latencyP99: ratio(awp.latency.p99 ?? 0, p.latency.p99),
+      throughput: ratio(awp.perSec, p.perSec),
+    };
   }
   return out;
 }
@@ -249,9 +286,18 @@ export async function benchPeers(env: Pick<Env, 'databaseUrl' | 'redisUrl'>, opt
     const database = `${opts.databasePrefix ?? 'awp_peer_'}${name}`;
     try {
       const databaseUrl = await freshDatabase(env.databaseUrl, database);
-      const figures = await runPeerProcess(name, { dir: opts.dir, databaseUrl, redisUrl: env.redisUrl, n, total, timeoutMs: opts.timeoutMs, echo });
+      const figures = await runPeerProcess(name, {
+        dir: opts.dir,
+        databaseUrl,
+        redisUrl: env.redisUrl,
+        n,
+        total,
+        timeoutMs: opts.timeoutMs,
+        echo,
+      });
       // 5 warm-ups, n one at a time, total in flight: every workflow the peer ran left its rows here.
-      result[name] = 'error' in figures ? figures : { ...figures, stored: await storedRows(databaseUrl, 5 + n + total) };
+      result[name] =
+        'error' in figures ? figures : { ...figures, stored: await storedRows(databaseUrl, 5 + n + total) };
     } catch (err) {
       result[name] = { error: redact(err instanceof Error ? err.message : String(err), secrets) };
     } finally {

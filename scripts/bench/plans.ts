@@ -26,7 +26,10 @@ async function load(db: Knex, rows: number): Promise<{ hot: PlanContext; small: 
   await db.raw(`INSERT INTO accounts (id, email, name, password_hash, plan, status)
     SELECT 'acct_plan_' || g, 'plan' || g || '@bench.local', 'bench', '!', 'team', 'active' FROM generate_series(0,
         ${ACCOUNTS - 1}) g`);
-  await db.raw(`INSERT INTO accounts (id, email, name, password_hash, plan, status) VALUES ('${HOT}', 'hot@bench.local', 'bench', '!', 'team', 'active')`);
+  await db.raw(
+    `INSERT INTO accounts (id, email, name, password_hash, plan, status) VALUES ('${HOT}', ` +
+      `'hot@bench.local', 'bench', '!', 'team', 'active')`,
+  );
   await db.raw(`INSERT INTO subscriptions (id, account_id, endpoint, events, secret, mode)
     SELECT 'sub_plan_' || g, CASE WHEN g = 0 THEN '${HOT}' ELSE 'acct_plan_' || g END, 'https://example.com/hook',
         '{*}', 'whsec_x', CASE WHEN g % 5 = 0 THEN 'pull' ELSE 'push' END
@@ -86,12 +89,20 @@ async function load(db: Knex, rows: number): Promise<{ hot: PlanContext; small: 
   await db.raw('ANALYZE');
   const pad = (n: number) => String(n).padStart(12, '0');
   const context = (accountId: string, g: number, conversation: number): PlanContext => ({
-    accountId, conversationId: `conv_${conversation}`, subscriptionId: accountId === HOT ? 'sub_plan_0' : `sub_plan_${g % ACCOUNTS}`,
-    eventId: `evt_${pad(g)}`, rootId: `dlv_${pad(g)}`, deliveryId: `dlv_${pad(g)}`, runCursor: `run_${pad(g)}`,
+    accountId,
+    conversationId: `conv_${conversation}`,
+    subscriptionId: accountId === HOT ? 'sub_plan_0' : `sub_plan_${g % ACCOUNTS}`,
+    eventId: `evt_${pad(g)}`,
+    rootId: `dlv_${pad(g)}`,
+    deliveryId: `dlv_${pad(g)}`,
+    runCursor: `run_${pad(g)}`,
   });
   // Row g belongs to the hot account when even, else to acct_plan_(g % 1000): pick a row in the middle of each.
   const mid = Math.floor(rows / 2000) * 1000;
-  return { hot: context(HOT, mid + 2, (mid + 2) % 50000), small: context(`acct_plan_${(mid + 7) % ACCOUNTS}`, mid + 7, (mid + 7) % 50000) };
+  return {
+    hot: context(HOT, mid + 2, (mid + 2) % 50000),
+    small: context(`acct_plan_${(mid + 7) % ACCOUNTS}`, mid + 7, (mid + 7) % 50000),
+  };
 }
 
 /**
@@ -117,10 +128,21 @@ export async function benchPlans(env: Env): Promise<unknown> {
     const result: Record<string, unknown> = { rowsPerTable: rows, loadSeconds };
     for (const [who, context] of Object.entries(contexts)) {
       const reports = await explainQueries(db, context, { forceIndex: false, requireIndexes: false, analyze: true });
-      for (const r of reports) process.stderr.write(`\n-- ${who} account: ${r.name}${r.ok ? '' : '   <-- NOT OK'}\n${r.plan}\n`);
+      for (const r of reports)
+        process.stderr.write(`\n-- ${who} account: ${r.name}${r.ok ? '' : '   <-- NOT OK'}\n${r.plan}\n`);
       result[`${who}Account`] = {
-        accountId: context.accountId, ok: reports.filter((r) => r.ok).length, notOk: reports.filter((r) => !r.ok).map((r) => r.name),
-        queries: reports.map((r) => ({ name: r.name, ok: r.ok, scans: r.scans, seqScans: r.seqScans, sorts: r.sorts, notTheIndexMadeForIt: r.missing, plan: r.plan.split('\n') })),
+        accountId: context.accountId,
+        ok: reports.filter((r) => r.ok).length,
+        notOk: reports.filter((r) => !r.ok).map((r) => r.name),
+        queries: reports.map((r) => ({
+          name: r.name,
+          ok: r.ok,
+          scans: r.scans,
+          seqScans: r.seqScans,
+          sorts: r.sorts,
+          notTheIndexMadeForIt: r.missing,
+          plan: r.plan.split('\n'),
+        })),
       };
     }
     return result;

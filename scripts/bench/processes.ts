@@ -14,18 +14,26 @@ export interface BenchChild {
 /** Resident set size of a process in MB, read from /proc (Linux): what the OS charges the process, heap or not. */
 export function rssMb(pid: number): number | null {
   try {
-    const line = fs.readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+    const line = fs
+      .readFileSync(`/proc/${pid}/status`, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('VmRSS:'));
     return line ? Math.round(Number(line.replace(/\D+/g, '')) / 102.4) / 10 : null;
   } catch {
     return null;
   }
 }
 
-/** Compiles the service (`npm run build` → dist/) once per bench run: its processes run as the Procfile runs them, compiled. */
+/**
+ * Compiles the service (`npm run build` → dist/) once per bench run: its processes run as the Procfile runs them,
+ * compiled.
+ */
 let built = false;
 function build(): void {
   if (built) return;
-  execFileSync(process.execPath, [path.resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [path.resolve('node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+    stdio: 'inherit',
+  });
   built = true;
 }
 
@@ -36,7 +44,12 @@ function build(): void {
  * `profileDir` it runs under `--cpu-prof`: Node writes the profile when the
  * process exits on its own, which every entry point does on SIGTERM.
  */
-export function spawnNode(name: string, entry: string, env: NodeJS.ProcessEnv, opts: { profileDir?: string; args?: string[] } = {}): BenchChild & { child: ChildProcess } {
+export function spawnNode(
+  name: string,
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  opts: { profileDir?: string; args?: string[] } = {},
+): BenchChild & { child: ChildProcess } {
   build();
   const flags: string[] = [];
   let profile: string | undefined;
@@ -46,10 +59,17 @@ export function spawnNode(name: string, entry: string, env: NodeJS.ProcessEnv, o
     flags.push('--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`, `--cpu-prof-name=${name}.cpuprofile`);
   }
   // stderr stays attached so a child that fails to start says why.
-  const child = spawn(process.execPath, [...flags, path.resolve('dist', entry.replace(/\.ts$/, '.js')), ...(opts.args ?? [])], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...flags, path.resolve('dist', entry.replace(/\.ts$/, '.js')), ...(opts.args ?? [])],
+    { env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   return {
-    name, child, pid: child.pid!, profile,
+    name,
+    child,
+    pid: child.pid!,
+    profile,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -59,10 +79,15 @@ export function spawnNode(name: string, entry: string, env: NodeJS.ProcessEnv, o
 }
 
 /** Polls `ready` until it answers true; fails early when the child exits, or after `timeoutMs`. */
-export async function waitReady(c: BenchChild & { child: ChildProcess }, ready: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+export async function waitReady(
+  c: BenchChild & { child: ChildProcess },
+  ready: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (c.child.exitCode !== null) throw new Error(`${c.name} exited with code ${c.child.exitCode} before it was ready`);
+    if (c.child.exitCode !== null)
+      throw new Error(`${c.name} exited with code ${c.child.exitCode} before it was ready`);
     if (await ready().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 100));
   }

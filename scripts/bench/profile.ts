@@ -23,7 +23,12 @@ const SPECIAL = new Set(['(idle)', '(program)', '(garbage collector)', '(root)']
 export function category(functionName: string, url: string, root: string): string {
   if (SPECIAL.has(functionName)) return functionName;
   // Native bindings have no script: name the ones that dominate a server's profile by what they do.
-  if (!url) return /^(writev|writeBuffer|write\w*String)$/.test(functionName) ? '(native: socket writes)' : functionName === 'runMicrotasks' ? '(native: microtasks)' : '(native)';
+  if (!url)
+    return /^(writev|writeBuffer|write\w*String)$/.test(functionName)
+      ? '(native: socket writes)'
+      : functionName === 'runMicrotasks'
+        ? '(native: microtasks)'
+        : '(native)';
   if (url.startsWith('node:')) return url.split('/')[0]!;
   const file = url.startsWith('file://') ? fileURLToPath(url) : url;
   const nm = file.lastIndexOf('/node_modules/');
@@ -41,7 +46,8 @@ function where(url: string, line: number, root: string): string {
   if (!url) return '';
   const file = url.startsWith('file://') ? fileURLToPath(url) : url;
   const nm = file.lastIndexOf('/node_modules/');
-  const short = nm >= 0 ? file.slice(nm + '/node_modules/'.length) : path.isAbsolute(file) ? path.relative(root, file) : file;
+  const short =
+    nm >= 0 ? file.slice(nm + '/node_modules/'.length) : path.isAbsolute(file) ? path.relative(root, file) : file;
   return `${short}:${line + 1}`;
 }
 
@@ -59,7 +65,12 @@ export interface ProfileSummary {
  * `windows` (µs on the monotonic clock, the one V8 stamps samples with), so a
  * profile of a whole process can be cut to the phase that was measured.
  */
-export function summariseProfile(profile: CpuProfile, windows: Array<{ startUs: number; endUs: number }>, root: string, top = 20): ProfileSummary {
+export function summariseProfile(
+  profile: CpuProfile,
+  windows: Array<{ startUs: number; endUs: number }>,
+  root: string,
+  top = 20,
+): ProfileSummary {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n.callFrame]));
   const self = new Map<number, number>();
   let t = profile.startTime;
@@ -93,8 +104,16 @@ export function summariseProfile(profile: CpuProfile, windows: Array<{ startUs: 
   return {
     sampledMs: ms(sampled),
     busyMs: ms(busy),
-    topFunctions: [...byFn.values()].filter((e) => e.fn !== '(idle)').sort((a, b) => b.us - a.us).slice(0, top).map((e) => ({ fn: e.fn, where: e.where, selfMs: ms(e.us), pct: pct(e.us) })),
-    byCategory: [...byCat.entries()].filter(([c]) => c !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top).map(([c, us]) => ({ category: c, selfMs: ms(us), pct: pct(us) })),
+    topFunctions: [...byFn.values()]
+      .filter((e) => e.fn !== '(idle)')
+      .sort((a, b) => b.us - a.us)
+      .slice(0, top)
+      .map((e) => ({ fn: e.fn, where: e.where, selfMs: ms(e.us), pct: pct(e.us) })),
+    byCategory: [...byCat.entries()]
+      .filter(([c]) => c !== '(idle)')
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([c, us]) => ({ category: c, selfMs: ms(us), pct: pct(us) })),
   };
 }
 
@@ -102,5 +121,11 @@ export function summariseProfile(profile: CpuProfile, windows: Array<{ startUs: 
 export function formatSummary(name: string, s: ProfileSummary, lines = 12): string {
   const cats = s.byCategory.slice(0, lines).map((c) => `  ${String(c.pct).padStart(5)} %  ${c.category}`);
   const fns = s.topFunctions.slice(0, lines).map((f) => `  ${String(f.pct).padStart(5)} %  ${f.fn}  ${f.where}`);
-  return [`${name}: ${s.busyMs} ms busy of ${s.sampledMs} ms sampled`, ' by category (self time, % of busy):', ...cats, ' top functions (self time):', ...fns].join('\n');
+  return [
+    `${name}: ${s.busyMs} ms busy of ${s.sampledMs} ms sampled`,
+    ' by category (self time, % of busy):',
+    ...cats,
+    ' top functions (self time):',
+    ...fns,
+  ].join('\n');
 }

@@ -44,7 +44,9 @@ export function callsDelta(before: RedisSnapshot, after: RedisSnapshot): Record<
  * send (each a round trip, or part of a pipeline) from the ones Lua scripts
  * run inside Redis, which INFO commandstats counts together.
  */
-export async function monitorCommands(url: string): Promise<{ stop(): Promise<{ client: Record<string, number>; script: Record<string, number> }> }> {
+export async function monitorCommands(
+  url: string,
+): Promise<{ stop(): Promise<{ client: Record<string, number>; script: Record<string, number> }> }> {
   const conn = new Redis(url, { maxRetriesPerRequest: null });
   const monitor = await conn.monitor();
   const client: Record<string, number> = {};
@@ -67,5 +69,10 @@ export const sum = (r: Record<string, number>) => Object.values(r).reduce((a, b)
 
 /** The largest entries of a count map, each divided by `per`, rounded to 0.01. */
 export function topPer(r: Record<string, number>, per: number, n = 15): Record<string, number> {
-  return Object.fromEntries(Object.entries(r).sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, Math.round((v / per) * 100) / 100]));
+  return Object.fromEntries(
+    Object.entries(r)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => [k, Math.round((v / per) * 100) / 100]),
+  );
 }

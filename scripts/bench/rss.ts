@@ -13,7 +13,9 @@ export async function benchRss(env: BenchEnv) {
   const every = Number(process.env.BENCH_RSS_EVERY ?? 1_000);
   const inFlight = Number(process.env.BENCH_RSS_IN_FLIGHT ?? 32);
   const token = await benchToken(env);
-  const series: Record<string, Array<{ runs: number; mb: number }>> = Object.fromEntries(Object.keys(env.pids).map((k) => [k, []]));
+  const series: Record<string, Array<{ runs: number; mb: number }>> = Object.fromEntries(
+    Object.keys(env.pids).map((k) => [k, []]),
+  );
   const sample = (runs: number) => {
     for (const [k, pid] of Object.entries(env.pids)) {
       const mb = rssMb(pid);
@@ -28,7 +30,11 @@ export async function benchRss(env: BenchEnv) {
     done++;
     if (done % every === 0) {
       sample(done);
-      process.stderr.write(`bench: rss: ${done} runs: ${Object.entries(series).map(([k, s]) => `${k} ${s.at(-1)?.mb} MB`).join(', ')}\n`);
+      process.stderr.write(
+        `bench: rss: ${done} runs: ${Object.entries(series)
+          .map(([k, s]) => `${k} ${s.at(-1)?.mb} MB`)
+          .join(', ')}\n`,
+      );
     }
   });
   await new Promise((r) => setTimeout(r, Number(process.env.BENCH_IDLE_SETTLE_MS ?? 3000)));
@@ -40,7 +46,9 @@ export async function benchRss(env: BenchEnv) {
     idleAtStartMb: env.idleRssMb,
     idleBeforeMb: idleBefore,
     idleAfterMb: idleAfter,
-    seriesMb: Object.fromEntries(Object.entries(series).map(([k, s]) => [k, s.map((p) => `${p.runs}:${p.mb}`).join(' ')])),
+    seriesMb: Object.fromEntries(
+      Object.entries(series).map(([k, s]) => [k, s.map((p) => `${p.runs}:${p.mb}`).join(' ')]),
+    ),
     trend: Object.fromEntries(Object.entries(series).map(([k, s]) => [k, rssTrend(s)])),
     lastMb: Object.fromEntries(Object.entries(series).map(([k, s]) => [k, s.at(-1)?.mb ?? null])),
   };

@@ -12,7 +12,10 @@ export async function startBareFlows(redisUrl: string) {
   const connection = new Redis(redisUrl, { maxRetriesPerRequest: null }) as unknown as ConnectionOptions;
   const prefix = '{bare-bench}';
   const names = ['bare-a', 'bare-b', 'bare-c', 'bare-root'];
-  const workers = names.map((name) => new Worker(name, async (job) => ({ step: job.name, at: Date.now() }), { connection, prefix, concurrency: 16 }));
+  const workers = names.map(
+    (name) =>
+      new Worker(name, async (job) => ({ step: job.name, at: Date.now() }), { connection, prefix, concurrency: 16 }),
+  );
   const events = new QueueEvents('bare-root', { connection, prefix });
   await events.waitUntilReady();
   const flows = new FlowProducer({ connection, prefix });
@@ -22,7 +25,18 @@ export async function startBareFlows(redisUrl: string) {
   return {
     async once() {
       const id = `f${run}.${i++}`;
-      const tree = await flows.add({ name: 'root', queueName: 'bare-root', opts: { jobId: id }, children: [{ name: 'c', queueName: 'bare-c', children: [{ name: 'b', queueName: 'bare-b', children: [{ name: 'a', queueName: 'bare-a' }] }] }] });
+      const tree = await flows.add({
+        name: 'root',
+        queueName: 'bare-root',
+        opts: { jobId: id },
+        children: [
+          {
+            name: 'c',
+            queueName: 'bare-c',
+            children: [{ name: 'b', queueName: 'bare-b', children: [{ name: 'a', queueName: 'bare-a' }] }],
+          },
+        ],
+      });
       await tree.job.waitUntilFinished(events, 30_000);
     },
     async close() {
@@ -40,23 +54,43 @@ export async function startBareFlows(redisUrl: string) {
  * latency one at a time, then the sustained rate at BENCH_IN_FLIGHT (32).
  * The awp sustained phase is the profile window `runs.sustained`.
  */
-export async function benchRuns(env: BenchEnv, n = Number(process.env.BENCH_N ?? 100), total = Number(process.env.BENCH_TOTAL ?? 300)) {
+export async function benchRuns(
+  env: BenchEnv,
+  n = Number(process.env.BENCH_N ?? 100),
+  total = Number(process.env.BENCH_TOTAL ?? 300),
+) {
   const inFlight = Number(process.env.BENCH_IN_FLIGHT ?? 32);
   const roles = await rolePids(env);
   // CPU by process over each sustained phase: with everything on one machine, the rate is bounded by the sum.
   const cpu: Record<string, Record<string, number>> = {};
-  const measured = (name: string, keep: string[]) => async <T>(fn: () => Promise<T>) => {
-    const picked = Object.fromEntries(Object.entries(roles).filter(([role]) => keep.includes(role) || keep.includes('*')));
-    const { value, cpuMsPerOp } = await cpuPerOp(picked, total, fn);
-    cpu[name] = cpuMsPerOp;
-    return value;
-  };
+  const measured =
+    (name: string, keep: string[]) =>
+    async <T>(fn: () => Promise<T>) => {
+      const picked = Object.fromEntries(
+        Object.entries(roles).filter(([role]) => keep.includes(role) || keep.includes('*')),
+      );
+      const { value, cpuMsPerOp } = await cpuPerOp(picked, total, fn);
+      cpu[name] = cpuMsPerOp;
+      return value;
+    };
   const bareFlows = await startBareFlows(env.redisUrl);
-  const bare = await latencyAndRate(() => bareFlows.once(), n, total, inFlight, measured('bareBullmq3StepFlow', ['bench (client)', 'redis']));
+  const bare = await latencyAndRate(
+    () => bareFlows.once(),
+    n,
+    total,
+    inFlight,
+    measured('bareBullmq3StepFlow', ['bench (client)', 'redis']),
+  );
   await bareFlows.close();
   const token = await benchToken(env);
   const awpCpu = measured('awp3StepRun', ['*']);
-  const awp = await latencyAndRate(() => runOnce(env, token), n, total, inFlight, (fn) => env.window('runs.sustained', () => awpCpu(fn)));
+  const awp = await latencyAndRate(
+    () => runOnce(env, token),
+    n,
+    total,
+    inFlight,
+    (fn) => env.window('runs.sustained', () => awpCpu(fn)),
+  );
   return {
     layout: env.split,
     bareBullmq3StepFlow: bare,

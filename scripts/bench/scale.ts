@@ -30,7 +30,12 @@ export async function benchScale(env: BenchEnv) {
       const total = Math.max(runs, level * 4);
       const b = await atLevel(() => bare.once(), level, total);
       const a = await atLevel(() => runOnce(env, token), level, total);
-      out.push({ inFlight: level, awp: a, bareBullmq: b, throughputRatio: Math.round((a.perSec / b.perSec) * 100) / 100 });
+      out.push({
+        inFlight: level,
+        awp: a,
+        bareBullmq: b,
+        throughputRatio: Math.round((a.perSec / b.perSec) * 100) / 100,
+      });
       process.stderr.write(`bench: scale: ${level} in flight: awp ${a.perSec} runs/s, bare ${b.perSec} flows/s\n`);
     }
   } finally {

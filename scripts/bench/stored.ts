@@ -15,26 +15,41 @@ async function insertOldRuns(env: BenchEnv, count: number, events: number): Prom
   const id = (p: string) => `'${p}_${PREFIX}_' || lpad(g::text, 9, '0')`;
   const created = `now() - interval '1 hour' - make_interval(secs => (${count} - g) * 7.776e6 / ${count})`;
   await db.transaction(async (trx) => {
-    await trx.raw(`INSERT INTO runs (id, account_id, status, request, input, route, routing, results, created_at,
+    await trx.raw(
+      `INSERT INTO runs (id, account_id, status, request, input, route, routing, results, created_at,
         updated_at, finished_at)
       SELECT ${id('run')}, ?, CASE WHEN g % 20 = 0 THEN 'failed' ELSE 'ready' END,
           'find an espresso machine under $120', '{}', '{hunt,resolve,resolve}', '{"source":"explicit"}',
         '{"status":"ready","results":[]}', ${created}, ${created}, ${created}
-      FROM generate_series(1, ?) g`, [BENCH_ACCOUNT, count]);
-    await trx.raw(`INSERT INTO run_events (run_id, seq, account_id, type, data, created_at)
+      FROM generate_series(1, ?) g`,
+      [BENCH_ACCOUNT, count],
+    );
+    await trx.raw(
+      `INSERT INTO run_events (run_id, seq, account_id, type, data, created_at)
       SELECT ${id('run')}, k, ?, CASE WHEN k = ? THEN 'final' WHEN k = 1 THEN 'trace' ELSE 'handoff' END, '{}',
           ${created}
-      FROM generate_series(1, ?) g, generate_series(1, ?) k`, [BENCH_ACCOUNT, events, count, events]);
+      FROM generate_series(1, ?) g, generate_series(1, ?) k`,
+      [BENCH_ACCOUNT, events, count, events],
+    );
     const domain = `(ARRAY['hunt', 'resolve', 'resolve'])[k + 1]`;
-    await trx.raw(`INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, output, started_at,
+    await trx.raw(
+      `INSERT INTO run_steps (id, run_id, account_id, segment, idx, domain, status, output, started_at,
         heartbeat_at, finished_at)
       SELECT ${id('run')} || '.0.' || k || '.' || ${domain}, ${id('run')}, ?, 0, k, ${domain}, 'completed', '{}',
           ${created}, ${created}, ${created}
-      FROM generate_series(1, ?) g, generate_series(0, 2) k`, [BENCH_ACCOUNT, count]);
-    await trx.raw(`INSERT INTO proof_cards (id, account_id, run_id, decision_id, card, decision, created_at)
-      SELECT ${id('card')}, ?, ${id('run')}, ${id('dec')}, '{}', '{}', ${created} FROM generate_series(1, ?) g`, [BENCH_ACCOUNT, count]);
-    await trx.raw(`INSERT INTO events (id, account_id, type, subject, payload, created_at, fanned_out_at)
-      SELECT ${id('evt')}, ?, 'run.completed', ${id('run')}, '{}', ${created}, ${created} FROM generate_series(1, ?) g`, [BENCH_ACCOUNT, count]);
+      FROM generate_series(1, ?) g, generate_series(0, 2) k`,
+      [BENCH_ACCOUNT, count],
+    );
+    await trx.raw(
+      `INSERT INTO proof_cards (id, account_id, run_id, decision_id, card, decision, created_at)
+      SELECT ${id('card')}, ?, ${id('run')}, ${id('dec')}, '{}', '{}', ${created} FROM generate_series(1, ?) g`,
+      [BENCH_ACCOUNT, count],
+    );
+    await trx.raw(
+      `INSERT INTO events (id, account_id, type, subject, payload, created_at, fanned_out_at)
+      SELECT ${id('evt')}, ?, 'run.completed', ${id('run')}, '{}', ${created}, ${created} FROM generate_series(1, ?) g`,
+      [BENCH_ACCOUNT, count],
+    );
   });
   // Measure the tables as a long-lived database has them, not while autovacuum and a checkpoint catch up with the load.
   await db.raw('VACUUM ANALYZE runs, run_events, run_steps, proof_cards, events');
@@ -53,7 +68,8 @@ async function removeOldRuns(env: BenchEnv): Promise<void> {
   const like = (p: string) => `'${p}\\_${PREFIX}\\_%'`;
   await env.deps.db.transaction(async (trx) => {
     await trx.raw('SET LOCAL session_replication_role = replica');
-    for (const table of ['run_events', 'run_steps', 'proof_cards', 'waitpoints']) await trx.raw(`DELETE FROM ${table} WHERE run_id LIKE ${like('run')}`);
+    for (const table of ['run_events', 'run_steps', 'proof_cards', 'waitpoints'])
+      await trx.raw(`DELETE FROM ${table} WHERE run_id LIKE ${like('run')}`);
     await trx.raw(`DELETE FROM events WHERE id LIKE ${like('evt')}`);
     await trx.raw(`DELETE FROM runs WHERE id LIKE ${like('run')}`);
   });
@@ -84,9 +100,13 @@ export async function benchStored(env: BenchEnv) {
       await runOnce(env, token);
       samples.push(performance.now() - t);
     }
-    return { latency: stats(samples), statements: times ? meanTimes(times, await statementTimes(env.databaseUrl)) : null };
+    return {
+      latency: stats(samples),
+      statements: times ? meanTimes(times, await statementTimes(env.databaseUrl)) : null,
+    };
   };
-  const runsOf = async () => Number((await env.deps.db('runs').where({ account_id: BENCH_ACCOUNT }).count({ n: '*' }).first())?.n ?? 0);
+  const runsOf = async () =>
+    Number((await env.deps.db('runs').where({ account_id: BENCH_ACCOUNT }).count({ n: '*' }).first())?.n ?? 0);
   await env.deps.db.raw('CHECKPOINT');
   const runsBefore = await runsOf();
   const before = await measure();
@@ -98,16 +118,34 @@ export async function benchStored(env: BenchEnv) {
   if (process.env.BENCH_STORED_KEEP !== '1') await removeOldRuns(env);
   const p50Ratio = Math.round((after.latency.p50 / before.latency.p50) * 100) / 100;
   return {
-    inserted: count, eventsPerRun: events, loadSeconds,
-    before: { runsStored: runsBefore, latency: before.latency }, after: { runsStored: runsAfter, latency: after.latency },
-    p50Ratio, flat: p50Ratio <= 1.2,
-    slowerStatements: before.statements && after.statements ? slower(before.statements, after.statements) : 'pg_stat_statements not loaded',
+    inserted: count,
+    eventsPerRun: events,
+    loadSeconds,
+    before: { runsStored: runsBefore, latency: before.latency },
+    after: { runsStored: runsAfter, latency: after.latency },
+    p50Ratio,
+    flat: p50Ratio <= 1.2,
+    slowerStatements:
+      before.statements && after.statements
+        ? slower(before.statements, after.statements)
+        : 'pg_stat_statements not loaded',
   };
 }
 
 /** Statements whose mean time grew most between the two measurements (ms per call, before → after). */
-function slower(before: Map<string, { meanMs: number }>, after: Map<string, { query: string; calls: number; meanMs: number }>) {
-  return [...after].filter(([id]) => before.has(id))
-    .map(([id, a]) => ({ query: a.query.replace(/\s+/g, ' ').slice(0, 160), beforeMs: Math.round(before.get(id)!.meanMs * 1000) / 1000, afterMs: Math.round(a.meanMs * 1000) / 1000, growth: a.meanMs - before.get(id)!.meanMs }))
-    .sort((x, y) => y.growth - x.growth).slice(0, 5).map(({ growth: _g, ...rest }) => rest);
+function slower(
+  before: Map<string, { meanMs: number }>,
+  after: Map<string, { query: string; calls: number; meanMs: number }>,
+) {
+  return [...after]
+    .filter(([id]) => before.has(id))
+    .map(([id, a]) => ({
+      query: a.query.replace(/\s+/g, ' ').slice(0, 160),
+      beforeMs: Math.round(before.get(id)!.meanMs * 1000) / 1000,
+      afterMs: Math.round(a.meanMs * 1000) / 1000,
+      growth: a.meanMs - before.get(id)!.meanMs,
+    }))
+    .sort((x, y) => y.growth - x.growth)
+    .slice(0, 5)
+    .map(({ growth: _g, ...rest }) => rest);
 }

@@ -35,7 +35,12 @@ export function rssTrend(series: Array<{ runs: number; mb: number }>): Trend {
   const first = mean(ys.slice(0, half));
   const second = mean(ys.slice(ys.length - half));
   const grew = second - first;
-  return { slopeMbPer1000Runs: round(slope), firstHalfMeanMb: round(first, 1), secondHalfMeanMb: round(second, 1), trendsUp: slope > 0 && grew > 2 && grew > first * 0.02 };
+  return {
+    slopeMbPer1000Runs: round(slope),
+    firstHalfMeanMb: round(first, 1),
+    secondHalfMeanMb: round(second, 1),
+    trendsUp: slope > 0 && grew > 2 && grew > first * 0.02,
+  };
 }
 
 export interface TargetRow {
@@ -65,7 +70,15 @@ export interface Figures {
 }
 
 const ratioOf = (a: number, b: number) => round(a / b);
-const none = (figure: string, target: string, note: string): TargetRow => ({ figure, awp: '—', primitive: '—', ratio: null, target, met: null, note });
+const none = (figure: string, target: string, note: string): TargetRow => ({
+  figure,
+  awp: '—',
+  primitive: '—',
+  ratio: null,
+  target,
+  met: null,
+  note,
+});
 
 /** Issue 9's targets, in its order, each with its measured ratio and whether this run meets it. */
 export function targetRows(f: Figures): TargetRow[] {
@@ -73,51 +86,134 @@ export function targetRows(f: Figures): TargetRow[] {
   const split = f.layout !== undefined && f.layout !== '0';
   if (f.sustained) {
     const r = ratioOf(f.sustained.awpPerSec, f.sustained.barePerSec);
-    rows.push({ figure: `Sustained 3-step runs/s, ${f.sustained.inFlight} in flight`, awp: `${f.sustained.awpPerSec} runs/s`, primitive: `bare BullMQ flows ${f.sustained.barePerSec}/s`, ratio: r, target: '≥ 0.5×', met: split ? r >= 0.5 : null, ...(split ? {} : { note: 'workers ran in the bench process (BENCH_SPLIT=0): not the target\'s layout' }) });
+    rows.push({
+      figure: `Sustained 3-step runs/s, ${f.sustained.inFlight} in flight`,
+      awp: `${f.sustained.awpPerSec} runs/s`,
+      primitive: `bare BullMQ flows ${f.sustained.barePerSec}/s`,
+      ratio: r,
+      target: '≥ 0.5×',
+      met: split ? r >= 0.5 : null,
+      ...(split ? {} : { note: "workers ran in the bench process (BENCH_SPLIT=0): not the target's layout" }),
+    });
   } else rows.push(none('Sustained 3-step runs/s, 32 in flight', '≥ 0.5×', 'runs section not run'));
   if (f.latency) {
     const limit = round(3 * f.latency.bareP50 + 1);
-    rows.push({ figure: '3-step run latency p50, sync answer over HTTP', awp: `${f.latency.awpP50} ms`, primitive: `bare flow ${f.latency.bareP50} ms`, ratio: ratioOf(f.latency.awpP50, f.latency.bareP50), target: `≤ 3× + 1 ms (${limit} ms)`, met: f.latency.awpP50 <= limit });
+    rows.push({
+      figure: '3-step run latency p50, sync answer over HTTP',
+      awp: `${f.latency.awpP50} ms`,
+      primitive: `bare flow ${f.latency.bareP50} ms`,
+      ratio: ratioOf(f.latency.awpP50, f.latency.bareP50),
+      target: `≤ 3× + 1 ms (${limit} ms)`,
+      met: f.latency.awpP50 <= limit,
+    });
   } else rows.push(none('3-step run latency p50, sync answer over HTTP', '≤ 3× + 1 ms', 'runs section not run'));
   if (f.async) {
     const r = ratioOf(f.async.awpPerSec, f.async.barePerSec);
-    rows.push({ figure: 'Async submissions/s (c=50)', awp: `${f.async.awpPerSec}/s`, primitive: `bare Koa + ajv + pg INSERT + queue.add ${f.async.barePerSec}/s`, ratio: r, target: '≥ 0.5×', met: split ? r >= 0.5 : null, ...(split ? {} : { note: 'workers ran in the bench process (BENCH_SPLIT=0)' }) });
+    rows.push({
+      figure: 'Async submissions/s (c=50)',
+      awp: `${f.async.awpPerSec}/s`,
+      primitive: `bare Koa + ajv + pg INSERT + queue.add ${f.async.barePerSec}/s`,
+      ratio: r,
+      target: '≥ 0.5×',
+      met: split ? r >= 0.5 : null,
+      ...(split ? {} : { note: 'workers ran in the bench process (BENCH_SPLIT=0)' }),
+    });
   } else rows.push(none('Async submissions/s (c=50)', '≥ 0.5×', 'async section not run'));
   if (f.peers && Object.keys(f.peers).length > 0) {
     const entries = Object.entries(f.peers);
     rows.push({
-      figure: 'Same workflow in DBOS Transact and LangGraph JS', awp: 'awp ÷ peer',
+      figure: 'Same workflow in DBOS Transact and LangGraph JS',
+      awp: 'awp ÷ peer',
       primitive: entries.map(([name, p]) => `${name} ${p.p50Ms} ms, ${p.perSec}/s`).join('; '),
-      ratio: null, target: 'awp ahead on runs/s and p50',
+      ratio: null,
+      target: 'awp ahead on runs/s and p50',
       met: entries.every(([, p]) => p.latencyP50 < 1 && p.throughput > 1),
       note: entries.map(([name, p]) => `${name}: p50 ${p.latencyP50}×, runs/s ${p.throughput}×`).join('; '),
     });
-  } else rows.push(none('Same workflow in DBOS Transact and LangGraph JS', 'awp ahead on runs/s and p50', 'run with --peers'));
+  } else
+    rows.push(
+      none('Same workflow in DBOS Transact and LangGraph JS', 'awp ahead on runs/s and p50', 'run with --peers'),
+    );
   if (f.healthz) {
     const r = ratioOf(f.healthz.awpPerSec, f.healthz.barePerSec);
-    rows.push({ figure: 'GET /healthz under load (c=50)', awp: `${f.healthz.awpPerSec}/s`, primitive: `bare Koa hello world ${f.healthz.barePerSec}/s`, ratio: r, target: '≥ 0.3×', met: r >= 0.3 });
+    rows.push({
+      figure: 'GET /healthz under load (c=50)',
+      awp: `${f.healthz.awpPerSec}/s`,
+      primitive: `bare Koa hello world ${f.healthz.barePerSec}/s`,
+      ratio: r,
+      target: '≥ 0.3×',
+      met: r >= 0.3,
+    });
   } else rows.push(none('GET /healthz under load (c=50)', '≥ 0.3×', 'healthz section not run'));
   if (f.idleRssMb && Object.keys(f.idleRssMb).length > 0) {
     const values = Object.values(f.idleRssMb);
     const max = Math.max(...values.map((v) => v ?? Infinity));
-    rows.push({ figure: 'Idle RSS per process', awp: Object.entries(f.idleRssMb).map(([k, v]) => `${k} ${v} MB`).join(', '), primitive: f.bareIdleRssMb ? `bare Koa hello world ${f.bareIdleRssMb} MB` : '—', ratio: null, target: '≤ 150 MB',
-      met: Number.isFinite(max) && (max > 150 || f.layout === '2') ? max <= 150 : null, ...(f.layout === '2' ? {} : { note: 'the API ran in the bench process (BENCH_SPLIT=1)' }) });
-  } else rows.push(none('Idle RSS per process', '≤ 150 MB', f.layout === '0' ? 'API and workers ran in the bench process (BENCH_SPLIT=0)' : 'not measured'));
+    rows.push({
+      figure: 'Idle RSS per process',
+      awp: Object.entries(f.idleRssMb)
+        .map(([k, v]) => `${k} ${v} MB`)
+        .join(', '),
+      primitive: f.bareIdleRssMb ? `bare Koa hello world ${f.bareIdleRssMb} MB` : '—',
+      ratio: null,
+      target: '≤ 150 MB',
+      met: Number.isFinite(max) && (max > 150 || f.layout === '2') ? max <= 150 : null,
+      ...(f.layout === '2' ? {} : { note: 'the API ran in the bench process (BENCH_SPLIT=1)' }),
+    });
+  } else
+    rows.push(
+      none(
+        'Idle RSS per process',
+        '≤ 150 MB',
+        f.layout === '0' ? 'API and workers ran in the bench process (BENCH_SPLIT=0)' : 'not measured',
+      ),
+    );
   if (f.rssAfterRuns) {
     const verdicts = Object.values(f.rssAfterRuns.trendsUp);
     // Trending up anywhere misses the target; all flat meets it only when every serving process was measured.
-    const met = verdicts.some((v) => v === true) ? false : verdicts.some((v) => v === null) || f.layout !== '2' ? null : true;
-    rows.push({ figure: `RSS after ${f.rssAfterRuns.runs} runs`, awp: Object.entries(f.rssAfterRuns.lastMb).map(([k, v]) => `${k} ${v} MB${f.rssAfterRuns!.trendsUp[k] ? ' (trends up)' : ''}`).join(', '), primitive: '—', ratio: null, target: 'no upward trend', met });
-  } else rows.push(none('RSS after 10,000 runs', 'no upward trend', f.layout === '0' ? 'API and workers ran in the bench process (BENCH_SPLIT=0)' : 'rss section not run'));
+    const met = verdicts.some((v) => v === true)
+      ? false
+      : verdicts.some((v) => v === null) || f.layout !== '2'
+        ? null
+        : true;
+    rows.push({
+      figure: `RSS after ${f.rssAfterRuns.runs} runs`,
+      awp: Object.entries(f.rssAfterRuns.lastMb)
+        .map(([k, v]) => `${k} ${v} MB${f.rssAfterRuns!.trendsUp[k] ? ' (trends up)' : ''}`)
+        .join(', '),
+      primitive: '—',
+      ratio: null,
+      target: 'no upward trend',
+      met,
+    });
+  } else
+    rows.push(
+      none(
+        'RSS after 10,000 runs',
+        'no upward trend',
+        f.layout === '0' ? 'API and workers ran in the bench process (BENCH_SPLIT=0)' : 'rss section not run',
+      ),
+    );
   return rows;
 }
 
 /** The rows as an aligned text table for stderr. */
 export function formatTable(rows: TargetRow[]): string {
-  const cells = [['Figure', 'awp', 'Raw primitive', 'Ratio', 'Target', 'Met?'], ...rows.map((r) => [r.figure, r.awp, r.primitive, r.ratio === null ? '—' : `${r.ratio}×`, r.target, r.met === null ? `n/a${r.note ? ` (${r.note})` : ''}` : `${r.met ? 'yes' : 'NO'}${r.note ? ` (${r.note})` : ''}`])];
+  const cells = [
+    ['Figure', 'awp', 'Raw primitive', 'Ratio', 'Target', 'Met?'],
+    ...rows.map((r) => [
+      r.figure,
+      r.awp,
+      r.primitive,
+      r.ratio === null ? '—' : `${r.ratio}×`,
+      r.target,
+      r.met === null ? `n/a${r.note ? ` (${r.note})` : ''}` : `${r.met ? 'yes' : 'NO'}${r.note ? ` (${r.note})` : ''}`,
+    ]),
+  ];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row, k) => {
-    const line = row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join(' | ');
-    return k === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}` : line;
-  }).join('\n');
+  return cells
+    .map((row, k) => {
+      const line = row.map((c, i) => (i === row.length - 1 ? c : c.padEnd(widths[i]!))).join(' | ');
+      return k === 0 ? `${line}\n${widths.map((w) => '-'.repeat(w)).join('-|-')}` : line;
+    })
+    .join('\n');
 }

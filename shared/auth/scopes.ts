@@ -20,6 +20,9 @@ export function assertScopes(principal: Principal, scopes: readonly string[] = [
  */
 export function assertTransport(principal: Principal, transport: Transport): void {
   if (principal.transports && !principal.transports.includes(transport)) {
-    throw forbidden(`This token is limited to the ${principal.transports.join(', ')} transport${principal.transports.length > 1 ? 's' : ''}; it cannot be used over ${transport}`);
+    throw forbidden(
+      `This token is limited to the ${principal.transports.join(', ')} ` +
+        `transport${principal.transports.length > 1 ? 's' : ''}; it cannot be used over ${transport}`,
+    );
   }
 }

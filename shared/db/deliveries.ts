@@ -53,7 +53,9 @@ export interface DeliveryChange {
  * Claims and the dispatcher's next-due look-up share it, so neither sees a
  * held row; `NOT held` is spelled out so the partial ready index applies.
  */
-const CLAIMABLE = `NOT held AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = deliveries.subscription_id AND s.status = 'paused')`;
+const CLAIMABLE =
+  `NOT held AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.id = deliveries.subscription_id AND s.status ` +
+  `= 'paused')`;
 
 /**
  * Claims up to `limit` due attempts with FOR UPDATE SKIP LOCKED, so
@@ -64,7 +66,10 @@ const CLAIMABLE = `NOT held AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE 
  * `pull` ones through the API. Attempts of paused subscriptions are held
  * and claimed by no one.
  */
-export async function claimDeliveries(db: Db, opts: { accountId: string | null; mode: 'push' | 'pull'; limit: number; leaseSeconds: number; claimedBy: string }): Promise<DeliveryRow[]> {
+export async function claimDeliveries(
+  db: Db,
+  opts: { accountId: string | null; mode: 'push' | 'pull'; limit: number; leaseSeconds: number; claimedBy: string },
+): Promise<DeliveryRow[]> {
   const result = await db.raw(
     `WITH picked AS (
        SELECT id FROM deliveries
@@ -92,9 +97,11 @@ export async function updateDelivery(db: Db, id: string, change: DeliveryChange)
   if (change.finished) patch.finished_at = db.fn.now();
   if (change.clearLease) Object.assign(patch, { lease_token: null, lease_expires_at: null });
   if (change.clearClaimer) patch.claimed_by = null;
-  if (change.leaseSeconds !== undefined) patch.lease_expires_at = db.raw('now() + make_interval(secs => ?)', [change.leaseSeconds]);
+  if (change.leaseSeconds !== undefined)
+    patch.lease_expires_at = db.raw('now() + make_interval(secs => ?)', [change.leaseSeconds]);
   if (change.nextAttemptAt !== undefined) patch.next_attempt_at = change.nextAttemptAt;
-  if (change.nextAttemptInMs !== undefined) patch.next_attempt_at = db.raw('now() + make_interval(secs => ?)', [change.nextAttemptInMs / 1000]);
+  if (change.nextAttemptInMs !== undefined)
+    patch.next_attempt_at = db.raw('now() + make_interval(secs => ?)', [change.nextAttemptInMs / 1000]);
   if (change.held !== undefined) patch.held = change.held;
   if (change.responseStatus !== undefined) patch.response_status = change.responseStatus;
   if (change.responseExcerpt !== undefined) patch.response_excerpt = change.responseExcerpt;
@@ -109,7 +116,13 @@ export async function updateDelivery(db: Db, id: string, change: DeliveryChange)
  * delivery): the lease checks are in its WHERE clause, and a success clears
  * the subscription's failing streak. Null when no row qualifies.
  */
-export async function completeLeased(db: Db, accountId: string | null, id: string, token: string, fields: { responseStatus: number | null; responseExcerpt: string | null }): Promise<DeliveryRow | null> {
+export async function completeLeased(
+  db: Db,
+  accountId: string | null,
+  id: string,
+  token: string,
+  fields: { responseStatus: number | null; responseExcerpt: string | null },
+): Promise<DeliveryRow | null> {
   const result = await db.raw(
     `WITH done AS (
        UPDATE deliveries SET status = 'completed', finished_at = now(), updated_at = now(), lease_token = NULL,
@@ -127,28 +140,45 @@ export async function completeLeased(db: Db, accountId: string | null, id: strin
 }
 
 /** Whether the subscription is paused now: a new attempt for it starts held. */
-const heldIfPaused = (db: Db, subscriptionId: string) => db.raw(`EXISTS (SELECT 1 FROM subscriptions WHERE id = ? AND status = 'paused')`, [subscriptionId]);
+const heldIfPaused = (db: Db, subscriptionId: string) =>
+  db.raw(`EXISTS (SELECT 1 FROM subscriptions WHERE id = ? AND status = 'paused')`, [subscriptionId]);
 
 /** The next attempt in a chain: a new queued child row, due after `delayMs` (held while its subscription is paused). */
 export async function insertChild(trx: Db, parent: DeliveryRow, delayMs: number): Promise<DeliveryRow> {
-  const [row] = await trx('deliveries').insert({
-    id: newId('dlv'), account_id: parent.account_id, event_id: parent.event_id, subscription_id: parent.subscription_id,
-    root_id: parent.root_id, parent_id: parent.id, attempt: parent.attempt + 1, status: 'queued', mode: parent.mode,
-    next_attempt_at: trx.raw(`now() + make_interval(secs => ?)`, [delayMs / 1000]), held: heldIfPaused(trx, parent.subscription_id),
-  }).returning('*');
+  const [row] = await trx('deliveries')
+    .insert({
+      id: newId('dlv'),
+      account_id: parent.account_id,
+      event_id: parent.event_id,
+      subscription_id: parent.subscription_id,
+      root_id: parent.root_id,
+      parent_id: parent.id,
+      attempt: parent.attempt + 1,
+      status: 'queued',
+      mode: parent.mode,
+      next_attempt_at: trx.raw(`now() + make_interval(secs => ?)`, [delayMs / 1000]),
+      held: heldIfPaused(trx, parent.subscription_id),
+    })
+    .returning('*');
   return row;
 }
 
 /** When the next claimable queued push attempt falls due (null when none is). */
 export async function nextPushDue(db: Db): Promise<Date | null> {
   // ORDER BY … LIMIT 1 rather than min(): the first row of the ready index, not an aggregate over every queued row.
-  const row = await db('deliveries').where({ status: 'queued', mode: 'push' }).andWhereRaw(CLAIMABLE).orderBy('next_attempt_at').first('next_attempt_at');
+  const row = await db('deliveries')
+    .where({ status: 'queued', mode: 'push' })
+    .andWhereRaw(CLAIMABLE)
+    .orderBy('next_attempt_at')
+    .first('next_attempt_at');
   return row?.next_attempt_at ?? null;
 }
 
 /** Holds every queued attempt of a subscription that is being paused; returns how many. */
 export async function holdQueued(trx: Db, subscriptionId: string): Promise<number> {
-  return trx('deliveries').where({ subscription_id: subscriptionId, status: 'queued', held: false }).update({ held: true, updated_at: trx.fn.now() });
+  return trx('deliveries')
+    .where({ subscription_id: subscriptionId, status: 'queued', held: false })
+    .update({ held: true, updated_at: trx.fn.now() });
 }
 
 /**
@@ -156,7 +186,12 @@ export async function holdQueued(trx: Db, subscriptionId: string): Promise<numbe
  * whose event is older than `maxAgeMs` are canceled instead (queued →
  * canceled, a legal move of the ledger's table), with `reason` as their error.
  */
-export async function releaseHeld(trx: Db, subscriptionId: string, maxAgeMs: number, reason: string): Promise<{ released: number; skipped: number }> {
+export async function releaseHeld(
+  trx: Db,
+  subscriptionId: string,
+  maxAgeMs: number,
+  reason: string,
+): Promise<{ released: number; skipped: number }> {
   const stale = await trx.raw(
     `UPDATE deliveries d SET status = 'canceled', held = false, finished_at = now(), updated_at = now(), error = ?
      FROM events e
@@ -164,23 +199,47 @@ export async function releaseHeld(trx: Db, subscriptionId: string, maxAgeMs: num
          AND e.created_at < now() - make_interval(secs => ?)`,
     [reason, subscriptionId, maxAgeMs / 1000],
   );
-  const released = await trx('deliveries').where({ subscription_id: subscriptionId, status: 'queued', held: true }).update({ held: false, updated_at: trx.fn.now() });
+  const released = await trx('deliveries')
+    .where({ subscription_id: subscriptionId, status: 'queued', held: true })
+    .update({ held: false, updated_at: trx.fn.now() });
   return { released, skipped: stale.rowCount ?? 0 };
 }
 
 export async function sweepExpiredLeases(db: Db, accountId: string | null): Promise<string[]> {
-  const q = db('deliveries').where({ status: 'claimed' }).andWhere('lease_expires_at', '<', db.fn.now())
-    .update({ status: 'queued', lease_token: null, lease_expires_at: null, claimed_by: null, updated_at: db.fn.now() }).returning('id');
+  const q = db('deliveries')
+    .where({ status: 'claimed' })
+    .andWhere('lease_expires_at', '<', db.fn.now())
+    .update({ status: 'queued', lease_token: null, lease_expires_at: null, claimed_by: null, updated_at: db.fn.now() })
+    .returning('id');
   if (accountId) q.andWhere({ account_id: accountId });
   return (await q).map((r: { id: string }) => r.id);
 }
 
-/** Raw figures of an account's ledger: attempts by status, the oldest queued (not held) due time, and last-24 h finishes by status. */
-export async function deliveryCounts(db: Db, accountId: string): Promise<{ byStatus: Record<string, number>; oldestQueuedAt: Date | null; finished24h: Record<string, number> }> {
-  const counts: Array<{ status: string; n: string }> = await db('deliveries').where({ account_id: accountId }).groupBy('status').select('status').count({ n: '*' }) as never;
+/**
+ * Raw figures of an account's ledger: attempts by status, the oldest queued (not held) due time, and last-24 h finishes
+ * by status.
+ */
+export async function deliveryCounts(
+  db: Db,
+  accountId: string,
+): Promise<{ byStatus: Record<string, number>; oldestQueuedAt: Date | null; finished24h: Record<string, number> }> {
+  const counts: Array<{ status: string; n: string }> = (await db('deliveries')
+    .where({ account_id: accountId })
+    .groupBy('status')
+    .select('status')
+    .count({ n: '*' })) as never;
   // Held attempts wait for a resume, not for the dispatcher: they would make a healthy queue look stuck.
-  const oldest = await db('deliveries').where({ account_id: accountId, status: 'queued', held: false }).min({ at: 'next_attempt_at' }).first();
-  const day: Array<{ status: string; n: string }> = await db('deliveries').where({ account_id: accountId }).andWhereRaw(`finished_at > now() - interval '24 hours'`).whereIn('status', ['completed', 'failed']).groupBy('status').select('status').count({ n: '*' }) as never;
+  const oldest = await db('deliveries')
+    .where({ account_id: accountId, status: 'queued', held: false })
+    .min({ at: 'next_attempt_at' })
+    .first();
+  const day: Array<{ status: string; n: string }> = (await db('deliveries')
+    .where({ account_id: accountId })
+    .andWhereRaw(`finished_at > now() - interval '24 hours'`)
+    .whereIn('status', ['completed', 'failed'])
+    .groupBy('status')
+    .select('status')
+    .count({ n: '*' })) as never;
   return {
     byStatus: Object.fromEntries(counts.map((c) => [c.status, Number(c.n)])),
     oldestQueuedAt: oldest?.at ?? null,
@@ -192,7 +251,13 @@ export async function getDelivery(db: Db, accountId: string, id: string): Promis
   return (await db('deliveries').where({ id, account_id: accountId }).first()) ?? null;
 }
 
-export async function listDeliveries(db: Knex, accountId: string, filter: { status?: string; subscriptionId?: string; eventId?: string }, limit: number, cursor?: string): Promise<{ rows: DeliveryRow[]; nextCursor: string | null }> {
+export async function listDeliveries(
+  db: Knex,
+  accountId: string,
+  filter: { status?: string; subscriptionId?: string; eventId?: string },
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: DeliveryRow[]; nextCursor: string | null }> {
   const q = db('deliveries').where({ account_id: accountId });
   if (filter.status) q.andWhere({ status: filter.status });
   if (filter.subscriptionId) q.andWhere({ subscription_id: filter.subscriptionId });
@@ -202,8 +267,12 @@ export async function listDeliveries(db: Knex, accountId: string, filter: { stat
 
 /** Queued attempts that are due, soonest first, without claiming them. */
 export async function readyDeliveries(db: Db, accountId: string, limit: number): Promise<DeliveryRow[]> {
-  return db('deliveries').where({ account_id: accountId, status: 'queued' }).andWhere('next_attempt_at', '<=', db.fn.now()).andWhereRaw(CLAIMABLE)
-    .orderBy('next_attempt_at').limit(limit);
+  return db('deliveries')
+    .where({ account_id: accountId, status: 'queued' })
+    .andWhere('next_attempt_at', '<=', db.fn.now())
+    .andWhereRaw(CLAIMABLE)
+    .orderBy('next_attempt_at')
+    .limit(limit);
 }
 
 /** Every attempt of a retry chain, oldest first. */
@@ -213,7 +282,9 @@ export async function chainOf(db: Db, rootId: string): Promise<DeliveryRow[]> {
 
 /** An event's attempts, chain by chain. */
 export async function deliveriesOfEvent(db: Db, eventId: string): Promise<DeliveryRow[]> {
-  return db('deliveries').where({ event_id: eventId }).orderBy([{ column: 'root_id' }, { column: 'attempt' }]);
+  return db('deliveries')
+    .where({ event_id: eventId })
+    .orderBy([{ column: 'root_id' }, { column: 'attempt' }]);
 }
 
 export async function hasChild(db: Db, id: string): Promise<boolean> {
@@ -221,9 +292,15 @@ export async function hasChild(db: Db, id: string): Promise<boolean> {
 }
 
 /** The first attempt of an event for a subscription (held while it is paused); null when that chain exists already. */
-export async function insertRootDelivery(db: Db, row: { account_id: string; event_id: string; subscription_id: string; mode: DeliveryRow['mode'] }): Promise<DeliveryRow | null> {
+export async function insertRootDelivery(
+  db: Db,
+  row: { account_id: string; event_id: string; subscription_id: string; mode: DeliveryRow['mode'] },
+): Promise<DeliveryRow | null> {
   const id = newId('dlv');
-  const [created] = await db('deliveries').insert({ id, root_id: id, ...row, held: heldIfPaused(db, row.subscription_id) }).onConflict().ignore().returning('*');
+  const [created] = await db('deliveries')
+    .insert({ id, root_id: id, ...row, held: heldIfPaused(db, row.subscription_id) })
+    .onConflict()
+    .ignore()
+    .returning('*');
   return created ?? null;
 }
-

@@ -10,7 +10,8 @@ export interface MemberStanding {
 
 /** A member's current role and status, read when a run or an automation acts on its grant (never cached). */
 export async function memberStanding(db: Db, accountId: string, memberId: string): Promise<MemberStanding | null> {
-  const row = await db('members').where({ id: memberId, account_id: accountId })
+  const row = await db('members')
+    .where({ id: memberId, account_id: accountId })
     .first('id', 'account_id', 'role', 'status');
   return row ?? null;
 }

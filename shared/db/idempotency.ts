@@ -23,7 +23,13 @@ const LEASE_PASSED = 'status_code IS NULL AND coalesce(claimed_until, created_at
  * never finished and the claim's lease has run out (the process that held
  * it died), so it can be claimed again.
  */
-export async function forgetStaleIdempotency(db: Db, accountId: string, key: string, ttlHours: number, leaseSeconds: number): Promise<void> {
+export async function forgetStaleIdempotency(
+  db: Db,
+  accountId: string,
+  key: string,
+  ttlHours: number,
+  leaseSeconds: number,
+): Promise<void> {
   await db('idempotency_keys')
     .where({ account_id: accountId, key })
     .andWhere((q) => {
@@ -57,7 +63,13 @@ export async function getIdempotency(db: Db, accountId: string, key: string): Pr
 }
 
 /** Extends a running request's claim; false when the claim is no longer this request's. */
-export async function renewIdempotencyClaim(db: Db, accountId: string, key: string, claimId: string, leaseSeconds: number): Promise<boolean> {
+export async function renewIdempotencyClaim(
+  db: Db,
+  accountId: string,
+  key: string,
+  claimId: string,
+  leaseSeconds: number,
+): Promise<boolean> {
   const n = await db('idempotency_keys')
     .where({ account_id: accountId, key, claim_id: claimId })
     .whereNull('status_code')
@@ -70,7 +82,10 @@ export async function renewIdempotencyClaim(db: Db, accountId: string, key: stri
  * status is kept: the body and headers carried a secret and are not stored.
  */
 export async function finishIdempotent(
-  db: Db, accountId: string, key: string, claimId: string,
+  db: Db,
+  accountId: string,
+  key: string,
+  claimId: string,
   answer: { status: number; body: unknown; headers: Record<string, string> } | { status: number; secretWithheld: true },
 ): Promise<void> {
   const withheld = 'secretWithheld' in answer;
@@ -88,5 +103,8 @@ export async function finishIdempotent(
 
 /** Forgets a claim whose request failed or streamed, so the same key can run again. */
 export async function abandonIdempotent(db: Db, accountId: string, key: string, claimId: string): Promise<void> {
-  await db('idempotency_keys').where({ account_id: accountId, key, claim_id: claimId }).whereNull('status_code').delete();
+  await db('idempotency_keys')
+    .where({ account_id: accountId, key, claim_id: claimId })
+    .whereNull('status_code')
+    .delete();
 }

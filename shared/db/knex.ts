@@ -14,7 +14,10 @@ export interface DbLog {
 /** A knex instance on the pg driver. The pool is small: Postgres, not Node, is the bottleneck. */
 export function createDb(url: string, pool = { min: 0, max: 10 }, log?: DbLog): Knex {
   return knexFactory({
-    client: 'pg', connection: url, pool, acquireConnectionTimeout: 10_000,
+    client: 'pg',
+    connection: url,
+    pool,
+    acquireConnectionTimeout: 10_000,
     ...(log ? { log: { warn: log.warn, error: log.error, debug: () => undefined, deprecate: log.warn } } : {}),
   });
 }
@@ -45,7 +48,10 @@ export function prepared(db: Db, name: string, sql: string, bindings: readonly K
 
 type KnexPool = { numUsed(): number; numFree(): number; numPendingAcquires(): number };
 
-/** The pool of this process: connections in use, idle, and acquires waiting (for the metrics); null before the pool exists. */
+/**
+ * The pool of this process: connections in use, idle, and acquires waiting (for the metrics); null before the pool
+ * exists.
+ */
 export function poolUsage({ db }: { db: Knex }): { used: number; free: number; pending: number } | null {
   const pool = (db.client as { pool?: KnexPool }).pool;
   return pool ? { used: pool.numUsed(), free: pool.numFree(), pending: pool.numPendingAcquires() } : null;

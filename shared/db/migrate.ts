@@ -4,8 +4,10 @@ import { fileURLToPath } from 'node:url';
 import type { Knex } from 'knex';
 
 /** `migrations/` at the project root: two levels up from this file as source, three as compiled (`dist/shared/db`). */
-const MIGRATIONS_DIR = [2, 3].map((up) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), ...Array(up).fill('..'), 'migrations')).find((d) => fs.existsSync(d))
-  ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
+const MIGRATIONS_DIR =
+  [2, 3]
+    .map((up) => path.resolve(path.dirname(fileURLToPath(import.meta.url)), ...Array(up).fill('..'), 'migrations'))
+    .find((d) => fs.existsSync(d)) ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../migrations');
 
 /** Runs knex migrations to latest; safe to call from several processes (knex takes a lock). */
 export async function migrateLatest(db: Knex): Promise<string[]> {
@@ -13,9 +15,15 @@ export async function migrateLatest(db: Knex): Promise<string[]> {
   return applied as string[];
 }
 
-/** Migration files this code ships that the database has not applied (readiness: a process must not serve a schema it does not know). */
+/**
+ * Migration files this code ships that the database has not applied (readiness: a process must not serve a schema it
+ * does not know).
+ */
 export async function pendingMigrations(db: Knex): Promise<string[]> {
-  const shipped = fs.readdirSync(MIGRATIONS_DIR).filter((f) => f.endsWith('.ts')).sort();
+  const shipped = fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith('.ts'))
+    .sort();
   const applied = new Set((await db('knex_migrations').select('name')).map((r: { name: string }) => r.name));
   return shipped.filter((f) => !applied.has(f));
 }

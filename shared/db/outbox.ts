@@ -15,7 +15,10 @@ export interface OutboxEvent {
 }
 
 /** A SQL fragment and its bindings, to be composed into one statement. */
-export interface SqlPart { sql: string; bindings: Knex.RawBinding[] }
+export interface SqlPart {
+  sql: string;
+  bindings: Knex.RawBinding[];
+}
 
 /**
  * The outbox insert and its fan-out as CTEs (`outbox_event`, `outbox_matched`,
@@ -40,7 +43,14 @@ export function outboxCtes(event: OutboxEvent & { id: string }, gate?: string): 
        RETURNING id, account_id, type),
      ${FAN_OUT}`,
     // Fanned out in this same statement, so the outbox reconciler can skip it.
-    bindings: [event.id, event.accountId, event.type, event.source ?? 'service', event.subject ?? null, JSON.stringify(event.payload)],
+    bindings: [
+      event.id,
+      event.accountId,
+      event.type,
+      event.source ?? 'service',
+      event.subject ?? null,
+      JSON.stringify(event.payload),
+    ],
   };
 }
 
@@ -61,7 +71,8 @@ const FAN_OUT = `outbox_matched AS (
 /** Fan-out of an event recorded earlier without one (the outbox reconciler's path). */
 export async function fanOut(trx: Db, eventId: string): Promise<number> {
   const result = await trx.raw(
-    `WITH outbox_event AS (SELECT id, account_id, type FROM events WHERE id = ?), ${FAN_OUT} SELECT (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`,
+    `WITH outbox_event AS (SELECT id, account_id, type FROM events WHERE id = ?), ${FAN_OUT} SELECT (SELECT ` +
+      `count(*) FROM outbox_deliveries)::int AS deliveries`,
     [eventId],
   );
   return result.rows[0].deliveries;
@@ -76,7 +87,12 @@ export async function fanOut(trx: Db, eventId: string): Promise<number> {
 export async function recordEvent(trx: Db, event: OutboxEvent): Promise<{ eventId: string; deliveries: number }> {
   const id = newId('evt');
   const part = outboxCtes({ ...event, id });
-  const result = await prepared(trx, 'record_event', `WITH ${part.sql} SELECT (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`, part.bindings);
+  const result = await prepared(
+    trx,
+    'record_event',
+    `WITH ${part.sql} SELECT (SELECT count(*) FROM outbox_deliveries)::int AS deliveries`,
+    part.bindings,
+  );
   return { eventId: id, deliveries: result.rows[0].deliveries };
 }
 
@@ -97,29 +113,46 @@ export async function getEvent(db: Db, accountId: string, eventId: string): Prom
 }
 
 export async function listEvents(
-  db: Knex, accountId: string, filter: { type?: string; since?: string; until?: string; acknowledged?: boolean }, limit: number, cursor?: string,
+  db: Knex,
+  accountId: string,
+  filter: { type?: string; since?: string; until?: string; acknowledged?: boolean },
+  limit: number,
+  cursor?: string,
 ): Promise<{ rows: EventRow[]; nextCursor: string | null }> {
   const q = db('events').where({ account_id: accountId });
   if (filter.type) q.andWhere({ type: filter.type });
   if (filter.since) q.andWhere('created_at', '>=', filter.since);
   if (filter.until) q.andWhere('created_at', '<', filter.until);
-  if (filter.acknowledged !== undefined) q.andWhere((b) => { if (filter.acknowledged) b.whereNotNull('acked_at'); else b.whereNull('acked_at'); });
+  if (filter.acknowledged !== undefined)
+    q.andWhere((b) => {
+      if (filter.acknowledged) b.whereNotNull('acked_at');
+      else b.whereNull('acked_at');
+    });
   return page<EventRow>(q, limit, cursor);
 }
 
 /** Sets `acked_at` unless it is set already (the first ack time is kept); returns how many rows changed. */
 export async function ackEvent(db: Db, accountId: string, eventId: string): Promise<number> {
-  return db('events').where({ id: eventId, account_id: accountId }).whereNull('acked_at').update({ acked_at: db.fn.now() });
+  return db('events')
+    .where({ id: eventId, account_id: accountId })
+    .whereNull('acked_at')
+    .update({ acked_at: db.fn.now() });
 }
 
 /** Events by id across accounts (the dispatcher's batch lookup). */
-export async function eventsByIds(db: Db, ids: string[]): Promise<Array<Pick<EventRow, 'id' | 'type' | 'source' | 'subject' | 'payload' | 'created_at'>>> {
+export async function eventsByIds(
+  db: Db,
+  ids: string[],
+): Promise<Array<Pick<EventRow, 'id' | 'type' | 'source' | 'subject' | 'payload' | 'created_at'>>> {
   if (ids.length === 0) return [];
   return db('events').whereIn('id', ids).select('id', 'type', 'source', 'subject', 'payload', 'created_at');
 }
 
 /** Oldest events whose fan-out has not happened, for the reconciler. */
-export async function eventsNotFannedOut(db: Db, limit: number): Promise<Array<Pick<EventRow, 'id' | 'account_id' | 'type'>>> {
+export async function eventsNotFannedOut(
+  db: Db,
+  limit: number,
+): Promise<Array<Pick<EventRow, 'id' | 'account_id' | 'type'>>> {
   return db('events').whereNull('fanned_out_at').orderBy('created_at').limit(limit).select('id', 'account_id', 'type');
 }
 

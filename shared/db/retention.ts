@@ -79,7 +79,8 @@ export async function deleteFinishedDeliveries(db: Db, o: { olderThanDays: numbe
  * still proves what was sent.
  */
 export async function hashMailBodies(db: Db, o: { olderThanHours: number; batch: number }): Promise<number> {
-  // `= ANY(ARRAY(…))` rather than `IN (…)`: the batch's ids are then looked up by primary key; with IN the planner may hash-join a whole-table scan.
+  // `= ANY(ARRAY(…))` rather than `IN (…)`: the batch's ids are then looked up by primary key; with IN the planner may
+  // hash-join a whole-table scan.
   const result = await db.raw(
     `UPDATE outbound_mails SET body_sha256 = encode(sha256(convert_to(text_body, 'UTF8')), 'hex'), text_body = NULL
      WHERE id = ANY(ARRAY(SELECT id FROM outbound_mails WHERE text_body IS NOT NULL

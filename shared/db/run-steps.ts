@@ -2,7 +2,11 @@ import type { EventGuard, RunRow } from './runs.js';
 import { prepared, type Db } from './knex.js';
 
 export interface StepBegin {
-  stepId: string; runId: string; segment: number; index: number; domain: string;
+  stepId: string;
+  runId: string;
+  segment: number;
+  index: number;
+  domain: string;
   /** The segment starts with this step: no earlier step of the segment must have completed. */
   first: boolean;
   /** The waitpoint this step resumes, read in the same statement. */
@@ -31,7 +35,9 @@ export interface BegunStep {
  * a newer segment is never undone by a late step. Null when the run is gone.
  */
 export async function beginStep(db: Db, s: StepBegin): Promise<BegunStep | null> {
-  const result = await prepared(db, 'begin_step', 
+  const result = await prepared(
+    db,
+    'begin_step',
     `WITH r AS (
        SELECT r.*, EXISTS (SELECT 1 FROM waitpoints w WHERE w.run_id = r.id AND w.resolved_at IS NULL) AS waiting,
               (SELECT s.status FROM run_steps s WHERE s.id = ?) AS step_status,
@@ -60,12 +66,34 @@ export async function beginStep(db: Db, s: StepBegin): Promise<BegunStep | null>
         FROM run_steps s WHERE s.run_id = r.id AND s.status = 'completed' AND s.output IS NOT NULL) AS prior,
        (SELECT to_jsonb(w) FROM waitpoints w WHERE w.id = ?) AS resume_waitpoint
      FROM r LEFT JOIN ev ON true`,
-    [s.stepId, s.segment, s.index - 1, s.runId, s.segment, s.first, s.stepId, s.runId, s.segment, s.index, s.domain, s.runId, JSON.stringify(s.event), s.domain, s.index + 1, s.resumeWaitpointId ?? null],
+    [
+      s.stepId,
+      s.segment,
+      s.index - 1,
+      s.runId,
+      s.segment,
+      s.first,
+      s.stepId,
+      s.runId,
+      s.segment,
+      s.index,
+      s.domain,
+      s.runId,
+      JSON.stringify(s.event),
+      s.domain,
+      s.index + 1,
+      s.resumeWaitpointId ?? null,
+    ],
   );
   const row = result.rows[0];
   if (!row) return null;
   const { started, prior, resume_waitpoint: resumeWaitpoint, ...run } = row;
-  return { run, started: started ? { ...started, created_at: new Date(started.created_at) } : null, prior, resumeWaitpoint };
+  return {
+    run,
+    started: started ? { ...started, created_at: new Date(started.created_at) } : null,
+    prior,
+    resumeWaitpoint,
+  };
 }
 
 export async function heartbeatStep(db: Db, stepId: string): Promise<void> {
@@ -74,13 +102,23 @@ export async function heartbeatStep(db: Db, stepId: string): Promise<void> {
 
 /** Keeps the last transient error of a step BullMQ will retry. */
 export async function noteStepError(db: Db, stepId: string, message: string): Promise<void> {
-  await db('run_steps').where({ id: stepId }).update({ error: message.slice(0, 1000) });
+  await db('run_steps')
+    .where({ id: stepId })
+    .update({ error: message.slice(0, 1000) });
 }
 
 /** A completed step's stored parts, as JSON text. */
-export interface StepFields { output: string; evidence: string; conversation: string; extra: string }
+export interface StepFields {
+  output: string;
+  evidence: string;
+  conversation: string;
+  extra: string;
+}
 
-/** Completes the step in the same statement that appends its events (see appendEvents): they commit together, and only once. */
+/**
+ * Completes the step in the same statement that appends its events (see appendEvents): they commit together, and only
+ * once.
+ */
 export function completeStepGuard(stepId: string, f: StepFields): EventGuard {
   return {
     name: 'step',
@@ -93,25 +131,55 @@ export function completeStepGuard(stepId: string, f: StepFields): EventGuard {
 
 /** Completes the step unless it already was; false on a replay. */
 export async function completeStepRow(trx: Db, stepId: string, f: StepFields): Promise<boolean> {
-  return (await trx('run_steps').where({ id: stepId }).whereNot({ status: 'completed' }).update({ status: 'completed', ...f, error: null, finished_at: trx.fn.now() })) > 0;
+  return (
+    (await trx('run_steps')
+      .where({ id: stepId })
+      .whereNot({ status: 'completed' })
+      .update({ status: 'completed', ...f, error: null, finished_at: trx.fn.now() })) > 0
+  );
 }
 
 export interface WaitpointInsert {
-  id: string; runId: string; accountId: string; kind: string; segment: number; index: number; domain: string; payload: Record<string, unknown>;
-  /** Seconds until the clock fails the waitpoint closed; null: it does not expire (its domain closes it, as proxy does). */
+  id: string;
+  runId: string;
+  accountId: string;
+  kind: string;
+  segment: number;
+  index: number;
+  domain: string;
+  payload: Record<string, unknown>;
+  /**
+   * Seconds until the clock fails the waitpoint closed; null: it does not expire (its domain closes it, as proxy does).
+   */
   ttlSeconds?: number | null;
 }
 
 export async function insertWaitpoint(trx: Db, w: WaitpointInsert): Promise<void> {
   await trx('waitpoints').insert({
-    id: w.id, run_id: w.runId, account_id: w.accountId, kind: w.kind, segment: w.segment, step_index: w.index, domain: w.domain, payload: JSON.stringify(w.payload),
+    id: w.id,
+    run_id: w.runId,
+    account_id: w.accountId,
+    kind: w.kind,
+    segment: w.segment,
+    step_index: w.index,
+    domain: w.domain,
+    payload: JSON.stringify(w.payload),
     // Postgres's clock, like the sweep that compares against it.
     expires_at: w.ttlSeconds ? trx.raw('now() + make_interval(secs => ?)', [w.ttlSeconds]) : null,
   });
 }
 
 export interface WaitpointRow {
-  id: string; run_id: string; account_id: string; kind: string; segment: number; step_index: number; domain: string;
-  payload: Record<string, unknown>; resolution: Record<string, unknown> | null; resolved_at: string | Date | null;
-  expires_at?: Date | null; escalated_at?: Date | null;
+  id: string;
+  run_id: string;
+  account_id: string;
+  kind: string;
+  segment: number;
+  step_index: number;
+  domain: string;
+  payload: Record<string, unknown>;
+  resolution: Record<string, unknown> | null;
+  resolved_at: string | Date | null;
+  expires_at?: Date | null;
+  escalated_at?: Date | null;
 }

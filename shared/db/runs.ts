@@ -35,7 +35,11 @@ export interface StepRow {
   output: Record<string, unknown> | null;
   evidence: unknown[] | null;
   conversation: string[] | null;
-  extra: { openQuestions?: string[]; rejected?: Array<{ option: string; reason: string }>; finalStatus?: string } | null;
+  extra: {
+    openQuestions?: string[];
+    rejected?: Array<{ option: string; reason: string }>;
+    finalStatus?: string;
+  } | null;
   error: string | null;
   attempts: number;
   started_at: Date | null;
@@ -63,16 +67,34 @@ export async function getRunById(db: Db, runId: string): Promise<RunRow | null> 
  * counter on the run row is bumped (so ids are gap-free per run and
  * concurrent writers serialise on that row) and the rows inserted.
  */
-export async function appendEvents(db: Db, runId: string, accountId: string, events: Array<{ type: string; data: Record<string, unknown> }>, guard?: EventGuard): Promise<RunEvent[]> {
+export async function appendEvents(
+  db: Db,
+  runId: string,
+  accountId: string,
+  events: Array<{ type: string; data: Record<string, unknown> }>,
+  guard?: EventGuard,
+): Promise<RunEvent[]> {
   if (events.length === 0) return [];
-  const result = await prepared(db, `append_events${guard ? `_${guard.name}` : ''}`, 
+  const result = await prepared(
+    db,
+    `append_events${guard ? `_${guard.name}` : ''}`,
     `WITH ${guard ? `${guard.cte}, ` : ''}bump AS (
-       UPDATE runs SET event_seq = event_seq + ? WHERE id = ? ${guard ? `AND EXISTS (SELECT 1 FROM ${guard.name})` : ''} RETURNING event_seq)
+       UPDATE runs SET event_seq = event_seq + ? WHERE id = ? ${
+         guard ? `AND EXISTS (SELECT 1 ` + `FROM ${guard.name})` : ''
+       } RETURNING event_seq)
      INSERT INTO run_events (run_id, seq, account_id, type, data)
      SELECT ?, bump.event_seq - ? + e.o, ?, e.type, e.data
      FROM bump, jsonb_to_recordset(?::jsonb) AS e(o int, type text, data jsonb)
      RETURNING seq, created_at`,
-    [...(guard?.bindings ?? []), events.length, runId, runId, events.length, accountId, JSON.stringify(events.map((e, i) => ({ o: i + 1, type: e.type, data: e.data })))],
+    [
+      ...(guard?.bindings ?? []),
+      events.length,
+      runId,
+      runId,
+      events.length,
+      accountId,
+      JSON.stringify(events.map((e, i) => ({ o: i + 1, type: e.type, data: e.data }))),
+    ],
   );
   const rows = (result.rows as Array<{ seq: number; created_at: Date }>).sort((a, b) => a.seq - b.seq);
   return rows.map((r, i) => ({ id: r.seq, runId, type: events[i]!.type, at: iso(r.created_at)!, ...events[i]!.data }));
@@ -95,8 +117,14 @@ export async function eventsAfter(db: Db, runId: string, after: number, limit = 
   return rows.map((r) => ({ id: r.seq, runId, type: r.type, at: iso(r.created_at)!, ...r.data }));
 }
 
-/** In one round trip: the run's status, its last event sequence and its last `final` event's sequence (null when it never rested). */
-export async function eventTail(db: Db, runId: string): Promise<{ status: string | null; lastSeq: number; lastFinalSeq: number | null }> {
+/**
+ * In one round trip: the run's status, its last event sequence and its last `final` event's sequence (null when it
+ * never rested).
+ */
+export async function eventTail(
+  db: Db,
+  runId: string,
+): Promise<{ status: string | null; lastSeq: number; lastFinalSeq: number | null }> {
   const result = await db.raw(
     `SELECT (SELECT status FROM runs WHERE id = ?) AS status, max(seq) AS last_seq,
         max(seq) FILTER (WHERE type = 'final') AS last_final_seq
@@ -104,18 +132,29 @@ export async function eventTail(db: Db, runId: string): Promise<{ status: string
     [runId, runId],
   );
   const row = result.rows[0];
-  return { status: row?.status ?? null, lastSeq: Number(row?.last_seq ?? 0), lastFinalSeq: row?.last_final_seq == null ? null : Number(row.last_final_seq) };
+  return {
+    status: row?.status ?? null,
+    lastSeq: Number(row?.last_seq ?? 0),
+    lastFinalSeq: row?.last_final_seq == null ? null : Number(row.last_final_seq),
+  };
 }
 
 /** The `final` event data of the run's current segment, if that segment has rested. */
 export async function currentSegmentFinal(db: Db, runId: string): Promise<{ segment: number; result: unknown } | null> {
-  const result = await prepared(db, 'current_segment_final',
-    `SELECT e.data FROM run_events e JOIN runs r ON r.id = e.run_id WHERE e.run_id = ? AND e.type = 'final' AND (e.data->>'segment')::int = r.segment LIMIT 1`, [runId]);
+  const result = await prepared(
+    db,
+    'current_segment_final',
+    `SELECT e.data FROM run_events e JOIN runs r ON r.id = e.run_id WHERE e.run_id = ? AND e.type = 'final' ` +
+      `AND (e.data->>'segment')::int = r.segment LIMIT 1`,
+    [runId],
+  );
   return result.rows[0]?.data ?? null;
 }
 
 export async function stepsOf(db: Db, runId: string): Promise<StepRow[]> {
-  return db('run_steps').where({ run_id: runId }).orderBy([{ column: 'segment' }, { column: 'idx' }]);
+  return db('run_steps')
+    .where({ run_id: runId })
+    .orderBy([{ column: 'segment' }, { column: 'idx' }]);
 }
 
 export async function openWaitpoint(db: Db, runId: string) {
@@ -132,7 +171,11 @@ export interface RunFilters {
   cursor?: string;
 }
 
-export async function listRuns(db: Db, accountId: string, f: RunFilters): Promise<{ rows: RunRow[]; nextCursor: string | null }> {
+export async function listRuns(
+  db: Db,
+  accountId: string,
+  f: RunFilters,
+): Promise<{ rows: RunRow[]; nextCursor: string | null }> {
   const q = db('runs').where({ account_id: accountId });
   if (f.status) q.andWhere({ status: f.status });
   if (f.conversationId) q.andWhere({ conversation_id: f.conversationId });

@@ -37,7 +37,8 @@ export async function currentSigningKeyRow(db: Db): Promise<SigningKeyRow | null
  */
 export async function insertFirstSigningKey(db: Knex, key: NewSigningKey): Promise<SigningKeyRow> {
   return db.transaction(async (trx) => {
-    // The lock orders first starts behind any concurrent replacement; the index would refuse a second current row anyway.
+    // The lock orders first starts behind any concurrent replacement; the index would refuse a second current row
+    // anyway.
     await trx.raw(LOCK);
     await trx.raw(
       `INSERT INTO signing_keys (kid, public_jwk, private_key, source) VALUES (?, ?::jsonb, ?, ?)
@@ -55,7 +56,11 @@ export async function insertFirstSigningKey(db: Knex, key: NewSigningKey): Promi
  * state, the first replaces it and the others adopt its choice. A `key`
  * already stored (a SIGNING_KEY coming back) is made current again.
  */
-export async function replaceCurrentSigningKey(db: Knex, key: NewSigningKey, ifCurrentIs?: string | null): Promise<SigningKeyRow> {
+export async function replaceCurrentSigningKey(
+  db: Knex,
+  key: NewSigningKey,
+  ifCurrentIs?: string | null,
+): Promise<SigningKeyRow> {
   return db.transaction(async (trx) => {
     await trx.raw(LOCK);
     const current = await currentSigningKeyRow(trx);

@@ -87,11 +87,16 @@ function ipv6ToBigInt(address: string): bigint {
   const [head, tail] = text.split('::') as [string, string | undefined];
   const left = head ? head.split(':') : [];
   const right = tail ? tail.split(':') : [];
-  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  const groups =
+    tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
   return groups.reduce((acc, g) => (acc << 16n) | BigInt(parseInt(g, 16)), 0n);
 }
 
-interface Range<T> { base: T; bits: number; name: string }
+interface Range<T> {
+  base: T;
+  bits: number;
+  name: string;
+}
 
 const V4: Range<number>[] = IPV4_BLOCKS.map(([cidr, name]) => {
   const [base, bits] = cidr.split('/') as [string, string];
@@ -119,7 +124,9 @@ const low32 = (n: bigint) => Number(n & 0xffffffffn);
 /** RFC 6052 address layout for a NAT64 prefix of `len` bits: the IPv4 bits follow the prefix, skipping bits 64–71. */
 function rfc6052(n: bigint, len: number): number {
   if (len === 96) return low32(n);
-  const bits = Array.from({ length: 40 }, (_, i) => len + i).filter((b) => b < 64 || b > 71).slice(0, 32);
+  const bits = Array.from({ length: 40 }, (_, i) => len + i)
+    .filter((b) => b < 64 || b > 71)
+    .slice(0, 32);
   return bits.reduce((acc, b) => acc * 2 + Number((n >> BigInt(127 - b)) & 1n), 0);
 }
 
@@ -132,11 +139,12 @@ function embeddedIpv4(n: bigint): Array<{ form: string; v4: number }> {
   else if (within('::/96') && n > 1n) found.push({ form: 'IPv4-compatible', v4: low32(n) });
   if (within('64:ff9b::/96')) found.push({ form: 'NAT64', v4: low32(n) });
   // The local-use prefix may be any length from /48 to /96 inside 64:ff9b:1::/48; check each layout.
-  if (within('64:ff9b:1::/48')) for (const len of [96, 64, 56, 48]) found.push({ form: 'NAT64 local-use', v4: rfc6052(n, len) });
+  if (within('64:ff9b:1::/48'))
+    for (const len of [96, 64, 56, 48]) found.push({ form: 'NAT64 local-use', v4: rfc6052(n, len) });
   if (within('2002::/16')) found.push({ form: '6to4', v4: Number((n >> 80n) & 0xffffffffn) });
   if (within('2001::/32')) {
     found.push({ form: 'Teredo server', v4: Number((n >> 64n) & 0xffffffffn) });
-    found.push({ form: 'Teredo client', v4: (~low32(n)) >>> 0 });
+    found.push({ form: 'Teredo client', v4: ~low32(n) >>> 0 });
   }
   return found;
 }
@@ -172,7 +180,10 @@ export function classifyAddress(raw: string): AddressVerdict {
 
 /** A host as DNS and the checks see it: lower case, no brackets, no trailing dots (`localhost.` is `localhost`). */
 export function normalizeHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.+$/, '');
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '');
 }
 
 /**

@@ -43,7 +43,10 @@ function agent(allowPrivate: boolean): Agent {
  * URL, whose query string may carry credentials.
  */
 export class EgressError extends AppError {
-  constructor(readonly reason: 'timeout' | 'tooLarge', message: string) {
+  constructor(
+    readonly reason: 'timeout' | 'tooLarge',
+    message: string,
+  ) {
     super(reason === 'timeout' ? 'unavailable' : 'policyViolation', message);
     this.name = 'EgressError';
   }
@@ -101,10 +104,12 @@ export function checkEgressUrl(raw: string, opts: { allowPrivate: boolean; requi
     throw new EgressRefused('endpoint is not a valid URL');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new EgressRefused('endpoint must use https');
-  if (opts.requireHttps && url.protocol !== 'https:' && !opts.allowPrivate) throw new EgressRefused('endpoint must use https');
+  if (opts.requireHttps && url.protocol !== 'https:' && !opts.allowPrivate)
+    throw new EgressRefused('endpoint must use https');
   if (url.username || url.password) throw new EgressRefused('endpoint must not carry credentials');
   // Only what the caller wrote is judged here (no DNS lookup, which would tell them what internal names resolve to).
-  if (!opts.allowPrivate && refusedHost(url.hostname)) throw new EgressRefused('endpoint points at a private, loopback, local or special-purpose address');
+  if (!opts.allowPrivate && refusedHost(url.hostname))
+    throw new EgressRefused('endpoint points at a private, loopback, local or special-purpose address');
   return url;
 }
 
@@ -131,7 +136,11 @@ const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOU
  * (a 3xx is returned as is). `signal`, `timeoutMs` and `maxBytes` all apply
  * to the same call; see EgressOptions for what each one does when it trips.
  */
-export async function egressFetch(allowPrivate: boolean, url: string, opts: EgressOptions = {}): Promise<EgressResponse> {
+export async function egressFetch(
+  allowPrivate: boolean,
+  url: string,
+  opts: EgressOptions = {},
+): Promise<EgressResponse> {
   const maxBytes = opts.maxBytes ?? 64 * 1024;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const host = hostOf(url);
@@ -147,7 +156,10 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   // A caller's own resolver or deny list gets an agent of its own, closed after the call.
   const dispatcher = opts.pin ? pinnedAgent(allowPrivate, opts.pin) : agent(allowPrivate);
-  const timer = setTimeout(() => controller.abort(new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(
+    () => controller.abort(new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`)),
+    timeoutMs,
+  );
   try {
     const res = await request(url, {
       method: opts.method ?? 'GET',
@@ -179,13 +191,15 @@ export async function egressFetch(allowPrivate: boolean, url: string, opts: Egre
       size += buf.length;
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : String(v);
     const body = Buffer.concat(chunks);
     return { status: res.statusCode, headers, text: body.toString('utf8'), body, truncated };
   } catch (err) {
     // undici rejects with its own wrapper or the reason; the reason we aborted with is the one that explains it.
     if (controller.signal.aborted) throw controller.signal.reason;
-    if (UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? '')) throw new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`);
+    if (UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? ''))
+      throw new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`);
     throw err;
   } finally {
     clearTimeout(timer);
@@ -205,5 +219,7 @@ export function egressFailureReason(err: unknown): string {
   if (err instanceof AppError) return err.message.slice(0, 500);
   const e = err as { code?: unknown; cause?: { code?: unknown } };
   const code = e.code ?? e.cause?.code;
-  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? `could not reach the endpoint (${code})` : 'could not reach the endpoint';
+  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code)
+    ? `could not reach the endpoint (${code})`
+    : 'could not reach the endpoint';
 }

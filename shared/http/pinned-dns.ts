@@ -98,12 +98,15 @@ type LookupCallback = (err: Error | null, address: string | dns.LookupAddress[],
  */
 export function pinnedLookup(allowPrivate: boolean, pin: EgressPin = {}) {
   return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
-    resolveChecked(hostname, allowPrivate, pin).then((addresses) => {
-      const family = options.family === 4 || options.family === 6 ? options.family : 0;
-      const wanted = family ? addresses.filter((a) => a.family === family) : addresses;
-      if (wanted.length === 0) return callback(new EgressRefused(REFUSED_TARGET), '', 0);
-      if (options.all) return callback(null, wanted);
-      callback(null, wanted[0]!.address, wanted[0]!.family);
-    }, (err: Error) => callback(err, '', 0));
+    resolveChecked(hostname, allowPrivate, pin).then(
+      (addresses) => {
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const wanted = family ? addresses.filter((a) => a.family === family) : addresses;
+        if (wanted.length === 0) return callback(new EgressRefused(REFUSED_TARGET), '', 0);
+        if (options.all) return callback(null, wanted);
+        callback(null, wanted[0]!.address, wanted[0]!.family);
+      },
+      (err: Error) => callback(err, '', 0),
+    );
   };
 }

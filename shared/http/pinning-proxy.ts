@@ -27,8 +27,14 @@ export interface PinningProxy {
 
 /** Hop-by-hop and proxy-only headers, never passed on (RFC 9110 §7.6.1). */
 const HOP = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate',
-  'te', 'trailer', 'upgrade',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'upgrade',
 ]);
 
 /** `host:port` of a CONNECT request (`[v6]:port` for IPv6), or null when it is not one. */
@@ -147,7 +153,11 @@ export async function startPinningProxy(allowPrivate: boolean, pin: EgressPin = 
       '--proxy-bypass-list=<-loopback>',
       '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
     ],
-    refused: (hostname) => checked(hostname).then(() => false, () => true),
+    refused: (hostname) =>
+      checked(hostname).then(
+        () => false,
+        () => true,
+      ),
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise((r) => server.close(r));

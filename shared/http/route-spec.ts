@@ -46,7 +46,12 @@ export class Reply {
 type Infer<S> = S extends TSchema ? Static<S> : Record<string, never>;
 
 /** A route is data. The same table feeds Koa, OpenAPI, protocol-map, schemas and MCP tools. */
-export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, P extends TSchema | undefined = TSchema | undefined, Q extends TSchema | undefined = TSchema | undefined, A extends AuthMode = AuthMode> {
+export interface RouteSpec<
+  B extends TSchema | undefined = TSchema | undefined,
+  P extends TSchema | undefined = TSchema | undefined,
+  Q extends TSchema | undefined = TSchema | undefined,
+  A extends AuthMode = AuthMode,
+> {
   method: HttpMethod;
   /** OpenAPI path syntax: `/v1/runs/{runId}`. */
   path: string;
@@ -67,7 +72,10 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
   domain?: string;
   /** MCP tool name; set on routes exposed as tools over POST /mcp. */
   mcpTool?: string;
-  /** Set on a transport's own endpoint (POST /mcp, POST /a2a): a token narrowed to other transports is refused there. Default `http`. */
+  /**
+   * Set on a transport's own endpoint (POST /mcp, POST /a2a): a token narrowed to other transports is refused there.
+   * Default `http`.
+   */
   transport?: Transport;
   /** Issue that delivers the handler; such routes answer 501 notImplemented until then. */
   pendingIssue?: number;
@@ -85,8 +93,11 @@ export interface RouteSpec<B extends TSchema | undefined = TSchema | undefined, 
 export type AnyRoute = RouteSpec<any, any, any, any>;
 
 /** Identity helper that keeps the handler's input typed from the schemas. */
-export function defineRoute<B extends TSchema | undefined = undefined, P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, const A extends AuthMode = AuthMode>(
-  spec: RouteSpec<B, P, Q, A>,
-): AnyRoute {
+export function defineRoute<
+  B extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  const A extends AuthMode = AuthMode,
+>(spec: RouteSpec<B, P, Q, A>): AnyRoute {
   return spec as AnyRoute;
 }

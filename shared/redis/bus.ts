@@ -25,7 +25,10 @@ export class Bus {
     await this.publisher.publish(this.channel(name), JSON.stringify(message));
   }
 
-  /** Several messages on one channel as one message (a JSON array, in order): one PUBLISH per batch, however many events it carries. */
+  /**
+   * Several messages on one channel as one message (a JSON array, in order): one PUBLISH per batch, however many events
+   * it carries.
+   */
   async publishAll(name: string, messages: unknown[]): Promise<void> {
     if (messages.length === 0) return;
     await this.publish(name, messages);

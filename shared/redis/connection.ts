@@ -47,7 +47,8 @@ export class AwpRedis extends Redis {
   }
 }
 
-// On the prototype, not in the class body: ioredis types `duplicate` with a generic reply mapping a subclass cannot restate.
+// On the prototype, not in the class body: ioredis types `duplicate` with a generic reply mapping a subclass cannot
+// restate.
 AwpRedis.prototype.duplicate = function duplicate(this: AwpRedis, override?: Partial<RedisOptions>) {
   const copy = new AwpRedis({ ...this.options, ...(override ?? {}) } as LegacyOptions);
   this.copies.add(copy); // only made when a worker or the bus starts, so the set stays small
@@ -87,7 +88,12 @@ export function endClients(clients: Redis[], which: 'notReady' | 'all'): void {
  * that block (workers, queue events); using it everywhere keeps one shape.
  */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {
-  return new AwpRedis(url, { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, ...options } as LegacyOptions);
+  return new AwpRedis(url, {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    lazyConnect: false,
+    ...options,
+  } as LegacyOptions);
 }
 
 export type { Redis };

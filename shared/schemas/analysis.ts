@@ -8,11 +8,16 @@ import { StringEnum } from './common.js';
  */
 export const VERDICTS = ['pass', 'warn', 'block'] as const;
 export type Verdict = (typeof VERDICTS)[number];
-export const VerdictSchema = StringEnum(VERDICTS, { description: '`block`: do not apply or ship as is; `warn`: risky but bounded, read the findings; `pass`: nothing found' });
+export const VerdictSchema = StringEnum(VERDICTS, {
+  description:
+    '`block`: do not apply or ship as is; `warn`: risky but bounded, read the findings; `pass`: nothing found',
+});
 
 export const SEVERITIES = ['error', 'warning', 'note'] as const;
 export type Severity = (typeof SEVERITIES)[number];
-export const SeveritySchema = StringEnum(SEVERITIES, { description: '`error` blocks, `warning` warns, `note` is advice and leaves the verdict alone' });
+export const SeveritySchema = StringEnum(SEVERITIES, {
+  description: '`error` blocks, `warning` warns, `note` is advice and leaves the verdict alone',
+});
 
 /** The verdict a set of findings adds up to. */
 export function verdictOf(severities: Iterable<Severity>): Verdict {

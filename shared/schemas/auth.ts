@@ -7,17 +7,28 @@ import { Ok, StringEnum, Timestamp } from './common.js';
  * operator CLI (`npm run token:admin`).
  */
 export const SCOPES = [
-  'runs:read', 'runs:write',
-  'tasks:read', 'tasks:write',
-  'cases:read', 'cases:write',
-  'bridge:read', 'bridge:write',
-  'proxy:read', 'proxy:write',
-  'pay:read', 'pay:write',
-  'events:read', 'events:write',
-  'agents:read', 'agents:write',
-  'channels:read', 'channels:write',
-  'signals:read', 'signals:write',
-  'schedules:read', 'schedules:write',
+  'runs:read',
+  'runs:write',
+  'tasks:read',
+  'tasks:write',
+  'cases:read',
+  'cases:write',
+  'bridge:read',
+  'bridge:write',
+  'proxy:read',
+  'proxy:write',
+  'pay:read',
+  'pay:write',
+  'events:read',
+  'events:write',
+  'agents:read',
+  'agents:write',
+  'channels:read',
+  'channels:write',
+  'signals:read',
+  'signals:write',
+  'schedules:read',
+  'schedules:write',
   'audit:read',
   'tools:use',
   'delivery:write',
@@ -106,13 +117,19 @@ export const ProfileCreated = Ok(
   'ProfileCreated',
 );
 
-export const ProfileActivate = Type.Object({ activationToken: Type.String({ minLength: 10, maxLength: 200 }) }, { $id: 'ProfileActivate' });
-export const ProfileActivated = Ok({ status: Type.Literal('activated'), tokenStatus: Type.Literal('unlimited') }, 'ProfileActivated');
+export const ProfileActivate = Type.Object(
+  { activationToken: Type.String({ minLength: 10, maxLength: 200 }) },
+  { $id: 'ProfileActivate' },
+);
+export const ProfileActivated = Ok(
+  { status: Type.Literal('activated'), tokenStatus: Type.Literal('unlimited') },
+  'ProfileActivated',
+);
 
 export const TokenView = Type.Object(
   {
     tokenId: Type.String(),
-    memberId: Type.String({ description: 'The member the token belongs to: it carries at most its role\'s scopes' }),
+    memberId: Type.String({ description: "The member the token belongs to: it carries at most its role's scopes" }),
     name: Type.String(),
     prefix: Type.String({ description: 'First characters of the token, for recognising it' }),
     scopes: Type.Array(Type.String()),
@@ -130,11 +147,18 @@ export const TokenCreate = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     scopes: Type.Optional(Type.Array(ScopeName, { minItems: 1, uniqueItems: true })),
-    transports: Type.Optional(Type.Array(TransportName, {
-      minItems: 1, uniqueItems: true,
-      description: 'Narrows the token to these transports (a separate MCP or A2A token); defaults to those of the calling token',
-    })),
+    transports: Type.Optional(
+      Type.Array(TransportName, {
+        minItems: 1,
+        uniqueItems: true,
+        description:
+          'Narrows the token to these transports (a separate MCP or A2A token); defaults to those of the calling token',
+      }),
+    ),
   },
   { $id: 'TokenCreate' },
 );
-export const TokenIssued = Ok({ token: Type.String({ description: 'The secret; shown once' }), tokenInfo: TokenView }, 'TokenIssued');
+export const TokenIssued = Ok(
+  { token: Type.String({ description: 'The secret; shown once' }), tokenInfo: TokenView },
+  'TokenIssued',
+);

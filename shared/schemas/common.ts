@@ -6,8 +6,22 @@ import { Type, type SchemaOptions, type Static, type TSchema, type TProperties }
  * HTTP status) and the `errorCodes` of GET /v1/contract derive from it.
  */
 export const ERROR_CODES = [
-  'invalidPayload', 'unauthorized', 'forbidden', 'notFound', 'methodNotAllowed', 'requestTimeout', 'conflict', 'payloadTooLarge',
-  'unsupportedMediaType', 'policyViolation', 'selfApproval', 'rateLimitExceeded', 'quotaExceeded', 'internalError', 'notImplemented', 'unavailable',
+  'invalidPayload',
+  'unauthorized',
+  'forbidden',
+  'notFound',
+  'methodNotAllowed',
+  'requestTimeout',
+  'conflict',
+  'payloadTooLarge',
+  'unsupportedMediaType',
+  'policyViolation',
+  'selfApproval',
+  'rateLimitExceeded',
+  'quotaExceeded',
+  'internalError',
+  'notImplemented',
+  'unavailable',
 ] as const;
 export const ErrorCode = StringEnum(ERROR_CODES, { description: 'Stable error code' });
 export type ErrorCode = Static<typeof ErrorCode>;
@@ -35,8 +49,11 @@ export const OkEnvelope = Type.Object({ ok: Type.Literal(true) }, { $id: 'OkEnve
 /** Any JSON object: the spec's "optional object body" of contract routes. */
 export const AnyObject = Type.Object({}, { additionalProperties: true });
 
-/** An http(s) URL. `format: uri` alone admits javascript:, data: and file: links, which a client would render or follow. */
-export const HttpUrl = (description = 'An http(s) URL') => Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description });
+/**
+ * An http(s) URL. `format: uri` alone admits javascript:, data: and file: links, which a client would render or follow.
+ */
+export const HttpUrl = (description = 'An http(s) URL') =>
+  Type.String({ format: 'uri', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://', maxLength: 2000, description });
 
 export const Id = (description = 'Identifier') => Type.String({ minLength: 1, maxLength: 200, description });
 /** An optional reference to another record (its id), described. */

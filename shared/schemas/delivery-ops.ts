@@ -14,17 +14,43 @@ const Strings = Type.Array(Type.String());
 export const ENVIRONMENT_READINESS = ['ready', 'needsInput', 'blocked'] as const;
 export const EnvironmentReadiness = StringEnum(ENVIRONMENT_READINESS);
 export type EnvironmentReadiness = Static<typeof EnvironmentReadiness>;
-export const SETUP_ACTIONS = ['installRuntime', 'startServices', 'provideSecrets', 'installDependencies', 'runScript'] as const;
+export const SETUP_ACTIONS = [
+  'installRuntime',
+  'startServices',
+  'provideSecrets',
+  'installDependencies',
+  'runScript',
+] as const;
 
 export const EnvironmentReport = Ok(
   {
     readiness: EnvironmentReadiness,
     reasons: Strings,
-    runtimes: Type.Array(Type.Object({ name: Type.String(), version: Type.Union([Type.String(), Type.Null()]), source: Type.String() }, Open)),
-    packageManagers: Type.Array(Type.Object({ name: Type.String(), ecosystem: Type.String(), lockfile: Type.Union([Type.String(), Type.Null()]) }, Open)),
+    runtimes: Type.Array(
+      Type.Object(
+        { name: Type.String(), version: Type.Union([Type.String(), Type.Null()]), source: Type.String() },
+        Open,
+      ),
+    ),
+    packageManagers: Type.Array(
+      Type.Object(
+        { name: Type.String(), ecosystem: Type.String(), lockfile: Type.Union([Type.String(), Type.Null()]) },
+        Open,
+      ),
+    ),
     services: Type.Array(Type.Object({ name: Type.String(), version: Type.Union([Type.String(), Type.Null()]) }, Open)),
     secrets: Type.Array(Type.Object({ name: Type.String(), source: Type.String(), needsValue: Type.Boolean() })),
-    setupSteps: Type.Array(Type.Object({ order: Type.Integer(), action: StringEnum(SETUP_ACTIONS), description: Type.String(), command: Type.Union([Type.String(), Type.Null()]) }, Open)),
+    setupSteps: Type.Array(
+      Type.Object(
+        {
+          order: Type.Integer(),
+          action: StringEnum(SETUP_ACTIONS),
+          description: Type.String(),
+          command: Type.Union([Type.String(), Type.Null()]),
+        },
+        Open,
+      ),
+    ),
     executed: Type.Literal(false, { description: 'The service runs none of the setup steps' }),
   },
   'EnvironmentReport',
@@ -39,7 +65,15 @@ export const ReleasePlan = Ok(
   {
     verdict: PlanVerdict,
     reasons: Strings,
-    gates: Type.Array(Type.Object({ gate: StringEnum(GATE_NAMES), status: StringEnum(GATE_STATES), ok: Type.Boolean(), effect: StringEnum(['none', 'needsApproval', 'blocks'] as const), why: Type.String() })),
+    gates: Type.Array(
+      Type.Object({
+        gate: StringEnum(GATE_NAMES),
+        status: StringEnum(GATE_STATES),
+        ok: Type.Boolean(),
+        effect: StringEnum(['none', 'needsApproval', 'blocks'] as const),
+        why: Type.String(),
+      }),
+    ),
     steps: Type.Array(Type.Object({ order: Type.Integer(), action: Type.String(), description: Type.String() }, Open)),
     rollback: Type.Object({ trigger: Type.String(), steps: Strings }, Open),
   },
@@ -48,7 +82,14 @@ export const ReleasePlan = Ok(
 
 export const KUBERNETES_VERDICTS = ['healthy', 'needsApproval', 'needsInvestigation'] as const;
 export const KUBERNETES_FAILURES = [
-  'CrashLoopBackOff', 'OOMKilled', 'ImagePullBackOff', 'CreateContainerConfigError', 'FailedScheduling', 'ProbeFailure', 'Evicted', 'VolumeMountError',
+  'CrashLoopBackOff',
+  'OOMKilled',
+  'ImagePullBackOff',
+  'CreateContainerConfigError',
+  'FailedScheduling',
+  'ProbeFailure',
+  'Evicted',
+  'VolumeMountError',
 ] as const;
 export const KubernetesFailure = StringEnum(KUBERNETES_FAILURES);
 export type KubernetesFailure = Static<typeof KubernetesFailure>;
@@ -56,9 +97,33 @@ export type KubernetesFailure = Static<typeof KubernetesFailure>;
 export const KubernetesReport = Ok(
   {
     verdict: StringEnum(KUBERNETES_VERDICTS),
-    findings: Type.Array(Type.Object({ findingId: Type.String(), kind: KubernetesFailure, pod: Type.String(), namespace: Type.String(), cause: Type.String(), evidence: Strings }, Open)),
-    remediations: Type.Array(Type.Object({ findingId: Type.String(), description: Type.String(), mutating: Type.Boolean(), dryRunCommand: Type.Union([Type.String(), Type.Null()]) }, Open)),
-    approvals: Type.Array(Type.Object({ findingId: Type.String(), action: Type.String(), reason: Type.String() }, Open)),
+    findings: Type.Array(
+      Type.Object(
+        {
+          findingId: Type.String(),
+          kind: KubernetesFailure,
+          pod: Type.String(),
+          namespace: Type.String(),
+          cause: Type.String(),
+          evidence: Strings,
+        },
+        Open,
+      ),
+    ),
+    remediations: Type.Array(
+      Type.Object(
+        {
+          findingId: Type.String(),
+          description: Type.String(),
+          mutating: Type.Boolean(),
+          dryRunCommand: Type.Union([Type.String(), Type.Null()]),
+        },
+        Open,
+      ),
+    ),
+    approvals: Type.Array(
+      Type.Object({ findingId: Type.String(), action: Type.String(), reason: Type.String() }, Open),
+    ),
     mutated: Type.Literal(false, { description: 'The service never changes a cluster' }),
   },
   'KubernetesReport',
@@ -69,21 +134,62 @@ export const INCIDENT_ACTION_KINDS = ['rollback', 'scale', 'failover', 'flagOff'
 
 export const IncidentReport = Ok(
   {
-    incident: Type.Object({ severity: StringEnum(INCIDENT_SEVERITIES), severityRule: Type.String(), title: Type.String(), services: Strings, roles: Type.Array(Type.Object({ role: Type.String(), duty: Type.String() })) }, Open),
+    incident: Type.Object(
+      {
+        severity: StringEnum(INCIDENT_SEVERITIES),
+        severityRule: Type.String(),
+        title: Type.String(),
+        services: Strings,
+        roles: Type.Array(Type.Object({ role: Type.String(), duty: Type.String() })),
+      },
+      Open,
+    ),
     timeline: Type.Array(Type.Object({ at: Type.String(), event: Type.String() }, Open)),
     actions: Type.Array(Type.Object({ action: Type.String(), readOnly: Type.Literal(true) }, Open)),
-    approvals: Type.Array(Type.Object({ kind: StringEnum(INCIDENT_ACTION_KINDS), action: Type.String(), reason: Type.String(), performed: Type.Literal(false) }, Open)),
+    approvals: Type.Array(
+      Type.Object(
+        {
+          kind: StringEnum(INCIDENT_ACTION_KINDS),
+          action: Type.String(),
+          reason: Type.String(),
+          performed: Type.Literal(false),
+        },
+        Open,
+      ),
+    ),
   },
   'IncidentReport',
 );
 
 export const STAGE_NAMES = ['configure', 'validate', 'deploy', 'monitor', 'repair'] as const;
 /** `dry run`: the deploy was planned, not performed (no CI connector, or autonomy asked for one). */
-export const STAGE_STATUSES = ['passed', 'failed', 'skipped', 'pending', 'awaitingApproval', 'dry run', 'deployed', 'blocked'] as const;
-export const DELIVERY_STATUSES = ['queued', 'running', 'awaitingApproval', 'delivered', 'blocked', 'failed', 'canceled'] as const;
+export const STAGE_STATUSES = [
+  'passed',
+  'failed',
+  'skipped',
+  'pending',
+  'awaitingApproval',
+  'dry run',
+  'deployed',
+  'blocked',
+] as const;
+export const DELIVERY_STATUSES = [
+  'queued',
+  'running',
+  'awaitingApproval',
+  'delivered',
+  'blocked',
+  'failed',
+  'canceled',
+] as const;
 
 export const DeliveryStage = Type.Object(
-  { name: StringEnum(STAGE_NAMES), status: StringEnum(STAGE_STATUSES), findings: Strings, detail: Type.Optional(Type.Object({}, Open)) },
+  {
+    name: StringEnum(STAGE_NAMES),
+    status: StringEnum(STAGE_STATUSES),
+    findings: Strings,
+    detail: Type.Optional(Type.Object({}, Open)),
+  },
   { $id: 'DeliveryStage' },
 );
 
@@ -99,7 +205,12 @@ export const DeliveryAnswer = Ok(
 
 export const AUTONOMY_DECISIONS = ['autoApproved', 'needsGrant'] as const;
 export const AutonomyAction = Type.Object(
-  { action: Type.String(), decision: StringEnum(AUTONOMY_DECISIONS), status: Type.String(), reason: Type.Optional(Type.String()) },
+  {
+    action: Type.String(),
+    decision: StringEnum(AUTONOMY_DECISIONS),
+    status: Type.String(),
+    reason: Type.Optional(Type.String()),
+  },
   { $id: 'AutonomyAction', additionalProperties: true },
 );
 

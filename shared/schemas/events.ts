@@ -12,12 +12,23 @@ const CLIENT_SUBSCRIPTION_STATUSES = ['active', 'paused'] as const satisfies rea
 export const DELIVERY_STATUSES = ['queued', 'claimed', 'completed', 'failed', 'canceled'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** Who wrote an event: the service itself, or a client through POST /v1/events. Delivered in every webhook body and event view. */
+/**
+ * Who wrote an event: the service itself, or a client through POST /v1/events. Delivered in every webhook body and
+ * event view.
+ */
 export const EVENT_SOURCES = ['service', 'client'] as const;
 export type EventSource = (typeof EVENT_SOURCES)[number];
 
-export const EventType = Type.String({ pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$', maxLength: 100, description: 'dotted name, e.g. task.completed' });
-const EventPattern = Type.String({ pattern: '^(\\*|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*(\\.\\*)?)$', maxLength: 100, description: 'an event type, a prefix wildcard like task.*, or *' });
+export const EventType = Type.String({
+  pattern: '^[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)+$',
+  maxLength: 100,
+  description: 'dotted name, e.g. task.completed',
+});
+const EventPattern = Type.String({
+  pattern: '^(\\*|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*(\\.\\*)?)$',
+  maxLength: 100,
+  description: 'an event type, a prefix wildcard like task.*, or *',
+});
 
 export const EventCreate = Type.Object(
   { type: EventType, payload: AnyObject, subject: Type.Optional(Type.String({ maxLength: 200 })) },
@@ -37,9 +48,18 @@ export const SubscriptionCreate = Type.Object(
   {
     endpoint: Type.String({ minLength: 8, maxLength: 2000, description: 'HTTPS URL' }),
     events: Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true }),
-    secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$', description: 'whsec_ + base64 key; generated when omitted' })),
+    secret: Type.Optional(
+      Type.String({
+        pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$',
+        description: 'whsec_ + base64 key; generated when omitted',
+      }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 500 })),
-    mode: StringEnum(SUBSCRIPTION_MODES, { default: 'push', description: 'push: the service POSTs signed webhooks; pull: your workers claim attempts through /v1/event-deliveries' }),
+    mode: StringEnum(SUBSCRIPTION_MODES, {
+      default: 'push',
+      description:
+        'push: the service POSTs signed webhooks; pull: your workers claim attempts through /v1/event-deliveries',
+    }),
   },
   { $id: 'SubscriptionCreate' },
 );
@@ -48,25 +68,59 @@ export const SubscriptionUpdate = Type.Object(
     status: Type.Optional(StringEnum(CLIENT_SUBSCRIPTION_STATUSES)),
     events: Type.Optional(Type.Array(EventPattern, { minItems: 1, maxItems: 50, uniqueItems: true })),
     endpoint: Type.Optional(Type.String({ minLength: 8, maxLength: 2000 })),
-    rotateSecret: Type.Optional(Type.Boolean({ description: 'true issues a new secret; the old one keeps signing for 24 h' })),
-    secret: Type.Optional(Type.String({ pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$', description: 'rotate to this secret instead of a generated one' })),
+    rotateSecret: Type.Optional(
+      Type.Boolean({ description: 'true issues a new secret; the old one keeps signing for 24 h' }),
+    ),
+    secret: Type.Optional(
+      Type.String({
+        pattern: '^whsec_[A-Za-z0-9+/]{16,}={0,2}$',
+        description: 'rotate to this secret instead of a generated one',
+      }),
+    ),
     description: Type.Optional(Type.String({ maxLength: 500 })),
   },
   { $id: 'SubscriptionUpdate' },
 );
 
-export const DeliveryCreate = Type.Object({ eventId: Type.String({ minLength: 1 }), subscriptionId: Type.String({ minLength: 1 }) }, { $id: 'DeliveryCreate' });
+export const DeliveryCreate = Type.Object(
+  { eventId: Type.String({ minLength: 1 }), subscriptionId: Type.String({ minLength: 1 }) },
+  { $id: 'DeliveryCreate' },
+);
 export const DeliveryListQuery = Type.Composite([
   PageQuery,
-  Type.Object({ status: Type.Optional(StringEnum(DELIVERY_STATUSES)), subscriptionId: Type.Optional(Type.String()), eventId: Type.Optional(Type.String()) }),
+  Type.Object({
+    status: Type.Optional(StringEnum(DELIVERY_STATUSES)),
+    subscriptionId: Type.Optional(Type.String()),
+    eventId: Type.Optional(Type.String()),
+  }),
 ]);
 const LeaseSeconds = Type.Integer({ minimum: 1, maximum: 3600, default: 60 });
-export const ClaimRequest = Type.Object({ leaseSeconds: LeaseSeconds, workerId: Type.Optional(Type.String({ maxLength: 200 })) }, { $id: 'DeliveryClaim' });
-export const ClaimBatchRequest = Type.Object({ limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }), leaseSeconds: LeaseSeconds, workerId: Type.Optional(Type.String({ maxLength: 200 })) }, { $id: 'DeliveryClaimBatch' });
-export const LeaseToken = Type.Object({ leaseToken: Type.String({ minLength: 1, maxLength: 200 }) }, { $id: 'DeliveryLeaseToken' });
-export const LeaseRenew = Type.Object({ leaseToken: Type.String({ minLength: 1 }), leaseSeconds: LeaseSeconds }, { $id: 'DeliveryLeaseRenew' });
+export const ClaimRequest = Type.Object(
+  { leaseSeconds: LeaseSeconds, workerId: Type.Optional(Type.String({ maxLength: 200 })) },
+  { $id: 'DeliveryClaim' },
+);
+export const ClaimBatchRequest = Type.Object(
+  {
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+    leaseSeconds: LeaseSeconds,
+    workerId: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { $id: 'DeliveryClaimBatch' },
+);
+export const LeaseToken = Type.Object(
+  { leaseToken: Type.String({ minLength: 1, maxLength: 200 }) },
+  { $id: 'DeliveryLeaseToken' },
+);
+export const LeaseRenew = Type.Object(
+  { leaseToken: Type.String({ minLength: 1 }), leaseSeconds: LeaseSeconds },
+  { $id: 'DeliveryLeaseRenew' },
+);
 export const CompleteRequest = Type.Object(
-  { leaseToken: Type.String({ minLength: 1 }), responseStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })), responseExcerpt: Type.Optional(Type.String({ maxLength: 2000 })) },
+  {
+    leaseToken: Type.String({ minLength: 1 }),
+    responseStatus: Type.Optional(Type.Integer({ minimum: 100, maximum: 599 })),
+    responseExcerpt: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
   { $id: 'DeliveryComplete' },
 );
 export const FailRequest = Type.Object(

@@ -2,14 +2,33 @@ import { Type, type Static } from '@sinclair/typebox';
 import { HttpUrl, Ok, StringEnum } from './common.js';
 import { BudgetUsd } from './orchestrator.js';
 
-/** Where hunt reads candidates: the account's imported catalog, the web pages a request names in `urls`, and the account's `hunt.search` connectors. */
+/**
+ * Where hunt reads candidates: the account's imported catalog, the web pages a request names in `urls`, and the
+ * account's `hunt.search` connectors.
+ */
 export const HUNT_SOURCES = ['catalog', 'web', 'connector'] as const;
 export type HuntSource = (typeof HUNT_SOURCES)[number];
 
 /** schema.org ItemAvailability, in camel case; `unknown` when the page does not say. */
-export const AVAILABILITIES = ['inStock', 'limitedAvailability', 'onlineOnly', 'inStoreOnly', 'preOrder', 'preSale', 'backOrder', 'madeToOrder', 'outOfStock', 'soldOut', 'discontinued', 'reserved', 'unknown'] as const;
+export const AVAILABILITIES = [
+  'inStock',
+  'limitedAvailability',
+  'onlineOnly',
+  'inStoreOnly',
+  'preOrder',
+  'preSale',
+  'backOrder',
+  'madeToOrder',
+  'outOfStock',
+  'soldOut',
+  'discontinued',
+  'reserved',
+  'unknown',
+] as const;
 export type Availability = (typeof AVAILABILITIES)[number];
-export const Availability = StringEnum(AVAILABILITIES, { description: 'schema.org ItemAvailability of the offer (unknown: the page does not say)' });
+export const Availability = StringEnum(AVAILABILITIES, {
+  description: 'schema.org ItemAvailability of the offer (unknown: the page does not say)',
+});
 
 /** The markup a web offer was read from. */
 export const OFFER_MARKUPS = ['jsonLd', 'microdata', 'openGraph'] as const;
@@ -20,7 +39,12 @@ export const Listing = Type.Object(
     title: Type.String({ minLength: 1, maxLength: 300 }),
     price: Type.Number({ minimum: 0, maximum: 1e9 }),
     currency: Type.String({ pattern: '^[A-Z]{3}$', default: 'USD' }),
-    fees: Type.Number({ minimum: 0, maximum: 1e9, default: 0, description: 'Shipping, service and other fees on top of price' }),
+    fees: Type.Number({
+      minimum: 0,
+      maximum: 1e9,
+      default: 0,
+      description: 'Shipping, service and other fees on top of price',
+    }),
     vendor: Type.Optional(Type.String({ maxLength: 200 })),
     url: Type.Optional(HttpUrl()),
     description: Type.Optional(Type.String({ maxLength: 5000 })),
@@ -34,7 +58,13 @@ export type Listing = Static<typeof Listing>;
 export const CatalogImport = Type.Object(
   {
     listings: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, maxItems: 5000 })),
-    csv: Type.Optional(Type.String({ minLength: 1, maxLength: 5_000_000, description: 'Header row with the listing field names; tags separated by ;' })),
+    csv: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 5_000_000,
+        description: 'Header row with the listing field names; tags separated by ;',
+      }),
+    ),
   },
   { $id: 'CatalogImportRequest' },
 );
@@ -44,16 +74,26 @@ export const Candidate = Type.Object(
   {
     candidateId: Type.String(),
     title: Type.String(),
-    netUsd: Type.Union([Type.Number(), Type.Null()], { description: 'price + shipping + mandatory fees in USD; null when not in USD or when a fee is not priced' }),
+    netUsd: Type.Union([Type.Number(), Type.Null()], {
+      description: 'price + shipping + mandatory fees in USD; null when not in USD or when a fee is not priced',
+    }),
     price: Type.Number(),
     currency: Type.String(),
     source: StringEnum(HUNT_SOURCES),
-    vendor: Type.Union([Type.String(), Type.Null()], { description: 'Seller (web: the offer\'s seller, else the site name, else the host)' }),
-    url: Type.Union([Type.String(), Type.Null()], { description: 'Where it was read (web: the page, after redirects)' }),
+    vendor: Type.Union([Type.String(), Type.Null()], {
+      description: "Seller (web: the offer's seller, else the site name, else the host)",
+    }),
+    url: Type.Union([Type.String(), Type.Null()], {
+      description: 'Where it was read (web: the page, after redirects)',
+    }),
     eligible: Type.Boolean(),
-    reasons: Type.Array(Type.String(), { description: 'Why it is or is not eligible, and what its net price is made of' }),
+    reasons: Type.Array(Type.String(), {
+      description: 'Why it is or is not eligible, and what its net price is made of',
+    }),
     rank: Type.Number({ description: 'Share of the search terms its title contains (0..1)' }),
-    fees: Type.Number({ description: 'Mandatory fees added to the price, in its currency (web: shipping and priced fees)' }),
+    fees: Type.Number({
+      description: 'Mandatory fees added to the price, in its currency (web: shipping and priced fees)',
+    }),
     hiddenFeeClear: Type.Boolean({ description: 'False when its source mentions a fee it does not price' }),
     availability: Type.Optional(Availability),
     snapshotHash: Type.Optional(Type.String({ description: 'SHA-256 (hex) of the page body the offer was read from' })),
@@ -81,7 +121,12 @@ export type Choice = Static<typeof Choice>;
 export const HuntSearchRequest = Type.Object(
   {
     query: Type.String({ minLength: 1, maxLength: 1000 }),
-    sources: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20, description: 'catalog, web, connector; default: the catalog, and the web when urls are given' })),
+    sources: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        maxItems: 20,
+        description: 'catalog, web, connector; default: the catalog, and the web when urls are given',
+      }),
+    ),
     urls: Type.Optional(Type.Array(HttpUrl('A page to read offers from (the web source)'), { maxItems: 20 })),
     budget: Type.Optional(BudgetUsd),
     location: Type.Optional(Type.String({ maxLength: 300 })),
@@ -95,7 +140,9 @@ export const HuntSearchResult = Ok(
   {
     candidates: Type.Array(Candidate),
     ranking: Type.String({ description: 'How the candidates are ordered' }),
-    sourceTelemetry: Type.Record(Type.String(), Type.Unknown(), { description: 'Per source: status, latency, what was read, errors' }),
+    sourceTelemetry: Type.Record(Type.String(), Type.Unknown(), {
+      description: 'Per source: status, latency, what was read, errors',
+    }),
   },
   'HuntSearchResult',
 );

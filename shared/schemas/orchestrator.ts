@@ -10,7 +10,11 @@ export const AUTONOMOUS_MODES = ['delivery', 'environment'] as const;
 export const AutonomousRequest = Type.Object(
   {
     mode: Type.Optional(StringEnum(AUTONOMOUS_MODES)),
-    grantId: Type.String({ minLength: 1, maxLength: 200, description: 'An autonomy grant an approver made (POST /v1/delivery/autonomy/grants)' }),
+    grantId: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'An autonomy grant an approver made (POST /v1/delivery/autonomy/grants)',
+    }),
   },
   { $id: 'AutonomousRequest', additionalProperties: true },
 );
@@ -22,7 +26,11 @@ export const TemplateRunRequest = Type.Object(
     conversationId: Type.Optional(Str(200)),
     metadata: Type.Optional(AnyObject),
   },
-  { $id: 'TemplateRunRequest', additionalProperties: true, description: 'Plus the template-specific fields of its input schema' },
+  {
+    $id: 'TemplateRunRequest',
+    additionalProperties: true,
+    description: 'Plus the template-specific fields of its input schema',
+  },
 );
 
 /** Failure the midnight-arbitrage sandbox simulates; '' is none. */

@@ -16,7 +16,11 @@ export const EvidenceItem = Type.Object(
     claim: Type.String(),
     source: Type.Union([Type.String(), Type.Null()]),
     sourceBound: Type.Boolean({ description: 'True when the claim is backed by a named, retrievable source' }),
-    contradicts: Type.Optional(Type.Array(Type.String(), { description: 'What the claim conflicts with; any entry makes the evidence contradicted' })),
+    contradicts: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'What the claim conflicts with; any entry makes the evidence contradicted',
+      }),
+    ),
   },
   { $id: 'EvidenceItem' },
 );
@@ -28,7 +32,13 @@ export type RejectedOption = Static<typeof RejectedOption>;
 
 /** `run_steps.output`: becomes `results[domain]`; each domain has its own fields. */
 export const StepOutput = Type.Object(
-  { selected: Type.Optional(Type.Unknown({ description: 'The option the step settled on; the first one in route order is the decision\'s selectedOption' })) },
+  {
+    selected: Type.Optional(
+      Type.Unknown({
+        description: "The option the step settled on; the first one in route order is the decision's selectedOption",
+      }),
+    ),
+  },
   { $id: 'StepOutput', additionalProperties: true },
 );
 export type StepOutput = Static<typeof StepOutput>;
@@ -45,7 +55,7 @@ export const StepExtra = Type.Object(
   {
     openQuestions: Type.Array(Type.String()),
     rejected: Type.Array(RejectedOption),
-    finalStatus: Type.Optional(Type.String({ description: 'A final run status the step\'s domain declares' })),
+    finalStatus: Type.Optional(Type.String({ description: "A final run status the step's domain declares" })),
   },
   { $id: 'StepExtra' },
 );
@@ -60,7 +70,11 @@ export const DecisionLog = Type.Object(
     selectedOption: Type.Unknown(),
     rejectedPaths: Type.Array(Type.Composite([Type.Object({ domain: Type.String() }), RejectedOption])),
     evidence: Type.Array(Type.Composite([Type.Object({ domain: Type.String() }), EvidenceItem])),
-    counts: Type.Object({ evidence: Type.Integer({ minimum: 0 }), sourceBound: Type.Integer({ minimum: 0 }), contradictions: Type.Integer({ minimum: 0 }) }),
+    counts: Type.Object({
+      evidence: Type.Integer({ minimum: 0 }),
+      sourceBound: Type.Integer({ minimum: 0 }),
+      contradictions: Type.Integer({ minimum: 0 }),
+    }),
   },
   { $id: 'DecisionLog' },
 );
@@ -77,18 +91,33 @@ export const StepJobData = Type.Object(
   {
     runId: Type.String({ minLength: 1 }),
     segment: Index,
-    index: Type.Integer({ minimum: 0, description: 'Position of the step in the run\'s route' }),
+    index: Type.Integer({ minimum: 0, description: "Position of the step in the run's route" }),
     domain: Type.String({ minLength: 1 }),
-    resumeWaitpointId: Type.Optional(Type.String({ minLength: 1, description: 'Set on the first step of a segment that resumes a waitpoint' })),
-    first: Type.Optional(Type.Boolean({ description: 'The segment starts with this step (no earlier step of the segment must have completed)' })),
-    drive: Type.Optional(Type.Integer({ minimum: 1, description: 'Set when the clock re-drove the segment; part of the job id only' })),
-    finalizes: Type.Optional(Type.Boolean({ description: 'The segment\'s last step, the root of its flow: it finalizes the segment once it is done, skipped or failed' })),
+    resumeWaitpointId: Type.Optional(
+      Type.String({ minLength: 1, description: 'Set on the first step of a segment that resumes a waitpoint' }),
+    ),
+    first: Type.Optional(
+      Type.Boolean({
+        description: 'The segment starts with this step (no earlier step of the segment must have completed)',
+      }),
+    ),
+    drive: Type.Optional(
+      Type.Integer({ minimum: 1, description: 'Set when the clock re-drove the segment; part of the job id only' }),
+    ),
+    finalizes: Type.Optional(
+      Type.Boolean({
+        description:
+          "The segment's last step, the root of its flow: it finalizes the segment once it is done, skipped or failed",
+      }),
+    ),
   },
   { $id: 'StepJobData' },
 );
 export type StepJobData = Static<typeof StepJobData>;
 
-/** BullMQ data of the `orchestrator.finalize` job: a segment finalized on its own (the stuck-run sweep ended the run). */
+/**
+ * BullMQ data of the `orchestrator.finalize` job: a segment finalized on its own (the stuck-run sweep ended the run).
+ */
 export const FinalizeJobData = Type.Object(
   { runId: Type.String({ minLength: 1 }), segment: Index, drive: Type.Optional(Type.Integer({ minimum: 1 })) },
   { $id: 'FinalizeJobData' },

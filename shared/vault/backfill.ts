@@ -31,12 +31,16 @@ export async function sealPlaintextSecrets(deps: VaultDeps): Promise<Record<stri
   const sealed: Record<string, number> = {};
   for (const c of COLUMNS) {
     const rows: Array<Record<string, string>> = await (deps.db as Knex)(c.table)
-      .whereNotNull(c.column).andWhereNot(c.column, 'like', `${SEALED_PREFIX}%`).select('*');
+      .whereNotNull(c.column)
+      .andWhereNot(c.column, 'like', `${SEALED_PREFIX}%`)
+      .select('*');
     let n = 0;
     for (const row of rows) {
       const value = await seal(deps, c.owner(row), row[c.column]!);
-      n += await deps.db(c.table).where({ [c.key]: row[c.key],
-        [c.column]: row[c.column] }).update({ [c.column]: value });
+      n += await deps
+        .db(c.table)
+        .where({ [c.key]: row[c.key], [c.column]: row[c.column] })
+        .update({ [c.column]: value });
     }
     if (n > 0) sealed[`${c.table}.${c.column}`] = n;
   }

@@ -20,8 +20,10 @@ export async function dataKeyOfOwner(db: Knex, owner: string): Promise<DataKeyRo
 }
 
 /** Inserts the owner's data key unless it has one already (two processes racing: one wins); the owner's key after. */
-export async function insertDataKey(db: Knex, row: Pick<DataKeyRow,
-  'id' | 'owner' | 'wrapped' | 'master_key_id'>): Promise<DataKeyRow> {
+export async function insertDataKey(
+  db: Knex,
+  row: Pick<DataKeyRow, 'id' | 'owner' | 'wrapped' | 'master_key_id'>,
+): Promise<DataKeyRow> {
   await db('vault_data_keys').insert(row).onConflict('owner').ignore();
   return (await dataKeyOfOwner(db, row.owner))!;
 }
@@ -36,8 +38,13 @@ export async function lockAllDataKeys(trx: Knex.Transaction): Promise<DataKeyRow
   return trx('vault_data_keys').select('*').orderBy('id').forUpdate();
 }
 
-export async function rewrapDataKey(trx: Knex.Transaction, id: string, wrapped: string,
-  masterKeyId: string): Promise<void> {
-  await trx('vault_data_keys').where({ id }).update({ wrapped, master_key_id: masterKeyId,
-    rewrapped_at: trx.fn.now() });
+export async function rewrapDataKey(
+  trx: Knex.Transaction,
+  id: string,
+  wrapped: string,
+  masterKeyId: string,
+): Promise<void> {
+  await trx('vault_data_keys')
+    .where({ id })
+    .update({ wrapped, master_key_id: masterKeyId, rewrapped_at: trx.fn.now() });
 }

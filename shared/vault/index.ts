@@ -3,11 +3,25 @@ import type { Config } from '../config.js';
 import { newId } from '../ids.js';
 import { rememberSecret } from '../secrets.js';
 import {
-  dataKeyById, dataKeyOfOwner, insertDataKey, lockAllDataKeys, rewrapDataKey, wrappedByAnotherMaster,
+  dataKeyById,
+  dataKeyOfOwner,
+  insertDataKey,
+  lockAllDataKeys,
+  rewrapDataKey,
+  wrappedByAnotherMaster,
 } from './data-keys.js';
 import {
-  isSealed, masterKeyId, newDataKey, openWith, parseMasterKey, sealedKeyId, sealWith, unwrapDataKey, VaultError,
-    wrapDataKey, wrappedBy,
+  isSealed,
+  masterKeyId,
+  newDataKey,
+  openWith,
+  parseMasterKey,
+  sealedKeyId,
+  sealWith,
+  unwrapDataKey,
+  VaultError,
+  wrapDataKey,
+  wrappedBy,
 } from './envelope.js';
 
 /**
@@ -81,7 +95,7 @@ async function keyOfOwner(deps: VaultDeps, owner: string): Promise<{ id: string;
     // A process still on a retired master key must not wrap a new data key with it: once that key is dropped,
     // whatever the new data key sealed could never be opened again.
     if (await wrappedByAnotherMaster(deps.db, id)) {
-      throw new VaultError('this process\'s AWP_MASTER_KEY is not the one the data keys are wrapped by');
+      throw new VaultError("this process's AWP_MASTER_KEY is not the one the data keys are wrapped by");
     }
     const dkId = newId('dk');
     const fresh = newDataKey(master, dkId);
@@ -126,8 +140,11 @@ export function forgetDataKeys(): void {
  * values are untouched (their data keys do not change). Keys already wrapped
  * by `to` are left alone, so running it twice is harmless.
  */
-export async function rotateMasterKey(db: Knex, from: string,
-  to: string): Promise<{ rewrapped: number; masterKeyId: string }> {
+export async function rotateMasterKey(
+  db: Knex,
+  from: string,
+  to: string,
+): Promise<{ rewrapped: number; masterKeyId: string }> {
   const old = parseMasterKey(from);
   const next = parseMasterKey(to);
   const nextId = masterKeyId(next);

@@ -11,16 +11,46 @@ import { koaListener } from '../../shared/http/koa-listener.js';
 import { createLogger } from '../../shared/log.js';
 import { harness } from '../support/harness.js';
 
-interface AccessLine { msg: string; requestId: string; method: string; path: string; status: number; accountId?: string }
+interface AccessLine {
+  msg: string;
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  accountId?: string;
+}
 
 const testRoutes = [
-  defineRoute({ method: 'GET', path: '/test/access-log/crash', tag: 'test', auth: 'public', summary: 'throws', handler: () => { throw new Error('boom'); } }),
-  defineRoute({ method: 'GET', path: '/test/access-log/conflict', tag: 'test', auth: 'public', summary: 'refuses', handler: () => { throw new AppError('conflict', 'no'); } }),
+  defineRoute({
+    method: 'GET',
+    path: '/test/access-log/crash',
+    tag: 'test',
+    auth: 'public',
+    summary: 'throws',
+    handler: () => {
+      throw new Error('boom');
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/test/access-log/conflict',
+    tag: 'test',
+    auth: 'public',
+    summary: 'refuses',
+    handler: () => {
+      throw new AppError('conflict', 'no');
+    },
+  }),
 ];
 
 describe('access log', () => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
   let server: http.Server;
   let base = '';
   let deps: ReturnType<typeof createDeps>;
@@ -36,10 +66,14 @@ describe('access log', () => {
     await deps.close();
   });
 
-  /** The request's access line; it is written once the response is handed over, so it may trail the client by a tick. */
+  /**
+   * The request's access line; it is written once the response is handed over, so it may trail the client by a tick.
+   */
   async function accessLineOf(requestId: string): Promise<AccessLine> {
     for (let i = 0; i < 200; i++) {
-      const found = lines.map((l) => JSON.parse(l) as AccessLine).filter((l) => l.requestId === requestId && l.msg === 'request');
+      const found = lines
+        .map((l) => JSON.parse(l) as AccessLine)
+        .filter((l) => l.requestId === requestId && l.msg === 'request');
       if (found.length > 0) {
         assert.equal(found.length, 1, 'one access line per request');
         return found[0]!;
@@ -49,7 +83,10 @@ describe('access log', () => {
     throw new Error(`no access line for ${requestId}: ${lines.join('')}`);
   }
 
-  async function statusLogged(path: string, headers: Record<string, string> = {}): Promise<{ sent: number; logged: AccessLine }> {
+  async function statusLogged(
+    path: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ sent: number; logged: AccessLine }> {
     const res = await fetch(`${base}${path}`, { headers });
     await res.text();
     return { sent: res.status, logged: await accessLineOf(res.headers.get('x-request-id')!) };
@@ -76,7 +113,11 @@ describe('access log', () => {
   });
 
   it('logs a 405 and a malformed-body 400 with their own status', async () => {
-    const res = await fetch(`${base}/v1/orchestrator/run`, { method: 'POST', body: '{not json', headers: { 'content-type': 'application/json' } });
+    const res = await fetch(`${base}/v1/orchestrator/run`, {
+      method: 'POST',
+      body: '{not json',
+      headers: { 'content-type': 'application/json' },
+    });
     await res.text();
     assert.ok([400, 401].includes(res.status));
     assert.equal((await accessLineOf(res.headers.get('x-request-id')!)).status, res.status);

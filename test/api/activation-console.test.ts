@@ -11,13 +11,22 @@ import { harness } from '../support/harness.js';
 /** An app whose log lines this test reads, in the given NODE_ENV, without SMTP_URL. */
 async function appIn(nodeEnv: string) {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
-  const deps = createDeps(harness.configWith({ NODE_ENV: nodeEnv, LOG_LEVEL: 'debug', PUBLIC_BASE_URL: 'http://awp.test' }), createLogger('debug', {}, sink));
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
+  const deps = createDeps(
+    harness.configWith({ NODE_ENV: nodeEnv, LOG_LEVEL: 'debug', PUBLIC_BASE_URL: 'http://awp.test' }),
+    createLogger('debug', {}, sink),
+  );
   const server = http.createServer(koaListener(buildApp(deps)));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url, lines,
+    url,
+    lines,
     async stop() {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
@@ -33,7 +42,12 @@ describe('activation link on the console without SMTP', () => {
     const app = await appIn('development');
     try {
       const address = email();
-      const res = await harness.call('POST', '/v1/profiles', { body: { email: address, name: 'Dev', password: 'password-1' } }, app.url);
+      const res = await harness.call(
+        'POST',
+        '/v1/profiles',
+        { body: { email: address, name: 'Dev', password: 'password-1' } },
+        app.url,
+      );
       assert.equal(res.status, 201);
       assert.equal(res.body.activation.delivery, 'stored');
       const withToken = app.lines.filter((l) => /act_[\w-]{10,}/.test(l));
@@ -53,7 +67,12 @@ describe('activation link on the console without SMTP', () => {
   it('in production: no log line carries the token or the link', async () => {
     const app = await appIn('production');
     try {
-      const res = await harness.call('POST', '/v1/profiles', { body: { email: email(), name: 'Prod', password: 'password-1' } }, app.url);
+      const res = await harness.call(
+        'POST',
+        '/v1/profiles',
+        { body: { email: email(), name: 'Prod', password: 'password-1' } },
+        app.url,
+      );
       assert.equal(res.status, 201);
       const out = app.lines.join('');
       assert.ok(app.lines.length > 0, 'the request was logged');

@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { Role, TaskState, type Message, type Task } from '@a2a-js/sdk';
 import {
-  type Client as A2AClient, ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory, createAuthenticatingFetchWithRetry,
+  type Client as A2AClient,
+  ClientFactory,
+  ClientFactoryOptions,
+  JsonRpcTransportFactory,
+  createAuthenticatingFetchWithRetry,
 } from '@a2a-js/sdk/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,7 +18,8 @@ const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'h
 /** A prod delivery run the account's owner submitted over HTTP, resting at its deploy gate. */
 async function gatedRun(token: string): Promise<string> {
   const res = await harness.call('POST', '/v1/delivery/run', {
-    token, body: { service: 'web', environment: 'prod', version: '4.0.0', artifacts: green },
+    token,
+    body: { service: 'web', environment: 'prod', version: '4.0.0', artifacts: green },
   });
   assert.equal(res.body.status, 'awaitingApproval', res.text);
   return res.body.runId;
@@ -50,18 +55,30 @@ async function a2a(token: string): Promise<A2AClient> {
 /** An answer on a task: one data part, as an A2A client replies to input-required. */
 function answer(taskId: string, data: Record<string, unknown>): Message {
   const part = {
-    content: { $case: 'data' as const, value: data }, metadata: undefined, filename: '', mediaType: 'application/json',
+    content: { $case: 'data' as const, value: data },
+    metadata: undefined,
+    filename: '',
+    mediaType: 'application/json',
   };
   return {
-    messageId: randomUUID(), contextId: '', taskId, role: Role.ROLE_USER, parts: [part],
-    metadata: undefined, extensions: [], referenceTaskIds: [],
+    messageId: randomUUID(),
+    contextId: '',
+    taskId,
+    role: Role.ROLE_USER,
+    parts: [part],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
   };
 }
 
-const sendA2A = (client: A2AClient, message: Message) => client.sendMessage({
-  tenant: '', message, metadata: undefined,
-  configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false },
-}) as Promise<Task>;
+const sendA2A = (client: A2AClient, message: Message) =>
+  client.sendMessage({
+    tenant: '',
+    message,
+    metadata: undefined,
+    configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: false },
+  }) as Promise<Task>;
 
 describe('approvals over MCP and A2A decide as over HTTP', () => {
   it('MCP runs.resume: the submitter is refused (selfApproval), a developer 403, an approver approves', async () => {
@@ -122,12 +139,18 @@ describe('approvals over MCP and A2A decide as over HTTP', () => {
       return true;
     });
     const raw = await harness.call('POST', '/a2a', {
-      token: a.token, headers: { 'a2a-version': '0.3' },
+      token: a.token,
+      headers: { 'a2a-version': '0.3' },
       body: {
-        jsonrpc: '2.0', id: 9, method: 'message/send',
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'message/send',
         params: {
           message: {
-            kind: 'message', messageId: randomUUID(), role: 'user', taskId: runId,
+            kind: 'message',
+            messageId: randomUUID(),
+            role: 'user',
+            taskId: runId,
             parts: [{ kind: 'data', data: { approved: true } }],
           },
         },

@@ -7,7 +7,11 @@ import { startExtraApp } from '../support/extra-app.js';
 
 /** Test-only route that throws the error it is asked for, through the real middleware stack. */
 const thrower = defineRoute({
-  method: 'POST', path: '/test/throw', tag: 'test', auth: 'public', summary: 'throws',
+  method: 'POST',
+  path: '/test/throw',
+  tag: 'test',
+  auth: 'public',
+  summary: 'throws',
   body: Type.Object({ code: Type.String() }),
   handler: ({ body }) => {
     if (body.code === 'crash') throw new Error('secret internals: password=hunter2');
@@ -58,7 +62,11 @@ describe('error envelope', () => {
 
   it('malformed JSON is 400 invalidPayload; an array body is 400', async () => {
     const { token } = await harness.account();
-    const res = await harness.call('POST', '/v1/handshake', { token, raw: '{"domains": [', headers: { 'content-type': 'application/json' } });
+    const res = await harness.call('POST', '/v1/handshake', {
+      token,
+      raw: '{"domains": [',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(res.status, 400);
     assertEnvelope(res.body, 'invalidPayload');
     const arr = await harness.call('POST', '/v1/handshake', { token, body: ['hunt'] });
@@ -67,7 +75,10 @@ describe('error envelope', () => {
 
   it('a body over MAX_BODY_BYTES is 413', async () => {
     const { token } = await harness.account();
-    const res = await harness.call('POST', '/v1/handshake', { token, body: { domains: ['hunt'], clientId: 'x'.repeat(1_100_000) } });
+    const res = await harness.call('POST', '/v1/handshake', {
+      token,
+      body: { domains: ['hunt'], clientId: 'x'.repeat(1_100_000) },
+    });
     assert.equal(res.status, 413);
     assertEnvelope(res.body, 'payloadTooLarge');
   });

@@ -52,29 +52,47 @@ describe('health routes', function () {
   it('/healthz follows Redis going away and coming back, refreshed in the background', async () => {
     assert.equal((await harness.call('GET', '/healthz', {}, app.url)).status, 200);
     await redis.stop();
-    const down = await until(() => harness.call('GET', '/healthz', {}, app.url), (r) => r.status === 503);
+    const down = await until(
+      () => harness.call('GET', '/healthz', {}, app.url),
+      (r) => r.status === 503,
+    );
     assert.equal(down.body.error, 'unavailable');
     assert.match(down.body.message, /redis/);
     assert.deepEqual(down.body.details.checks, { postgres: 'up', redis: 'down' });
     redis = await startRedis(dir, { persist: false, port: redis.port });
-    await until(() => harness.call('GET', '/healthz', {}, app.url), (r) => r.status === 200);
+    await until(
+      () => harness.call('GET', '/healthz', {}, app.url),
+      (r) => r.status === 200,
+    );
   });
 
-  it('/readyz checks Postgres, Redis and migrations, one answer shared briefly; 503 naming redis once it is gone', async () => {
-    const ready = await harness.call('GET', '/readyz', {}, app.url);
-    assert.equal(ready.status, 200);
-    assert.deepEqual([ready.body.checks, ready.body.pendingMigrations], [{ postgres: 'up', redis: 'up', migrations: 'up' }, []]);
-    const before = await pings(redis.url);
-    await Promise.all(Array.from({ length: 5 }, () => harness.call('GET', '/readyz', {}, app.url)));
-    assert.equal(await pings(redis.url), before, 'a burst of probes within the cache shares one check');
-    await redis.stop();
-    // Within about two seconds (the shared answer's life) the probe says why the process is not ready.
-    const down = await until(() => harness.call('GET', '/readyz', {}, app.url), (r) => r.status === 503);
-    assert.match(down.body.message, /redis/);
-    const live = await harness.call('GET', '/livez', {}, app.url); // the process is fine: an orchestrator must not restart it
-    assert.equal(live.status, 200);
-    assert.equal(typeof live.body.uptimeSec, 'number');
-  });
+  it(
+    '/readyz checks Postgres, Redis and migrations, one ' +
+      'answer shared briefly; 503 naming redis once it is ' +
+      'gone',
+    async () => {
+      const ready = await harness.call('GET', '/readyz', {}, app.url);
+      assert.equal(ready.status, 200);
+      assert.deepEqual(
+        [ready.body.checks, ready.body.pendingMigrations],
+        [{ postgres: 'up', redis: 'up', migrations: 'up' }, []],
+      );
+      const before = await pings(redis.url);
+      await Promise.all(Array.from({ length: 5 }, () => harness.call('GET', '/readyz', {}, app.url)));
+      assert.equal(await pings(redis.url), before, 'a burst of probes within the cache shares one check');
+      await redis.stop();
+      // Within about two seconds (the shared answer's life) the probe says why the process is not ready.
+      const down = await until(
+        () => harness.call('GET', '/readyz', {}, app.url),
+        (r) => r.status === 503,
+      );
+      assert.match(down.body.message, /redis/);
+      // the process is fine: an orchestrator must not restart it
+      const live = await harness.call('GET', '/livez', {}, app.url);
+      assert.equal(live.status, 200);
+      assert.equal(typeof live.body.uptimeSec, 'number');
+    },
+  );
 
   it('a migration this code ships that the database has not applied is pending (what /readyz refuses on)', async () => {
     assert.deepEqual(await pendingMigrations(harness.deps.db), []);

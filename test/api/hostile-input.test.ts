@@ -21,22 +21,38 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
   let runId: string;
   before(async () => {
     ({ token } = await harness.account());
-    const run = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find a road bike under 900 dollars', domainRoute: ['hunt'] }, headers: { prefer: 'respond-async' } });
+    const run = await harness.call('POST', '/v1/orchestrator/run', {
+      token,
+      body: { request: 'find a road bike under 900 dollars', domainRoute: ['hunt'] },
+      headers: { prefer: 'respond-async' },
+    });
     assert.equal(run.status, 202, run.text);
     runId = run.body.runId;
   });
 
   describe('NUL bytes and lone surrogates', () => {
     it('a NUL in a body string is 400 naming the field', async () => {
-      const res = await harness.call('POST', '/v1/handshake', { token, raw: '{"domains":["hunt"],"clientId":"a\\u0000b"}' });
+      const res = await harness.call('POST', '/v1/handshake', {
+        token,
+        raw: '{"domains":["hunt"],"clientId":"a\\u0000b"}',
+      });
       assertNamesField(res, '/clientId');
     });
 
     it('a lone surrogate in a body string is 400 naming the field, high or low, nested in arrays too', async () => {
-      assertNamesField(await harness.call('POST', '/v1/handshake', { token, raw: '{"domains":["hunt"],"clientId":"\\ud800"}' }), '/clientId');
-      assertNamesField(await harness.call('POST', '/v1/handshake', { token, raw: '{"domains":["hunt","x\\udc00"]}' }), '/domains/1');
+      assertNamesField(
+        await harness.call('POST', '/v1/handshake', { token, raw: '{"domains":["hunt"],"clientId":"\\ud800"}' }),
+        '/clientId',
+      );
+      assertNamesField(
+        await harness.call('POST', '/v1/handshake', { token, raw: '{"domains":["hunt","x\\udc00"]}' }),
+        '/domains/1',
+      );
       // A well-formed pair (an emoji) is ordinary text.
-      const ok = await harness.call('POST', '/v1/handshake', { token, raw: '{"domains":["hunt"],"clientId":"\\ud83d\\ude00"}' });
+      const ok = await harness.call('POST', '/v1/handshake', {
+        token,
+        raw: '{"domains":["hunt"],"clientId":"\\ud83d\\ude00"}',
+      });
       assert.equal(ok.status, 200, ok.text);
     });
 
@@ -62,7 +78,10 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
 
   describe('nesting depth', () => {
     it('JSON nested 5,000 levels deep is 400 naming where it goes too deep', async () => {
-      const res = await harness.call('POST', '/v1/orchestrator/run', { token, raw: `{"request":"find shoes","metadata":${nested(5000)}}` });
+      const res = await harness.call('POST', '/v1/orchestrator/run', {
+        token,
+        raw: `{"request":"find shoes","metadata":${nested(5000)}}`,
+      });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.error, 'invalidPayload');
       assert.equal(res.body.details[0].keyword, 'maxDepth');
@@ -71,11 +90,17 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
     });
 
     it('arrays count too, at the root and inside objects', async () => {
-      const res = await harness.call('POST', '/v1/handshake', { token, raw: '['.repeat(100_000) + ']'.repeat(100_000) });
+      const res = await harness.call('POST', '/v1/handshake', {
+        token,
+        raw: '['.repeat(100_000) + ']'.repeat(100_000),
+      });
       assert.equal(res.status, 400, res.text);
       assert.equal(res.body.details[0].keyword, 'maxDepth');
       assert.match(res.body.details[0].path, /^(\/0)+$/);
-      const inner = await harness.call('POST', '/v1/handshake', { token, raw: `{"domains":["hunt"],"x":[1,${'['.repeat(70)}${']'.repeat(70)}]}` });
+      const inner = await harness.call('POST', '/v1/handshake', {
+        token,
+        raw: `{"domains":["hunt"],"x":[1,${'['.repeat(70)}${']'.repeat(70)}]}`,
+      });
       assert.equal(inner.status, 400);
       assert.match(inner.body.details[0].path, /^\/x\/1(\/0)+$/);
     });
@@ -89,17 +114,36 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
 
   describe('ranges, prototype keys and URLs', () => {
     it('?after= beyond the event id range is 400, and so is such a Last-Event-ID', async () => {
-      assertNamesField(await harness.call('GET', `/v1/runs/${runId}/events?after=99999999999`, { token }), 'query:/after');
-      const header = await harness.call('GET', `/v1/runs/${runId}/events`, { token, headers: { 'last-event-id': '99999999999' } });
+      assertNamesField(
+        await harness.call('GET', `/v1/runs/${runId}/events?after=99999999999`, { token }),
+        'query:/after',
+      );
+      const header = await harness.call('GET', `/v1/runs/${runId}/events`, {
+        token,
+        headers: { 'last-event-id': '99999999999' },
+      });
       assert.equal(header.status, 400, header.text);
       assert.equal(header.body.error, 'invalidPayload');
     });
 
     it('timestamps Postgres cannot store (year 0000, offsets past ±14:00) are 400 naming the filter', async () => {
-      assertNamesField(await harness.call('GET', '/v1/runs?createdAfter=0000-01-01T00:00:00Z', { token }), 'query:/createdAfter');
-      assertNamesField(await harness.call('GET', '/v1/runs?createdBefore=2026-01-01T00:00:00-23:59', { token }), 'query:/createdBefore');
-      assertNamesField(await harness.call('GET', '/v1/events?since=0001-01-01T00:00:00%2B23:59', { token }), 'query:/since');
-      const fine = await harness.call('GET', '/v1/runs?createdAfter=0001-01-01T00:00:00%2B14:00&createdBefore=9999-12-31T23:59:60Z', { token });
+      assertNamesField(
+        await harness.call('GET', '/v1/runs?createdAfter=0000-01-01T00:00:00Z', { token }),
+        'query:/createdAfter',
+      );
+      assertNamesField(
+        await harness.call('GET', '/v1/runs?createdBefore=2026-01-01T00:00:00-23:59', { token }),
+        'query:/createdBefore',
+      );
+      assertNamesField(
+        await harness.call('GET', '/v1/events?since=0001-01-01T00:00:00%2B23:59', { token }),
+        'query:/since',
+      );
+      const fine = await harness.call(
+        'GET',
+        '/v1/runs?createdAfter=0001-01-01T00:00:00%2B14:00&createdBefore=9999-12-31T23:59:60Z',
+        { token },
+      );
       assert.equal(fine.status, 200, fine.text);
     });
 
@@ -114,20 +158,32 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
 
     it('template ids that name Object.prototype members are 404', async () => {
       for (const id of ['__proto__', 'constructor', 'toString']) {
-        const res = await harness.call('POST', `/v1/workflows/templates/${id}/run`, { token, body: { templateId: id, request: 'x' } });
+        const res = await harness.call('POST', `/v1/workflows/templates/${id}/run`, {
+          token,
+          body: { templateId: id, request: 'x' },
+        });
         assert.equal(res.status, 404, `${id}: ${res.text}`);
       }
     });
 
     it('a catalog listing url must be http(s)', async () => {
       for (const url of ['javascript:alert(1)', 'data:text/html,hi', 'file:///etc/passwd', 'ftp://example.com/x']) {
-        const res = await harness.call('POST', '/v1/hunt/catalog/import', { token, body: { listings: [{ title: 'Bike', price: 10, url }] } });
+        const res = await harness.call('POST', '/v1/hunt/catalog/import', {
+          token,
+          body: { listings: [{ title: 'Bike', price: 10, url }] },
+        });
         assert.equal(res.status, 400, `${url}: ${res.text}`);
         assert.equal(res.body.details.rejected[0].errors[0].path, '/url');
       }
-      const csv = await harness.call('POST', '/v1/hunt/catalog/import', { token, body: { csv: 'title,price,url\nBike,10,javascript:alert(1)\n' } });
+      const csv = await harness.call('POST', '/v1/hunt/catalog/import', {
+        token,
+        body: { csv: 'title,price,url\nBike,10,javascript:alert(1)\n' },
+      });
       assert.equal(csv.status, 400, csv.text);
-      const ok = await harness.call('POST', '/v1/hunt/catalog/import', { token, body: { listings: [{ title: 'Bike', price: 10, url: 'HTTPS://shop.example/bike' }] } });
+      const ok = await harness.call('POST', '/v1/hunt/catalog/import', {
+        token,
+        body: { listings: [{ title: 'Bike', price: 10, url: 'HTTPS://shop.example/bike' }] },
+      });
       assert.equal(ok.status, 201, ok.text);
     });
   });

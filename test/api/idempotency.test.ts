@@ -6,9 +6,13 @@ import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
 import { ndjson, seedCatalog } from '../support/runs.js';
 
-/** Issue 8 §5: streams skip idempotency, a dead request's claim expires, canonical JSON replays, replays go to the first token only. */
+/**
+ * Issue 8 §5: streams skip idempotency, a dead request's claim expires, canonical JSON replays, replays go to the first
+ * token only.
+ */
 describe('idempotency keys', () => {
-  const keyRow = (accountId: string, key: string) => harness.deps.db('idempotency_keys').where({ account_id: accountId, key }).first();
+  const keyRow = (accountId: string, key: string) =>
+    harness.deps.db('idempotency_keys').where({ account_id: accountId, key }).first();
 
   it('stream: true skips the key: the same key streams again, and nothing is claimed', async () => {
     const a = await harness.account();
@@ -23,7 +27,11 @@ describe('idempotency keys', () => {
     }
     assert.equal(await keyRow(a.accountId, headers['idempotency-key']), undefined);
     // The key is free for a non-streaming request afterwards.
-    const plain = await harness.call('POST', '/v1/orchestrator/run', { token: a.token, body: { ...body, stream: false }, headers });
+    const plain = await harness.call('POST', '/v1/orchestrator/run', {
+      token: a.token,
+      body: { ...body, stream: false },
+      headers,
+    });
     assert.equal(plain.status, 200, plain.text);
   });
 
@@ -33,24 +41,54 @@ describe('idempotency keys', () => {
     const hash = requestFingerprint('POST', '/v1/events', body);
     // What a process that crashed mid-request leaves behind: a claim with no answer, made two minutes ago.
     await harness.deps.db.raw(
-      `INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES (?, 'dead', ?, now() - interval '2 minutes')`,
+      `INSERT INTO idempotency_keys (account_id, key, request_hash, created_at) VALUES (?, 'dead', ?, now() ` +
+        `- interval '2 minutes')`,
       [a.accountId, hash],
     );
-    const res = await harness.call('POST', '/v1/events', { token: a.token, body, headers: { 'idempotency-key': 'dead' } });
+    const res = await harness.call('POST', '/v1/events', {
+      token: a.token,
+      body,
+      headers: { 'idempotency-key': 'dead' },
+    });
     assert.equal(res.status, 201, res.text);
     assert.equal((await keyRow(a.accountId, 'dead')).status_code, 201);
 
     // A claim made just now is still within its lease: the key stays taken.
     await harness.deps.db('idempotency_keys').insert({ account_id: a.accountId, key: 'alive', request_hash: hash });
-    const busy = await harness.call('POST', '/v1/events', { token: a.token, body, headers: { 'idempotency-key': 'alive' } });
+    const busy = await harness.call('POST', '/v1/events', {
+      token: a.token,
+      body,
+      headers: { 'idempotency-key': 'alive' },
+    });
     assert.equal(busy.status, 409);
-    assert.equal(await harness.deps.db('events').where({ account_id: a.accountId }).count().first().then((r: any) => Number(r.count)), 1);
+    assert.equal(
+      await harness.deps
+        .db('events')
+        .where({ account_id: a.accountId })
+        .count()
+        .first()
+        .then((r: any) => Number(r.count)),
+      1,
+    );
   });
 
   it('a running request renews its claim, so a long request keeps its key', async () => {
     let open!: () => void;
-    const gate = new Promise<void>((r) => { open = r; });
-    const slow = defineRoute({ method: 'POST', path: '/v1/test/slow', tag: 'test', auth: 'bearer', summary: 'waits for the test', body: Type.Object({}), handler: async () => { await gate; return { ok: true }; } });
+    const gate = new Promise<void>((r) => {
+      open = r;
+    });
+    const slow = defineRoute({
+      method: 'POST',
+      path: '/v1/test/slow',
+      tag: 'test',
+      auth: 'bearer',
+      summary: 'waits for the test',
+      body: Type.Object({}),
+      handler: async () => {
+        await gate;
+        return { ok: true };
+      },
+    });
     const app = await startExtraApp({ IDEMPOTENCY_LEASE_SECONDS: '3' }, [slow]);
     try {
       const a = await harness.account();
@@ -68,7 +106,10 @@ describe('idempotency keys', () => {
         if (!renewed) await new Promise((r) => setTimeout(r, 25));
       }
       assert.ok(renewed, 'the claim was extended while the request ran');
-      assert.equal((await harness.call('POST', '/v1/test/slow', { token: a.token, body: {}, headers }, app.url)).status, 409);
+      assert.equal(
+        (await harness.call('POST', '/v1/test/slow', { token: a.token, body: {}, headers }, app.url)).status,
+        409,
+      );
       open();
       assert.equal((await first).status, 200);
       const replay = await harness.call('POST', '/v1/test/slow', { token: a.token, body: {}, headers }, app.url);
@@ -82,26 +123,56 @@ describe('idempotency keys', () => {
   it('the same JSON with keys in another order and other spacing replays; a different value is 409', async () => {
     const a = await harness.account();
     const headers = { 'idempotency-key': 'canon', 'content-type': 'application/json' };
-    const first = await harness.call('POST', '/v1/events', { token: a.token, headers, raw: '{"type":"invoice.paid","payload":{"a":1,"b":[1,2],"c":{"x":"é","y":null}}}' });
+    const first = await harness.call('POST', '/v1/events', {
+      token: a.token,
+      headers,
+      raw: '{"type":"invoice.paid","payload":{"a":1,"b":[1,2],"c":{"x":"é","y":null}}}',
+    });
     assert.equal(first.status, 201, first.text);
-    const second = await harness.call('POST', '/v1/events', { token: a.token, headers, raw: '{ "payload": { "c": { "y": null, "x": "\\u00e9" }, "b": [1, 2], "a": 1.0 },\n "type": "invoice.paid" }' });
+    const second = await harness.call('POST', '/v1/events', {
+      token: a.token,
+      headers,
+      raw: '{ "payload": { "c": { "y": null, "x": "\\u00e9" }, "b": [1, 2], "a": 1.0 },\n "type": "invoice.paid" }',
+    });
     assert.equal(second.status, 201, second.text);
     assert.equal(second.headers.get('idempotent-replayed'), 'true');
     assert.equal(second.body.event.eventId, first.body.event.eventId);
-    const reordered = await harness.call('POST', '/v1/events', { token: a.token, headers, raw: '{"type":"invoice.paid","payload":{"a":1,"b":[2,1],"c":{"x":"é","y":null}}}' });
+    const reordered = await harness.call('POST', '/v1/events', {
+      token: a.token,
+      headers,
+      raw: '{"type":"invoice.paid","payload":{"a":1,"b":[2,1],"c":{"x":"é","y":null}}}',
+    });
     assert.equal(reordered.status, 409, 'array order is part of the request');
-    const deep = await harness.call('POST', '/v1/events', { token: a.token, headers: { ...headers, 'idempotency-key': 'deep' }, raw: `{"type":"invoice.paid","payload":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}` });
-    assert.ok(deep.status < 500, `a deeply nested body is bad input, not a server fault: ${deep.status} ${deep.text.slice(0, 200)}`);
+    const deep = await harness.call('POST', '/v1/events', {
+      token: a.token,
+      headers: { ...headers, 'idempotency-key': 'deep' },
+      raw: `{"type":"invoice.paid","payload":${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}}`,
+    });
+    assert.ok(
+      deep.status < 500,
+      `a deeply nested body is bad input, not a server fault: ${deep.status} ${deep.text.slice(0, 200)}`,
+    );
   });
 
   it('a secret in the answer of a route not marked returnsSecret is not stored either', async () => {
     const minted = `awp_${'x'.repeat(43)}`;
-    const leaky = defineRoute({ method: 'POST', path: '/v1/test/leaky', tag: 'test', auth: 'bearer', summary: 'forgot returnsSecret', body: Type.Object({}), handler: () => ({ ok: true, secret: minted }) });
+    const leaky = defineRoute({
+      method: 'POST',
+      path: '/v1/test/leaky',
+      tag: 'test',
+      auth: 'bearer',
+      summary: 'forgot returnsSecret',
+      body: Type.Object({}),
+      handler: () => ({ ok: true, secret: minted }),
+    });
     const app = await startExtraApp({}, [leaky]);
     try {
       const a = await harness.account();
       const headers = { 'idempotency-key': 'leaky' };
-      assert.equal((await harness.call('POST', '/v1/test/leaky', { token: a.token, body: {}, headers }, app.url)).body.secret, minted);
+      assert.equal(
+        (await harness.call('POST', '/v1/test/leaky', { token: a.token, body: {}, headers }, app.url)).body.secret,
+        minted,
+      );
       assert.ok(!JSON.stringify(await keyRow(a.accountId, 'leaky')).includes(minted));
       const replay = await harness.call('POST', '/v1/test/leaky', { token: a.token, body: {}, headers }, app.url);
       assert.deepEqual([replay.status, replay.body.details?.reason], [409, 'secretShownOnce']);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
 import { EVENTS, PODS } from '../support/pod-fixtures.js';
 
-const repair = (token: string | undefined, body: unknown) => harness.call('POST', '/v1/kubernetes/repair', { token, body });
+const repair = (token: string | undefined, body: unknown) =>
+  harness.call('POST', '/v1/kubernetes/repair', { token, body });
 
 describe('kubernetes: POST /v1/kubernetes/repair', () => {
   let a: { token: string };
@@ -13,7 +14,8 @@ describe('kubernetes: POST /v1/kubernetes/repair', () => {
   it('classifies each pod failure, with its cause, evidence and workload', async () => {
     const res = await repair(a.token, { pods: Object.values(PODS), events: EVENTS });
     assert.equal(res.status, 200, res.text);
-    const of = (pod: string) => res.body.findings.filter((f: any) => f.pod.startsWith(`${pod}-`)).map((f: any) => [f.kind, f.causeClass]);
+    const of = (pod: string) =>
+      res.body.findings.filter((f: any) => f.pod.startsWith(`${pod}-`)).map((f: any) => [f.kind, f.causeClass]);
     assert.deepEqual(of('api'), [['CrashLoopBackOff', 'exit127']]);
     assert.deepEqual(of('worker'), [['CrashLoopBackOff', 'exit1']]);
     assert.deepEqual(of('cache'), [['OOMKilled', 'oom']]);
@@ -42,11 +44,19 @@ describe('kubernetes: POST /v1/kubernetes/repair', () => {
     const { findings, remediations, approvals } = res.body;
     const oom = findings.find((f: any) => f.kind === 'OOMKilled');
     const raise = remediations.find((r: any) => r.findingId === oom.findingId && r.mutating);
-    assert.deepEqual(raise.patch, [{ op: 'replace', path: '/spec/template/spec/containers/0/resources/limits/memory', value: '1Gi' }]);
-    assert.match(raise.dryRunCommand, /^kubectl -n shop patch deployment\/cache --type=json -p '.*' --dry-run=server -o yaml$/);
+    assert.deepEqual(raise.patch, [
+      { op: 'replace', path: '/spec/template/spec/containers/0/resources/limits/memory', value: '1Gi' },
+    ]);
+    assert.match(
+      raise.dryRunCommand,
+      /^kubectl -n shop patch deployment\/cache --type=json -p '.*' --dry-run=server -o yaml$/,
+    );
     for (const r of remediations.filter((r: any) => r.mutating)) {
       assert.match(r.dryRunCommand, /--dry-run=(server|client)/, r.dryRunCommand);
-      assert.ok(approvals.some((a: any) => a.findingId === r.findingId && a.action === r.description), `approval for ${r.description}`);
+      assert.ok(
+        approvals.some((a: any) => a.findingId === r.findingId && a.action === r.description),
+        `approval for ${r.description}`,
+      );
     }
     assert.equal(approvals.length, remediations.filter((r: any) => r.mutating).length);
     const key = remediations.find((r: any) => r.mutating && r.target === 'secret/billing-secrets');

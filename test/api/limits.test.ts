@@ -54,34 +54,53 @@ describe('rate limits and idempotency', () => {
     const limited = await startExtraApp({ RATE_LIMIT_PER_MINUTE: '5', ACCOUNT_RATE_LIMIT_PER_MINUTE: '8' });
     try {
       const { accountId, token } = await harness.account();
-      const tokens = [token, ...(await Promise.all([1, 2].map(async () => (await issueToken(harness.deps.db, accountId, { name: 'extra', scopes: DEFAULT_SCOPES })).token)))];
+      const tokens = [
+        token,
+        ...(await Promise.all(
+          [1, 2].map(
+            async () => (await issueToken(harness.deps.db, accountId, { name: 'extra', scopes: DEFAULT_SCOPES })).token,
+          ),
+        )),
+      ];
       const statuses: number[] = [];
-      for (let i = 0; i < 9; i++) statuses.push((await harness.call('GET', '/v1/tokens', { token: tokens[i % 3] }, limited.url)).status);
-      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 200, 429], 'three tokens of 5 each, but 8 for the account');
+      for (let i = 0; i < 9; i++)
+        statuses.push((await harness.call('GET', '/v1/tokens', { token: tokens[i % 3] }, limited.url)).status);
+      assert.deepEqual(
+        statuses,
+        [200, 200, 200, 200, 200, 200, 200, 200, 429],
+        'three tokens of 5 each, but 8 for the account',
+      );
       const refused = await harness.call('GET', '/v1/tokens', { token: tokens[0] }, limited.url);
       assert.match(refused.body.message, /for this account/);
       assert.equal(refused.headers.get('x-ratelimit-limit'), '8');
       const other = await harness.account();
-      assert.equal((await harness.call('GET', '/v1/tokens', { token: other.token }, limited.url)).status, 200, 'another account has its own budget');
+      assert.equal(
+        (await harness.call('GET', '/v1/tokens', { token: other.token }, limited.url)).status,
+        200,
+        'another account has its own budget',
+      );
     } finally {
       await limited.stop();
     }
   });
 
-  it('an operator token (npm run token:admin) is exempt from the burst limit; a normal token is not', async function () {
-    this.timeout(60_000);
-    const operator = await mintOperatorToken();
-    assert.match(operator, /^awp_[A-Za-z0-9_-]{43}$/, 'the bare token, alone on the last line');
-    for (let i = 0; i < 12; i++) {
-      const res = await harness.call('GET', '/v1/tokens', { token: operator }, app.url);
-      assert.equal(res.status, 200, `operator request ${i + 1} of 12 (limit 5)`);
-      assert.equal(res.headers.get('x-ratelimit-limit'), null, 'no budget is counted');
-    }
-    const { token } = await harness.account();
-    const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await harness.call('GET', '/v1/tokens', { token }, app.url)).status);
-    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
-  });
+  it(
+    'an operator token (npm run token:admin) is ' + 'exempt from the burst limit; a normal token is ' + 'not',
+    async function () {
+      this.timeout(60_000);
+      const operator = await mintOperatorToken();
+      assert.match(operator, /^awp_[A-Za-z0-9_-]{43}$/, 'the bare token, alone on the last line');
+      for (let i = 0; i < 12; i++) {
+        const res = await harness.call('GET', '/v1/tokens', { token: operator }, app.url);
+        assert.equal(res.status, 200, `operator request ${i + 1} of 12 (limit 5)`);
+        assert.equal(res.headers.get('x-ratelimit-limit'), null, 'no budget is counted');
+      }
+      const { token } = await harness.account();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await harness.call('GET', '/v1/tokens', { token }, app.url)).status);
+      assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+    },
+  );
 
   it('replays the first response for a repeated Idempotency-Key and creates nothing twice', async () => {
     const { token, accountId } = await harness.account();
@@ -112,7 +131,10 @@ describe('rate limits and idempotency', () => {
     const headers = { 'idempotency-key': 'shared-name' };
     const bad = await harness.call('POST', '/v1/tokens', { token: a.token, body: { scopes: ['admin'] }, headers });
     assert.equal(bad.status, 403);
-    assert.equal((await harness.call('POST', '/v1/tokens', { token: a.token, body: { name: 'x' }, headers })).status, 201);
+    assert.equal(
+      (await harness.call('POST', '/v1/tokens', { token: a.token, body: { name: 'x' }, headers })).status,
+      201,
+    );
     const fromB = await harness.call('POST', '/v1/tokens', { token: b.token, body: { name: 'x' }, headers });
     assert.equal(fromB.status, 201);
     assert.equal(fromB.headers.get('idempotent-replayed'), null);

@@ -20,12 +20,16 @@ function raw(url: string, ...chunks: string[]): Promise<RawAnswer> {
     const socket = net.connect(Number(port), hostname);
     let text = '';
     socket.setEncoding('utf8');
-    socket.on('data', (d) => { text += d; });
+    socket.on('data', (d) => {
+      text += d;
+    });
     socket.on('error', reject);
     socket.on('close', () => {
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const [statusLine = '', ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+      );
       let body: unknown = rest.join('\r\n\r\n');
       try {
         body = JSON.parse(body as string);
@@ -65,7 +69,11 @@ describe('malformed HTTP gets the error envelope and the connection closed', () 
     assertEnvelope(big, 400, 'invalidPayload');
     assert.match(big.body.message, /headers exceed \d+ bytes/);
     const many = Array.from({ length: 3000 }, (_, i) => `X-H${i}: v\r\n`).join('');
-    assertEnvelope(await raw(harness.url, `GET /v1/manifest HTTP/1.1\r\nHost: x\r\n${many}\r\n`), 400, 'invalidPayload');
+    assertEnvelope(
+      await raw(harness.url, `GET /v1/manifest HTTP/1.1\r\nHost: x\r\n${many}\r\n`),
+      400,
+      'invalidPayload',
+    );
   });
 
   it('a well-formed request on the same server still gets its normal answer', async () => {
@@ -77,7 +85,14 @@ describe('malformed HTTP gets the error envelope and the connection closed', () 
     let deps: Deps;
     let web: Awaited<ReturnType<typeof startWeb>>;
     before(async () => {
-      deps = createDeps(harness.configWith({ HTTP_HEADERS_TIMEOUT_MS: '300', HTTP_REQUEST_TIMEOUT_MS: '600', HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000' }), createLogger('silent'));
+      deps = createDeps(
+        harness.configWith({
+          HTTP_HEADERS_TIMEOUT_MS: '300',
+          HTTP_REQUEST_TIMEOUT_MS: '600',
+          HTTP_KEEP_ALIVE_TIMEOUT_MS: '1000',
+        }),
+        createLogger('silent'),
+      );
       web = await startWeb(deps, 0, '127.0.0.1');
     });
     after(async () => {
@@ -86,11 +101,19 @@ describe('malformed HTTP gets the error envelope and the connection closed', () 
     });
 
     it('headers that never finish are answered 408 requestTimeout and the connection closed', async () => {
-      assertEnvelope(await raw(web.url, 'GET /v1/manifest HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n'), 408, 'requestTimeout');
+      assertEnvelope(
+        await raw(web.url, 'GET /v1/manifest HTTP/1.1\r\nHost: x\r\nX-Slow: 1\r\n'),
+        408,
+        'requestTimeout',
+      );
     });
 
     it('a body that never finishes is answered 408 requestTimeout and the connection closed', async () => {
-      const res = await raw(web.url, 'POST /v1/handshake HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"domains":');
+      const res = await raw(
+        web.url,
+        'POST /v1/handshake HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ' +
+          '100\r\n\r\n{"domains":',
+      );
       assertEnvelope(res, 408, 'requestTimeout');
     });
 

@@ -6,7 +6,9 @@ import { issueToken } from '../../jobs/accounts/issue-token.js';
 
 /** Reads one sample's value from the Prometheus text format (`name{labels} value`). */
 function sample(text: string, name: string, labels: Record<string, string>): number {
-  const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(`${name}{`) && Object.entries(labels).every(([k, v]) => l.includes(`${k}="${v}"`)));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
@@ -31,7 +33,8 @@ describe('operations: /metrics', () => {
     assert.equal((await harness.call('GET', '/v1/tokens/tok_unknown', { token: a.token })).status, 404);
     const after = await harness.call('GET', '/metrics', { token: admin });
     assert.match(after.headers.get('content-type')!, /text\/plain/);
-    const count = (text: string, status: string) => sample(text, 'awp_http_request_duration_seconds_count', { route, status });
+    const count = (text: string, status: string) =>
+      sample(text, 'awp_http_request_duration_seconds_count', { route, status });
     assert.equal(count(after.text, '200') - count(before, '200'), 1);
     assert.equal(count(after.text, '404') - count(before, '404'), 1);
     assert.ok(!after.text.includes(a.tokenId), 'ids never become labels');
@@ -42,7 +45,11 @@ describe('operations: /metrics', () => {
 
   it('counts rate-limit rejections, and admits the configured scrape token', async () => {
     const scrape = randomBytes(16).toString('hex');
-    const app = await startExtraApp({ RATE_LIMIT_PER_MINUTE: '1', METRICS_TOKEN: scrape, QUEUE_PREFIX: `{awp-metrics-${randomBytes(3).toString('hex')}}` });
+    const app = await startExtraApp({
+      RATE_LIMIT_PER_MINUTE: '1',
+      METRICS_TOKEN: scrape,
+      QUEUE_PREFIX: `{awp-metrics-${randomBytes(3).toString('hex')}}`,
+    });
     try {
       const a = await harness.account();
       await harness.call('GET', '/v1/tokens', { token: a.token }, app.url);

@@ -20,7 +20,12 @@ function unenumedVocabularies(doc: unknown): string[] {
     const obj = node as Record<string, unknown>;
     for (const key of ['anyOf', 'oneOf']) {
       const members = obj[key];
-      if (Array.isArray(members) && members.length > 0 && members.every((m) => typeof (m as { const?: unknown })?.const === 'string')) found.push(`${pointer}/${key}`);
+      if (
+        Array.isArray(members) &&
+        members.length > 0 &&
+        members.every((m) => typeof (m as { const?: unknown })?.const === 'string')
+      )
+        found.push(`${pointer}/${key}`);
     }
     for (const [k, v] of Object.entries(obj)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
   };
@@ -39,9 +44,28 @@ describe('closed vocabularies are enums, written once', () => {
   });
 
   it('the walker itself finds a union of literals, wherever it is nested', () => {
-    const doc = { paths: { '/a/{b}': { post: { schema: { items: { anyOf: [{ const: 'x', type: 'string' }, { const: 'y', type: 'string' }] } } } } } };
+    const doc = {
+      paths: {
+        '/a/{b}': {
+          post: {
+            schema: {
+              items: {
+                anyOf: [
+                  { const: 'x', type: 'string' },
+                  { const: 'y', type: 'string' },
+                ],
+              },
+            },
+          },
+        },
+      },
+    };
     assert.deepEqual(unenumedVocabularies(doc), ['#/paths/~1a~1{b}/post/schema/items/anyOf']);
-    assert.deepEqual(unenumedVocabularies({ anyOf: [{ const: 'x' }, { type: 'null' }] }), [], 'a nullable string is not a vocabulary');
+    assert.deepEqual(
+      unenumedVocabularies({ anyOf: [{ const: 'x' }, { type: 'null' }] }),
+      [],
+      'a nullable string is not a vocabulary',
+    );
   });
 
   it('the envelope enum, the contract summary and shared/errors.ts name the same error codes', async () => {
@@ -52,7 +76,7 @@ describe('closed vocabularies are enums, written once', () => {
     assert.deepEqual(doc.components.schemas.ErrorEnvelope.properties.error.enum, [...ERROR_CODES]);
   });
 
-  it('the request schemas\' resume actions are the ones the domain modules declare', async () => {
+  it("the request schemas' resume actions are the ones the domain modules declare", async () => {
     const doc = (await harness.call('GET', '/openapi.json')).body;
     assert.deepEqual(doc.components.schemas.OrchestratorRequest.properties.action.enum, RESUME_ACTIONS);
     assert.deepEqual(doc.components.schemas.RunResumeRequest.properties.action.enum, RESUME_ACTIONS);
@@ -63,7 +87,10 @@ describe('closed vocabularies are enums, written once', () => {
     const bad = await harness.call('GET', '/v1/event-deliveries?status=lost', { token });
     assert.equal(bad.status, 400);
     assert.equal(bad.body.details[0].path, 'query:/status');
-    const nlp = await harness.call('POST', '/v1/tools/nlp', { token, body: { query: 'find a bike', domainRoute: ['hunt', 'teleport'] } });
+    const nlp = await harness.call('POST', '/v1/tools/nlp', {
+      token,
+      body: { query: 'find a bike', domainRoute: ['hunt', 'teleport'] },
+    });
     assert.deepEqual([nlp.status, nlp.body.details[0].path], [400, '/domainRoute/1']);
     const chaos = await harness.call('POST', '/v1/sandbox/midnight-arbitrage', { body: { chaos: 'meteor' } });
     assert.equal(chaos.status, 400);

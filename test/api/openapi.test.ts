@@ -5,8 +5,16 @@ import { SPEC_ROUTES } from '../fixtures/spec-routes.js';
 import { harness } from '../support/harness.js';
 
 const PUBLIC_IN_SPEC = new Set([
-  'GET /healthz', 'GET /openapi.json', 'GET /v1/manifest', 'GET /v1/protocol-map', 'GET /v1/schemas', 'GET /v1/security/policy',
-  'POST /v1/profiles', 'POST /v1/profiles/activate', 'GET /v1/workflows/templates', 'POST /v1/sandbox/midnight-arbitrage',
+  'GET /healthz',
+  'GET /openapi.json',
+  'GET /v1/manifest',
+  'GET /v1/protocol-map',
+  'GET /v1/schemas',
+  'GET /v1/security/policy',
+  'POST /v1/profiles',
+  'POST /v1/profiles/activate',
+  'GET /v1/workflows/templates',
+  'POST /v1/sandbox/midnight-arbitrage',
 ]);
 
 describe('OpenAPI document and route table', () => {
@@ -30,7 +38,14 @@ describe('OpenAPI document and route table', () => {
       const op = doc.paths[p][m.toLowerCase()];
       assert.ok(op.tags?.length === 1, `${m} ${p} has a tag`);
       const isPublic = op.security.length === 0;
-      assert.equal(isPublic, PUBLIC_IN_SPEC.has(`${m} ${p}`) || p.startsWith('/v1/status') || p === '/v1/contract' || p === '/v1/schemas/{schemaId}', `${m} ${p} auth`);
+      assert.equal(
+        isPublic,
+        PUBLIC_IN_SPEC.has(`${m} ${p}`) ||
+          p.startsWith('/v1/status') ||
+          p === '/v1/contract' ||
+          p === '/v1/schemas/{schemaId}',
+        `${m} ${p} auth`,
+      );
     }
   });
 
@@ -41,12 +56,13 @@ describe('OpenAPI document and route table', () => {
       assert.ok(route.summary.length > 3, `${route.path} summary`);
       assert.ok(!ids.has(op.operationId), `unique operationId ${op.operationId}`);
       ids.add(op.operationId);
-      if (route.method === 'POST') assert.ok(op.requestBody?.content?.['application/json']?.schema, `${route.path} body schema`);
+      if (route.method === 'POST')
+        assert.ok(op.requestBody?.content?.['application/json']?.schema, `${route.path} body schema`);
       assert.ok(op.responses['400'] && op.responses['404'], `${route.path} declares 400 and 404`);
     }
   });
 
-  it('healthz contractCount equals the number of routes in the table, at least the spec\'s', async () => {
+  it("healthz contractCount equals the number of routes in the table, at least the spec's", async () => {
     const health = await harness.call('GET', '/healthz');
     assert.equal(health.body.contractCount, ALL_ROUTES.length);
     assert.ok(ALL_ROUTES.length >= SPEC_ROUTES.length);
@@ -59,7 +75,10 @@ describe('OpenAPI document and route table', () => {
     assert.equal(map.status, 200);
     assert.equal(map.body.routes.length, ALL_ROUTES.length);
     const handshake = map.body.routes.find((r: any) => r.path === '/v1/handshake');
-    assert.deepEqual([handshake.auth, handshake.implemented, handshake.schemaRefs.body], ['bearer', true, 'HandshakeRequest']);
+    assert.deepEqual(
+      [handshake.auth, handshake.implemented, handshake.schemaRefs.body],
+      ['bearer', true, 'HandshakeRequest'],
+    );
     for (const entry of map.body.routes) assert.equal(typeof entry.implemented, 'boolean');
   });
 
@@ -91,37 +110,53 @@ describe('OpenAPI document and route table', () => {
 
   it('POST /v1/handshake reports compatibility; 400 without domains; 401 without token', async () => {
     const { token } = await harness.account();
-    const ok = await harness.call('POST', '/v1/handshake', { token, body: { domains: ['hunt', 'pay'], transport: 'mcp' } });
+    const ok = await harness.call('POST', '/v1/handshake', {
+      token,
+      body: { domains: ['hunt', 'pay'], transport: 'mcp' },
+    });
     assert.deepEqual([ok.status, ok.body.compatible, ok.body.transport], [200, true, 'mcp']);
     const partial = await harness.call('POST', '/v1/handshake', { token, body: { domains: ['hunt', 'teleport'] } });
-    assert.deepEqual([partial.body.compatible, partial.body.unsupportedDomains, partial.body.transport], [false, ['teleport'], 'http']);
+    assert.deepEqual(
+      [partial.body.compatible, partial.body.unsupportedDomains, partial.body.transport],
+      [false, ['teleport'], 'http'],
+    );
     assert.equal((await harness.call('POST', '/v1/handshake', { token, body: { transport: 'smoke' } })).status, 400);
     assert.equal((await harness.call('POST', '/v1/handshake', { body: { domains: ['hunt'] } })).status, 401);
   });
 
   const pending = ALL_ROUTES.filter((r) => !r.handler);
   if (pending.length > 0) {
-    it(`routes not built yet answer 501 notImplemented after auth and validation (${pending.length} of them)`, async () => {
-      const { token } = await harness.account();
-      const route = pending.find((r) => r.method === 'POST' && r.body && (r.body as any).required?.length) ?? pending[0]!;
-      const path = route.path.replace(/\{\w+\}/g, 'x1');
-      if (route.auth === 'bearer') assert.equal((await harness.call(route.method, path, { body: {} })).status, 401);
-      if ((route.body as any)?.required?.length) {
-        const invalid = await harness.call(route.method, path, { token, body: {} });
-        assert.equal(invalid.status, 400);
-      }
-      for (const r of pending) {
-        const res = await harness.call(r.method, r.path.replace(/\{\w+\}/g, 'x1'), { token, body: r.method === 'GET' ? undefined : sample(r.body) });
-        if (res.status === 400) continue; // the sample did not satisfy a strict schema; validation ran first, as intended
-        assert.equal(res.status, 501, `${r.method} ${r.path}: ${res.text}`);
-        assert.equal(res.body.error, 'notImplemented');
-      }
-    });
+    it(
+      `routes not built yet answer 501 notImplemented ` + `after auth and validation (${pending.length} of ` + `them)`,
+      async () => {
+        const { token } = await harness.account();
+        const route =
+          pending.find((r) => r.method === 'POST' && r.body && (r.body as any).required?.length) ?? pending[0]!;
+        const path = route.path.replace(/\{\w+\}/g, 'x1');
+        if (route.auth === 'bearer') assert.equal((await harness.call(route.method, path, { body: {} })).status, 401);
+        if ((route.body as any)?.required?.length) {
+          const invalid = await harness.call(route.method, path, { token, body: {} });
+          assert.equal(invalid.status, 400);
+        }
+        for (const r of pending) {
+          const res = await harness.call(r.method, r.path.replace(/\{\w+\}/g, 'x1'), {
+            token,
+            body: r.method === 'GET' ? undefined : sample(r.body),
+          });
+          // the sample did not satisfy a strict schema; validation ran first, as intended
+          if (res.status === 400) continue;
+          assert.equal(res.status, 501, `${r.method} ${r.path}: ${res.text}`);
+          assert.equal(res.body.error, 'notImplemented');
+        }
+      },
+    );
   }
 });
 
 /** A minimal body: an object with required string fields filled (enough for most schemas). */
 function sample(schema: any): Record<string, unknown> {
   if (!schema?.required) return {};
-  return Object.fromEntries(schema.required.map((k: string) => [k, schema.properties[k]?.type === 'string' ? 'x' : {}]));
+  return Object.fromEntries(
+    schema.required.map((k: string) => [k, schema.properties[k]?.type === 'string' ? 'x' : {}]),
+  );
 }

@@ -12,14 +12,21 @@ function email() {
 
 async function activationTokenFor(address: string): Promise<string> {
   const mail = await harness.deps.db('outbound_mails').where({ to_address: address }).first();
-  const line = String(mail.text_body).split('\n').find((l: string) => /^act_[\w-]+$/.test(l));
+  const line = String(mail.text_body)
+    .split('\n')
+    .find((l: string) => /^act_[\w-]+$/.test(l));
   assert.ok(line, 'activation token on a line of its own');
   return line;
 }
 
 /** A test-only workflow route: exercises the allowance through the real mount layer. */
 const workflowProbe = defineRoute({
-  method: 'POST', path: '/test/workflow', tag: 'test', auth: 'bearer', summary: 'test workflow', countsAsWorkflow: true,
+  method: 'POST',
+  path: '/test/workflow',
+  tag: 'test',
+  auth: 'bearer',
+  summary: 'test workflow',
+  countsAsWorkflow: true,
   body: Type.Object({ n: Type.Optional(Type.Integer()) }),
   handler: ({ body }) => ({ ok: true, n: body.n ?? null }),
 });
@@ -33,7 +40,9 @@ describe('profiles and activation', () => {
 
   it('creates a profile with a limited starter token and stores the mail without the password', async () => {
     const address = email();
-    const res = await harness.call('POST', '/v1/profiles', { body: { email: address, name: 'Ada', password: 'correct horse' } });
+    const res = await harness.call('POST', '/v1/profiles', {
+      body: { email: address, name: 'Ada', password: 'correct horse' },
+    });
     assert.equal(res.status, 201);
     assert.equal(res.body.ok, true);
     assert.match(res.body.token, /^awp_/);
@@ -58,15 +67,23 @@ describe('profiles and activation', () => {
 
   it('answers 409 conflict for a duplicate email, whatever its case', async () => {
     const address = email();
-    assert.equal((await harness.call('POST', '/v1/profiles', { body: { email: address, name: 'A', password: 'password-1' } })).status, 201);
-    const dup = await harness.call('POST', '/v1/profiles', { body: { email: address.toUpperCase(), name: 'B', password: 'password-2' } });
+    assert.equal(
+      (await harness.call('POST', '/v1/profiles', { body: { email: address, name: 'A', password: 'password-1' } }))
+        .status,
+      201,
+    );
+    const dup = await harness.call('POST', '/v1/profiles', {
+      body: { email: address.toUpperCase(), name: 'B', password: 'password-2' },
+    });
     assert.equal(dup.status, 409);
     assert.equal(dup.body.error, 'conflict');
   });
 
   it('admits 5 workflow requests, refuses the 6th with 403, and lifts the limit on activation', async () => {
     const address = email();
-    const created = await harness.call('POST', '/v1/profiles', { body: { email: address, name: 'Lin', password: 'password-1' } });
+    const created = await harness.call('POST', '/v1/profiles', {
+      body: { email: address, name: 'Lin', password: 'password-1' },
+    });
     const token = created.body.token;
     for (let i = 0; i < 5; i++) {
       const ok = await harness.call('POST', '/test/workflow', { token, body: { n: i } }, extra.url);
@@ -79,7 +96,9 @@ describe('profiles and activation', () => {
     // Non-workflow routes keep working for a limited token.
     assert.equal((await harness.call('GET', '/v1/tokens', { token })).status, 200);
 
-    const activated = await harness.call('POST', '/v1/profiles/activate', { body: { activationToken: await activationTokenFor(address) } });
+    const activated = await harness.call('POST', '/v1/profiles/activate', {
+      body: { activationToken: await activationTokenFor(address) },
+    });
     assert.equal(activated.status, 200);
     assert.deepEqual(activated.body, { ok: true, status: 'activated', tokenStatus: 'unlimited' });
     assert.equal((await harness.call('POST', '/test/workflow', { token, body: {} }, extra.url)).status, 200);
@@ -97,9 +116,13 @@ describe('profiles and activation', () => {
   });
 
   it('20 concurrent workflow requests on a limited token admit exactly 5', async () => {
-    const created = await harness.call('POST', '/v1/profiles', { body: { email: email(), name: 'Par', password: 'password-1' } });
+    const created = await harness.call('POST', '/v1/profiles', {
+      body: { email: email(), name: 'Par', password: 'password-1' },
+    });
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => harness.call('POST', '/test/workflow', { token: created.body.token, body: {} }, extra.url)),
+      Array.from({ length: 20 }, () =>
+        harness.call('POST', '/test/workflow', { token: created.body.token, body: {} }, extra.url),
+      ),
     );
     const statuses = results.map((r) => r.status);
     assert.equal(statuses.filter((s) => s === 200).length, 5);
@@ -117,25 +140,35 @@ describe('profiles and activation', () => {
     assert.equal(over.body.details.limit, 500);
     const team = await harness.account({ plan: 'team' });
     await harness.deps.db('usage_counters').insert({ account_id: team.accountId, period, workflow_requests: 10_000 });
-    assert.equal((await harness.call('POST', '/test/workflow', { token: team.token, body: {} }, extra.url)).status, 200);
+    assert.equal(
+      (await harness.call('POST', '/test/workflow', { token: team.token, body: {} }, extra.url)).status,
+      200,
+    );
   });
 
-  it('an operator (admin) token is exempt from the unverified allowance and the monthly quota, and is not counted', async () => {
-    const { accountId, token } = await harness.account({ activated: false, plan: 'builder', scopes: [...DEFAULT_SCOPES, 'admin'] });
-    const period = new Date().toISOString().slice(0, 7);
-    await harness.deps.db('usage_counters').insert({ account_id: accountId, period, workflow_requests: 500 });
-    for (let i = 0; i < 8; i++) {
-      const res = await harness.call('POST', '/test/workflow', { token, body: { n: i } }, extra.url);
-      assert.equal(res.status, 200, `operator workflow request ${i + 1} (allowance 5, quota used up)`);
-    }
-    const usage = await harness.deps.db('usage_counters').where({ account_id: accountId, period }).first();
-    assert.equal(usage.workflow_requests, 500);
-    // A normal token of the same account is still limited: the exemption is the token's, not the account's.
-    const normal = await issueToken(harness.deps.db, accountId, { name: 'normal', scopes: DEFAULT_SCOPES });
-    const refused = await harness.call('POST', '/test/workflow', { token: normal.token, body: {} }, extra.url);
-    assert.equal(refused.status, 429);
-    assert.equal(refused.body.error, 'quotaExceeded');
-  });
+  it(
+    'an operator (admin) token is exempt from the unverified allowance and the monthly quota, and is not ' + 'counted',
+    async () => {
+      const { accountId, token } = await harness.account({
+        activated: false,
+        plan: 'builder',
+        scopes: [...DEFAULT_SCOPES, 'admin'],
+      });
+      const period = new Date().toISOString().slice(0, 7);
+      await harness.deps.db('usage_counters').insert({ account_id: accountId, period, workflow_requests: 500 });
+      for (let i = 0; i < 8; i++) {
+        const res = await harness.call('POST', '/test/workflow', { token, body: { n: i } }, extra.url);
+        assert.equal(res.status, 200, `operator workflow request ${i + 1} (allowance 5, quota used up)`);
+      }
+      const usage = await harness.deps.db('usage_counters').where({ account_id: accountId, period }).first();
+      assert.equal(usage.workflow_requests, 500);
+      // A normal token of the same account is still limited: the exemption is the token's, not the account's.
+      const normal = await issueToken(harness.deps.db, accountId, { name: 'normal', scopes: DEFAULT_SCOPES });
+      const refused = await harness.call('POST', '/test/workflow', { token: normal.token, body: {} }, extra.url);
+      assert.equal(refused.status, 429);
+      assert.equal(refused.body.error, 'quotaExceeded');
+    },
+  );
 });
 
 describe('activation mail over SMTP', () => {
@@ -145,19 +178,30 @@ describe('activation mail over SMTP', () => {
     const app = await startExtraApp({ SMTP_URL: `${sink.url}?ignoreTLS=true` });
     try {
       const address = email();
-      const res = await harness.call('POST', '/v1/profiles', { body: { email: address, name: 'Mo', password: 'password-1' } }, app.url);
+      const res = await harness.call(
+        'POST',
+        '/v1/profiles',
+        { body: { email: address, name: 'Mo', password: 'password-1' } },
+        app.url,
+      );
       assert.equal(res.status, 201);
       assert.equal(res.body.activation.delivery, 'smtp');
       assert.equal(sink.messages.length, 1);
       // The text part is quoted-printable; undo soft line breaks and =3D.
       const msg = sink.messages[0]!.replace(/=\n/g, '').replace(/=3D/g, '=');
       assert.match(msg, new RegExp(`To: ${address}`));
-      const token = msg.split('\n').find((l) => /^act_[\w-]+$/.test(l.trim()))!.trim();
+      const token = msg
+        .split('\n')
+        .find((l) => /^act_[\w-]+$/.test(l.trim()))!
+        .trim();
       assert.match(msg, /https?:\/\/\S+\/v1\/profiles\/activate\?activationToken=act_/);
       assert.ok(!msg.includes('password-1'));
       const row = await harness.deps.db('outbound_mails').where({ to_address: address }).first();
       assert.equal(row.status, 'sent');
-      assert.equal((await harness.call('POST', '/v1/profiles/activate', { body: { activationToken: token } })).status, 200);
+      assert.equal(
+        (await harness.call('POST', '/v1/profiles/activate', { body: { activationToken: token } })).status,
+        200,
+      );
     } finally {
       await app.stop();
       await sink.stop();

@@ -32,36 +32,61 @@ describe('dashboard session', () => {
 
   it('marks the cookie Secure when the client came over HTTPS', async () => {
     const a = await harness.account();
-    // The harness app does not trust X-Forwarded-Proto, so build the expectation from the route itself: https origin → Secure.
+    // The harness app does not trust X-Forwarded-Proto, so build the expectation from the route itself: https origin →
+    // Secure.
     const { routes } = await import('../../jobs/accounts/session-routes.js');
     const route = routes.find((r) => r.method === 'POST' && r.path === '/v1/session')!;
-    const reply = await route.handler!({ body: { email: emailOf(a.accountId), password: 'password-123' }, ip: '203.0.113.9', origin: 'https://awp.example' } as never, harness.deps) as { headers: Record<string, string> };
+    const reply = (await route.handler!(
+      {
+        body: { email: emailOf(a.accountId), password: 'password-123' },
+        ip: '203.0.113.9',
+        origin: 'https://awp.example',
+      } as never,
+      harness.deps,
+    )) as { headers: Record<string, string> };
     assert.match(reply.headers['Set-Cookie']!, /; Secure$/);
   });
 
   it('refuses a wrong password and an unknown email alike (401), and bad input (400)', async () => {
     const a = await harness.account();
-    const wrong = await harness.call('POST', '/v1/session', { body: { email: emailOf(a.accountId), password: 'nope-nope' } });
-    const unknown = await harness.call('POST', '/v1/session', { body: { email: 'nobody@test.local', password: 'password-123' } });
+    const wrong = await harness.call('POST', '/v1/session', {
+      body: { email: emailOf(a.accountId), password: 'nope-nope' },
+    });
+    const unknown = await harness.call('POST', '/v1/session', {
+      body: { email: 'nobody@test.local', password: 'password-123' },
+    });
     assert.equal(wrong.status, 401);
     assert.equal(unknown.status, 401);
     assert.equal(wrong.body.message, unknown.body.message);
     assert.equal(wrong.headers.get('set-cookie'), null);
-    assert.equal((await harness.call('POST', '/v1/session', { body: { email: 'not-an-email', password: 'x' } })).status, 400);
+    assert.equal(
+      (await harness.call('POST', '/v1/session', { body: { email: 'not-an-email', password: 'x' } })).status,
+      400,
+    );
   });
 
-  it('refuses a mutating call riding on the cookie without the CSRF token (403), and admits it with the token', async () => {
-    const a = await harness.account();
-    const { cookie, csrf } = await signIn(emailOf(a.accountId));
-    const refused = await harness.call('POST', '/v1/tokens', { headers: { cookie }, body: { name: 'x' } });
-    assert.equal(refused.status, 403);
-    assert.match(refused.body.message, /CSRF/);
-    const forged = await harness.call('POST', '/v1/tokens', { headers: { cookie, 'x-csrf-token': csrf.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) }, body: { name: 'x' } });
-    assert.equal(forged.status, 403);
-    const created = await harness.call('POST', '/v1/tokens', { headers: { cookie, 'x-csrf-token': csrf }, body: { name: 'from the dashboard', scopes: ['runs:read'] } });
-    assert.equal(created.status, 201);
-    assert.equal((await harness.call('GET', '/v1/tokens', { token: created.body.token })).status, 403); // runs:read only
-  });
+  it(
+    'refuses a mutating call riding on the cookie without ' + 'the CSRF token (403), and admits it with the token',
+    async () => {
+      const a = await harness.account();
+      const { cookie, csrf } = await signIn(emailOf(a.accountId));
+      const refused = await harness.call('POST', '/v1/tokens', { headers: { cookie }, body: { name: 'x' } });
+      assert.equal(refused.status, 403);
+      assert.match(refused.body.message, /CSRF/);
+      const forged = await harness.call('POST', '/v1/tokens', {
+        headers: { cookie, 'x-csrf-token': csrf.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')) },
+        body: { name: 'x' },
+      });
+      assert.equal(forged.status, 403);
+      const created = await harness.call('POST', '/v1/tokens', {
+        headers: { cookie, 'x-csrf-token': csrf },
+        body: { name: 'from the dashboard', scopes: ['runs:read'] },
+      });
+      assert.equal(created.status, 201);
+      // runs:read only
+      assert.equal((await harness.call('GET', '/v1/tokens', { token: created.body.token })).status, 403);
+    },
+  );
 
   it('signs out: the same cookie no longer works (401), and signing out again is 401', async () => {
     const a = await harness.account();
@@ -70,7 +95,10 @@ describe('dashboard session', () => {
     assert.equal(out.status, 200);
     assert.match(out.headers.get('set-cookie')!, /Max-Age=0/);
     assert.equal((await harness.call('GET', '/v1/tokens', { headers: { cookie } })).status, 401);
-    assert.equal((await harness.call('DELETE', '/v1/session', { headers: { cookie, 'x-csrf-token': csrf } })).status, 401);
+    assert.equal(
+      (await harness.call('DELETE', '/v1/session', { headers: { cookie, 'x-csrf-token': csrf } })).status,
+      401,
+    );
   });
 
   it('has no session for a bearer token: sign-out is 404, the overview still answers', async () => {
@@ -81,12 +109,15 @@ describe('dashboard session', () => {
     assert.equal(me.body.account.usage.limit, null); // team plan: unlimited
   });
 
-  it('never lets a session reach MCP or another account\'s records (404)', async () => {
+  it("never lets a session reach MCP or another account's records (404)", async () => {
     const a = await harness.account();
     const b = await harness.account();
     const { cookie, csrf } = await signIn(emailOf(a.accountId));
     assert.equal((await harness.call('GET', `/v1/tokens/${b.tokenId}`, { headers: { cookie } })).status, 404);
-    const mcp = await harness.call('POST', '/mcp', { headers: { cookie, 'x-csrf-token': csrf }, body: { jsonrpc: '2.0', id: 1, method: 'ping' } });
+    const mcp = await harness.call('POST', '/mcp', {
+      headers: { cookie, 'x-csrf-token': csrf },
+      body: { jsonrpc: '2.0', id: 1, method: 'ping' },
+    });
     assert.equal(mcp.status, 403);
     assert.match(mcp.body.message, /mcp/i);
   });
@@ -104,13 +135,31 @@ describe('dashboard session', () => {
   });
 
   it('limits sign-in attempts per email (429 with Retry-After), even with the right password after', async () => {
-    const app = await startExtraApp({ SIGN_IN_ATTEMPTS_PER_15_MIN: '3', QUEUE_PREFIX: `{awp-signin-${randomBytes(3).toString('hex')}}` });
+    const app = await startExtraApp({
+      SIGN_IN_ATTEMPTS_PER_15_MIN: '3',
+      QUEUE_PREFIX: `{awp-signin-${randomBytes(3).toString('hex')}}`,
+    });
     try {
       const a = await harness.account();
       for (let i = 0; i < 3; i++) {
-        assert.equal((await harness.call('POST', '/v1/session', { body: { email: emailOf(a.accountId), password: `wrong-${i}` } }, app.url)).status, 401);
+        assert.equal(
+          (
+            await harness.call(
+              'POST',
+              '/v1/session',
+              { body: { email: emailOf(a.accountId), password: `wrong-${i}` } },
+              app.url,
+            )
+          ).status,
+          401,
+        );
       }
-      const limited = await harness.call('POST', '/v1/session', { body: { email: emailOf(a.accountId), password: 'password-123' } }, app.url);
+      const limited = await harness.call(
+        'POST',
+        '/v1/session',
+        { body: { email: emailOf(a.accountId), password: 'password-123' } },
+        app.url,
+      );
       assert.equal(limited.status, 429);
       assert.equal(limited.body.error, 'rateLimitExceeded');
       assert.ok(Number(limited.headers.get('retry-after')) > 0);

@@ -14,17 +14,32 @@ describe('subscription endpoints: special-purpose targets refused at registratio
 
   it('creating a subscription to any special-purpose address or local name is 400 invalidPayload', async () => {
     for (const [form, endpoint] of refusedTargets(8443)) {
-      const res = await harness.call('POST', '/v1/event-subscriptions', { token, body: { endpoint, events: ['a.b'] } }, strict.url);
+      const res = await harness.call(
+        'POST',
+        '/v1/event-subscriptions',
+        { token, body: { endpoint, events: ['a.b'] } },
+        strict.url,
+      );
       assert.deepEqual([res.status, res.body.error], [400, 'invalidPayload'], `${form}: ${res.text}`);
     }
   });
 
   it('moving an existing subscription onto one is refused too, and the endpoint stays as it was', async () => {
-    const sub = await harness.call('POST', '/v1/event-subscriptions', { token, body: { endpoint: 'https://hooks.example.com./x', events: ['a.b'] } }, strict.url);
+    const sub = await harness.call(
+      'POST',
+      '/v1/event-subscriptions',
+      { token, body: { endpoint: 'https://hooks.example.com./x', events: ['a.b'] } },
+      strict.url,
+    );
     assert.equal(sub.status, 201, sub.text);
     const id = sub.body.subscription.subscriptionId;
     for (const [form, endpoint] of refusedTargets(8443)) {
-      const res = await harness.call('POST', `/v1/event-subscriptions/${id}/update`, { token, body: { endpoint } }, strict.url);
+      const res = await harness.call(
+        'POST',
+        `/v1/event-subscriptions/${id}/update`,
+        { token, body: { endpoint } },
+        strict.url,
+      );
       assert.deepEqual([res.status, res.body.error], [400, 'invalidPayload'], `${form}: ${res.text}`);
     }
     const after = await harness.call('GET', `/v1/event-subscriptions/${id}`, { token }, strict.url);

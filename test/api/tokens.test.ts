@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
 
 describe('tokens', () => {
-  it('lists the account\'s tokens without secrets', async () => {
+  it("lists the account's tokens without secrets", async () => {
     const { token, tokenId } = await harness.account();
     const res = await harness.call('GET', '/v1/tokens', { token });
     assert.equal(res.status, 200);
@@ -14,7 +14,10 @@ describe('tokens', () => {
 
   it('creates a narrower token that is refused where it lacks the scope (403)', async () => {
     const { token } = await harness.account();
-    const created = await harness.call('POST', '/v1/tokens', { token, body: { name: 'reader', scopes: ['runs:read'] } });
+    const created = await harness.call('POST', '/v1/tokens', {
+      token,
+      body: { name: 'reader', scopes: ['runs:read'] },
+    });
     assert.equal(created.status, 201);
     assert.deepEqual(created.body.tokenInfo.scopes, ['runs:read']);
     const denied = await harness.call('GET', '/v1/tokens', { token: created.body.token });
@@ -54,18 +57,27 @@ describe('tokens', () => {
     assert.equal((await harness.call('POST', `/v1/tokens/${id}/revoke`, { token })).status, 404);
   });
 
-  it('fetches one token; unknown id is 404; another account\'s token is 404', async () => {
+  it("fetches one token; unknown id is 404; another account's token is 404", async () => {
     const a = await harness.account();
     const b = await harness.account();
-    assert.equal((await harness.call('GET', `/v1/tokens/${a.tokenId}`, { token: a.token })).body.token.tokenId, a.tokenId);
+    assert.equal(
+      (await harness.call('GET', `/v1/tokens/${a.tokenId}`, { token: a.token })).body.token.tokenId,
+      a.tokenId,
+    );
     assert.equal((await harness.call('GET', '/v1/tokens/tok_missing', { token: a.token })).status, 404);
     assert.equal((await harness.call('GET', `/v1/tokens/${a.tokenId}`, { token: b.token })).status, 404);
     assert.equal((await harness.call('POST', `/v1/tokens/${a.tokenId}/revoke`, { token: b.token })).status, 404);
-    assert.equal((await harness.call('GET', `/v1/tokens/${a.tokenId}`, { token: a.token })).body.token.status, 'active');
+    assert.equal(
+      (await harness.call('GET', `/v1/tokens/${a.tokenId}`, { token: a.token })).body.token.status,
+      'active',
+    );
   });
 
   it('answers 401 without a token, with an unknown token and with a malformed header', async () => {
-    for (const headers of [{}, { authorization: 'Bearer awp_nope' }, { authorization: 'Basic abc' }] as Record<string, string>[]) {
+    for (const headers of [{}, { authorization: 'Bearer awp_nope' }, { authorization: 'Basic abc' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await harness.call('GET', '/v1/tokens', { headers });
       assert.equal(res.status, 401);
       assert.equal(res.body.error, 'unauthorized');

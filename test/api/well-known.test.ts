@@ -22,7 +22,10 @@ describe('GET /.well-known/jwks.json', () => {
       assert.deepEqual([jwk.kty, jwk.crv, jwk.use, jwk.alg], ['OKP', 'Ed25519', 'sig', 'EdDSA']);
       assert.equal(Buffer.from(jwk.x, 'base64url').length, 32);
       // kid is the RFC 7638 thumbprint, so a verifier can recompute it from the key itself.
-      const thumbprint = crypto.createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x: jwk.x })).digest('base64url');
+      const thumbprint = crypto
+        .createHash('sha256')
+        .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x: jwk.x }))
+        .digest('base64url');
       assert.equal(jwk.kid, thumbprint);
     }
   });
@@ -36,7 +39,10 @@ describe('GET /.well-known/jwks.json', () => {
     assert.ok(jwk, 'the signing key is published');
     assert.equal(body.keys[0].kid, sig.kid, 'and listed first, as the current key');
     assert.equal(verifiesWithPublishedKey(jwk, bytes, sig.signature), true);
-    assert.equal(verifiesWithPublishedKey(jwk, Buffer.from(JSON.stringify({ proofPack: 'pp_1', sha256: 'abd' })), sig.signature), false);
+    assert.equal(
+      verifiesWithPublishedKey(jwk, Buffer.from(JSON.stringify({ proofPack: 'pp_1', sha256: 'abd' })), sig.signature),
+      false,
+    );
   });
 
   it('never carries the private key', async () => {
@@ -47,7 +53,13 @@ describe('GET /.well-known/jwks.json', () => {
       const pem = await open(harness.deps, sealed); // stored sealed (shared/vault)
       const der = crypto.createPrivateKey(pem).export({ format: 'der', type: 'pkcs8' });
       const seed = der.subarray(der.length - 32);
-      for (const form of [pem.split('\n')[1], seed.toString('base64'), seed.toString('base64url'), seed.toString('hex')]) assert.ok(!res.text.includes(form));
+      for (const form of [
+        pem.split('\n')[1],
+        seed.toString('base64'),
+        seed.toString('base64url'),
+        seed.toString('hex'),
+      ])
+        assert.ok(!res.text.includes(form));
     }
     assert.ok(!/"d"\s*:/.test(res.text));
   });

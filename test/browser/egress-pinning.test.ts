@@ -5,8 +5,13 @@ import { CHROMIUM, ensureChromium } from '../support/chromium.js';
 import { ALLOWED, FORBIDDEN, rebinding, startRebindTargets, type RebindTargets } from '../support/rebinding.js';
 
 const FLAGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const HOST = 'rebind.test';
 
@@ -62,7 +67,7 @@ describe('chromium behind the pinning proxy (DNS rebinding)', function () {
     await page.locator('#out', { hasText: 'data from allowed' }).waitFor();
     await page.reload({ waitUntil: 'load' });
     await page.locator('#out', { hasText: 'data from allowed' }).waitFor();
-    assert.equal(await proxy!.refused(HOST), false, 'the run\'s own check sees the same pinned answer');
+    assert.equal(await proxy!.refused(HOST), false, "the run's own check sees the same pinned answer");
     const lookups = pin.lookups.filter((h) => h === HOST);
     assert.deepEqual(lookups, [HOST], 'chromium never resolved the name: the proxy did, once');
     const paths = t.allowed.map((s) => s.path);
@@ -76,7 +81,11 @@ describe('chromium behind the pinning proxy (DNS rebinding)', function () {
     t.allowed.length = 0;
     const pin = rebinding([FORBIDDEN], [ALLOWED]);
     const page = await launch(pin);
-    const status = (url: string) => page.goto(url).then((r) => r?.status() ?? 0, () => 'failed');
+    const status = (url: string) =>
+      page.goto(url).then(
+        (r) => r?.status() ?? 0,
+        () => 'failed',
+      );
     assert.equal(await status(`http://${HOST}:${t.port}/`), 403, 'the proxy refused the host');
     // Without <-loopback> chromium would connect to a loopback literal itself and get the forbidden server's 200.
     assert.equal(await status(`http://${FORBIDDEN}:${t.port}/`), 403, 'the proxy refused the literal');

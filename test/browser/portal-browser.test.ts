@@ -17,7 +17,10 @@ import { startPortal } from '../support/portal-pages.js';
 const USER = 'marta.kowalski';
 const PASS = 'pw-Tq84-vRz!x9';
 
-/** The portal browser in headless chromium against a local portal: a template end to end, preflight and scope failing closed, credentials never shown. */
+/**
+ * The portal browser in headless chromium against a local portal: a template end to end, preflight and scope failing
+ * closed, credentials never shown.
+ */
 describe('portal browser in headless chromium', function () {
   this.timeout(120_000);
   const lines: string[] = [];
@@ -27,15 +30,21 @@ describe('portal browser in headless chromium', function () {
   let portal: Awaited<ReturnType<typeof startPortal>>;
   let token = '';
   const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, text, body: text ? JSON.parse(text) : null };
   };
   const texts: string[] = [];
   const session = async (extra: Record<string, unknown> = {}) => {
     const res = await call('POST', '/v1/bridge/portal/sessions', {
-      targetOrigin: portal.origin, credentials: { usernameRef: 'cred:pb-user', passwordRef: 'cred:pb-pass' },
-      scope: { origins: [portal.origin], paths: ['/login', '/home', '/invoices'] }, ...extra,
+      targetOrigin: portal.origin,
+      credentials: { usernameRef: 'cred:pb-user', passwordRef: 'cred:pb-pass' },
+      scope: { origins: [portal.origin], paths: ['/login', '/home', '/invoices'] },
+      ...extra,
     });
     assert.equal(res.status, 201, res.text);
     return res.body.session.portalSessionId as string;
@@ -50,14 +59,38 @@ describe('portal browser in headless chromium', function () {
     process.env.AWP_SECRET_TEST_PB_USER = USER;
     process.env.AWP_SECRET_TEST_PB_PASS = PASS;
     portal = await startPortal({ username: USER, password: PASS });
-    const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
-    deps = createDeps(harness.configWith({ LOG_LEVEL: 'debug', BROWSER_EXECUTABLE: CHROMIUM }), createLogger('debug', {}, sink));
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(String(chunk));
+        cb();
+      },
+    });
+    deps = createDeps(
+      harness.configWith({ LOG_LEVEL: 'debug', BROWSER_EXECUTABLE: CHROMIUM }),
+      createLogger('debug', {}, sink),
+    );
     server = http.createServer(koaListener(buildApp(deps, ALL_ROUTES)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     token = (await harness.account()).token;
-    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: token, body: { name: 'pb-user', kind: 'apiKey', value: USER } })).status, 201);
-    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: token, body: { name: 'pb-pass', kind: 'password', value: PASS } })).status, 201);
+    assert.equal(
+      (
+        await harness.call('POST', '/v1/bridge/credentials', {
+          token: token,
+          body: { name: 'pb-user', kind: 'apiKey', value: USER },
+        })
+      ).status,
+      201,
+    );
+    assert.equal(
+      (
+        await harness.call('POST', '/v1/bridge/credentials', {
+          token: token,
+          body: { name: 'pb-pass', kind: 'password', value: PASS },
+        })
+      ).status,
+      201,
+    );
   });
   after(async () => {
     delete process.env.AWP_SECRET_TEST_PB_USER;
@@ -68,36 +101,55 @@ describe('portal browser in headless chromium', function () {
     await portal?.stop();
   });
 
-  it('runs a template end to end: signs in, reads the invoices, with a screenshot and its SHA-256 per step', async () => {
-    const portalSessionId = await session();
-    const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, templateId: 'download-latest-invoice' });
-    assert.equal(made.status, 201, made.text);
-    const run = await call('POST', '/v1/tools/portalBrowser', { portalActionId: made.body.action.portalActionId });
-    texts.push(made.text, run.text);
-    assert.equal(run.status, 200, run.text);
-    const action = run.body.action;
-    assert.equal(action.status, 'succeeded', run.text);
-    assert.equal(action.extracted.latestInvoice, 'INV-2026-011 (42.50 EUR)');
-    assert.deepEqual(action.extracted.invoices[1], ['INV-2026-011', '2026-11-01', '42.50 EUR']);
-    assert.equal(action.artefacts.length, action.steps.length);
-    assert.deepEqual(action.artefacts.map((a: any) => a.typed ?? null).slice(1, 3), ['[credential:username]', '[credential:password]']);
-    assert.ok(action.artefacts[4].url.endsWith('/invoices'));
-    for (const a of action.artefacts) {
-      const png = await getScreenshot(deps.db, a.screenshot.sha256);
-      assert.ok(png, 'the screenshot is stored');
-      assert.equal(createHash('sha256').update(png!).digest('hex'), a.screenshot.sha256);
-      assert.equal(png!.length, a.screenshot.bytes);
-    }
-    assert.ok(portal.hits.includes('POST /login') && portal.hits.includes('GET /invoices'));
-    const fetched = await call('GET', `/v1/bridge/portal/actions/${made.body.action.portalActionId}`);
-    texts.push(fetched.text);
-    assert.equal(fetched.body.action.status, 'succeeded');
-    assert.equal((await call('POST', `/v1/bridge/portal/actions/${made.body.action.portalActionId}/run`)).status, 409, 'a succeeded action does not run again');
-  });
+  it(
+    'runs a template end to end: signs in, reads the ' + 'invoices, with a screenshot and its SHA-256 per ' + 'step',
+    async () => {
+      const portalSessionId = await session();
+      const made = await call('POST', '/v1/bridge/portal/actions', {
+        portalSessionId,
+        templateId: 'download-latest-invoice',
+      });
+      assert.equal(made.status, 201, made.text);
+      const run = await call('POST', '/v1/tools/portalBrowser', { portalActionId: made.body.action.portalActionId });
+      texts.push(made.text, run.text);
+      assert.equal(run.status, 200, run.text);
+      const action = run.body.action;
+      assert.equal(action.status, 'succeeded', run.text);
+      assert.equal(action.extracted.latestInvoice, 'INV-2026-011 (42.50 EUR)');
+      assert.deepEqual(action.extracted.invoices[1], ['INV-2026-011', '2026-11-01', '42.50 EUR']);
+      assert.equal(action.artefacts.length, action.steps.length);
+      assert.deepEqual(action.artefacts.map((a: any) => a.typed ?? null).slice(1, 3), [
+        '[credential:username]',
+        '[credential:password]',
+      ]);
+      assert.ok(action.artefacts[4].url.endsWith('/invoices'));
+      for (const a of action.artefacts) {
+        const png = await getScreenshot(deps.db, a.screenshot.sha256);
+        assert.ok(png, 'the screenshot is stored');
+        assert.equal(createHash('sha256').update(png!).digest('hex'), a.screenshot.sha256);
+        assert.equal(png!.length, a.screenshot.bytes);
+      }
+      assert.ok(portal.hits.includes('POST /login') && portal.hits.includes('GET /invoices'));
+      const fetched = await call('GET', `/v1/bridge/portal/actions/${made.body.action.portalActionId}`);
+      texts.push(fetched.text);
+      assert.equal(fetched.body.action.status, 'succeeded');
+      assert.equal(
+        (await call('POST', `/v1/bridge/portal/actions/${made.body.action.portalActionId}/run`)).status,
+        409,
+        'a succeeded action does not run again',
+      );
+    },
+  );
 
   it('a page that shows a credential has it redacted from what is extracted', async () => {
     const portalSessionId = await session();
-    const steps = [{ op: 'navigate', url: '/login' }, { op: 'fill', selector: '#username', credential: 'username' }, { op: 'fill', selector: '#password', credential: 'password' }, { op: 'click', selector: 'button[type=submit]' }, { op: 'extractText', selector: '[data-portal=welcome]', as: 'welcome' }];
+    const steps = [
+      { op: 'navigate', url: '/login' },
+      { op: 'fill', selector: '#username', credential: 'username' },
+      { op: 'fill', selector: '#password', credential: 'password' },
+      { op: 'click', selector: 'button[type=submit]' },
+      { op: 'extractText', selector: '[data-portal=welcome]', as: 'welcome' },
+    ];
     const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, steps });
     const run = await call('POST', `/v1/bridge/portal/actions/${made.body.action.portalActionId}/run`);
     texts.push(run.text);
@@ -106,26 +158,45 @@ describe('portal browser in headless chromium', function () {
   });
 
   it('a session with a missing variable fails preflight and the browser does nothing', async () => {
-    const portalSessionId = await session({ credentials: { usernameRef: 'cred:pb-user', passwordRef: 'cred:pb-unset' } });
-    const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, templateId: 'download-latest-invoice' });
+    const portalSessionId = await session({
+      credentials: { usernameRef: 'cred:pb-user', passwordRef: 'cred:pb-unset' },
+    });
+    const made = await call('POST', '/v1/bridge/portal/actions', {
+      portalSessionId,
+      templateId: 'download-latest-invoice',
+    });
     const hits = portal.hits.length;
     const run = await call('POST', '/v1/tools/portalBrowser', { portalActionId: made.body.action.portalActionId });
     texts.push(run.text);
     assert.equal(run.status, 200, run.text);
-    assert.deepEqual([run.body.action.status, run.body.action.blocked.reason, run.body.action.artefacts], ['blocked', 'preflight.credentialsMissing', []]);
+    assert.deepEqual(
+      [run.body.action.status, run.body.action.blocked.reason, run.body.action.artefacts],
+      ['blocked', 'preflight.credentialsMissing', []],
+    );
     assert.equal(run.body.action.blocked.errors[0].variable, 'pb-unset');
     assert.equal(portal.hits.length, hits, 'the portal saw no request');
   });
 
   it('a navigation out of scope stops the action where it happened, and the page is never reached', async () => {
     const portalSessionId = await session();
-    const steps = [{ op: 'navigate', url: '/login' }, { op: 'fill', selector: '#username', credential: 'username' }, { op: 'fill', selector: '#password', credential: 'password' }, { op: 'click', selector: 'button[type=submit]' }, { op: 'click', selector: '#admin' }, { op: 'screenshot' }];
+    const steps = [
+      { op: 'navigate', url: '/login' },
+      { op: 'fill', selector: '#username', credential: 'username' },
+      { op: 'fill', selector: '#password', credential: 'password' },
+      { op: 'click', selector: 'button[type=submit]' },
+      { op: 'click', selector: '#admin' },
+      { op: 'screenshot' },
+    ];
     const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, steps });
     assert.equal(made.status, 201, made.text);
     const run = await call('POST', `/v1/bridge/portal/actions/${made.body.action.portalActionId}/run`);
     texts.push(run.text);
     const action = run.body.action;
-    assert.deepEqual([action.status, action.blocked.reason, action.blocked.step], ['blocked', 'outOfScope', 4], run.text);
+    assert.deepEqual(
+      [action.status, action.blocked.reason, action.blocked.step],
+      ['blocked', 'outOfScope', 4],
+      run.text,
+    );
     assert.equal(action.artefacts.length, 4, 'steps before the block keep their artefacts; none after');
     assert.ok(!portal.hits.includes('GET /admin'));
   });
@@ -134,12 +205,22 @@ describe('portal browser in headless chromium', function () {
     const app = await startExtraApp({ BROWSER_EXECUTABLE: '/nonexistent/chromium' });
     try {
       const portalSessionId = await session();
-      const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, steps: [{ op: 'navigate', url: '/login' }] });
-      const res = await fetch(`${app.url}/v1/tools/portalBrowser`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ portalActionId: made.body.action.portalActionId }) });
-      const body = await res.json() as any;
+      const made = await call('POST', '/v1/bridge/portal/actions', {
+        portalSessionId,
+        steps: [{ op: 'navigate', url: '/login' }],
+      });
+      const res = await fetch(`${app.url}/v1/tools/portalBrowser`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ portalActionId: made.body.action.portalActionId }),
+      });
+      const body = (await res.json()) as any;
       assert.equal(res.status, 422);
       assert.match(body.message, /No browser on this server/);
-      assert.equal((await call('GET', `/v1/bridge/portal/actions/${made.body.action.portalActionId}`)).body.action.status, 'queued');
+      assert.equal(
+        (await call('GET', `/v1/bridge/portal/actions/${made.body.action.portalActionId}`)).body.action.status,
+        'queued',
+      );
     } finally {
       await app.stop();
     }

@@ -33,11 +33,13 @@ describe('portal action end to end against DNS rebinding', function () {
       this.skip();
     }
     t = await startRebindTargets((req, res) => {
-      const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html' })
-        .end(`<!doctype html><html><body>${body}</body></html>`);
+      const html = (body: string) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);
       if (req.url === '/login' && req.method === 'POST') {
         let raw = '';
-        req.on('data', (c) => { raw += c; });
+        req.on('data', (c) => {
+          raw += c;
+        });
         req.on('end', () => {
           const ok = new URLSearchParams(raw).get('password') === PASS;
           res.writeHead(303, { location: ok ? '/home' : '/login?failed=1' }).end();
@@ -45,8 +47,10 @@ describe('portal action end to end against DNS rebinding', function () {
         return;
       }
       if (req.url === '/login') {
-        return html('<form method="post" action="/login"><input id="password" name="password" type="password">'
-          + '<button type="submit">Sign in</button></form>');
+        return html(
+          '<form method="post" action="/login"><input id="password" name="password" type="password">' +
+            '<button type="submit">Sign in</button></form>',
+        );
       }
       if (req.url === '/home') return html('<img src="/logo.gif"><p id="who">signed in at allowed</p>');
       res.end('');
@@ -54,7 +58,8 @@ describe('portal action end to end against DNS rebinding', function () {
     deps = createDeps(harness.configWith({ BROWSER_EXECUTABLE: CHROMIUM }), createLogger('silent'));
     acct = await harness.account();
     const stored = await harness.call('POST', '/v1/bridge/credentials', {
-      token: acct.token, body: { name: 'rb-pass', kind: 'password', value: PASS },
+      token: acct.token,
+      body: { name: 'rb-pass', kind: 'password', value: PASS },
     });
     assert.equal(stored.status, 201, stored.text);
   });
@@ -63,49 +68,75 @@ describe('portal action end to end against DNS rebinding', function () {
     await t?.stop();
   });
 
-  const principal = () => ({ accountId: acct.accountId, tokenId: acct.tokenId, scopes: DEFAULT_SCOPES,
-    plan: 'team' as const, activated: true });
+  const principal = () => ({
+    accountId: acct.accountId,
+    tokenId: acct.tokenId,
+    scopes: DEFAULT_SCOPES,
+    plan: 'team' as const,
+    activated: true,
+  });
   async function queued(): Promise<string> {
     const session = await harness.call('POST', '/v1/bridge/portal/sessions', {
-      token: acct.token, body: { targetOrigin: t.at(HOST, ''), credentials: { passwordRef: 'cred:rb-pass' } },
+      token: acct.token,
+      body: { targetOrigin: t.at(HOST, ''), credentials: { passwordRef: 'cred:rb-pass' } },
     });
     assert.equal(session.status, 201, session.text);
-    const made = await harness.call('POST', '/v1/bridge/portal/actions', { token: acct.token, body: {
-      portalSessionId: session.body.session.portalSessionId,
-      steps: [
-        { op: 'navigate', url: '/login' },
-        { op: 'fill', selector: '#password', credential: 'password' },
-        { op: 'click', selector: 'button' },
-        { op: 'navigate', url: '/home' },
-        { op: 'extractText', selector: '#who', as: 'who' },
-      ],
-    } });
+    const made = await harness.call('POST', '/v1/bridge/portal/actions', {
+      token: acct.token,
+      body: {
+        portalSessionId: session.body.session.portalSessionId,
+        steps: [
+          { op: 'navigate', url: '/login' },
+          { op: 'fill', selector: '#password', credential: 'password' },
+          { op: 'click', selector: 'button' },
+          { op: 'navigate', url: '/home' },
+          { op: 'extractText', selector: '#who', as: 'who' },
+        ],
+      },
+    });
     assert.equal(made.status, 201, made.text);
     return made.body.action.portalActionId;
   }
 
-  it('a run connects only to the address checked first: sign-in, redirect, subresources, a second navigation', async () => {
-    const pin = rebinding([ALLOWED], [FORBIDDEN]);
-    const done = await runPortalAction(deps, principal(), await queued(), pin);
-    assert.equal(done.status, 'succeeded', JSON.stringify({ error: done.error, blocked: done.blocked }));
-    assert.deepEqual(done.extracted, { who: 'signed in at allowed' });
-    assert.deepEqual(pin.lookups.filter((h) => h === HOST), [HOST], 'the run resolved the name once, through the pin');
-    const paths = t.allowed.map((s) => s.path);
-    for (const p of ['/login', '/home', '/logo.gif']) assert.ok(paths.includes(p), `${p} reached the allowed server`);
-    assert.ok(paths.filter((p) => p === '/home').length >= 2, 'the redirect and the later navigation both landed there');
-    assert.ok(t.allowed.every((s) => s.host === `${HOST}:${t.port}`), 'the Host header kept the name');
-    assert.deepEqual(t.forbidden, [], 'the forbidden server was never reached');
-    assert.ok(!JSON.stringify(done).includes(PASS), 'the typed credential is not recorded');
-  });
+  it(
+    'a run connects only to the address checked first: ' + 'sign-in, redirect, subresources, a second navigation',
+    async () => {
+      const pin = rebinding([ALLOWED], [FORBIDDEN]);
+      const done = await runPortalAction(deps, principal(), await queued(), pin);
+      assert.equal(done.status, 'succeeded', JSON.stringify({ error: done.error, blocked: done.blocked }));
+      assert.deepEqual(done.extracted, { who: 'signed in at allowed' });
+      assert.deepEqual(
+        pin.lookups.filter((h) => h === HOST),
+        [HOST],
+        'the run resolved the name once, through the pin',
+      );
+      const paths = t.allowed.map((s) => s.path);
+      for (const p of ['/login', '/home', '/logo.gif']) assert.ok(paths.includes(p), `${p} reached the allowed server`);
+      assert.ok(
+        paths.filter((p) => p === '/home').length >= 2,
+        'the redirect and the later navigation both landed there',
+      );
+      assert.ok(
+        t.allowed.every((s) => s.host === `${HOST}:${t.port}`),
+        'the Host header kept the name',
+      );
+      assert.deepEqual(t.forbidden, [], 'the forbidden server was never reached');
+      assert.ok(!JSON.stringify(done).includes(PASS), 'the typed credential is not recorded');
+    },
+  );
 
-  it('a later run resolves afresh; when the name now answers only the forbidden address, it fails and reaches nothing', async () => {
-    const pin = rebinding([ALLOWED], [FORBIDDEN]);
-    await pin.resolve!(HOST); // the first answer was spent on an earlier run
-    const before = t.allowed.length;
-    const done = await runPortalAction(deps, principal(), await queued(), pin);
-    assert.notEqual(done.status, 'succeeded');
-    assert.equal(done.extracted && (done.extracted as Record<string, unknown>).who, undefined);
-    assert.equal(t.allowed.length, before, 'nothing reached the allowed server either');
-    assert.deepEqual(t.forbidden, [], 'the forbidden server was never reached');
-  });
+  it(
+    'a later run resolves afresh; when the name now answers only the forbidden address, it fails and reaches ' +
+      'nothing',
+    async () => {
+      const pin = rebinding([ALLOWED], [FORBIDDEN]);
+      await pin.resolve!(HOST); // the first answer was spent on an earlier run
+      const before = t.allowed.length;
+      const done = await runPortalAction(deps, principal(), await queued(), pin);
+      assert.notEqual(done.status, 'succeeded');
+      assert.equal(done.extracted && (done.extracted as Record<string, unknown>).who, undefined);
+      assert.equal(t.allowed.length, before, 'nothing reached the allowed server either');
+      assert.deepEqual(t.forbidden, [], 'the forbidden server was never reached');
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { pollUntilRest } from '../support/runs.js';
  * creator's grant and its runs act within it (capped by the creator's role
  * at each firing), whoever triggers the schedule or posts the signal.
  */
-describe('schedules and signal rules act within their creator\'s grant', function () {
+describe("schedules and signal rules act within their creator's grant", function () {
   this.timeout(60_000);
   let owner: { token: string; accountId: string };
   let payTarget: Record<string, unknown>;
@@ -39,7 +39,7 @@ describe('schedules and signal rules act within their creator\'s grant', functio
     assert.match(made.body.schedule.createdBy, /^mem_/);
   });
 
-  it('a schedule paying needs pay:write in its creator\'s grant, whoever triggers it', async () => {
+  it("a schedule paying needs pay:write in its creator's grant, whoever triggers it", async () => {
     const narrow = await schedule(await tokenWith(owner.accountId, ['schedules:write', 'runs:write']));
     const firing = await trigger(narrow.body.schedule.scheduleId);
     assert.equal(firing.outcome, 'started', JSON.stringify(firing));
@@ -53,7 +53,7 @@ describe('schedules and signal rules act within their creator\'s grant', functio
     assert.equal(await receiptsOf(paid.runId), 1);
   });
 
-  it('a demoted or disabled creator\'s schedule stops acting: its firings are refused, saying why', async () => {
+  it("a demoted or disabled creator's schedule stops acting: its firings are refused, saying why", async () => {
     const dev = await addMember(owner.accountId, 'developer');
     const made = await schedule(await tokenWith(owner.accountId, ['schedules:write', 'runs:write', 'pay:write'], dev));
     assert.equal(made.status, 201, made.text);
@@ -68,13 +68,15 @@ describe('schedules and signal rules act within their creator\'s grant', functio
     assert.match(disabled.reason, /is disabled/);
   });
 
-  it('signal scopes cannot create a rule; its run acts within its creator\'s grant, not a poster\'s', async () => {
+  it("signal scopes cannot create a rule; its run acts within its creator's grant, not a poster's", async () => {
     const type = `grant.${Date.now()}`;
     const rule = (token: string, signalType: string) =>
       harness.call('POST', '/v1/signals/rules', { token, body: { name: 'pay', signalType, target: payTarget } });
-    const signal = (token: string, type: string) => harness.call('POST', '/v1/signals', {
-      token, body: { type, subject: 's', source: 'test', sourceId: `${type}-${Math.random()}` },
-    });
+    const signal = (token: string, type: string) =>
+      harness.call('POST', '/v1/signals', {
+        token,
+        body: { type, subject: 's', source: 'test', sourceId: `${type}-${Math.random()}` },
+      });
     const signalsOnly = await tokenWith(owner.accountId, ['signals:read', 'signals:write']);
     const refused = await rule(signalsOnly, type);
     assert.equal(refused.status, 403, refused.text);
@@ -92,7 +94,7 @@ describe('schedules and signal rules act within their creator\'s grant', functio
     assert.equal((await pollUntilRest(owner.token, paid.body.matches[0].runId)).result.results.pay.paid, true);
   });
 
-  it('a rule\'s new target makes it act within the updater\'s grant (403 unless they could start it)', async () => {
+  it("a rule's new target makes it act within the updater's grant (403 unless they could start it)", async () => {
     const body = { name: 'r', signalType: 'x.y', target: payTarget };
     const made = await harness.call('POST', '/v1/signals/rules', { token: owner.token, body });
     const path = `/v1/signals/rules/${made.body.rule.ruleId}/update`;
@@ -101,7 +103,7 @@ describe('schedules and signal rules act within their creator\'s grant', functio
     assert.equal(refused.status, 403, refused.text);
     const renamed = await harness.call('POST', path, { token: signalsOnly, body: { name: 'renamed' } });
     assert.equal(renamed.status, 200, renamed.text);
-    assert.ok(renamed.body.rule.grantScopes.includes('pay:write'), 'a rename keeps the creator\'s grant');
+    assert.ok(renamed.body.rule.grantScopes.includes('pay:write'), "a rename keeps the creator's grant");
     const token = await scoped(['signals:write', 'runs:write']);
     const retargeted = await harness.call('POST', path, { token, body: { target: payTarget } });
     assert.deepEqual(retargeted.body.rule.grantScopes, ['signals:write', 'runs:write']);

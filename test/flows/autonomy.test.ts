@@ -6,7 +6,8 @@ import { PROJECTS } from '../support/project-fixtures.js';
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 const release = { service: 'api', environment: 'prod', version: '3.0.0', artifacts: green };
 const all = ['configure', 'validate', 'deploy', 'monitor'];
-const autonomous = (token: string | undefined, body: unknown) => harness.call('POST', '/v1/orchestrator/autonomous', { token, body });
+const autonomous = (token: string | undefined, body: unknown) =>
+  harness.call('POST', '/v1/orchestrator/autonomous', { token, body });
 
 describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
   let a: { token: string; accountId: string };
@@ -15,11 +16,19 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
     a = await harness.account();
     approver = await member(a.accountId, 'approver');
   });
-  /** A grant an approver makes (the runs are submitted by the owner: another member); `autonomy` in the old inline shape. */
+  /**
+   * A grant an approver makes (the runs are submitted by the owner: another member); `autonomy` in the old inline
+   * shape.
+   */
   const grantOf = async ({ enabled: _enabled, ...fields }: Record<string, unknown>) => {
     const res = await harness.call('POST', '/v1/delivery/autonomy/grants', {
       token: approver.token,
-      body: { environments: ['prod', 'development'], budget: 1000, expiresAt: new Date(Date.now() + 3_600_000).toISOString(), ...fields },
+      body: {
+        environments: ['prod', 'development'],
+        budget: 1000,
+        expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+        ...fields,
+      },
     });
     assert.equal(res.status, 201, res.text);
     return res.body.grant.grantId as string;
@@ -27,9 +36,24 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
 
   it('fails closed to awaitingApproval for each reason, listing what needs granting', async () => {
     const cases: Array<[string, Record<string, unknown>, string[], RegExp]> = [
-      ['not granted', { enabled: true, allowedActions: ['configure', 'validate'] }, ['deploy', 'monitor'], /deploy is not in allowedActions/],
-      ['reserved for a person', { enabled: true, allowedActions: all, requireApproval: ['deploy'] }, ['deploy'], /reserves deploy for a person/],
-      ['budget', { enabled: true, allowedActions: all, maxActions: 2 }, ['deploy', 'monitor'], /budget of 2 action\(s\) is used up/],
+      [
+        'not granted',
+        { enabled: true, allowedActions: ['configure', 'validate'] },
+        ['deploy', 'monitor'],
+        /deploy is not in allowedActions/,
+      ],
+      [
+        'reserved for a person',
+        { enabled: true, allowedActions: all, requireApproval: ['deploy'] },
+        ['deploy'],
+        /reserves deploy for a person/,
+      ],
+      [
+        'budget',
+        { enabled: true, allowedActions: all, maxActions: 2 },
+        ['deploy', 'monitor'],
+        /budget of 2 action\(s\) is used up/,
+      ],
     ];
     for (const [label, autonomy, needsGrant, reason] of cases) {
       const res = await autonomous(a.token, { ...release, grantId: await grantOf(autonomy) });
@@ -37,49 +61,96 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
       assert.equal(res.body.status, 'awaitingApproval', label);
       assert.equal(res.body.mode, 'delivery', `${label}: inferred from service and version`);
       assert.deepEqual(res.body.needsGrant, needsGrant, label);
-      assert.ok(res.body.reasons.some((r: string) => reason.test(r)), `${label}: ${res.body.reasons}`);
+      assert.ok(
+        res.body.reasons.some((r: string) => reason.test(r)),
+        `${label}: ${res.body.reasons}`,
+      );
       assert.equal(res.body.autonomousToCompletion, false);
     }
-    const budget = (await autonomous(a.token, { ...release, grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 2 }) })).body;
-    assert.deepEqual(budget.actions.map((x: any) => x.decision), ['autoApproved', 'autoApproved', 'needsGrant', 'needsGrant']);
+    const budget = (
+      await autonomous(a.token, {
+        ...release,
+        grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 2 }),
+      })
+    ).body;
+    assert.deepEqual(
+      budget.actions.map((x: any) => x.decision),
+      ['autoApproved', 'autoApproved', 'needsGrant', 'needsGrant'],
+    );
     assert.equal(budget.budgetUsed, 2);
   });
 
   it('granted within budget: every action autoApproved, delivered as a dry run, to completion', async () => {
-    const res = await autonomous(a.token, { ...release, grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 4 }) });
+    const res = await autonomous(a.token, {
+      ...release,
+      grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 4 }),
+    });
     assert.equal(res.body.status, 'delivered', res.text);
-    assert.deepEqual(res.body.actions.map((x: any) => [x.action, x.decision, x.status]), [['configure', 'autoApproved', 'skipped'], ['validate', 'autoApproved', 'passed'], ['deploy', 'autoApproved', 'dry run'], ['monitor', 'autoApproved', 'passed']]);
+    assert.deepEqual(
+      res.body.actions.map((x: any) => [x.action, x.decision, x.status]),
+      [
+        ['configure', 'autoApproved', 'skipped'],
+        ['validate', 'autoApproved', 'passed'],
+        ['deploy', 'autoApproved', 'dry run'],
+        ['monitor', 'autoApproved', 'passed'],
+      ],
+    );
     assert.equal(res.body.budgetUsed, 4);
     assert.equal(res.body.autonomousToCompletion, true);
     assert.match(res.body.handoff.message, /^dry run/);
   });
 
   it('a failing gate still blocks a granted run (autonomy never overrides a gate)', async () => {
-    const res = await autonomous(a.token, { ...release, artifacts: { ...green, security: 'failed' }, grantId: await grantOf({ enabled: true, allowedActions: all }) });
+    const res = await autonomous(a.token, {
+      ...release,
+      artifacts: { ...green, security: 'failed' },
+      grantId: await grantOf({ enabled: true, allowedActions: all }),
+    });
     assert.equal(res.body.status, 'blocked', res.text);
     assert.equal(res.body.autonomousToCompletion, false);
   });
 
-  it('environment mode: commands need allowCommands, secrets need a person; granted setup is a dry run to delivered', async () => {
-    const actions = ['installRuntime', 'startServices', 'installDependencies'];
-    const noCommands = await autonomous(a.token, { files: PROJECTS.go, grantId: await grantOf({ enabled: true, allowedActions: actions }) });
-    assert.equal(noCommands.body.mode, 'environment', 'inferred from files');
-    assert.equal(noCommands.body.status, 'awaitingApproval', noCommands.text);
-    assert.deepEqual(noCommands.body.needsGrant, ['installRuntime', 'installDependencies'], 'starting services has no command here (no compose file); the others do');
-    assert.ok(noCommands.body.reasons.every((r: string) => /allowCommands is not set/.test(r)));
-    const secrets = await autonomous(a.token, { mode: 'environment', files: PROJECTS.ruby, grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: [...actions, 'provideSecrets'] }) });
-    assert.equal(secrets.body.status, 'awaitingApproval');
-    assert.deepEqual(secrets.body.needsGrant, ['provideSecrets']);
-    assert.match(secrets.body.reasons[0], /SECRET_KEY_BASE must come from a person/);
-    const granted = await autonomous(a.token, { files: PROJECTS.go, grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: actions, workdir: '/src/svc' }) });
-    assert.equal(granted.body.status, 'delivered', granted.text);
-    assert.ok(granted.body.actions.every((x: any) => x.decision === 'autoApproved' && x.status === 'dry run'));
-    assert.equal(granted.body.autonomousToCompletion, true);
-    assert.match(granted.body.handoff.message, /no command was run/);
-    const resumed = await harness.call('POST', `/v1/delivery/runs/${noCommands.body.runId}/resume`, { token: approver.token, body: { approved: true } });
-    assert.equal(resumed.body.status, 'delivered', 'a person approves what autonomy did not cover');
-    assert.equal(resumed.body.autonomousToCompletion, false);
-  });
+  it(
+    'environment mode: commands need allowCommands, secrets need a person; granted setup is a dry run to ' +
+      'delivered',
+    async () => {
+      const actions = ['installRuntime', 'startServices', 'installDependencies'];
+      const noCommands = await autonomous(a.token, {
+        files: PROJECTS.go,
+        grantId: await grantOf({ enabled: true, allowedActions: actions }),
+      });
+      assert.equal(noCommands.body.mode, 'environment', 'inferred from files');
+      assert.equal(noCommands.body.status, 'awaitingApproval', noCommands.text);
+      assert.deepEqual(
+        noCommands.body.needsGrant,
+        ['installRuntime', 'installDependencies'],
+        'starting services has no command here (no compose file); the others do',
+      );
+      assert.ok(noCommands.body.reasons.every((r: string) => /allowCommands is not set/.test(r)));
+      const secrets = await autonomous(a.token, {
+        mode: 'environment',
+        files: PROJECTS.ruby,
+        grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: [...actions, 'provideSecrets'] }),
+      });
+      assert.equal(secrets.body.status, 'awaitingApproval');
+      assert.deepEqual(secrets.body.needsGrant, ['provideSecrets']);
+      assert.match(secrets.body.reasons[0], /SECRET_KEY_BASE must come from a person/);
+      const granted = await autonomous(a.token, {
+        files: PROJECTS.go,
+        grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: actions, workdir: '/src/svc' }),
+      });
+      assert.equal(granted.body.status, 'delivered', granted.text);
+      assert.ok(granted.body.actions.every((x: any) => x.decision === 'autoApproved' && x.status === 'dry run'));
+      assert.equal(granted.body.autonomousToCompletion, true);
+      assert.match(granted.body.handoff.message, /no command was run/);
+      const resumed = await harness.call('POST', `/v1/delivery/runs/${noCommands.body.runId}/resume`, {
+        token: approver.token,
+        body: { approved: true },
+      });
+      assert.equal(resumed.body.status, 'delivered', 'a person approves what autonomy did not cover');
+      assert.equal(resumed.body.autonomousToCompletion, false);
+    },
+  );
 
   it('400 when the mode cannot be inferred, the grant is missing or inline, 401 without a token', async () => {
     const grantId = await grantOf({ allowedActions: all });

@@ -28,14 +28,22 @@ describe('a run, a tool and a mission act within the grant of the token behind t
     owner = await harness.account();
     const value = `g-${randomBytes(12).toString('hex')}`;
     const stored = await harness.call('POST', '/v1/bridge/credentials', {
-      token: owner.token, body: { name: 'grant-token', kind: 'bearer', value },
+      token: owner.token,
+      body: { name: 'grant-token', kind: 'bearer', value },
     });
     assert.equal(stored.status, 201, stored.text);
     connectorId = `any-${randomBytes(3).toString('hex')}`;
-    const made = await harness.call('POST', '/v1/bridge/connectors', { token: owner.token, body: {
-      connectorId, kind: 'custom', caps: ['ci.trigger', 'sms.send'], endpoint: provider.url, signingSecret: secret,
-      credential: { type: 'bearer', tokenRef: 'cred:grant-token' },
-    } });
+    const made = await harness.call('POST', '/v1/bridge/connectors', {
+      token: owner.token,
+      body: {
+        connectorId,
+        kind: 'custom',
+        caps: ['ci.trigger', 'sms.send'],
+        endpoint: provider.url,
+        signingSecret: secret,
+        credential: { type: 'bearer', tokenRef: 'cred:grant-token' },
+      },
+    });
     assert.equal(made.status, 201, made.text);
   });
   after(async () => {
@@ -58,7 +66,10 @@ describe('a run, a tool and a mission act within the grant of the token behind t
     assert.match(refused.body.error, /pay step failed: settling a payment needs scope pay:write/);
     assert.equal(await receiptsOf(refused.body.runId), 0);
     const denied = await harness.deps.db('audit_log').where({ resource_id: refused.body.runId, action: 'run.effect' });
-    assert.deepEqual(denied.map((d) => [d.outcome, d.details.effect]), [['denied', 'pay.settle']]);
+    assert.deepEqual(
+      denied.map((d) => [d.outcome, d.details.effect]),
+      [['denied', 'pay.settle']],
+    );
     const paid = await run(await scoped(['runs:write', 'runs:read', 'pay:write']), body);
     assert.deepEqual([paid.body.status, paid.body.results.pay.paid], ['ready', true], paid.text);
     assert.equal(await receiptsOf(paid.body.runId), 1);
@@ -115,13 +126,19 @@ describe('a run, a tool and a mission act within the grant of the token behind t
     assert.match(deploy.findings[0], /bridge action bac_/);
   });
 
-  it('a proxy token cannot send via a connector in a mission\'s channelMsg; with bridge:write it can', async () => {
+  it("a proxy token cannot send via a connector in a mission's channelMsg; with bridge:write it can", async () => {
     const task = await harness.call('POST', '/v1/tasks', { token: owner.token, body: { domain: 'proxy', inData: {} } });
     const taskId = task.body.task.taskId;
     const mission = {
-      taskId, kind: 'message', reason: 'localServiceAvailability', task: 'Ask whether Monday works',
+      taskId,
+      kind: 'message',
+      reason: 'localServiceAvailability',
+      task: 'Ask whether Monday works',
       channelMsg: {
-        channel: 'sms', to: '+49305550123', text: 'Does Monday work?', connectorId,
+        channel: 'sms',
+        to: '+49305550123',
+        text: 'Does Monday work?',
+        connectorId,
         outreach: { lawfulBasis: 'legitimateInterest' },
       },
     };
@@ -144,10 +161,13 @@ describe('a run, a tool and a mission act within the grant of the token behind t
   describe('portalBrowser (tools:use) runs a portal action only with the bridge scope, over HTTP and MCP', () => {
     let actionId: () => Promise<string>;
     before(async () => {
-      const session = await harness.call('POST', '/v1/bridge/portal/sessions', { token: owner.token, body: {
-        targetOrigin: 'https://portal.example.com',
-        credentials: { usernameRef: 'cred:grant-token', passwordRef: 'cred:grant-unset' },
-      } });
+      const session = await harness.call('POST', '/v1/bridge/portal/sessions', {
+        token: owner.token,
+        body: {
+          targetOrigin: 'https://portal.example.com',
+          credentials: { usernameRef: 'cred:grant-token', passwordRef: 'cred:grant-unset' },
+        },
+      });
       assert.equal(session.status, 201, session.text);
       actionId = async () => {
         const body = { portalSessionId: session.body.session.portalSessionId, templateId: 'download-latest-invoice' };

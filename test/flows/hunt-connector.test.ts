@@ -5,7 +5,10 @@ import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '../../jobs/events/logic.js';
 import { harness } from '../support/harness.js';
 
-/** The hunt `connector` source: a hunt.search connector is asked the query (signed) and its candidates are ranked with the others. */
+/**
+ * The hunt `connector` source: a hunt.search connector is asked the query (signed) and its candidates are ranked with
+ * the others.
+ */
 describe('hunt: the connector source', function () {
   this.timeout(20_000);
   const secret = newWebhookSecret();
@@ -25,7 +28,11 @@ describe('hunt: the connector source', function () {
         } catch {
           verified = false;
         }
-        seen.push({ query: JSON.parse(raw).data.query, verified, auth: req.headers['x-api-key'] as string | undefined });
+        seen.push({
+          query: JSON.parse(raw).data.query,
+          verified,
+          auth: req.headers['x-api-key'] as string | undefined,
+        });
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       });
     });
@@ -38,27 +45,74 @@ describe('hunt: the connector source', function () {
     await new Promise((r) => server.close(r));
   });
 
-  it('asks each hunt.search connector and ranks its candidates; an answer outside the contract is reported', async () => {
-    const a = await harness.account();
-    assert.equal((await harness.call('POST', '/v1/bridge/credentials', { token: a.token, body: { name: 'hunt-key', kind: 'apiKey', value: 'hunt-key-0123456789' } })).status, 201);
-    const made = await harness.call('POST', '/v1/bridge/connectors', {
-      token: a.token, body: { connectorId: 'shop-api', kind: 'custom', caps: ['hunt.search'], endpoint: url, credential: { type: 'apiKey', tokenRef: 'cred:hunt-key' }, signingSecret: secret },
-    });
-    assert.equal(made.status, 201, made.text);
-    answer = { candidates: [{ id: 'd1', title: 'Cordless drill 18V', price: 89, currency: 'USD', fees: 5, vendor: 'Shop', availability: 'inStock' }, { id: 'd2', title: 'Drill bits', price: 900, currency: 'USD' }] };
-    const res = await harness.call('POST', '/v1/hunt/search', { token: a.token, body: { query: 'cordless drill', sources: ['connector'], budget: { maxUsd: 200 } } });
-    assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.candidates.map((c: any) => [c.candidateId, c.source, c.netUsd, c.eligible]), [['connector:shop-api:d1', 'connector', 94, true], ['connector:shop-api:d2', 'connector', 900, false]]);
-    assert.equal(res.body.sourceTelemetry.connector.status, 'ok');
-    assert.deepEqual(seen.at(-1), { query: 'cordless drill', verified: true, auth: 'hunt-key-0123456789' });
+  it(
+    'asks each hunt.search connector and ranks its ' + 'candidates; an answer outside the contract is ' + 'reported',
+    async () => {
+      const a = await harness.account();
+      assert.equal(
+        (
+          await harness.call('POST', '/v1/bridge/credentials', {
+            token: a.token,
+            body: { name: 'hunt-key', kind: 'apiKey', value: 'hunt-key-0123456789' },
+          })
+        ).status,
+        201,
+      );
+      const made = await harness.call('POST', '/v1/bridge/connectors', {
+        token: a.token,
+        body: {
+          connectorId: 'shop-api',
+          kind: 'custom',
+          caps: ['hunt.search'],
+          endpoint: url,
+          credential: { type: 'apiKey', tokenRef: 'cred:hunt-key' },
+          signingSecret: secret,
+        },
+      });
+      assert.equal(made.status, 201, made.text);
+      answer = {
+        candidates: [
+          {
+            id: 'd1',
+            title: 'Cordless drill 18V',
+            price: 89,
+            currency: 'USD',
+            fees: 5,
+            vendor: 'Shop',
+            availability: 'inStock',
+          },
+          { id: 'd2', title: 'Drill bits', price: 900, currency: 'USD' },
+        ],
+      };
+      const res = await harness.call('POST', '/v1/hunt/search', {
+        token: a.token,
+        body: { query: 'cordless drill', sources: ['connector'], budget: { maxUsd: 200 } },
+      });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(
+        res.body.candidates.map((c: any) => [c.candidateId, c.source, c.netUsd, c.eligible]),
+        [
+          ['connector:shop-api:d1', 'connector', 94, true],
+          ['connector:shop-api:d2', 'connector', 900, false],
+        ],
+      );
+      assert.equal(res.body.sourceTelemetry.connector.status, 'ok');
+      assert.deepEqual(seen.at(-1), { query: 'cordless drill', verified: true, auth: 'hunt-key-0123456789' });
 
-    answer = { items: [] };
-    const bad = await harness.call('POST', '/v1/hunt/search', { token: a.token, body: { query: 'drill', sources: ['connector'] } });
-    assert.equal(bad.status, 200);
-    assert.equal(bad.body.sourceTelemetry.connector.connectors['shop-api'].status, 'failed');
-    assert.match(bad.body.sourceTelemetry.connector.connectors['shop-api'].error, /hunt\.search contract/);
+      answer = { items: [] };
+      const bad = await harness.call('POST', '/v1/hunt/search', {
+        token: a.token,
+        body: { query: 'drill', sources: ['connector'] },
+      });
+      assert.equal(bad.status, 200);
+      assert.equal(bad.body.sourceTelemetry.connector.connectors['shop-api'].status, 'failed');
+      assert.match(bad.body.sourceTelemetry.connector.connectors['shop-api'].error, /hunt\.search contract/);
 
-    const none = await harness.call('POST', '/v1/hunt/search', { token: (await harness.account()).token, body: { query: 'drill', sources: ['connector'] } });
-    assert.equal(none.body.sourceTelemetry.connector.status, 'unavailable');
-  });
+      const none = await harness.call('POST', '/v1/hunt/search', {
+        token: (await harness.account()).token,
+        body: { query: 'drill', sources: ['connector'] },
+      });
+      assert.equal(none.body.sourceTelemetry.connector.status, 'unavailable');
+    },
+  );
 });

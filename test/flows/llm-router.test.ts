@@ -22,8 +22,13 @@ async function fakeLlm() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
     seen,
-    set(fn: typeof behave) { behave = fn; },
-    close: () => { server.closeAllConnections(); return new Promise((r) => server.close(r)); },
+    set(fn: typeof behave) {
+      behave = fn;
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
   };
 }
 
@@ -37,7 +42,15 @@ describe('optional LLM router', () => {
   let deps: { config: ReturnType<typeof harness.configWith>; log: ReturnType<typeof createLogger> };
   before(async () => {
     llm = await fakeLlm();
-    deps = { config: harness.configWith({ LLM_BASE_URL: llm.url, LLM_API_KEY: 'sk-test', LLM_MODEL: 'router-1', LLM_TIMEOUT_MS: '300' }), log: createLogger('silent') };
+    deps = {
+      config: harness.configWith({
+        LLM_BASE_URL: llm.url,
+        LLM_API_KEY: 'sk-test',
+        LLM_MODEL: 'router-1',
+        LLM_TIMEOUT_MS: '300',
+      }),
+      log: createLogger('silent'),
+    };
   });
   after(() => llm.close());
 
@@ -54,7 +67,13 @@ describe('optional LLM router', () => {
   for (const [name, behave] of [
     ['a garbage answer', answer('I think you should pay')],
     ['unknown domains', answer('{"route": ["teleport"]}')],
-    ['a 500', (_q: unknown, res: http.ServerResponse) => { res.statusCode = 500; res.end('boom'); }],
+    [
+      'a 500',
+      (_q: unknown, res: http.ServerResponse) => {
+        res.statusCode = 500;
+        res.end('boom');
+      },
+    ],
     ['a timeout', () => undefined],
   ] as const) {
     it(`falls back to the deterministic router on ${name}`, async () => {
@@ -69,7 +88,10 @@ describe('optional LLM router', () => {
   it('is not consulted when domainRoute is given or no endpoint is configured', async () => {
     const before = llm.seen.length;
     assert.equal((await decideRoute(deps, { request: 'x', domainRoute: ['hunt'] })).source, 'forced');
-    assert.equal((await decideRoute({ config: harness.configWith({}), log: deps.log }, { request: 'find a bike' })).source, 'deterministic');
+    assert.equal(
+      (await decideRoute({ config: harness.configWith({}), log: deps.log }, { request: 'find a bike' })).source,
+      'deterministic',
+    );
     assert.equal(llm.seen.length, before);
   });
 });

@@ -28,7 +28,9 @@ type Child = ReturnType<typeof spawnEntry>;
 async function sealedColumns(): Promise<Record<string, unknown>> {
   const db = harness.deps.db;
   const pick = async (table: string, keys: string[], cols: string[]) =>
-    db(table).select(...keys, ...cols).orderBy(keys);
+    db(table)
+      .select(...keys, ...cols)
+      .orderBy(keys);
   return {
     credentialVersions: await pick('credential_versions', ['credential_id', 'version'], ['sealed_value']),
     subscriptions: await pick('subscriptions', ['id'], ['secret', 'previous_secret']),
@@ -59,9 +61,15 @@ describe('master key rotation across processes (the real CLI, then processes wit
   let rotated = false;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'awp-mk-'));
   const env = (key: string) => ({
-    DATABASE_URL: harness.config.DATABASE_URL!, REDIS_URL: harness.config.REDIS_URL!, AWP_MASTER_KEY: key,
-    QUEUE_PREFIX: `{awp-mk-${randomBytes(3).toString('hex')}}`, LOG_LEVEL: 'debug', RATE_LIMIT_PER_MINUTE: '10000',
-    AWP_ALLOW_PRIVATE_EGRESS: '1', WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200', DATA_DIR: dataDir,
+    DATABASE_URL: harness.config.DATABASE_URL!,
+    REDIS_URL: harness.config.REDIS_URL!,
+    AWP_MASTER_KEY: key,
+    QUEUE_PREFIX: `{awp-mk-${randomBytes(3).toString('hex')}}`,
+    LOG_LEVEL: 'debug',
+    RATE_LIMIT_PER_MINUTE: '10000',
+    AWP_ALLOW_PRIVATE_EGRESS: '1',
+    WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200',
+    DATA_DIR: dataDir,
   });
 
   before(async () => {
@@ -75,9 +83,17 @@ describe('master key rotation across processes (the real CLI, then processes wit
     rx = await startReceiver(() => [whsec]);
     const call = (p: string, body: unknown) => harness.call('POST', p, { token: a.token, body });
     // Everything is sealed under the old key, by the harness's own process, before the rotation.
-    assert.equal((await call('/v1/bridge/credentials', { name: 'mk-bearer', kind: 'bearer', value: bearer })).status, 201);
-    const con = await call('/v1/bridge/connectors', { connectorId: 'mk-con', kind: 'custom', caps: ['crm.update'],
-      endpoint: `${url}/mk`, credential: { type: 'bearer', tokenRef: 'cred:mk-bearer' } });
+    assert.equal(
+      (await call('/v1/bridge/credentials', { name: 'mk-bearer', kind: 'bearer', value: bearer })).status,
+      201,
+    );
+    const con = await call('/v1/bridge/connectors', {
+      connectorId: 'mk-con',
+      kind: 'custom',
+      caps: ['crm.update'],
+      endpoint: `${url}/mk`,
+      credential: { type: 'bearer', tokenRef: 'cred:mk-bearer' },
+    });
     assert.equal(con.status, 201, con.text);
     const sub = await call('/v1/event-subscriptions', { endpoint: rx.url, events: ['mk.rotated'], secret: whsec });
     assert.equal(sub.status, 201, sub.text);
@@ -94,12 +110,16 @@ describe('master key rotation across processes (the real CLI, then processes wit
   it('the CLI re-wraps every data key and leaves every sealed value byte-identical', async () => {
     const sealedBefore = await sealedColumns();
     const keysBefore = await harness.deps.db('vault_data_keys').select('id', 'wrapped', 'master_key_id').orderBy('id');
-    assert.ok(keysBefore.length >= 2, 'the account\'s and the platform\'s data keys at least');
+    assert.ok(keysBefore.length >= 2, "the account's and the platform's data keys at least");
     const cli = spawnEntry('scripts/rotate-master-key.ts', { ...env(K1()), AWP_MASTER_KEY_NEW: K2 });
     const code = await exitOf(cli);
     rotated = code === 0;
     assert.equal(code, 0, cli.output());
-    const line = cli.output().trim().split('\n').find((l) => l.startsWith('{"rewrapped"'))!;
+    const line = cli
+      .output()
+      .trim()
+      .split('\n')
+      .find((l) => l.startsWith('{"rewrapped"'))!;
     const out = JSON.parse(line);
     assert.equal(out.rewrapped, keysBefore.length);
     assert.equal(out.newMasterKey, undefined, 'a key it was given is not printed back');
@@ -107,7 +127,11 @@ describe('master key rotation across processes (the real CLI, then processes wit
 
     assert.deepEqual(await sealedColumns(), sealedBefore, 'no sealed value changed');
     const keysAfter = await harness.deps.db('vault_data_keys').select('id', 'wrapped', 'master_key_id').orderBy('id');
-    assert.deepEqual(keysAfter.map((k: any) => k.id), keysBefore.map((k: any) => k.id), 'the same data keys');
+    assert.deepEqual(
+      keysAfter.map((k: any) => k.id),
+      keysBefore.map((k: any) => k.id),
+      'the same data keys',
+    );
     for (const [i, k] of keysAfter.entries()) {
       assert.notEqual(k.wrapped, keysBefore[i].wrapped, `${k.id} re-wrapped`);
       assert.equal(k.master_key_id, out.masterKeyId, `${k.id} names the new master key`);
@@ -130,12 +154,19 @@ describe('master key rotation across processes (the real CLI, then processes wit
         harness.call(method, p, { token: a.token, ...(body === undefined ? {} : { body }) }, base);
       const action = await call('POST', '/v1/bridge/actions', { connectorId: 'mk-con', capability: 'crm.update' });
       assert.equal(action.status, 201, action.text);
-      const done = await until(() => call('GET', `/v1/bridge/actions/${action.body.action.actionId}`),
-        (r) => ['succeeded', 'failed'].includes(r.body.action?.status), 60_000);
+      const done = await until(
+        () => call('GET', `/v1/bridge/actions/${action.body.action.actionId}`),
+        (r) => ['succeeded', 'failed'].includes(r.body.action?.status),
+        60_000,
+      );
       assert.equal(done.body.action.status, 'succeeded', done.text);
       assert.ok(seen.includes(`Bearer ${bearer}`), 'the stored bearer token reached the endpoint');
       assert.equal((await call('POST', '/v1/events', { type: 'mk.rotated', payload: {} })).status, 201);
-      const got = await until(() => rx.received, (r) => r.length > 0, 60_000);
+      const got = await until(
+        () => rx.received,
+        (r) => r.length > 0,
+        60_000,
+      );
       assert.deepEqual(got[0]!.verifiedWith, [whsec], 'signed with the stored webhook secret');
     } finally {
       for (const child of [api, worker, delivery]) assert.equal(await stopWith(child, 'SIGTERM'), 0, child.output());
@@ -159,13 +190,27 @@ describe('master key rotation across processes (the real CLI, then processes wit
         return res;
       };
       const refused = [
-        await call('POST', '/v1/bridge/credentials', { name: 'mk-new', kind: 'apiKey', value: `ak-${randomBytes(8).toString('hex')}` }),
-        await call('POST', '/v1/bridge/credentials/mk-bearer/rotate', { value: `bt-${randomBytes(8).toString('hex')}` }),
+        await call('POST', '/v1/bridge/credentials', {
+          name: 'mk-new',
+          kind: 'apiKey',
+          value: `ak-${randomBytes(8).toString('hex')}`,
+        }),
+        await call('POST', '/v1/bridge/credentials/mk-bearer/rotate', {
+          value: `bt-${randomBytes(8).toString('hex')}`,
+        }),
         await call('POST', '/v1/event-subscriptions', { endpoint: rx.url, events: ['mk.x'], secret: whsec }),
         // An account with no data key yet gets none wrapped by the retired key (it could never be opened later).
-        await harness.call('POST', '/v1/bridge/credentials', {
-          token: fresh.token, body: { name: 'mk-fresh', kind: 'apiKey', value: `ak-${randomBytes(8).toString('hex')}` },
-        }, base).then((res) => (answers.push(res.text), res)),
+        await harness
+          .call(
+            'POST',
+            '/v1/bridge/credentials',
+            {
+              token: fresh.token,
+              body: { name: 'mk-fresh', kind: 'apiKey', value: `ak-${randomBytes(8).toString('hex')}` },
+            },
+            base,
+          )
+          .then((res) => (answers.push(res.text), res)),
       ];
       for (const res of refused) {
         assert.equal(res.status, 503, res.text);
@@ -179,7 +224,7 @@ describe('master key rotation across processes (the real CLI, then processes wit
     }
     assert.ok(/"msg":"request failed"/.test(api.output()), 'the operator finds the cause in the log');
     for (const v of [bearer, whsec, whsec.slice(6), K1(), K2]) {
-      assert.ok(!api.output().includes(v), 'no secret in the old-key process\'s log');
+      assert.ok(!api.output().includes(v), "no secret in the old-key process's log");
       assert.ok(!answers.some((t) => t.includes(v)), 'nor in its answers');
     }
   });

@@ -6,7 +6,12 @@ import { harness } from '../support/harness.js';
 import { pollUntilRest, seedCatalog } from '../support/runs.js';
 
 /** Reads an SSE response until `stopAfter` events arrived (then drops the connection) or the stream ends. */
-function readSse(url: string, token: string, lastEventId: string | null, stopAfter: number): Promise<Array<{ id: number; event: string; data: any }>> {
+function readSse(
+  url: string,
+  token: string,
+  lastEventId: string | null,
+  stopAfter: number,
+): Promise<Array<{ id: number; event: string; data: any }>> {
   return new Promise((resolve, reject) => {
     const events: Array<{ id: number; event: string; data: any }> = [];
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
@@ -21,7 +26,9 @@ function readSse(url: string, token: string, lastEventId: string | null, stopAft
           const block = buf.slice(0, idx);
           buf = buf.slice(idx + 2);
           if (block.startsWith(':')) continue;
-          const fields = Object.fromEntries(block.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+          const fields = Object.fromEntries(
+            block.split('\n').map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]),
+          );
           events.push({ id: Number(fields.id), event: fields.event!, data: JSON.parse(fields.data!) });
           if (events.length >= stopAfter) {
             req.destroy();
@@ -45,7 +52,10 @@ describe('run control: streams, cancel, failures', () => {
   });
 
   it('SSE resume after a dropped connection yields every event exactly once', async () => {
-    const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] } });
+    const res = await harness.call('POST', '/v1/orchestrator/run', {
+      token,
+      body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] },
+    });
     assert.equal(res.body.status, 'ready');
     const url = `${harness.url}/v1/runs/${res.body.runId}/events`;
     const all = await readSse(url, token, null, 1000);
@@ -54,10 +64,19 @@ describe('run control: streams, cancel, failures', () => {
     assert.equal(firstPart.length, 3);
     const rest = await readSse(url, token, String(firstPart[2]!.id), 1000);
     const ids = [...firstPart, ...rest].map((e) => e.id);
-    assert.deepEqual(ids, all.map((e) => e.id));
+    assert.deepEqual(
+      ids,
+      all.map((e) => e.id),
+    );
     assert.equal(new Set(ids).size, ids.length);
     const viaQuery = await harness.call('GET', `/v1/runs/${res.body.runId}/events?after=${all.length - 1}`, { token });
-    assert.deepEqual(viaQuery.text.trim().split('\n').map((l) => JSON.parse(l).type), ['final']);
+    assert.deepEqual(
+      viaQuery.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).type),
+      ['final'],
+    );
   });
 
   it('the event stream follows a live run until it rests', async () => {
@@ -67,11 +86,18 @@ describe('run control: streams, cancel, failures', () => {
       return { output: { slow: true }, evidence: [], conversation: ['done slowly'] };
     });
     try {
-      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit', domainRoute: ['resolve'] }, headers: { prefer: 'respond-async' } });
+      const res = await harness.call('POST', '/v1/orchestrator/run', {
+        token,
+        body: { request: 'audit', domainRoute: ['resolve'] },
+        headers: { prefer: 'respond-async' },
+      });
       const events = await readSse(`${harness.url}/v1/runs/${res.body.runId}/events`, token, null, 1000);
       assert.equal(events[events.length - 1]!.event, 'final');
       assert.ok(events.some((e) => e.event === 'domainStream' && e.data.message === 'working slowly'));
-      assert.deepEqual(events.map((e) => e.id), events.map((_, i) => i + 1));
+      assert.deepEqual(
+        events.map((e) => e.id),
+        events.map((_, i) => i + 1),
+      );
     } finally {
       release();
     }
@@ -79,11 +105,22 @@ describe('run control: streams, cancel, failures', () => {
 
   it('cancel stops a slow step where it runs and the run rests canceled', async () => {
     let aborted = false;
-    const release = registerStepHandler('resolve', (input) => new Promise((_, reject) => {
-      input.signal.addEventListener('abort', () => { aborted = true; reject(input.signal.reason); });
-    }));
+    const release = registerStepHandler(
+      'resolve',
+      (input) =>
+        new Promise((_, reject) => {
+          input.signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(input.signal.reason);
+          });
+        }),
+    );
     try {
-      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit', domainRoute: ['resolve'] }, headers: { prefer: 'respond-async' } });
+      const res = await harness.call('POST', '/v1/orchestrator/run', {
+        token,
+        body: { request: 'audit', domainRoute: ['resolve'] },
+        headers: { prefer: 'respond-async' },
+      });
       const runId = res.body.runId;
       for (let i = 0; i < 100; i++) {
         const run = await harness.call('GET', `/v1/runs/${runId}`, { token });
@@ -109,7 +146,10 @@ describe('run control: streams, cancel, failures', () => {
       throw invalidPayload('the documents field must hold text');
     });
     try {
-      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit', domainRoute: ['resolve'] } });
+      const res = await harness.call('POST', '/v1/orchestrator/run', {
+        token,
+        body: { request: 'audit', domainRoute: ['resolve'] },
+      });
       assert.equal(res.status, 200);
       assert.equal(res.body.status, 'failed');
       assert.match(res.body.error, /resolve step failed: the documents field must hold text/);
@@ -125,10 +165,17 @@ describe('run control: streams, cancel, failures', () => {
     const release = registerStepHandler('resolve', async () => {
       calls++;
       if (calls === 1) throw new Error('connection reset');
-      return { output: { attempt: calls }, evidence: [{ claim: 'x', source: 'https://e.example', sourceBound: true }], conversation: ['ok'] };
+      return {
+        output: { attempt: calls },
+        evidence: [{ claim: 'x', source: 'https://e.example', sourceBound: true }],
+        conversation: ['ok'],
+      };
     });
     try {
-      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit', domainRoute: ['resolve'] } });
+      const res = await harness.call('POST', '/v1/orchestrator/run', {
+        token,
+        body: { request: 'audit', domainRoute: ['resolve'] },
+      });
       assert.equal(res.body.status, 'ready', res.text);
       assert.equal(res.body.results.resolve.attempt, 2);
       const run = await harness.call('GET', `/v1/runs/${res.body.runId}`, { token });
@@ -143,14 +190,28 @@ describe('a client that goes away', () => {
   it('stops the server-side follower: the run channel loses its subscriber while the run goes on', async () => {
     const { token } = await harness.account();
     let finish!: () => void;
-    const release = registerStepHandler('resolve', () => new Promise((resolve) => { finish = () => resolve({ output: {}, evidence: [], conversation: ['ok'] }); }));
+    const release = registerStepHandler(
+      'resolve',
+      () =>
+        new Promise((resolve) => {
+          finish = () => resolve({ output: {}, evidence: [], conversation: ['ok'] });
+        }),
+    );
     try {
-      const res = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'audit', domainRoute: ['resolve'] }, headers: { prefer: 'respond-async' } });
+      const res = await harness.call('POST', '/v1/orchestrator/run', {
+        token,
+        body: { request: 'audit', domainRoute: ['resolve'] },
+        headers: { prefer: 'respond-async' },
+      });
       const runId = res.body.runId;
       const channel = harness.deps.bus.channel(`run:${runId}`);
-      const subscribers = async () => Number(((await harness.deps.redis.call('PUBSUB', 'NUMSUB', channel)) as [string, number])[1]);
+      const subscribers = async () =>
+        Number(((await harness.deps.redis.call('PUBSUB', 'NUMSUB', channel)) as [string, number])[1]);
       const controller = new AbortController();
-      const stream = await fetch(`${harness.url}/v1/runs/${runId}/events`, { headers: { authorization: `Bearer ${token}` }, signal: controller.signal });
+      const stream = await fetch(`${harness.url}/v1/runs/${runId}/events`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: controller.signal,
+      });
       const reader = stream.body!.getReader();
       await reader.read();
       assert.equal(await subscribers(), 1);

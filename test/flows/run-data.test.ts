@@ -3,7 +3,13 @@ import type { FlowJob } from 'bullmq';
 import { buildSegmentFlow } from '../../jobs/orchestrator/flow.js';
 import { ProofCard } from '../../jobs/orchestrator/proof-schemas.js';
 import {
-  ChoiceWaitpointPayload, DecisionLog, StepConversation, StepEvidence, StepExtra, StepJobData, StepOutput,
+  ChoiceWaitpointPayload,
+  DecisionLog,
+  StepConversation,
+  StepEvidence,
+  StepExtra,
+  StepJobData,
+  StepOutput,
 } from '../../shared/schemas/run-data.js';
 import { RunInput, WaitpointResolution } from '../../jobs/orchestrator/schemas.js';
 import { readAs } from '../../shared/validation.js';
@@ -47,19 +53,37 @@ describe('stored run data reads back through its schemas', () => {
   it('a choice and its answer: input, steps, waitpoint payload and resolution, proof cards', async () => {
     const conversationId = `conv-data-${Date.now()}`;
     const first = await harness.call('POST', '/v1/orchestrator/run', {
-      token, body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId, metadata: { team: 'a' }, country: 'US', urls: ['https://shop.example/'] },
+      token,
+      body: {
+        request: 'shortlist espresso machines under $250 so I can choose one',
+        conversationId,
+        metadata: { team: 'a' },
+        country: 'US',
+        urls: ['https://shop.example/'],
+      },
     });
     assert.equal(first.body.status, 'NEEDS_INPUT', first.text);
     const itemId = first.body.results.hunt.choices[1].itemId;
-    const second = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'buy that one', conversationId, itemId, action: 'buy' } });
+    const second = await harness.call('POST', '/v1/orchestrator/run', {
+      token,
+      body: { request: 'buy that one', conversationId, itemId, action: 'buy' },
+    });
     // The buy continues into pay, which waits for a mandate (this run has none).
     assert.equal(second.body.status, 'awaitingApproval', second.text);
 
     const { input, steps, waitpoints } = await readRun(first.body.runId);
     assert.deepEqual([input.country, input.metadata, input.urls], ['US', { team: 'a' }, ['https://shop.example/']]);
-    for (const column of ['request', 'conversationId', 'taskId', 'channel', 'stream']) assert.ok(!(column in input), `${column} has a column of its own`);
-    const inOrder = [...steps].sort((x: { segment: number; idx: number }, y: { segment: number; idx: number }) => x.segment - y.segment || x.idx - y.idx);
-    assert.deepEqual(inOrder.map((s: { domain: string }) => s.domain), ['hunt', 'hunt', 'pay'], 'the step that offered the choice, the same step resumed, then pay');
+    for (const column of ['request', 'conversationId', 'taskId', 'channel', 'stream'])
+      assert.ok(!(column in input), `${column} has a column of its own`);
+    const inOrder = [...steps].sort(
+      (x: { segment: number; idx: number }, y: { segment: number; idx: number }) =>
+        x.segment - y.segment || x.idx - y.idx,
+    );
+    assert.deepEqual(
+      inOrder.map((s: { domain: string }) => s.domain),
+      ['hunt', 'hunt', 'pay'],
+      'the step that offered the choice, the same step resumed, then pay',
+    );
     assert.deepEqual(waitpoints.map((w: { kind: string }) => w.kind).sort(), ['NEEDS_INPUT', 'awaitingApproval']);
     const choice = waitpoints.find((w: { kind: string }) => w.kind === 'NEEDS_INPUT');
     const payload = readAs(ChoiceWaitpointPayload, choice.payload, 'waitpoints.payload');
@@ -68,21 +92,32 @@ describe('stored run data reads back through its schemas', () => {
     assert.deepEqual([resolution.itemId, resolution.action], [itemId, 'buy']);
   });
 
-  it('a template run stores its own fields (findBestFit\'s budget) in the input', async () => {
-    const res = await harness.call('POST', '/v1/workflows/templates/findBestFit/run', { token, body: { templateId: 'findBestFit', request: 'espresso machine', budget: { maxUsd: 250 } } });
+  it("a template run stores its own fields (findBestFit's budget) in the input", async () => {
+    const res = await harness.call('POST', '/v1/workflows/templates/findBestFit/run', {
+      token,
+      body: { templateId: 'findBestFit', request: 'espresso machine', budget: { maxUsd: 250 } },
+    });
     assert.equal(res.status, 200, res.text);
     const { input } = await readRun(res.body.runId);
     assert.deepEqual([input.budget, input.domainRoute], [{ maxUsd: 250 }, ['hunt', 'resolve']]);
   });
 
-  it('the flow builder\'s job data are StepJobData, the last step the root that finalizes', () => {
+  it("the flow builder's job data are StepJobData, the last step the root that finalizes", () => {
     const flow = buildSegmentFlow('run_x', 2, ['hunt', 'resolve'], 0, 'wait_1');
     const steps: unknown[] = [];
-    for (let job: FlowJob | undefined = flow; job; job = job.children?.[0]) steps.push(readAs(StepJobData, job.data, `${job.queueName} job data`));
+    for (let job: FlowJob | undefined = flow; job; job = job.children?.[0])
+      steps.push(readAs(StepJobData, job.data, `${job.queueName} job data`));
     assert.deepEqual(steps, [
       { runId: 'run_x', segment: 2, index: 1, domain: 'resolve', finalizes: true },
       { runId: 'run_x', segment: 2, index: 0, domain: 'hunt', first: true, resumeWaitpointId: 'wait_1' },
     ]);
-    assert.deepEqual(readAs(StepJobData, buildSegmentFlow('run_y', 0, ['hunt'], 0).data, 'one-step flow'), { runId: 'run_y', segment: 0, index: 0, domain: 'hunt', first: true, finalizes: true });
+    assert.deepEqual(readAs(StepJobData, buildSegmentFlow('run_y', 0, ['hunt'], 0).data, 'one-step flow'), {
+      runId: 'run_y',
+      segment: 0,
+      index: 0,
+      domain: 'hunt',
+      first: true,
+      finalizes: true,
+    });
   });
 });

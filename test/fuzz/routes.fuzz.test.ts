@@ -35,9 +35,21 @@ function rawBodies(valid: string): string[] {
   const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
   return [
     valid.startsWith('{') && valid.length > 2 ? `{"zz":${deep},${valid.slice(1)}` : deep,
-    '['.repeat(100_000) + ']'.repeat(100_000), valid.slice(0, Math.max(1, valid.length - 1)), 'not json', 'null', '"text"', '1e999', '[]',
-    `\ufeff${valid}`, '{"a":1,"a":{"b":2}}', '{"x":123456789012345678901234567890123}', '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}',
-    '{"s":"\\ud800\\u0000"}', '{"\\u0000":1}', valid.replace(/"([^"\\]{1,40})"/, '"$1\\u0000"'), valid.replace(/"([^"\\]{1,40})"/, '"\\udfff$1"'),
+    '['.repeat(100_000) + ']'.repeat(100_000),
+    valid.slice(0, Math.max(1, valid.length - 1)),
+    'not json',
+    'null',
+    '"text"',
+    '1e999',
+    '[]',
+    `\ufeff${valid}`,
+    '{"a":1,"a":{"b":2}}',
+    '{"x":123456789012345678901234567890123}',
+    '{"__proto__":{"admin":true},"constructor":{"prototype":{"x":1}}}',
+    '{"s":"\\ud800\\u0000"}',
+    '{"\\u0000":1}',
+    valid.replace(/"([^"\\]{1,40})"/, '"$1\\u0000"'),
+    valid.replace(/"([^"\\]{1,40})"/, '"\\udfff$1"'),
   ];
 }
 
@@ -45,7 +57,14 @@ function idsFor(pool: Record<string, string>, name: string): string | undefined 
   return pool[name];
 }
 
-function buildCase(gen: Gen, path: string, method: string, op: Json, token: string, pool: Record<string, string>): Sent {
+function buildCase(
+  gen: Gen,
+  path: string,
+  method: string,
+  op: Json,
+  token: string,
+  pool: Record<string, string>,
+): Sent {
   const params: Json[] = op.parameters ?? [];
   let url = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const real = idsFor(pool, name);
@@ -71,7 +90,14 @@ function buildCase(gen: Gen, path: string, method: string, op: Json, token: stri
   const secured = (op.security ?? []).length > 0;
   const auth = gen.rng();
   if (secured ? auth < 0.8 : auth < 0.15) headers.authorization = `Bearer ${token}`;
-  else if (auth < 0.9) headers.authorization = gen.pick(['Bearer awp_' + 'x'.repeat(43), 'Bearer ', 'Basic Zm9vOmJhcg==', `Bearer ${token}x`, 'bearer\t' + token]);
+  else if (auth < 0.9)
+    headers.authorization = gen.pick([
+      'Bearer awp_' + 'x'.repeat(43),
+      'Bearer ',
+      'Basic Zm9vOmJhcg==',
+      `Bearer ${token}x`,
+      'bearer\t' + token,
+    ]);
   if (gen.chance(0.1)) headers['idempotency-key'] = gen.pick(['k-' + gen.int(1e9), ' ', 'x'.repeat(300), '__proto__']);
   if (gen.chance(0.1)) headers['last-event-id'] = gen.pick(['99999999999', '-1', 'abc', '0', '2147483648']);
   if (gen.chance(0.15)) headers.accept = gen.pick(['text/event-stream', 'application/x-ndjson', '*/*', 'text/html']);
@@ -81,24 +107,56 @@ function buildCase(gen: Gen, path: string, method: string, op: Json, token: stri
     const schema = op.requestBody?.content?.['application/json']?.schema;
     const valid = JSON.stringify(gen.sample(schema) ?? {});
     const r = gen.rng();
-    body = r < 0.3 ? valid : r < 0.8 ? JSON.stringify(gen.mutate(JSON.parse(valid))) ?? '{}' : gen.pick(rawBodies(valid));
-    headers['content-type'] = gen.pick(['application/json', 'application/json', 'application/json', 'text/plain', 'application/x-www-form-urlencoded']);
+    body =
+      r < 0.3 ? valid : r < 0.8 ? (JSON.stringify(gen.mutate(JSON.parse(valid))) ?? '{}') : gen.pick(rawBodies(valid));
+    headers['content-type'] = gen.pick([
+      'application/json',
+      'application/json',
+      'application/json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+    ]);
   }
-  return { route: `${method.toUpperCase()} ${path}`, method: method.toUpperCase(), path: url, headers, body, implemented: op['x-awp-implemented'] !== false };
+  return {
+    route: `${method.toUpperCase()} ${path}`,
+    method: method.toUpperCase(),
+    path: url,
+    headers,
+    body,
+    implemented: op['x-awp-implemented'] !== false,
+  };
 }
 
 /** What to send to see the failure again (the token shown as a placeholder). */
 function reproduce(c: Sent, status: number | string, answer: string): string {
-  const headers = { ...c.headers, ...(c.headers.authorization ? { authorization: c.headers.authorization.replace(/awp_[\w-]{43}/, 'awp_<token>') } : {}) };
-  const body = c.body === undefined ? '' : `\n    body: ${JSON.stringify(c.body.length > 1500 ? `${c.body.slice(0, 1500)}…(${c.body.length} chars)` : c.body)}`;
-  return `${status} ${c.method} ${c.path.length > 500 ? `${c.path.slice(0, 500)}…` : c.path}\n    headers: ${JSON.stringify(headers)}${body}\n    answer: ${answer.slice(0, 300)}`;
+  const headers = {
+    ...c.headers,
+    ...(c.headers.authorization
+      ? { authorization: c.headers.authorization.replace(/awp_[\w-]{43}/, 'awp_<token>') }
+      : {}),
+  };
+  const body =
+    c.body === undefined
+      ? ''
+      : `\n    body: ` +
+        `${JSON.stringify(c.body.length > 1500 ? `${c.body.slice(0, 1500)}…(${c.body.length} chars)` : c.body)}`;
+  return (
+    `${status} ${c.method} ${c.path.length > 500 ? `${c.path.slice(0, 500)}…` : c.path}\n    headers: ` +
+    `${JSON.stringify(headers)}${body}\n    answer: ${answer.slice(0, 300)}`
+  );
 }
 
 /** Sends one case; returns a failure description or null. Streams are judged by their status and left unread. */
 async function send(c: Sent, seen: Map<string, number>): Promise<string | null> {
   let res: Response;
   try {
-    res = await fetch(`${harness.url}${c.path}`, { method: c.method, headers: c.headers, body: c.body, redirect: 'manual', signal: AbortSignal.timeout(20_000) });
+    res = await fetch(`${harness.url}${c.path}`, {
+      method: c.method,
+      headers: c.headers,
+      body: c.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(20_000),
+    });
   } catch (err) {
     return reproduce(c, 'no answer', String((err as Error).cause ?? err));
   }
@@ -117,16 +175,19 @@ async function send(c: Sent, seen: Map<string, number>): Promise<string | null> 
     } catch {
       // not JSON: reported below
     }
-    if (!env || env.ok !== false || typeof env.error !== 'string' || typeof env.requestId !== 'string') return reproduce(c, `${res.status} without the error envelope`, text);
+    if (!env || env.ok !== false || typeof env.error !== 'string' || typeof env.requestId !== 'string')
+      return reproduce(c, `${res.status} without the error envelope`, text);
   }
   return null;
 }
 
 async function inParallel<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) await fn(items[next++]!);
+    }),
+  );
 }
 
 describe('fuzz: every route of the OpenAPI document, hostile input, no 5xx', () => {
@@ -141,36 +202,55 @@ describe('fuzz: every route of the OpenAPI document, hostile input, no 5xx', () 
     token = a.token;
     await seedCatalog(a.accountId);
     // Real records of this account, so hostile input also reaches the handlers behind the lookups.
-    const run = await harness.call('POST', '/v1/orchestrator/run', { token, body: { request: 'find an espresso machine under $250', domainRoute: ['hunt'] } });
+    const run = await harness.call('POST', '/v1/orchestrator/run', {
+      token,
+      body: { request: 'find an espresso machine under $250', domainRoute: ['hunt'] },
+    });
     pool.runId = run.body.runId;
     if (run.body.proofCard?.cardId) pool.cardId = run.body.proofCard.cardId;
     const spare = await harness.call('POST', '/v1/tokens', { token, body: { name: 'spare' } });
     pool.tokenId = spare.body.tokenInfo.tokenId; // never the fuzz's own token, which a revoke would end
-    pool.taskId = (await harness.call('POST', '/v1/tasks', { token, body: { domain: 'hunt', inData: {} } })).body.task.taskId;
+    pool.taskId = (
+      await harness.call('POST', '/v1/tasks', { token, body: { domain: 'hunt', inData: {} } })
+    ).body.task.taskId;
     const seeded = await seedDeliveries(a.accountId, 1);
     Object.assign(pool, { subId: seeded.subscriptionId, eventId: seeded.eventId, deliveryId: seeded.ids[0]! });
     pool.templateId = (await harness.call('GET', '/v1/workflows/templates')).body.templates[0].templateId;
   });
 
-  it(`sends ${CASES} cases to each implemented route and ${UNBUILT_CASES} to each unbuilt one (seed ${SEED}), and none answers 5xx`, async function () {
-    this.timeout(120_000);
-    const gen = new Gen(seeded(SEED), doc.components.schemas);
-    const cases: Sent[] = [];
-    for (const [path, ops] of Object.entries(doc.paths as Json)) {
-      for (const [method, op] of Object.entries(ops as Json)) {
-        const n = (op as Json)['x-awp-implemented'] === false ? UNBUILT_CASES : CASES;
-        for (let i = 0; i < n; i++) cases.push(buildCase(gen, path, method, op as Json, token, pool));
+  it(
+    `sends ${CASES} cases to each implemented route and ${UNBUILT_CASES} to each unbuilt one (seed ${SEED}), ` +
+      `and none answers 5xx`,
+    async function () {
+      this.timeout(120_000);
+      const gen = new Gen(seeded(SEED), doc.components.schemas);
+      const cases: Sent[] = [];
+      for (const [path, ops] of Object.entries(doc.paths as Json)) {
+        for (const [method, op] of Object.entries(ops as Json)) {
+          const n = (op as Json)['x-awp-implemented'] === false ? UNBUILT_CASES : CASES;
+          for (let i = 0; i < n; i++) cases.push(buildCase(gen, path, method, op as Json, token, pool));
+        }
       }
-    }
-    const failures: string[] = [];
-    const seen = new Map<string, number>();
-    await inParallel(cases, PARALLEL, async (c) => {
-      const failure = await send(c, seen);
-      if (failure) failures.push(failure);
-    });
-    // FUZZ_VERBOSE=1 shows which answers the cases got, to see how deep they reach.
-    if (process.env.FUZZ_VERBOSE) console.log([...seen].sort().map(([k, n]) => `${n}\t${k}`).join('\n'));
-    assert.ok(cases.length > 1500, `only ${cases.length} cases`);
-    if (failures.length > 0) assert.fail(`${failures.length} of ${cases.length} requests failed (seed ${SEED}):\n  ${failures.slice(0, 15).join('\n  ')}`);
-  });
+      const failures: string[] = [];
+      const seen = new Map<string, number>();
+      await inParallel(cases, PARALLEL, async (c) => {
+        const failure = await send(c, seen);
+        if (failure) failures.push(failure);
+      });
+      // FUZZ_VERBOSE=1 shows which answers the cases got, to see how deep they reach.
+      if (process.env.FUZZ_VERBOSE)
+        console.log(
+          [...seen]
+            .sort()
+            .map(([k, n]) => `${n}\t${k}`)
+            .join('\n'),
+        );
+      assert.ok(cases.length > 1500, `only ${cases.length} cases`);
+      if (failures.length > 0)
+        assert.fail(
+          `${failures.length} of ${cases.length} requests failed (seed ${SEED}):\n  ` +
+            `${failures.slice(0, 15).join('\n  ')}`,
+        );
+    },
+  );
 });

@@ -24,50 +24,89 @@ describe('BullMQ job retention', function () {
   let deps: ReturnType<typeof createDeps>;
   const workers: Worker[] = [];
   before(() => {
-    deps = createDeps(harness.configWith({ QUEUE_PREFIX: prefix, QUEUE_KEEP_COMPLETED_SECONDS: '600', QUEUE_KEEP_FAILED_DAYS: '2' }), createLogger('silent'));
+    deps = createDeps(
+      harness.configWith({ QUEUE_PREFIX: prefix, QUEUE_KEEP_COMPLETED_SECONDS: '600', QUEUE_KEEP_FAILED_DAYS: '2' }),
+      createLogger('silent'),
+    );
   });
   after(async () => {
     for (const w of workers) await w.close();
     await deps.close();
   });
   const work = (queue: string, fn: (job: Job) => Promise<unknown>) => {
-    const w = new Worker(queue, fn, { connection: deps.redis.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions, prefix });
+    const w = new Worker(queue, fn, {
+      connection: deps.redis.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions,
+      prefix,
+    });
     workers.push(w);
     return w;
   };
 
-  it('a step that fails for good does not hold the jobs above it: they run (and end the run), and every run job leaves Redis in time', async () => {
-    const runId = newId('run');
-    const ran: string[] = [];
-    work('alpha', async () => {
-      throw new UnrecoverableError('step broke for good');
-    });
-    work('beta', async (job) => void ran.push(job.id!));
-    work('gamma', async (job) => void ran.push(job.id!));
-    await deps.queues.flows().add(buildSegmentFlow(runId, 0, ['alpha', 'beta', 'gamma'], 0, undefined, undefined, deps.config));
-    const ids = { alpha: `${runId}.0.0.alpha`, beta: `${runId}.0.1.beta`, gamma: `${runId}.0.2.gamma` };
-    const expected: Record<string, string> = { alpha: 'failed', beta: 'completed', gamma: 'completed' };
-    for (const [queue, id] of Object.entries(ids)) {
-      const job = await until(`${queue} job to finish`, async () => {
-        const j = await deps.queues.queue(queue).getJob(id);
-        return j && (await j.getState()) === expected[queue] ? j : null;
+  it(
+    'a step that fails for good does not hold the jobs above it: they run (and end the run), and every run job ' +
+      'leaves Redis in time',
+    async () => {
+      const runId = newId('run');
+      const ran: string[] = [];
+      work('alpha', async () => {
+        throw new UnrecoverableError('step broke for good');
       });
-      assert.deepEqual(job.opts.removeOnFail, { age: 2 * 86400, count: 10_000 }, `${queue} job is removed once failed past QUEUE_KEEP_FAILED_DAYS`);
-      assert.deepEqual(job.opts.removeOnComplete, { age: 600, count: 5000 }, `${queue} job is removed once completed past QUEUE_KEEP_COMPLETED_SECONDS`);
-    }
-    assert.deepEqual(ran, [ids.beta, ids.gamma], 'the parents ran, in order');
-  });
+      work('beta', async (job) => void ran.push(job.id!));
+      work('gamma', async (job) => void ran.push(job.id!));
+      await deps.queues
+        .flows()
+        .add(buildSegmentFlow(runId, 0, ['alpha', 'beta', 'gamma'], 0, undefined, undefined, deps.config));
+      const ids = { alpha: `${runId}.0.0.alpha`, beta: `${runId}.0.1.beta`, gamma: `${runId}.0.2.gamma` };
+      const expected: Record<string, string> = { alpha: 'failed', beta: 'completed', gamma: 'completed' };
+      for (const [queue, id] of Object.entries(ids)) {
+        const job = await until(`${queue} job to finish`, async () => {
+          const j = await deps.queues.queue(queue).getJob(id);
+          return j && (await j.getState()) === expected[queue] ? j : null;
+        });
+        assert.deepEqual(
+          job.opts.removeOnFail,
+          { age: 2 * 86400, count: 10_000 },
+          `${queue} job is removed once failed past QUEUE_KEEP_FAILED_DAYS`,
+        );
+        assert.deepEqual(
+          job.opts.removeOnComplete,
+          { age: 600, count: 5000 },
+          `${queue} job is removed once completed past QUEUE_KEEP_COMPLETED_SECONDS`,
+        );
+      }
+      assert.deepEqual(ran, [ids.beta, ids.gamma], 'the parents ran, in order');
+    },
+  );
 
-  it('the stuck-run sweep\'s jobs are removed once finished, like every other run job', async () => {
+  it("the stuck-run sweep's jobs are removed once finished, like every other run job", async () => {
     const { accountId } = await harness.account();
     const runId = newId('run');
-    await harness.deps.db('runs').insert({ id: runId, account_id: accountId, status: 'running', request: 'x', input: '{}', route: ['hunt'], routing: '{}', drives: MAX_DRIVES, updated_at: harness.deps.db.raw(`now() - interval '1 day'`) });
+    await harness.deps.db('runs').insert({
+      id: runId,
+      account_id: accountId,
+      status: 'running',
+      request: 'x',
+      input: '{}',
+      route: ['hunt'],
+      routing: '{}',
+      drives: MAX_DRIVES,
+      updated_at: harness.deps.db.raw(`now() - interval '1 day'`),
+    });
     await harness.deps.db('run_steps').insert({
-      id: `${runId}.0.0.hunt`, run_id: runId, account_id: accountId, segment: 0, idx: 0, domain: 'hunt', status: 'running',
-      started_at: harness.deps.db.raw(`now() - interval '1 day'`), heartbeat_at: harness.deps.db.raw(`now() - interval '1 day'`),
+      id: `${runId}.0.0.hunt`,
+      run_id: runId,
+      account_id: accountId,
+      segment: 0,
+      idx: 0,
+      domain: 'hunt',
+      status: 'running',
+      started_at: harness.deps.db.raw(`now() - interval '1 day'`),
+      heartbeat_at: harness.deps.db.raw(`now() - interval '1 day'`),
     });
     await sweepStuckRuns(deps);
-    const job = await until('the sweep\'s finalize job', () => deps.queues.queue('orchestrator').getJob(finalizeJobId(runId, 0, MAX_DRIVES + 1)));
+    const job = await until("the sweep's finalize job", () =>
+      deps.queues.queue('orchestrator').getJob(finalizeJobId(runId, 0, MAX_DRIVES + 1)),
+    );
     assert.deepEqual(job.opts.removeOnComplete, { age: 600, count: 5000 });
     assert.deepEqual(job.opts.removeOnFail, { age: 2 * 86400, count: 10_000 });
   });

@@ -24,7 +24,10 @@ describe('Postgres restarted under a stream of runs', function () {
     fs.chmodSync(dir, 0o755);
     const pgDir = path.join(dir, 'pg');
     let pg = await startPostgres(pgDir, { database: 'awp', fast: true });
-    const deps = createDeps(harness.configWith({ DATABASE_URL: pg.url, QUEUE_PREFIX: `{awp-pgr-${process.pid}}`, JOB_RETRY_BASE_MS: '200' }), createLogger('silent'));
+    const deps = createDeps(
+      harness.configWith({ DATABASE_URL: pg.url, QUEUE_PREFIX: `{awp-pgr-${process.pid}}`, JOB_RETRY_BASE_MS: '200' }),
+      createLogger('silent'),
+    );
     const release = registerStepHandler('resolve', async () => {
       await new Promise((r) => setTimeout(r, 150));
       return { output: { audited: true }, evidence: [], conversation: ['audited'] };
@@ -33,22 +36,56 @@ describe('Postgres restarted under a stream of runs', function () {
     try {
       await migrateLatest(deps.db);
       const accountId = 'acct_pgrestart';
-      await deps.db('accounts').insert({ id: accountId, email: 'pg@test.local', name: 'pg', password_hash: 'x', plan: 'team', status: 'active' });
-      await insertListings(deps.db, accountId, [{ title: 'Espresso machine', price: 150, fees: 0, currency: 'USD', vendor: 'CafeCo', url: 'https://shop.example/e', tags: [] }]);
+      await deps.db('accounts').insert({
+        id: accountId,
+        email: 'pg@test.local',
+        name: 'pg',
+        password_hash: 'x',
+        plan: 'team',
+        status: 'active',
+      });
+      await insertListings(deps.db, accountId, [
+        {
+          title: 'Espresso machine',
+          price: 150,
+          fees: 0,
+          currency: 'USD',
+          vendor: 'CafeCo',
+          url: 'https://shop.example/e',
+          tags: [],
+        },
+      ]);
       const principal = { accountId, tokenId: 'tok_x', scopes: [], plan: 'team' as const, activated: true };
       const runIds: string[] = [];
-      for (let i = 0; i < 12; i++) runIds.push((await submitRun(deps, principal, { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] })).id);
+      for (let i = 0; i < 12; i++)
+        runIds.push(
+          (
+            await submitRun(deps, principal, {
+              request: 'find the cheapest espresso machine',
+              domainRoute: ['hunt', 'resolve'],
+            })
+          ).id,
+        );
 
       await pg.stop();
       await new Promise((r) => setTimeout(r, 6000));
       pg = await startPostgres(pgDir, { database: 'awp', fast: true, port: pg.port });
 
       const rows = await until(
-        () => deps.db('runs').whereIn('id', runIds).select('id', 'status').catch(() => []),
+        () =>
+          deps
+            .db('runs')
+            .whereIn('id', runIds)
+            .select('id', 'status')
+            .catch(() => []),
         (rs) => rs.length === runIds.length && rs.every((r: { status: string }) => RESTING.includes(r.status)),
         90_000,
       );
-      assert.deepEqual(rows.filter((r: { status: string }) => r.status !== 'ready'), [], 'every run completed');
+      assert.deepEqual(
+        rows.filter((r: { status: string }) => r.status !== 'ready'),
+        [],
+        'every run completed',
+      );
       const finals = await deps.db('run_events').whereIn('run_id', runIds).andWhere({ type: 'final' }).select('run_id');
       assert.equal(finals.length, runIds.length, 'one final event per run');
     } finally {

@@ -19,24 +19,41 @@ describe('Redis restarted empty', function () {
     // A Redis of this test's own, so restarting it disturbs nothing else.
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'awp-redis-restart-'));
     let redis = await startRedis(dir, { persist: false });
-    const deps = createDeps(harness.configWith({ REDIS_URL: redis.url, QUEUE_PREFIX: '{awp-restart}' }), createLogger('silent'));
+    const deps = createDeps(
+      harness.configWith({ REDIS_URL: redis.url, QUEUE_PREFIX: '{awp-restart}' }),
+      createLogger('silent'),
+    );
     let workers: Array<{ stop(): Promise<void> }> = [];
     try {
       const { accountId, tokenId } = await harness.account();
       await seedCatalog(accountId);
       // No worker runs yet: the flow sits in Redis when Redis goes away.
-      const run = await submitRun(deps, { accountId, tokenId, scopes: [], plan: 'team', activated: true }, { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
+      const run = await submitRun(
+        deps,
+        { accountId, tokenId, scopes: [], plan: 'team', activated: true },
+        { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] },
+      );
       assert.ok(Number(await deps.redis.dbsize()) > 0);
       await redis.stop();
       redis = await startRedis(dir, { persist: false, port: redis.port });
-      await until(() => deps.redis.ping().catch(() => 'down'), (r) => r === 'PONG');
+      await until(
+        () => deps.redis.ping().catch(() => 'down'),
+        (r) => r === 'PONG',
+      );
       assert.equal(Number(await deps.redis.dbsize()), 0, 'the flow is gone with the old Redis');
 
       workers = startWorkers(deps, ['hunt', 'resolve', 'orchestrator']);
-      await harness.deps.db('runs').where({ id: run.id }).update({ updated_at: harness.deps.db.raw(`now() - interval '2 minutes'`) });
+      await harness.deps
+        .db('runs')
+        .where({ id: run.id })
+        .update({ updated_at: harness.deps.db.raw(`now() - interval '2 minutes'`) });
       const swept = await sweepStuckRuns(deps);
       assert.ok(swept.requeued >= 1);
-      const done = await until(() => harness.deps.db('runs').where({ id: run.id }).first(), (r) => r.status === 'ready', 20_000);
+      const done = await until(
+        () => harness.deps.db('runs').where({ id: run.id }).first(),
+        (r) => r.status === 'ready',
+        20_000,
+      );
       assert.equal(done.status, 'ready');
       assert.equal((await harness.deps.db('run_events').where({ run_id: run.id, type: 'final' })).length, 1);
     } finally {

@@ -29,11 +29,13 @@ describe('schedule firing across clocks', () => {
   async function schedule(body: Record<string, unknown>, nextFireAt: Date): Promise<string> {
     const res = await harness.call('POST', '/v1/schedules', { token: a.token, body: { target: huntTarget, ...body } });
     assert.equal(res.status, 201, res.text);
-    // The clock's position is set by hand: the test decides which instant is "now", so ticks are exact and nothing waits on wall time.
+    // The clock's position is set by hand: the test decides which instant is "now", so ticks are exact and nothing
+    // waits on wall time.
     await harness.deps.db('schedules').where({ id: res.body.schedule.scheduleId }).update({ next_fire_at: nextFireAt });
     return res.body.schedule.scheduleId;
   }
-  const firings = (scheduleId: string) => harness.deps.db('schedule_firings').where({ schedule_id: scheduleId }).orderBy('scheduled_for');
+  const firings = (scheduleId: string) =>
+    harness.deps.db('schedule_firings').where({ schedule_id: scheduleId }).orderBy('scheduled_for');
 
   it('two clocks racing fire each tick of each schedule exactly once', async () => {
     const t0 = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000);
@@ -43,20 +45,37 @@ describe('schedule firing across clocks', () => {
     for (let tick = 0; tick < 3; tick++) {
       const now = new Date(t0.getTime() + tick * 1000 + 400);
       // Both clocks claim five times each at the same instant.
-      const results = await Promise.all(clocks.flatMap((d) => Array.from({ length: 5 }, () => fireDueSchedules(d, now))));
+      const results = await Promise.all(
+        clocks.flatMap((d) => Array.from({ length: 5 }, () => fireDueSchedules(d, now))),
+      );
       claims += results.reduce((n, r) => n + r.claimed, 0);
     }
     assert.equal(claims, ids.length * 3, 'each schedule claimed once per tick, by one clock');
     for (const id of ids) {
       const rows = await firings(id);
-      assert.deepEqual(rows.map((f) => new Date(f.scheduled_for).getTime() - t0.getTime()), [0, 1000, 2000]);
-      assert.ok(rows.every((f) => f.outcome === 'started' && f.trigger === 'tick'), JSON.stringify(rows.map((f) => [f.outcome, f.reason])));
+      assert.deepEqual(
+        rows.map((f) => new Date(f.scheduled_for).getTime() - t0.getTime()),
+        [0, 1000, 2000],
+      );
+      assert.ok(
+        rows.every((f) => f.outcome === 'started' && f.trigger === 'tick'),
+        JSON.stringify(rows.map((f) => [f.outcome, f.reason])),
+      );
       const runs = await harness.deps.db('runs').whereRaw(`input->'metadata'->'awp'->>'scheduleId' = ?`, [id]);
       assert.deepEqual(runs.map((r) => r.id).sort(), rows.map((f) => f.run_id).sort(), 'one run per firing, no other');
       const next = await harness.deps.db('schedules').where({ id }).first();
       assert.equal(new Date(next.next_fire_at).getTime(), t0.getTime() + 3000);
     }
-    assert.equal(await harness.deps.db('events').where({ type: 'schedule.fired' }).whereIn('subject', ids).count('* as n').first().then((r: any) => Number(r.n)), ids.length * 3);
+    assert.equal(
+      await harness.deps
+        .db('events')
+        .where({ type: 'schedule.fired' })
+        .whereIn('subject', ids)
+        .count('* as n')
+        .first()
+        .then((r: any) => Number(r.n)),
+      ids.length * 3,
+    );
   });
 
   it('a paused schedule does not fire; resumed, it fires from its next tick', async () => {
@@ -68,26 +87,38 @@ describe('schedule firing across clocks', () => {
     const resumed = await harness.call('POST', `/v1/schedules/${id}/resume`, { token: a.token });
     const next = new Date(resumed.body.schedule.nextFireAt);
     await fireDueSchedules(clocks[1]!, new Date(next.getTime() + 100));
-    assert.deepEqual((await firings(id)).map((f) => new Date(f.scheduled_for).getTime()), [next.getTime()]);
+    assert.deepEqual(
+      (await firings(id)).map((f) => new Date(f.scheduled_for).getTime()),
+      [next.getTime()],
+    );
   });
 
-  it('after a downtime, catchUp once runs the latest missed tick once; catchUp none records the ticks as missed', async () => {
-    const t0 = new Date('2026-06-01T00:00:00Z');
-    const once = await schedule({ cron: '*/10 * * * *', catchUp: 'once' }, t0);
-    const none = await schedule({ cron: '*/10 * * * *', catchUp: 'none' }, t0);
-    // The clocks come back two hours and five minutes later.
-    const back = new Date(t0.getTime() + 125 * 60_000);
-    await Promise.all(clocks.map((d) => fireDueSchedules(d, back)));
-    const [caught] = await firings(once);
-    assert.equal((await firings(once)).length, 1);
-    assert.deepEqual([caught.trigger, caught.outcome, caught.missed, new Date(caught.scheduled_for).toISOString()], ['catchUp', 'started', 12, '2026-06-01T02:00:00.000Z']);
-    const skipped = await firings(none);
-    assert.equal(skipped.length, 1);
-    assert.deepEqual([skipped[0].outcome, skipped[0].missed, skipped[0].run_id], ['missed', 13, null]);
-    for (const id of [once, none]) {
-      assert.equal(new Date((await harness.deps.db('schedules').where({ id }).first()).next_fire_at).toISOString(), '2026-06-01T02:10:00.000Z');
-    }
-    // Claiming again at the same instant finds nothing due.
-    assert.deepEqual(await fireDueSchedules(clocks[0]!, back), { claimed: 0, started: 0 });
-  });
+  it(
+    'after a downtime, catchUp once runs the latest missed ' + 'tick once; catchUp none records the ticks as missed',
+    async () => {
+      const t0 = new Date('2026-06-01T00:00:00Z');
+      const once = await schedule({ cron: '*/10 * * * *', catchUp: 'once' }, t0);
+      const none = await schedule({ cron: '*/10 * * * *', catchUp: 'none' }, t0);
+      // The clocks come back two hours and five minutes later.
+      const back = new Date(t0.getTime() + 125 * 60_000);
+      await Promise.all(clocks.map((d) => fireDueSchedules(d, back)));
+      const [caught] = await firings(once);
+      assert.equal((await firings(once)).length, 1);
+      assert.deepEqual(
+        [caught.trigger, caught.outcome, caught.missed, new Date(caught.scheduled_for).toISOString()],
+        ['catchUp', 'started', 12, '2026-06-01T02:00:00.000Z'],
+      );
+      const skipped = await firings(none);
+      assert.equal(skipped.length, 1);
+      assert.deepEqual([skipped[0].outcome, skipped[0].missed, skipped[0].run_id], ['missed', 13, null]);
+      for (const id of [once, none]) {
+        assert.equal(
+          new Date((await harness.deps.db('schedules').where({ id }).first()).next_fire_at).toISOString(),
+          '2026-06-01T02:10:00.000Z',
+        );
+      }
+      // Claiming again at the same instant finds nothing due.
+      assert.deepEqual(await fireDueSchedules(clocks[0]!, back), { claimed: 0, started: 0 });
+    },
+  );
 });

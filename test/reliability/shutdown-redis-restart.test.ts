@@ -27,7 +27,8 @@ describe('shutdown after a Redis restart', function () {
   });
   afterEach(async () => {
     // A child that did not exit would outlive the suite (mocha --exit does not reach it).
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    for (const child of children.splice(0))
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await redis.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   });

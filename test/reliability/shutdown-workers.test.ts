@@ -16,7 +16,10 @@ describe('worker shutdown without Redis', function () {
 
   it('workers whose connections never reached Redis stop at once, without the force-close', async () => {
     // BullMQ's close waits for its blocking connection to have started, which needs Redis (bullmq#4656).
-    const deps = createDeps(harness.configWith({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }), createLogger('silent'));
+    const deps = createDeps(
+      harness.configWith({ REDIS_URL: `redis://127.0.0.1:${await freePort()}` }),
+      createLogger('silent'),
+    );
     deps.redis.on('error', () => undefined);
     try {
       const [workers] = startWorkers(deps, ['hunt', 'resolve']);
@@ -62,7 +65,14 @@ describe('shutdown grace', function () {
     let markActive!: () => void;
     const active = new Promise<void>((r) => (markActive = r));
     const opts = { connection: connection as unknown as ConnectionOptions, prefix: '{awp-grace}' };
-    const worker = new Worker('grace', async () => { markActive(); await gate; }, opts);
+    const worker = new Worker(
+      'grace',
+      async () => {
+        markActive();
+        await gate;
+      },
+      opts,
+    );
     worker.on('error', () => undefined);
     await new Queue('grace', opts).add('held', {});
     await active;

@@ -21,8 +21,12 @@ describe('process lifecycle', function () {
     RATE_LIMIT_PER_MINUTE: '10000', // shares the suite's Redis and prefix, so it shares the anonymous budget too
   });
 
-  // The Procfile's long-running processes, run exactly as it says (compiled by `npm run build`, which `npm test` runs first).
-  const procfile = fs.readFileSync(path.join(ROOT, 'Procfile'), 'utf8').split('\n').filter((l) => /^(web|worker|delivery|clock):/.test(l));
+  // The Procfile's long-running processes, run exactly as it says (compiled by `npm run build`, which `npm test` runs
+  // first).
+  const procfile = fs
+    .readFileSync(path.join(ROOT, 'Procfile'), 'utf8')
+    .split('\n')
+    .filter((l) => /^(web|worker|delivery|clock):/.test(l));
   assert.equal(procfile.length, 4, 'web, worker, delivery and clock in the Procfile');
   for (const line of procfile) {
     const entry = /^\w+: node (\S+)$/.exec(line)?.[1] ?? assert.fail(`unexpected Procfile line: ${line}`);
@@ -50,7 +54,11 @@ describe('process lifecycle', function () {
   });
 
   it('the admin CLI mints a token that opens Bull Board; a normal token gets 403', async () => {
-    const child = spawnEntry('scripts/admin-token.ts', { DATABASE_URL: harness.config.DATABASE_URL!, LOG_LEVEL: 'silent' }, ['ops']);
+    const child = spawnEntry(
+      'scripts/admin-token.ts',
+      { DATABASE_URL: harness.config.DATABASE_URL!, LOG_LEVEL: 'silent' },
+      ['ops'],
+    );
     let stdout = '';
     child.stdout!.on('data', (d) => (stdout += d));
     assert.equal(await new Promise((resolve) => child.once('close', resolve)), 0, child.output());

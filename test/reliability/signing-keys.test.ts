@@ -10,7 +10,12 @@ import { freshDatabase } from '../support/services.js';
 import { spawnEntry } from '../support/spawn.js';
 
 // The run's master key: a generated key's private half is stored sealed (shared/vault).
-const noEnvKey = { SIGNING_KEY: undefined, get AWP_MASTER_KEY() { return harness.config.AWP_MASTER_KEY; } };
+const noEnvKey = {
+  SIGNING_KEY: undefined,
+  get AWP_MASTER_KEY() {
+    return harness.config.AWP_MASTER_KEY;
+  },
+};
 
 /** An Ed25519 key made here, independently of the service: its seed in SIGNING_KEY form, and its public key. */
 function outsideKey() {
@@ -42,7 +47,9 @@ describe('the signing key: one per service, rotated, or from SIGNING_KEY', () =>
     // Separate pools stand for separate processes; each asks several times at once.
     const pools = [createDb(fresh.url), createDb(fresh.url), createDb(fresh.url)];
     try {
-      const keys = await Promise.all(pools.flatMap((p) => [1, 2, 3].map(() => currentSigningKey({ db: p, config: noEnvKey }))));
+      const keys = await Promise.all(
+        pools.flatMap((p) => [1, 2, 3].map(() => currentSigningKey({ db: p, config: noEnvKey }))),
+      );
       assert.equal(new Set(keys.map((k) => k.kid)).size, 1);
       const rows = await db('signing_keys').select('kid', 'source', 'retired_at');
       assert.deepEqual(rows, [{ kid: keys[0]!.kid, source: 'generated', retired_at: null }]);
@@ -59,7 +66,10 @@ describe('the signing key: one per service, rotated, or from SIGNING_KEY', () =>
     const after = await sign(deps, 'pack two');
     assert.equal(after.kid, rotated.kid);
     const set = await jwks(deps);
-    assert.deepEqual(set.keys.map((k) => k.kid), [rotated.kid, before.kid]);
+    assert.deepEqual(
+      set.keys.map((k) => k.kid),
+      [rotated.kid, before.kid],
+    );
     assert.equal(await verify(deps, 'pack one', before), true);
     assert.equal(await verify(deps, 'pack two', after), true);
     assert.equal(await verify(deps, 'pack two', { kid: before.kid, signature: after.signature }), false);
@@ -85,19 +95,24 @@ describe('the signing key: one per service, rotated, or from SIGNING_KEY', () =>
       const text = await res.text();
       const set = JSON.parse(text) as { keys: Array<{ kid: string; x: string }> };
       assert.equal(set.keys[0]!.x, own.x);
-      assert.deepEqual(set.keys.slice(1).map((k) => k.kid), earlier);
+      assert.deepEqual(
+        set.keys.slice(1).map((k) => k.kid),
+        earlier,
+      );
       assert.ok(!text.includes(own.seed) && !text.includes(Buffer.from(own.seed, 'base64').toString('base64url')));
       const bytes = Buffer.from('signed with the configured key');
       const sig = await sign(app.deps, bytes);
       assert.equal(sig.kid, set.keys[0]!.kid);
       assert.equal(crypto.verify(null, bytes, own.publicKey, Buffer.from(sig.signature, 'base64url')), true);
       const row = await db('signing_keys').where({ kid: sig.kid }).first();
-      assert.deepEqual([row.source, row.private_key, row.retired_at], ['config', null, null]); // only its public half is stored
+      // only its public half is stored
+      assert.deepEqual([row.source, row.private_key, row.retired_at], ['config', null, null]);
       await assert.rejects(rotateSigningKey(app.deps), /SIGNING_KEY is set/);
     } finally {
       await app.stop();
     }
-    // Unset again: a stored key takes over (a new one, as the configured one's private half was never stored); the configured one stays listed.
+    // Unset again: a stored key takes over (a new one, as the configured one's private half was never stored); the
+    // configured one stays listed.
     const back = await currentSigningKey({ db, config: noEnvKey });
     const listed = (await jwks({ db, config: noEnvKey })).keys.map((k) => k.kid);
     assert.equal(listed[0], back.kid);
@@ -105,10 +120,21 @@ describe('the signing key: one per service, rotated, or from SIGNING_KEY', () =>
   });
 
   it('a bad SIGNING_KEY stops the process at configuration time without printing it', () => {
-    const bad = ['not base64 at all', Buffer.alloc(31, 7).toString('base64'), Buffer.alloc(33, 7).toString('base64'), `${outsideKey().seed.slice(0, -1)}`];
+    const bad = [
+      'not base64 at all',
+      Buffer.alloc(31, 7).toString('base64'),
+      Buffer.alloc(33, 7).toString('base64'),
+      `${outsideKey().seed.slice(0, -1)}`,
+    ];
     for (const value of bad) {
-      assert.throws(() => loadConfig({ SIGNING_KEY: value }), (err: Error) => /SIGNING_KEY/.test(err.message) && !err.message.includes(value));
-      assert.throws(() => keyFromSeed(value), (err: Error) => /base64 of a 32-byte Ed25519 seed/.test(err.message) && !err.message.includes(value));
+      assert.throws(
+        () => loadConfig({ SIGNING_KEY: value }),
+        (err: Error) => /SIGNING_KEY/.test(err.message) && !err.message.includes(value),
+      );
+      assert.throws(
+        () => keyFromSeed(value),
+        (err: Error) => /base64 of a 32-byte Ed25519 seed/.test(err.message) && !err.message.includes(value),
+      );
     }
     assert.doesNotThrow(() => keyFromSeed(outsideKey().seed));
   });

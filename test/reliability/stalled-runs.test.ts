@@ -14,8 +14,13 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
   let accountId: string;
   let tokenId: string;
   const principal = () => ({ accountId, tokenId, scopes: [], plan: 'team' as const, activated: true });
-  const age = (runId: string) => harness.deps.db('runs').where({ id: runId }).update({ updated_at: harness.deps.db.raw(`now() - interval '10 minutes'`) });
-  const otherPrefix = (name: string): Deps => createDeps(harness.configWith({ QUEUE_PREFIX: `{awp-${name}-${process.pid}}` }), createLogger('silent'));
+  const age = (runId: string) =>
+    harness.deps
+      .db('runs')
+      .where({ id: runId })
+      .update({ updated_at: harness.deps.db.raw(`now() - interval '10 minutes'`) });
+  const otherPrefix = (name: string): Deps =>
+    createDeps(harness.configWith({ QUEUE_PREFIX: `{awp-${name}-${process.pid}}` }), createLogger('silent'));
 
   before(async () => {
     ({ accountId, tokenId } = await harness.account());
@@ -25,11 +30,18 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
   it('a run whose flow is gone is re-driven and completes, and the drive is on record', async () => {
     const lost = otherPrefix('lost'); // its flow goes where no worker looks
     try {
-      const run = await submitRun(lost, principal(), { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
+      const run = await submitRun(lost, principal(), {
+        request: 'find the cheapest espresso machine',
+        domainRoute: ['hunt', 'resolve'],
+      });
       await age(run.id);
       const swept = await sweepStuckRuns(harness.deps);
       assert.ok(swept.requeued >= 1);
-      const done = await until(() => harness.deps.db('runs').where({ id: run.id }).first(), (r) => r.status === 'ready', 20_000);
+      const done = await until(
+        () => harness.deps.db('runs').where({ id: run.id }).first(),
+        (r) => r.status === 'ready',
+        20_000,
+      );
       assert.equal(done.drives, 1);
       const traces = await harness.deps.db('run_events').where({ run_id: run.id, type: 'trace' }).select('data');
       assert.ok(traces.some((t) => t.data.event === 'run.redriven' && t.data.drive === 1));
@@ -42,11 +54,18 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
   it(`after ${MAX_DRIVES} drives the run fails with a stuckReason and is finalized once`, async () => {
     const lost = otherPrefix('lost2');
     try {
-      const run = await submitRun(lost, principal(), { request: 'find the cheapest espresso machine', domainRoute: ['hunt'] });
+      const run = await submitRun(lost, principal(), {
+        request: 'find the cheapest espresso machine',
+        domainRoute: ['hunt'],
+      });
       await harness.deps.db('runs').where({ id: run.id }).update({ drives: MAX_DRIVES });
       await age(run.id);
       await sweepStuckRuns(harness.deps);
-      await until(() => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(), (e) => Boolean(e), 20_000);
+      await until(
+        () => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(),
+        (e) => Boolean(e),
+        20_000,
+      );
       const done = await harness.deps.db('runs').where({ id: run.id }).first();
       assert.equal(done.status, 'failed');
       assert.match(done.stuck_reason, /re-drives/);
@@ -56,22 +75,39 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
     }
   });
 
-  it('a step whose job fails for good does not hold the run: the next job fails it, naming the step, and finalize ends it', async () => {
-    const deps = otherPrefix('gaveup');
-    // A worker that gives up on every hunt job, as one does when an outage outlasts its retries.
-    const quitter = new Worker('hunt', async () => { throw new UnrecoverableError('gave up'); }, { connection: deps.redis as unknown as ConnectionOptions, prefix: deps.config.QUEUE_PREFIX });
-    const workers = startWorkers(deps, ['resolve', 'orchestrator']);
-    try {
-      const run = await submitRun(deps, principal(), { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] });
-      await until(() => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(), (e) => Boolean(e), 20_000);
-      const done = await harness.deps.db('runs').where({ id: run.id }).first();
-      assert.equal(done.status, 'failed');
-      assert.match(done.error, /the hunt step did not complete/);
-      assert.equal((await harness.deps.db('run_events').where({ run_id: run.id, type: 'final' })).length, 1);
-    } finally {
-      await quitter.close();
-      for (const w of workers) await w.stop();
-      await deps.close();
-    }
-  });
+  it(
+    'a step whose job fails for good does not hold the run: the next job fails it, naming the step, and ' +
+      'finalize ends it',
+    async () => {
+      const deps = otherPrefix('gaveup');
+      // A worker that gives up on every hunt job, as one does when an outage outlasts its retries.
+      const quitter = new Worker(
+        'hunt',
+        async () => {
+          throw new UnrecoverableError('gave up');
+        },
+        { connection: deps.redis as unknown as ConnectionOptions, prefix: deps.config.QUEUE_PREFIX },
+      );
+      const workers = startWorkers(deps, ['resolve', 'orchestrator']);
+      try {
+        const run = await submitRun(deps, principal(), {
+          request: 'find the cheapest espresso machine',
+          domainRoute: ['hunt', 'resolve'],
+        });
+        await until(
+          () => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(),
+          (e) => Boolean(e),
+          20_000,
+        );
+        const done = await harness.deps.db('runs').where({ id: run.id }).first();
+        assert.equal(done.status, 'failed');
+        assert.match(done.error, /the hunt step did not complete/);
+        assert.equal((await harness.deps.db('run_events').where({ run_id: run.id, type: 'final' })).length, 1);
+      } finally {
+        await quitter.close();
+        for (const w of workers) await w.stop();
+        await deps.close();
+      }
+    },
+  );
 });

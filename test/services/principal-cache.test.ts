@@ -14,11 +14,21 @@ describe('resolved tokens are cached briefly and forgotten on revoke, in every p
       const there = tokenAuthenticator(other);
       assert.equal((await here(token))?.tokenId, tokenId);
       assert.equal((await there(token))?.tokenId, tokenId);
-      // Served from the cache: the row is gone from Postgres's point of view only through the service, so prove the cache answers.
-      await harness.deps.db('api_tokens').where({ id: tokenId }).update({ scopes: ['runs:read'] });
+      // Served from the cache: the row is gone from Postgres's point of view only through the service, so prove the
+      // cache answers.
+      await harness.deps
+        .db('api_tokens')
+        .where({ id: tokenId })
+        .update({ scopes: ['runs:read'] });
       assert.ok((await here(token))!.scopes.length > 1, 'the cached principal answered');
 
-      const principal = { accountId, tokenId, scopes: ['tokens:manage', 'admin'], plan: 'team' as const, activated: true };
+      const principal = {
+        accountId,
+        tokenId,
+        scopes: ['tokens:manage', 'admin'],
+        plan: 'team' as const,
+        activated: true,
+      };
       await revokeAccountToken(harness.deps, principal, tokenId);
       assert.equal(await here(token), null, 'the revoking process forgets at once');
       const deadline = Date.now() + PRINCIPAL_TTL_MS - 1000;

@@ -1,9 +1,19 @@
 /** A2A agent cards as other agents publish them, for registry tests. */
-export function cardV1(name: string, skills: Array<{ id: string; name?: string; description?: string; tags?: string[] }>, opts: { streaming?: boolean } = {}) {
+export function cardV1(
+  name: string,
+  skills: Array<{ id: string; name?: string; description?: string; tags?: string[] }>,
+  opts: { streaming?: boolean } = {},
+) {
   return {
     name,
     description: `${name} agent`,
-    supportedInterfaces: [{ url: `https://${name.toLowerCase().replace(/\W+/g, '-')}.example/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    supportedInterfaces: [
+      {
+        url: `https://${name.toLowerCase().replace(/\W+/g, '-')}.example/a2a`,
+        protocolBinding: 'JSONRPC',
+        protocolVersion: '1.0',
+      },
+    ],
     version: '1.0.0',
     capabilities: { streaming: opts.streaming ?? false },
     defaultInputModes: ['text/plain'],
@@ -12,7 +22,10 @@ export function cardV1(name: string, skills: Array<{ id: string; name?: string; 
   };
 }
 
-export function cardV03(name: string, skills: Array<{ id: string; name?: string; description?: string; tags?: string[] }>) {
+export function cardV03(
+  name: string,
+  skills: Array<{ id: string; name?: string; description?: string; tags?: string[] }>,
+) {
   return {
     protocolVersion: '0.3.0',
     name,

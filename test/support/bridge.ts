@@ -9,6 +9,9 @@ export const crmConnector = (connectorId: string, extra: Record<string, unknown>
   caps: ['crm.read', 'crm.update'],
   endpoint: 'https://crm.example.com/api',
   credential: { type: 'bearer', tokenRef: 'cred:test-crm-token' },
-  scopes: [{ actions: ['crm.read'], resources: ['contacts/*'] }, { actions: ['crm.update'], resources: ['contacts/*/notes'], tokenRefs: ['cred:test-crm-write'] }],
+  scopes: [
+    { actions: ['crm.read'], resources: ['contacts/*'] },
+    { actions: ['crm.update'], resources: ['contacts/*/notes'], tokenRefs: ['cred:test-crm-write'] },
+  ],
   ...extra,
 });

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 export const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const onPath = () => spawnSync('which', ['chromium']).status === 0;
 
@@ -16,9 +24,14 @@ const onPath = () => spawnSync('which', ['chromium']).status === 0;
  */
 export function ensureChromium(): string | null {
   if (onPath()) return null;
-  if (process.getuid?.() !== 0) return 'chromium is not installed and this is not root: run `apt-get install -y chromium`';
+  if (process.getuid?.() !== 0)
+    return 'chromium is not installed and this is not root: run `apt-get install -y chromium`';
   try {
-    execFileSync('apt-get', ['install', '-y', 'chromium'], { stdio: 'ignore', timeout: 600_000, env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    execFileSync('apt-get', ['install', '-y', 'chromium'], {
+      stdio: 'ignore',
+      timeout: 600_000,
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
   } catch (err) {
     return `apt-get install -y chromium failed: ${(err as Error).message.split('\n')[0]}`;
   }
@@ -28,7 +41,12 @@ export function ensureChromium(): string | null {
 /** Headless chromium with a new, empty profile directory; `close` ends it and removes the directory. */
 export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'awp-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 800 } });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 800 },
+  });
   return {
     context,
     async close() {

@@ -19,29 +19,113 @@ export function seeded(seed: number): () => number {
 
 /** Strings a hostile client sends: NUL, lone surrogates, bidi and zero-width marks, huge, empty, prototype names. */
 export const HOSTILE_STRINGS = [
-  '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '', ' ', '\u202e\u200b\ufeff', '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀 ﷽ ﬃ', 'e\u0301\u0301\u0301',
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '../../etc/passwd', "'; drop table runs; --", '${7*7}{{7*7}}',
-  '<script>alert(1)</script>', 'javascript:alert(1)', 'x'.repeat(70_000), '9'.repeat(400), '-1', '1e999', 'NaN', 'null', 'true',
-  '%00', '\r\nX-Injected: 1', 'sandbox_', 'env:DATABASE_URL', 'awp_' + 'A'.repeat(43),
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\udc00\ud800',
+  '',
+  ' ',
+  '\u202e\u200b\ufeff',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 😀 ﷽ ﬃ',
+  'e\u0301\u0301\u0301',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '../../etc/passwd',
+  "'; drop table runs; --",
+  '${7*7}{{7*7}}',
+  '<script>alert(1)</script>',
+  'javascript:alert(1)',
+  'x'.repeat(70_000),
+  '9'.repeat(400),
+  '-1',
+  '1e999',
+  'NaN',
+  'null',
+  'true',
+  '%00',
+  '\r\nX-Injected: 1',
+  'sandbox_',
+  'env:DATABASE_URL',
+  'awp_' + 'A'.repeat(43),
 ];
 
 /** Numbers past every column's range, fractions where integers go, negatives, -0. */
-export const HOSTILE_NUMBERS = [99999999999, 2 ** 31, 2 ** 53 + 2, 1e308, -1e308, -1, -0, 0, 0.5, 1e-320, Number.MAX_SAFE_INTEGER];
+export const HOSTILE_NUMBERS = [
+  99999999999,
+  2 ** 31,
+  2 ** 53 + 2,
+  1e308,
+  -1e308,
+  -1,
+  -0,
+  0,
+  0.5,
+  1e-320,
+  Number.MAX_SAFE_INTEGER,
+];
 
 /** Percent-encoded text for URLs: NUL, an encoded surrogate (invalid UTF-8), overlong NUL, broken escapes. */
-export const HOSTILE_URL_TEXT = ['%00', 'a%00b', '%ED%A0%80', '%C0%80', '%FF%FE', '%', '%zz', '%25', '..', '%2F..%2F', '__proto__', 'constructor',
-  'x'.repeat(5000), '%E2%80%AE', encodeURIComponent('𝔘😀'), '-1', '99999999999', '1e999', '0x10', ' ', '%20', '%0d%0aX-A:%201'];
+export const HOSTILE_URL_TEXT = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%C0%80',
+  '%FF%FE',
+  '%',
+  '%zz',
+  '%25',
+  '..',
+  '%2F..%2F',
+  '__proto__',
+  'constructor',
+  'x'.repeat(5000),
+  '%E2%80%AE',
+  encodeURIComponent('𝔘😀'),
+  '-1',
+  '99999999999',
+  '1e999',
+  '0x10',
+  ' ',
+  '%20',
+  '%0d%0aX-A:%201',
+];
 
 /** Timestamps at the edges of RFC 3339 and of what Postgres stores (year 0000, offsets past ±15:59, leap seconds). */
-export const EDGE_DATE_TIMES = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00+14:00', '9999-12-31T23:59:60Z', '2026-01-01T00:00:00-23:59',
-  '2026-02-29T00:00:00Z', '2026-01-01 00:00:00z', '1969-12-31T23:59:59.9999999999Z', '2026-01-01T00:00:00+0530'];
+export const EDGE_DATE_TIMES = [
+  '0000-01-01T00:00:00Z',
+  '0001-01-01T00:00:00+14:00',
+  '9999-12-31T23:59:60Z',
+  '2026-01-01T00:00:00-23:59',
+  '2026-02-29T00:00:00Z',
+  '2026-01-01 00:00:00z',
+  '1969-12-31T23:59:59.9999999999Z',
+  '2026-01-01T00:00:00+0530',
+];
 
 /** Candidates for `pattern` strings; the first the pattern accepts is used. */
-const PATTERN_SAMPLES = ['fuzz.sample', 'run.completed', 'task.*', '*', 'whsec_' + 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY', 'env:AWP_SECRET_FUZZ', 'abc', 'USD', 'ab-12_x.y'];
+const PATTERN_SAMPLES = [
+  'fuzz.sample',
+  'run.completed',
+  'task.*',
+  '*',
+  'whsec_' + 'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY',
+  'env:AWP_SECRET_FUZZ',
+  'abc',
+  'USD',
+  'ab-12_x.y',
+];
 
-/** Builds a JSON value from `key/value` pairs as own properties, even `__proto__` (an object literal would set the prototype instead). */
+/**
+ * Builds a JSON value from `key/value` pairs as own properties, even `__proto__` (an object literal would set the
+ * prototype instead).
+ */
 export function own(entries: Array<[string, unknown]>, into: Json = {}): Json {
-  for (const [k, v] of entries) Object.defineProperty(into, k, { value: v, enumerable: true, writable: true, configurable: true });
+  for (const [k, v] of entries)
+    Object.defineProperty(into, k, { value: v, enumerable: true, writable: true, configurable: true });
   return into;
 }
 
@@ -70,7 +154,8 @@ export class Gen {
   }
 
   private text(s: Json, name = ''): string {
-    if (/url|endpoint|uri|href/i.test(name) && !s.pattern) return this.pick(['https://example.com/hook', 'http://127.0.0.1:9/x']);
+    if (/url|endpoint|uri|href/i.test(name) && !s.pattern)
+      return this.pick(['https://example.com/hook', 'http://127.0.0.1:9/x']);
     if (s.format === 'date-time' && this.chance(0.3)) return this.pick(EDGE_DATE_TIMES);
     if (s.format === 'date-time') return new Date(Date.UTC(2026, this.int(12), 1 + this.int(28))).toISOString();
     if (s.format === 'email') return `fuzz${this.int(1e6)}@example.com`;
@@ -98,7 +183,7 @@ export class Gen {
     const alt = s.anyOf ?? s.oneOf;
     if (Array.isArray(alt)) return this.sample(this.pick(alt), depth);
     if (Array.isArray(s.allOf)) return Object.assign({}, ...s.allOf.map((x: Json) => this.sample(x, depth)));
-    const type = Array.isArray(s.type) ? this.pick(s.type) : s.type ?? (s.properties ? 'object' : undefined);
+    const type = Array.isArray(s.type) ? this.pick(s.type) : (s.type ?? (s.properties ? 'object' : undefined));
     switch (type) {
       case 'string':
         return this.text(s, name);
@@ -144,14 +229,28 @@ export class Gen {
       case 3:
         return this.pick([true, false, null, [], {}, [null], [[]], { '': '' }]);
       case 4:
-        return own([[this.pick(['__proto__', 'constructor', 'prototype']), own([['polluted', true], ['__proto__', { admin: true }]])]]);
+        return own([
+          [
+            this.pick(['__proto__', 'constructor', 'prototype']),
+            own([
+              ['polluted', true],
+              ['__proto__', { admin: true }],
+            ]),
+          ],
+        ]);
       default:
-        return this.chance(0.5) ? Array.from({ length: 2000 }, (_, i) => i) : JSON.parse('{"a":'.repeat(40) + '[1]' + '}'.repeat(40));
+        return this.chance(0.5)
+          ? Array.from({ length: 2000 }, (_, i) => i)
+          : JSON.parse('{"a":'.repeat(40) + '[1]' + '}'.repeat(40));
     }
   }
 
   /** Every (container, key) inside `value`, for picking a place to mutate. */
-  private slots(value: unknown, out: Array<[Json | unknown[], string | number]> = [], depth = 0): Array<[Json | unknown[], string | number]> {
+  private slots(
+    value: unknown,
+    out: Array<[Json | unknown[], string | number]> = [],
+    depth = 0,
+  ): Array<[Json | unknown[], string | number]> {
     if (depth > 8 || !value || typeof value !== 'object') return out;
     for (const [k, v] of Object.entries(value)) {
       out.push([value as Json, Array.isArray(value) ? Number(k) : k]);
@@ -160,7 +259,10 @@ export class Gen {
     return out;
   }
 
-  /** A copy of `value` with one hostile change: a field replaced or dropped, a hostile field added, or the whole value replaced. */
+  /**
+   * A copy of `value` with one hostile change: a field replaced or dropped, a hostile field added, or the whole value
+   * replaced.
+   */
   mutate(value: unknown): unknown {
     const copy: unknown = value === undefined ? {} : JSON.parse(JSON.stringify(value));
     const slots = this.slots(copy);

@@ -13,7 +13,13 @@ export async function tokenWith(accountId: string, scopes: string[], memberId?: 
 export async function addMember(accountId: string, role: Role): Promise<string> {
   const id = newId('mem');
   await harness.deps.db('members').insert({
-    id, account_id: accountId, email: `${id}@test.local`, name: id, role, status: 'active', activated_at: new Date(),
+    id,
+    account_id: accountId,
+    email: `${id}@test.local`,
+    name: id,
+    role,
+    status: 'active',
+    activated_at: new Date(),
   });
   return id;
 }

@@ -29,7 +29,8 @@ export interface CallOptions {
   raw?: string;
 }
 
-// The engine gets its modules the way every entry point hands them over; done on load, so test files may use it anywhere.
+// The engine gets its modules the way every entry point hands them over; done on load, so test files may use it
+// anywhere.
 useModules(MODULES);
 
 /** What every test file shares: real services, one migrated database, the app listening and workers running. */
@@ -59,14 +60,16 @@ export class Harness {
       REDIS_URL: this.services.redisUrl,
       DATABASE_URL: this.services.databaseUrl,
       QUEUE_PREFIX: this.config?.QUEUE_PREFIX ?? `{awp-test-${randomBytes(3).toString('hex')}}`,
-      AWP_MASTER_KEY: this.config?.AWP_MASTER_KEY ?? randomBytes(32).toString('base64'), // envelope encryption (shared/vault), one per run
+      // envelope encryption (shared/vault), one per run
+      AWP_MASTER_KEY: this.config?.AWP_MASTER_KEY ?? randomBytes(32).toString('base64'),
       AWP_ALLOW_PRIVATE_EGRESS: '1',
       RUN_SYNC_WAIT_MS: '10000',
       WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200,200,200,200,200', // the real schedule (5 s … 10 h) in miniature
       BRIDGE_ACTION_RETRY_BASE_MS: '100', // bridge action retries in miniature too
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
       ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000',
-      SIGN_IN_ATTEMPTS_PER_15_MIN: '100000', // every dashboard test signs in from 127.0.0.1; the limit is tested on its own app
+      // every dashboard test signs in from 127.0.0.1; the limit is tested on its own app
+      SIGN_IN_ATTEMPTS_PER_15_MIN: '100000',
       LOG_LEVEL: 'silent',
       ...overrides,
     });
@@ -98,7 +101,9 @@ export class Harness {
   }
 
   /** An account with a token, created directly in Postgres (activated team account unless told otherwise). */
-  async account(opts: { activated?: boolean; plan?: 'builder' | 'team'; scopes?: string[] } = {}): Promise<{ accountId: string; token: string; tokenId: string }> {
+  async account(
+    opts: { activated?: boolean; plan?: 'builder' | 'team'; scopes?: string[] } = {},
+  ): Promise<{ accountId: string; token: string; tokenId: string }> {
     const accountId = newId('acct');
     await this.deps.db('accounts').insert({
       id: accountId,
@@ -108,7 +113,10 @@ export class Harness {
       plan: opts.plan ?? 'team',
       status: opts.activated === false ? 'pending' : 'active',
     });
-    const { token, row } = await issueToken(this.deps.db, accountId, { name: 'test', scopes: opts.scopes ?? DEFAULT_SCOPES });
+    const { token, row } = await issueToken(this.deps.db, accountId, {
+      name: 'test',
+      scopes: opts.scopes ?? DEFAULT_SCOPES,
+    });
     return { accountId, token, tokenId: row.id };
   }
 }

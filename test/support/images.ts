@@ -7,7 +7,11 @@ import { crc32, deflateSync } from 'node:zlib';
  * PNG. Nothing here comes from a library under test.
  */
 
-type Entry = { tag: number; ascii: string } | { tag: number; long: number } | { tag: number; rationals: Array<[number, number]> } | { tag: number; bytes: number[] };
+type Entry =
+  | { tag: number; ascii: string }
+  | { tag: number; long: number }
+  | { tag: number; rationals: Array<[number, number]> }
+  | { tag: number; bytes: number[] };
 
 const TYPE = { byte: 1, ascii: 2, long: 4, rational: 5 } as const;
 
@@ -30,7 +34,11 @@ function encodeEntry(e: Entry): { type: number; count: number; data: Buffer } {
   return { type: TYPE.rational, count: e.rationals.length, data };
 }
 
-const ifdSize = (entries: Entry[]) => 2 + 12 * entries.length + 4 + entries.map(encodeEntry).reduce((n, x) => n + (x.data.length > 4 ? x.data.length + (x.data.length % 2) : 0), 0);
+const ifdSize = (entries: Entry[]) =>
+  2 +
+  12 * entries.length +
+  4 +
+  entries.map(encodeEntry).reduce((n, x) => n + (x.data.length > 4 ? x.data.length + (x.data.length % 2) : 0), 0);
 
 /** One IFD at `offset` (from the TIFF header), its values over 4 bytes placed right after it. */
 function ifd(entries: Entry[], offset: number): Buffer {
@@ -72,7 +80,11 @@ const dms = (deg: number): Array<[number, number]> => {
   const d = Math.floor(a);
   const m = Math.floor((a - d) * 60);
   const s = Math.round(((a - d) * 60 - m) * 60 * 10000);
-  return [[d, 1], [m, 1], [s, 10000]];
+  return [
+    [d, 1],
+    [m, 1],
+    [s, 10000],
+  ];
 };
 
 /** A little-endian TIFF structure with IFD0, the Exif IFD and the GPS IFD, as in a camera's APP1 segment. */
@@ -95,12 +107,24 @@ export function exifTiff(f: ExifFields): Buffer {
       ]
     : [];
   // Pointer entries take part in IFD0's size, so they are counted before their values are known.
-  const withPointers = [...ifd0, ...(exif.length ? [{ tag: 0x8769, long: 0 }] : []), ...(gps.length ? [{ tag: 0x8825, long: 0 }] : [])];
+  const withPointers = [
+    ...ifd0,
+    ...(exif.length ? [{ tag: 0x8769, long: 0 }] : []),
+    ...(gps.length ? [{ tag: 0x8825, long: 0 }] : []),
+  ];
   const exifAt = 8 + ifdSize(withPointers);
   const gpsAt = exifAt + (exif.length ? ifdSize(exif) : 0);
-  const pointers: Entry[] = [...(exif.length ? [{ tag: 0x8769, long: exifAt }] : []), ...(gps.length ? [{ tag: 0x8825, long: gpsAt }] : [])];
+  const pointers: Entry[] = [
+    ...(exif.length ? [{ tag: 0x8769, long: exifAt }] : []),
+    ...(gps.length ? [{ tag: 0x8825, long: gpsAt }] : []),
+  ];
   const header = Buffer.from([0x49, 0x49, 0x2a, 0x00, 0x08, 0x00, 0x00, 0x00]);
-  return Buffer.concat([header, ifd([...ifd0, ...pointers], 8), ...(exif.length ? [ifd(exif, exifAt)] : []), ...(gps.length ? [ifd(gps, gpsAt)] : [])]);
+  return Buffer.concat([
+    header,
+    ifd([...ifd0, ...pointers], 8),
+    ...(exif.length ? [ifd(exif, exifAt)] : []),
+    ...(gps.length ? [ifd(gps, gpsAt)] : []),
+  ]);
 }
 
 const segment = (marker: number, body: Buffer) => {
@@ -137,11 +161,27 @@ export function jpeg(width: number, exif?: ExifFields, extra: Buffer[] = []): Bu
 
 /** An XMP APP1 segment as Adobe software writes it: CreatorTool and an xmpMM:History of stEvt steps. */
 export function xmpSegment(creatorTool: string, actions: string[]): Buffer {
-  const steps = actions.map((a, i) => `<rdf:li stEvt:action="${a}" stEvt:when="2024-05-0${i + 2}T09:00:00+02:00" stEvt:softwareAgent="${creatorTool}"/>`).join('');
-  const packet = `<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">`
-    + `<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/" xmlns:stEvt="http://ns.adobe.com/xap/1.0/sType/ResourceEvent#" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmp:CreatorTool="${creatorTool}" photoshop:ColorMode="3">`
-    + `<xmpMM:History><rdf:Seq>${steps}</rdf:Seq></xmpMM:History></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket end="w"?>`;
-  return segment(0xe1, Buffer.concat([Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1'), Buffer.from(packet, 'utf8')]));
+  const steps = actions
+    .map(
+      (a, i) =>
+        `<rdf:li stEvt:action="${a}" stEvt:when="2024-05-0${i + 2}T09:00:00+02:00" ` +
+        `stEvt:softwareAgent="${creatorTool}"/>`,
+    )
+    .join('');
+  const packet =
+    `<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF ` +
+    `xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">` +
+    `<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/" ` +
+    `xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/" ` +
+    `xmlns:stEvt="http://ns.adobe.com/xap/1.0/sType/ResourceEvent#" ` +
+    `xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmp:CreatorTool="${creatorTool}" ` +
+    `photoshop:ColorMode="3">` +
+    `<xmpMM:History><rdf:Seq>${steps}</rdf:Seq></xmpMM:History></rdf:Description></rdf:RDF></x:xmpmeta><?xpacket ` +
+    `end="w"?>`;
+  return segment(
+    0xe1,
+    Buffer.concat([Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1'), Buffer.from(packet, 'utf8')]),
+  );
 }
 
 /** An APP13 Photoshop image-resources segment holding an IPTC block (resource 0x0404) with a caption. */
@@ -150,7 +190,13 @@ export function iptcSegment(caption: string): Buffer {
   const dataset = Buffer.concat([Buffer.from([0x1c, 2, 120, text.length >> 8, text.length & 0xff]), text]);
   const size = Buffer.alloc(4);
   size.writeUInt32BE(dataset.length);
-  const resource = Buffer.concat([Buffer.from('8BIM', 'latin1'), Buffer.from([0x04, 0x04, 0, 0]), size, dataset, Buffer.alloc(dataset.length % 2)]);
+  const resource = Buffer.concat([
+    Buffer.from('8BIM', 'latin1'),
+    Buffer.from([0x04, 0x04, 0, 0]),
+    size,
+    dataset,
+    Buffer.alloc(dataset.length % 2),
+  ]);
   return segment(0xed, Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), resource]));
 }
 
@@ -171,5 +217,10 @@ export function png(width: number, height: number, rgb: [number, number, number]
   ihdr.set([8, 2, 0, 0, 0], 8);
   const row = Buffer.concat([Buffer.from([0]), Buffer.from(new Array(width).fill(rgb).flat())]);
   const raw = Buffer.concat(new Array(height).fill(row));
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

@@ -37,7 +37,9 @@ function resolveRelative(root: string, fromRel: string, spec: string): string {
 function isTypeOnly(ref: Node): boolean {
   const parent = ref.parent;
   if (isImportDeclaration(parent)) {
-    const clause = parent.importClause as unknown as { isTypeOnly?: boolean; name?: unknown; namedBindings?: { elements?: Array<{ isTypeOnly?: boolean }> } } | undefined;
+    const clause = parent.importClause as unknown as
+      | { isTypeOnly?: boolean; name?: unknown; namedBindings?: { elements?: Array<{ isTypeOnly?: boolean }> } }
+      | undefined;
     if (!clause) return false; // a side-effect import runs the module
     if (clause.isTypeOnly) return true;
     const elements = clause.namedBindings?.elements;
@@ -53,7 +55,10 @@ function isTypeOnly(ref: Node): boolean {
  * so strings and comments that look like imports are never counted.
  */
 export function loadImportGraph(root: string, dirs: string[]): { files: string[]; edges: ImportEdge[] } {
-  const files = dirs.flatMap((d) => tsFilesUnder(root, d)).map((f) => f.split(path.sep).join('/')).sort();
+  const files = dirs
+    .flatMap((d) => tsFilesUnder(root, d))
+    .map((f) => f.split(path.sep).join('/'))
+    .sort();
   const api = new API({ cwd: root });
   try {
     const snapshot = api.updateSnapshot({ openProjects: [path.join(root, 'tsconfig.json')] });
@@ -67,7 +72,13 @@ export function loadImportGraph(root: string, dirs: string[]): { files: string[]
         const spec = (ref as unknown as { text: string }).text;
         const start = ref.getStart(sf);
         const line = lineStarts.findLastIndex((s) => s <= start) + 1;
-        edges.push({ from: file, line, spec, to: spec.startsWith('.') ? resolveRelative(root, file, spec) : null, typeOnly: isTypeOnly(ref) });
+        edges.push({
+          from: file,
+          line,
+          spec,
+          to: spec.startsWith('.') ? resolveRelative(root, file, spec) : null,
+          typeOnly: isTypeOnly(ref),
+        });
       }
     }
     return { files, edges };
@@ -76,7 +87,8 @@ export function loadImportGraph(root: string, dirs: string[]): { files: string[]
   }
 }
 
-export const describeEdge = (e: ImportEdge) => `${e.from}:${e.line} imports '${e.spec}'${e.to ? ` (${e.to})` : ''}${e.typeOnly ? ' [type-only]' : ''}`;
+export const describeEdge = (e: ImportEdge) =>
+  `${e.from}:${e.line} imports '${e.spec}'${e.to ? ` (${e.to})` : ''}${e.typeOnly ? ' [type-only]' : ''}`;
 
 /**
  * Import cycles among project files, one path per strongly connected

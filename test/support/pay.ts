@@ -10,27 +10,44 @@ export async function newTask(token: string): Promise<string> {
   return res.body.task.taskId;
 }
 
-export async function grant(token: string, taskId: string, constraints: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<any> {
-  const res = await harness.call('POST', '/v1/pay/mandates', { token, body: { taskId, constraints: { maxSpend: { amount: 1000, currency: 'USD' }, ...constraints }, ...extra } });
+export async function grant(
+  token: string,
+  taskId: string,
+  constraints: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Promise<any> {
+  const res = await harness.call('POST', '/v1/pay/mandates', {
+    token,
+    body: { taskId, constraints: { maxSpend: { amount: 1000, currency: 'USD' }, ...constraints }, ...extra },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body;
 }
 
-/** Registers `publicKey` (raw, base64url) as a key of issuer `entityId` on the caller's account (the caller: an owner). */
+/**
+ * Registers `publicKey` (raw, base64url) as a key of issuer `entityId` on the caller's account (the caller: an owner).
+ */
 export async function registerIssuer(token: string, entityId: string, publicKey: string): Promise<string> {
-  const res = await harness.call('POST', '/v1/pay/issuers', { token, body: { entityId, publicKey: { kty: 'OKP', crv: 'Ed25519', x: publicKey } } });
+  const res = await harness.call('POST', '/v1/pay/issuers', {
+    token,
+    body: { entityId, publicKey: { kty: 'OKP', crv: 'Ed25519', x: publicKey } },
+  });
   assert.equal(res.status, 201, res.text);
   return res.body.issuer.issuerId;
 }
 
-/** An issuer's Ed25519 key pair, and a signer of mandate bodies the way a client would sign them (RFC 8785, then Ed25519). */
+/**
+ * An issuer's Ed25519 key pair, and a signer of mandate bodies the way a client would sign them (RFC 8785, then
+ * Ed25519).
+ */
 export function issuerKeys() {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const raw = (publicKey.export({ format: 'jwk' }) as { x: string }).x;
   return {
     publicKey: raw,
     pem: publicKey.export({ format: 'pem', type: 'spki' }) as string,
-    sign: (body: Record<string, unknown>) => sign(null, Buffer.from(canonicalize(body)!, 'utf8'), privateKey).toString('base64url'),
+    sign: (body: Record<string, unknown>) =>
+      sign(null, Buffer.from(canonicalize(body)!, 'utf8'), privateKey).toString('base64url'),
   };
 }
 
@@ -46,11 +63,21 @@ export function verifyOffline(pack: any, jwks: { keys: Array<Record<string, stri
   pack.sections.forEach((section: any, i: number) => {
     if (pack.seal.sectionHashes[i]?.sha256 !== sha256(section)) failed.push(section.kind);
   });
-  const header = { packId: pack.packId, status: pack.status, cite: pack.cite, runId: pack.runId, sealedAt: pack.sealedAt };
+  const header = {
+    packId: pack.packId,
+    status: pack.status,
+    cite: pack.cite,
+    runId: pack.runId,
+    sealedAt: pack.sealedAt,
+  };
   if (sha256({ header, sectionHashes: pack.seal.sectionHashes }) !== pack.seal.rootHash) failed.push('rootHash');
   const jwk = jwks.keys.find((k) => k.kid === pack.seal.kid);
   const key = jwk && createPublicKey({ key: { kty: jwk.kty!, crv: jwk.crv!, x: jwk.x! }, format: 'jwk' });
-  if (!key || !verify(null, Buffer.from(pack.seal.rootHash, 'utf8'), key, Buffer.from(pack.seal.signature, 'base64url'))) failed.push('signature');
+  if (
+    !key ||
+    !verify(null, Buffer.from(pack.seal.rootHash, 'utf8'), key, Buffer.from(pack.seal.signature, 'base64url'))
+  )
+    failed.push('signature');
   return failed;
 }
 

@@ -27,7 +27,13 @@ export interface Planted {
 
 /** Files with planted secrets (at least ten kinds) and decoys, and where each secret is. */
 export function plantedRepo(): { files: Record<string, string>; planted: Planted[]; decoyValues: string[] } {
-  const pem = String(generateKeyPairSync('ec', { namedCurve: 'P-256', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' } }).privateKey);
+  const pem = String(
+    generateKeyPairSync('ec', {
+      namedCurve: 'P-256',
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    }).privateKey,
+  );
   const secrets = {
     awsAccessKeyId: `AKIA${random(16, UPPER + '234567')}`,
     awsSecretAccessKey: random(40, `${ALNUM}+/`),
@@ -54,7 +60,13 @@ export function plantedRepo(): { files: Record<string, string>; planted: Planted
     `const db = "${secrets.databaseConnectionString}";`,
     '',
   ].join('\n');
-  const env = [`GITHUB_TOKEN=${secrets.githubToken}`, `SLACK_BOT_TOKEN=${secrets.slackToken}`, `SENDGRID_API_KEY=${secrets.sendgridApiKey}`, `ANTHROPIC_API_KEY=${secrets.anthropicApiKey}`, ''].join('\n');
+  const env = [
+    `GITHUB_TOKEN=${secrets.githubToken}`,
+    `SLACK_BOT_TOKEN=${secrets.slackToken}`,
+    `SENDGRID_API_KEY=${secrets.sendgridApiKey}`,
+    `ANTHROPIC_API_KEY=${secrets.anthropicApiKey}`,
+    '',
+  ].join('\n');
   const decoys = {
     fixtureKey: `ghp_${random(36)}`,
     sampleKey: `sk_live_${random(32)}`,
@@ -89,10 +101,35 @@ export function plantedRepo(): { files: Record<string, string>; planted: Planted
   };
   const at = (file: string, value: string) => files[file]!.slice(0, files[file]!.indexOf(value)).split('\n').length;
   const where: Record<keyof typeof secrets, string> = {
-    awsAccessKeyId: 'src/config.js', awsSecretAccessKey: 'src/config.js', stripeKey: 'src/config.js', jwt: 'src/config.js', genericHighEntropy: 'src/config.js', databaseConnectionString: 'src/config.js',
-    githubToken: 'deploy/.env.production', slackToken: 'deploy/.env.production', sendgridApiKey: 'deploy/.env.production', anthropicApiKey: 'deploy/.env.production',
-    npmToken: '.npmrc', privateKey: 'deploy/keys/service.pem',
+    awsAccessKeyId: 'src/config.js',
+    awsSecretAccessKey: 'src/config.js',
+    stripeKey: 'src/config.js',
+    jwt: 'src/config.js',
+    genericHighEntropy: 'src/config.js',
+    databaseConnectionString: 'src/config.js',
+    githubToken: 'deploy/.env.production',
+    slackToken: 'deploy/.env.production',
+    sendgridApiKey: 'deploy/.env.production',
+    anthropicApiKey: 'deploy/.env.production',
+    npmToken: '.npmrc',
+    privateKey: 'deploy/keys/service.pem',
   };
-  const planted = (Object.keys(secrets) as Array<keyof typeof secrets>).map((kind) => ({ kind, value: secrets[kind], file: where[kind], line: at(where[kind], secrets[kind]) }));
-  return { files, planted, decoyValues: [decoys.fixtureKey, decoys.sampleKey, decoys.sha, decoys.integrity, decoys.uuid, 'AKIAIOSFODNN7EXAMPLE'] };
+  const planted = (Object.keys(secrets) as Array<keyof typeof secrets>).map((kind) => ({
+    kind,
+    value: secrets[kind],
+    file: where[kind],
+    line: at(where[kind], secrets[kind]),
+  }));
+  return {
+    files,
+    planted,
+    decoyValues: [
+      decoys.fixtureKey,
+      decoys.sampleKey,
+      decoys.sha,
+      decoys.integrity,
+      decoys.uuid,
+      'AKIAIOSFODNN7EXAMPLE',
+    ],
+  };
 }

@@ -13,7 +13,10 @@ import type { EgressPin, PinnedAddress } from '../../shared/http/pinned-dns.js';
 export const ALLOWED = '127.0.0.1';
 export const FORBIDDEN = '127.0.0.2';
 
-export interface Seen { path: string; host: string }
+export interface Seen {
+  path: string;
+  host: string;
+}
 
 export interface RebindTargets {
   port: number;

@@ -14,7 +14,10 @@ export interface Received {
  * `standardwebhooks` package (an independent implementation of the spec)
  * against each secret it knows, and answers with the status `respond` picks.
  */
-export async function startReceiver(secrets: () => string[], respond: (n: number, r: Received) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 })) {
+export async function startReceiver(
+  secrets: () => string[],
+  respond: (n: number, r: Received) => { status: number; headers?: Record<string, string> } = () => ({ status: 200 }),
+) {
   const received: Received[] = [];
   const rejected: Array<{ headers: http.IncomingHttpHeaders; reason: string }> = [];
   const server = http.createServer((req, res) => {
@@ -47,7 +50,10 @@ export async function startReceiver(secrets: () => string[], respond: (n: number
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
     rejected,
-    stop: () => { server.closeAllConnections(); return new Promise((r) => server.close(r)); },
+    stop: () => {
+      server.closeAllConnections();
+      return new Promise((r) => server.close(r));
+    },
   };
 }
 
@@ -56,7 +62,8 @@ export async function until<T>(fn: () => Promise<T> | T, ok: (v: T) => boolean, 
   for (;;) {
     const v = await fn();
     if (ok(v)) return v;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 500)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 500)}`);
     await new Promise((r) => setTimeout(r, 40));
   }
 }

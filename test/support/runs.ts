@@ -6,8 +6,24 @@ import { harness } from './harness.js';
 /** Three espresso machines, two within a $250 budget. */
 export async function seedCatalog(accountId: string) {
   await insertListings(harness.deps.db, accountId, [
-    { title: 'Espresso machine Classic', price: 189, fees: 12, currency: 'USD', vendor: 'Brewhouse', url: 'https://shop.example/classic', tags: ['coffee'] },
-    { title: 'Espresso machine Compact', price: 149, fees: 0, currency: 'USD', vendor: 'CafeCo', url: 'https://shop.example/compact', tags: ['coffee'] },
+    {
+      title: 'Espresso machine Classic',
+      price: 189,
+      fees: 12,
+      currency: 'USD',
+      vendor: 'Brewhouse',
+      url: 'https://shop.example/classic',
+      tags: ['coffee'],
+    },
+    {
+      title: 'Espresso machine Compact',
+      price: 149,
+      fees: 0,
+      currency: 'USD',
+      vendor: 'CafeCo',
+      url: 'https://shop.example/compact',
+      tags: ['coffee'],
+    },
     { title: 'Espresso machine Pro', price: 899, fees: 40, currency: 'USD', vendor: 'Brewhouse', tags: ['coffee'] },
   ]);
 }
@@ -25,5 +41,8 @@ export async function pollUntilRest(token: string, runId: string, timeoutMs = 20
 }
 
 export function ndjson(text: string): any[] {
-  return text.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
 }

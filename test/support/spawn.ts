@@ -10,11 +10,19 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * the tsx CLI, which would put a second process between the test and the
  * code: a SIGKILL must hit the worker itself).
  */
-export function spawnEntry(entry: string, env: Record<string, string>, args: string[] = []): ChildProcess & { output: () => string } {
+export function spawnEntry(
+  entry: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): ChildProcess & { output: () => string } {
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
   // The run's master key (shared/vault), so a child opens what the harness sealed; a test may override it.
   const vault = harness.config?.AWP_MASTER_KEY ? { AWP_MASTER_KEY: harness.config.AWP_MASTER_KEY } : {};
-  const child = spawn(process.execPath, [...loader, path.join(ROOT, entry), ...args], { cwd: ROOT, env: { ...process.env, ...vault, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...loader, path.join(ROOT, entry), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...vault, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -22,7 +30,11 @@ export function spawnEntry(entry: string, env: Record<string, string>, args: str
 }
 
 /** Resolves when `predicate(output)` holds, rejects after `ms` or if the child exits first. */
-export async function waitForOutput(child: ChildProcess & { output: () => string }, predicate: (out: string) => boolean, ms = 30_000): Promise<string> {
+export async function waitForOutput(
+  child: ChildProcess & { output: () => string },
+  predicate: (out: string) => boolean,
+  ms = 30_000,
+): Promise<string> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
     if (predicate(child.output())) return child.output();
@@ -37,7 +49,9 @@ export async function stopWith(child: ChildProcess, signal: NodeJS.Signals, ms =
   if (child.exitCode !== null) return child.exitCode;
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   child.kill(signal);
-  const timer = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('did not exit in time')), ms).unref());
+  const timer = new Promise<never>((_, reject) =>
+    setTimeout(() => reject(new Error('did not exit in time')), ms).unref(),
+  );
   try {
     return await Promise.race([exited, timer]);
   } catch (err) {

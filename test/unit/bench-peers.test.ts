@@ -40,7 +40,10 @@ await runPeer(async (cfg) => { throw new Error('cannot connect to ' + cfg.databa
 
 function peersDir(opts: { installed: boolean }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'awp-peers-test-'));
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'fake-peers', private: true, type: 'module' }));
+  fs.writeFileSync(
+    path.join(dir, 'package.json'),
+    JSON.stringify({ name: 'fake-peers', private: true, type: 'module' }),
+  );
   if (opts.installed) {
     fs.mkdirSync(path.join(dir, 'node_modules'));
     fs.writeFileSync(path.join(dir, 'node_modules/.package-lock.json'), '{}');
@@ -55,60 +58,105 @@ describe('bench peers (scripts/bench/peers.ts)', function () {
   after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
   const prefix = `awp_peer_t${randomBytes(3).toString('hex')}_`;
 
-  it('reports each peer that fails as { error } and still measures the ones after it, each in a database of its own, dropped afterwards', async () => {
-    const dir = peersDir({ installed: true });
-    dirs.push(dir);
-    const { databaseUrl, redisUrl } = harness.services;
-    const out = (await benchPeers({ databaseUrl, redisUrl }, { dir, peers: ['crash', 'wrong', 'ok'], n: 3, total: 8, databasePrefix: prefix, echo: false })) as Record<string, any>;
+  it(
+    'reports each peer that fails as { error } and still measures the ones after it, each in a database of its ' +
+      'own, dropped afterwards',
+    async () => {
+      const dir = peersDir({ installed: true });
+      dirs.push(dir);
+      const { databaseUrl, redisUrl } = harness.services;
+      const out = (await benchPeers(
+        { databaseUrl, redisUrl },
+        { dir, peers: ['crash', 'wrong', 'ok'], n: 3, total: 8, databasePrefix: prefix, echo: false },
+      )) as Record<string, any>;
 
-    assert.match(out.crash.error, /peer crash exited with 3: peer boom: cannot load its library/);
-    assert.match(out.wrong.error, /returned [0-9a-f]{64}, not the 3-step digest/);
-    assert.equal(out.ok.error, undefined);
-    assert.equal(out.ok.latency.n, 3);
-    assert.ok(out.ok.latency.p50 > 0 && out.ok.perSec > 0);
-    assert.deepEqual({ total: out.ok.total, inFlight: out.ok.inFlight, stepHashes: out.ok.stepHashes, setup: out.ok.setup }, { total: 8, inFlight: 32, stepHashes: 100, setup: { engine: 'fake' } });
-    // The fake stores nothing; a real peer's rows per workflow are counted the same way.
-    assert.deepEqual({ workflows: out.ok.stored.workflows, rows: out.ok.stored.rows }, { workflows: 5 + 3 + 8, rows: 0 });
-    assert.equal(out.computation.stepHashes, 100);
-    assert.equal(out.computation.threeSteps.n, 3);
+      assert.match(out.crash.error, /peer crash exited with 3: peer boom: cannot load its library/);
+      assert.match(out.wrong.error, /returned [0-9a-f]{64}, not the 3-step digest/);
+      assert.equal(out.ok.error, undefined);
+      assert.equal(out.ok.latency.n, 3);
+      assert.ok(out.ok.latency.p50 > 0 && out.ok.perSec > 0);
+      assert.deepEqual(
+        { total: out.ok.total, inFlight: out.ok.inFlight, stepHashes: out.ok.stepHashes, setup: out.ok.setup },
+        { total: 8, inFlight: 32, stepHashes: 100, setup: { engine: 'fake' } },
+      );
+      // The fake stores nothing; a real peer's rows per workflow are counted the same way.
+      assert.deepEqual(
+        { workflows: out.ok.stored.workflows, rows: out.ok.stored.rows },
+        { workflows: 5 + 3 + 8, rows: 0 },
+      );
+      assert.equal(out.computation.stepHashes, 100);
+      assert.equal(out.computation.threeSteps.n, 3);
 
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    const left = await admin.query('select datname from pg_database where datname like $1', [`${prefix}%`]);
-    await admin.end();
-    assert.deepEqual(left.rows, []);
-  });
+      const admin = new pg.Client({ connectionString: databaseUrl });
+      await admin.connect();
+      const left = await admin.query('select datname from pg_database where datname like $1', [`${prefix}%`]);
+      await admin.end();
+      assert.deepEqual(left.rows, []);
+    },
+  );
 
-  it('reports every peer as { error } naming npm\'s reason when their packages cannot be installed, and returns', async () => {
-    const dir = peersDir({ installed: false });
-    dirs.push(dir);
-    const out = (await benchPeers(harness.services, { dir, peers: ['ok', 'wrong'], n: 2, total: 2, databasePrefix: prefix, echo: false })) as Record<string, any>;
-    for (const name of ['ok', 'wrong']) assert.match(out[name].error, new RegExp(
-          [
-            String.raw`^npm ci --prefix .* failed \(1\): npm error code EUSAGE; `,
-            'npm error The `npm ci` command can only install with an existing package-lock\\.json',
-          ].join(''),
-        ));
-    assert.ok(out.computation, 'the computation is still timed');
-  });
+  it(
+    "reports every peer as { error } naming npm's reason " + 'when their packages cannot be installed, and returns',
+    async () => {
+      const dir = peersDir({ installed: false });
+      dirs.push(dir);
+      const out = (await benchPeers(harness.services, {
+        dir,
+        peers: ['ok', 'wrong'],
+        n: 2,
+        total: 2,
+        databasePrefix: prefix,
+        echo: false,
+      })) as Record<string, any>;
+      for (const name of ['ok', 'wrong'])
+        assert.match(
+          out[name].error,
+          new RegExp(
+            [
+              String.raw`^npm ci --prefix .* failed \(1\): npm error code EUSAGE; `,
+              'npm error The `npm ci` command can only install with an existing package-lock\\.json',
+            ].join(''),
+          ),
+        );
+      assert.ok(out.computation, 'the computation is still timed');
+    },
+  );
 
   it('ends a peer that never finishes and says so', async () => {
     const dir = peersDir({ installed: true });
     dirs.push(dir);
-    const out = await runPeerProcess('hang', { dir, databaseUrl: harness.services.databaseUrl, redisUrl: harness.services.redisUrl, n: 1, total: 1, timeoutMs: 1500, echo: false });
+    const out = await runPeerProcess('hang', {
+      dir,
+      databaseUrl: harness.services.databaseUrl,
+      redisUrl: harness.services.redisUrl,
+      n: 1,
+      total: 1,
+      timeoutMs: 1500,
+      echo: false,
+    });
     assert.deepEqual(out, { error: 'peer hang exited with -1: timed out after 1500 ms' });
   });
 
-  it('never passes a connection password through a peer\'s error', async () => {
+  it("never passes a connection password through a peer's error", async () => {
     const dir = peersDir({ installed: true });
     dirs.push(dir);
     const databaseUrl = 'postgres://bench:s3cret%2Fpw@127.0.0.1:1/awp_peer_x';
-    const out = (await runPeerProcess('leak', { dir, databaseUrl, redisUrl: 'redis://:r3dis-pw@127.0.0.1:1', n: 1, total: 1, echo: false })) as { error: string };
+    const out = (await runPeerProcess('leak', {
+      dir,
+      databaseUrl,
+      redisUrl: 'redis://:r3dis-pw@127.0.0.1:1',
+      n: 1,
+      total: 1,
+      echo: false,
+    })) as { error: string };
     assert.equal(out.error, 'cannot connect to postgres://bench:***@127.0.0.1:1/awp_peer_x');
-    assert.equal(redact('a r3dis-pw b s3cret/pw', ['postgres://u:s3cret%2Fpw@h/d', 'redis://:r3dis-pw@h']), 'a *** b ***');
+    assert.equal(
+      redact('a r3dis-pw b s3cret/pw', ['postgres://u:s3cret%2Fpw@h/d', 'redis://:r3dis-pw@h']),
+      'a *** b ***',
+    );
   });
 
-  it('sets awp\'s 3-step run against each peer that has figures', () => {
+  it("sets awp's 3-step run against each peer that has figures", () => {
     const runs = { awp3StepRun: { latency: { p50: 20, p99: 40 }, perSec: 100 } };
     const peers = { dbos: { latency: { p50: 10, p99: 20 }, perSec: 200 }, langgraph: { error: 'x' } };
     assert.deepEqual(awpVersusPeers(runs, peers), { dbos: { latencyP50: 2, latencyP99: 2, throughput: 0.5 } });

@@ -33,17 +33,34 @@ describe('bench verdicts', () => {
     assert.equal(met['Async submissions/s'], false, '0.25 < 0.5');
     assert.equal(met['GET /healthz under load'], null, 'not measured');
     assert.equal(met['Same workflow in DBOS Transact and LangGraph JS'], null);
-    const peerRow = (peers: Figures['peers']) => targetRows({ peers }).find((r) => r.figure.startsWith('Same workflow'))!.met;
-    assert.equal(peerRow({ dbos: { latencyP50: 0.8, throughput: 1.2, p50Ms: 10, perSec: 100 }, langgraph: { latencyP50: 0.5, throughput: 2, p50Ms: 20, perSec: 50 } }), true);
-    assert.equal(peerRow({ dbos: { latencyP50: 1.1, throughput: 1.2, p50Ms: 10, perSec: 100 } }), false, 'slower than a peer at p50');
-    assert.equal(peerRow({ dbos: { latencyP50: 0.9, throughput: 0.9, p50Ms: 10, perSec: 100 } }), false, 'fewer runs/s than a peer');
+    const peerRow = (peers: Figures['peers']) =>
+      targetRows({ peers }).find((r) => r.figure.startsWith('Same workflow'))!.met;
+    assert.equal(
+      peerRow({
+        dbos: { latencyP50: 0.8, throughput: 1.2, p50Ms: 10, perSec: 100 },
+        langgraph: { latencyP50: 0.5, throughput: 2, p50Ms: 20, perSec: 50 },
+      }),
+      true,
+    );
+    assert.equal(
+      peerRow({ dbos: { latencyP50: 1.1, throughput: 1.2, p50Ms: 10, perSec: 100 } }),
+      false,
+      'slower than a peer at p50',
+    );
+    assert.equal(
+      peerRow({ dbos: { latencyP50: 0.9, throughput: 0.9, p50Ms: 10, perSec: 100 } }),
+      false,
+      'fewer runs/s than a peer',
+    );
     assert.equal(met['Idle RSS per process'], false, 'the workers are over 150 MB');
     assert.equal(met['RSS after 10000 runs'], true);
     assert.equal(rows.find((r) => r.figure.startsWith('3-step'))!.ratio, 4);
     // With the workers in the bench process the throughput targets' layout is not met, so they are not judged.
     assert.equal(targetRows({ ...figures, layout: '0' }).find((r) => r.figure.startsWith('Sustained'))!.met, null);
-    // With the API in the bench process only the workers' RSS is known: over the limit is a miss, under it proves nothing.
-    const idle = (layout: string, workers: number) => targetRows({ layout, idleRssMb: { workers } }).find((r) => r.figure === 'Idle RSS per process')!.met;
+    // With the API in the bench process only the workers' RSS is known: over the limit is a miss, under it proves
+    // nothing.
+    const idle = (layout: string, workers: number) =>
+      targetRows({ layout, idleRssMb: { workers } }).find((r) => r.figure === 'Idle RSS per process')!.met;
     assert.equal(idle('1', 151), false);
     assert.equal(idle('1', 100), null);
     assert.equal(idle('2', 100), true);
@@ -52,15 +69,30 @@ describe('bench verdicts', () => {
   it('names a statement by its verb and table', () => {
     assert.equal(queryFamily('BEGIN'), 'BEGIN');
     assert.equal(queryFamily('select * from "run_steps" where "run_id" = $1'), 'select run_steps');
-    assert.equal(queryFamily('select "status" from "runs" where "id" = $1 limit $2 for update'), 'select runs for update');
-    assert.equal(queryFamily('WITH bump AS ( UPDATE runs SET event_seq = event_seq + $1 WHERE id = $2 RETURNING event_seq) INSERT INTO run_events (run_id) SELECT 1'), 'insert run_events + update runs');
-    assert.equal(queryFamily('insert into "events" ("id") values ($1) on conflict do update set "x" = 1'), 'insert events');
+    assert.equal(
+      queryFamily('select "status" from "runs" where "id" = $1 limit $2 for update'),
+      'select runs for update',
+    );
+    assert.equal(
+      queryFamily(
+        'WITH bump AS ( UPDATE runs SET event_seq = event_seq + $1 WHERE id = $2 RETURNING event_seq) INSERT ' +
+          'INTO run_events (run_id) SELECT 1',
+      ),
+      'insert run_events + update runs',
+    );
+    assert.equal(
+      queryFamily('insert into "events" ("id") values ($1) on conflict do update set "x" = 1'),
+      'insert events',
+    );
   });
 
-  it('counts Redis commands between two INFO snapshots without the bench\'s own', () => {
+  it("counts Redis commands between two INFO snapshots without the bench's own", () => {
     assert.deepEqual(parseInfo('# Commandstats\r\ncmdstat_get:calls=3,usec=1\r\n'), { cmdstat_get: 'calls=3,usec=1' });
     const snap = (calls: Record<string, number>): RedisSnapshot => ({ calls, usedMemory: 0, keys: 0 });
-    assert.deepEqual(callsDelta(snap({ evalsha: 10, info: 5 }), snap({ evalsha: 30, info: 7, dbsize: 1, publish: 4 })), { evalsha: 20, publish: 4 });
+    assert.deepEqual(
+      callsDelta(snap({ evalsha: 10, info: 5 }), snap({ evalsha: 30, info: 7, dbsize: 1, publish: 4 })),
+      { evalsha: 20, publish: 4 },
+    );
   });
 
   it('cuts a CPU profile to its windows and sums self time by function and category', () => {
@@ -68,19 +100,38 @@ describe('bench verdicts', () => {
     const profile: CpuProfile = {
       nodes: [
         { id: 1, callFrame: { functionName: '(root)', url: '', lineNumber: -1 } },
-        { id: 2, callFrame: { functionName: 'toSQL', url: pathToFileURL(path.join(root, 'node_modules/knex/lib/q.js')).href, lineNumber: 9 } },
+        {
+          id: 2,
+          callFrame: {
+            functionName: 'toSQL',
+            url: pathToFileURL(path.join(root, 'node_modules/knex/lib/q.js')).href,
+            lineNumber: 9,
+          },
+        },
         { id: 3, callFrame: { functionName: 'writev', url: '', lineNumber: -1 } },
         { id: 4, callFrame: { functionName: '(idle)', url: '', lineNumber: -1 } },
       ],
       // Samples at 1000, 2000, 3000, 4000, 5000 µs; each lasts until the next.
-      startTime: 0, endTime: 6000, samples: [2, 3, 2, 4, 2], timeDeltas: [1000, 1000, 1000, 1000, 1000],
+      startTime: 0,
+      endTime: 6000,
+      samples: [2, 3, 2, 4, 2],
+      timeDeltas: [1000, 1000, 1000, 1000, 1000],
     };
     const whole = summariseProfile(profile, [], root);
     assert.equal(whole.busyMs, 3, 'the last sample has no successor, so it counts nothing; idle is not busy');
-    assert.deepEqual(whole.byCategory.map((c) => [c.category, c.pct]), [['knex', 66.7], ['(native: socket writes)', 33.3]]);
+    assert.deepEqual(
+      whole.byCategory.map((c) => [c.category, c.pct]),
+      [
+        ['knex', 66.7],
+        ['(native: socket writes)', 33.3],
+      ],
+    );
     assert.deepEqual(whole.topFunctions[0], { fn: 'toSQL', where: 'knex/lib/q.js:10', selfMs: 2, pct: 66.7 });
     const cut = summariseProfile(profile, [{ startUs: 1500, endUs: 2500 }], root);
-    assert.deepEqual(cut.byCategory.map((c) => c.category), ['(native: socket writes)']);
+    assert.deepEqual(
+      cut.byCategory.map((c) => c.category),
+      ['(native: socket writes)'],
+    );
     assert.equal(category('emit', 'node:events', root), 'node:events');
     assert.equal(category('f', pathToFileURL('/app/jobs/orchestrator/flow.ts').href, root), 'jobs/orchestrator');
   });

@@ -81,7 +81,10 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
     const pin = rebinding([ALLOWED], [FORBIDDEN]);
     const read = fetchPage(t.at(HOST, '/redirect'), { ...READ, pin });
     await assert.rejects(read, (err) => err instanceof PageReadError && err.reason === 'refused');
-    assert.deepEqual(t.allowed.map((s) => s.path), ['/redirect']);
+    assert.deepEqual(
+      t.allowed.map((s) => s.path),
+      ['/redirect'],
+    );
     assert.deepEqual([pin.lookups.length, t.forbidden.length], [2, 0]);
   });
 
@@ -123,18 +126,27 @@ describe('egress pins the address it checked (DNS rebinding)', () => {
     it('plain http (absolute form): forwarded to the pinned address with the Host header kept', async () => {
       const pin = rebinding([ALLOWED], [FORBIDDEN]);
       const proxy = await startPinningProxy(true, pin);
-      const get = () => new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const { hostname, port } = new URL(proxy.url);
-        http.get({ host: hostname, port, path: t.at(HOST, '/plain'), agent: false }, (res) => {
-          let body = '';
-          res.on('data', (c) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        }).on('error', reject);
-      });
+      const get = () =>
+        new Promise<{ status: number; body: string }>((resolve, reject) => {
+          const { hostname, port } = new URL(proxy.url);
+          http
+            .get({ host: hostname, port, path: t.at(HOST, '/plain'), agent: false }, (res) => {
+              let body = '';
+              res.on('data', (c) => (body += c)).on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            })
+            .on('error', reject);
+        });
       try {
         assert.deepEqual(await get(), { status: 200, body: 'allowed reached' });
         assert.deepEqual(await get(), { status: 200, body: 'allowed reached' });
-        const seen = [['/plain', `${HOST}:${t.port}`], ['/plain', `${HOST}:${t.port}`]];
-        assert.deepEqual(t.allowed.map((s) => [s.path, s.host]), seen);
+        const seen = [
+          ['/plain', `${HOST}:${t.port}`],
+          ['/plain', `${HOST}:${t.port}`],
+        ];
+        assert.deepEqual(
+          t.allowed.map((s) => [s.path, s.host]),
+          seen,
+        );
         assert.deepEqual([pin.lookups.length, t.forbidden.length], [1, 0]);
       } finally {
         await proxy.close();

@@ -7,21 +7,58 @@ import { NEUTRAL_REFUSAL, refusedTargets } from '../support/egress-targets.js';
 describe('egress: every special-purpose address and local name is refused', () => {
   it('registration refuses each form (400 invalidPayload), with private egress off', () => {
     for (const [form, url] of refusedTargets(443)) {
-      assert.throws(() => checkEgressUrl(url, { allowPrivate: false, requireHttps: false }), (err) => err instanceof EgressRefused && err.status === 400, form);
+      assert.throws(
+        () => checkEgressUrl(url, { allowPrivate: false, requireHttps: false }),
+        (err) => err instanceof EgressRefused && err.status === 400,
+        form,
+      );
     }
   });
 
   it('registration accepts public names and addresses, a trailing dot included', () => {
-    for (const url of ['https://example.com/hook', 'https://hooks.example.com./x', 'https://93.184.216.34/hook', 'https://[2606:2800:220:1::1]/hook', 'https://db.internal.example.com/hook']) {
+    for (const url of [
+      'https://example.com/hook',
+      'https://hooks.example.com./x',
+      'https://93.184.216.34/hook',
+      'https://[2606:2800:220:1::1]/hook',
+      'https://db.internal.example.com/hook',
+    ]) {
       assert.doesNotThrow(() => checkEgressUrl(url, { allowPrivate: false, requireHttps: true }), url);
     }
   });
 
   it('the classifier refuses each embedded or special form and allows public-looking addresses', () => {
-    for (const ip of ['::7f00:1', '::ffff:0:7f00:1', '64:ff9b:1::7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::', '2001:0:4136:e378:8000:63bf:80ff:fffe', '::ffff:7f00:1', '::ffff:93.184.216.34', '2001:db8::1', '3fff::1', '192.0.2.5', '198.18.0.1', '2001:2::1', '240.0.0.1', '255.255.255.255', 'fe80::1%eth0', '[::1]', 'not-an-ip']) {
+    for (const ip of [
+      '::7f00:1',
+      '::ffff:0:7f00:1',
+      '64:ff9b:1::7f00:1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '::ffff:7f00:1',
+      '::ffff:93.184.216.34',
+      '2001:db8::1',
+      '3fff::1',
+      '192.0.2.5',
+      '198.18.0.1',
+      '2001:2::1',
+      '240.0.0.1',
+      '255.255.255.255',
+      'fe80::1%eth0',
+      '[::1]',
+      'not-an-ip',
+    ]) {
       assert.ok(isBlockedAddress(ip), ip);
     }
-    for (const ip of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '2606:2800:220:1::1', '2001:4860:4860::8888', '2a00:1450:4001:81c::200e', '[2606:4700::1111]']) {
+    for (const ip of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '1.1.1.1',
+      '2606:2800:220:1::1',
+      '2001:4860:4860::8888',
+      '2a00:1450:4001:81c::200e',
+      '[2606:4700::1111]',
+    ]) {
       assert.ok(!isBlockedAddress(ip), ip);
     }
   });
@@ -55,9 +92,15 @@ describe('egress at connect time (private egress off)', () => {
     assert.equal(requests, 0, 'no refused form reached the local server');
   });
 
-  it('a name that does not resolve gets the same reason as a blocked one, so a caller cannot probe internal names', async () => {
-    await assert.rejects(egressFetch(false, `http://no-such-host.corp.invalid:${port}/`, { timeoutMs: 5000 }), (err) => err instanceof EgressRefused && NEUTRAL_REFUSAL.test(err.message));
-  });
+  it(
+    'a name that does not resolve gets the same reason as a blocked one, so a caller cannot probe internal ' + 'names',
+    async () => {
+      await assert.rejects(
+        egressFetch(false, `http://no-such-host.corp.invalid:${port}/`, { timeoutMs: 5000 }),
+        (err) => err instanceof EgressRefused && NEUTRAL_REFUSAL.test(err.message),
+      );
+    },
+  );
 
   it('with private egress allowed, the same local server is reached', async () => {
     const res = await egressFetch(true, `http://127.0.0.1:${port}/`);

@@ -60,12 +60,15 @@ describe('egress: caller signal, time limit and size limit', () => {
     s.server.close();
   });
 
-  it('aborting the caller\'s signal mid-body cancels the request and rejects with the signal\'s reason', async () => {
+  it("aborting the caller's signal mid-body cancels the request and rejects with the signal's reason", async () => {
     const controller = new AbortController();
     const reason = new Error('run was canceled');
     s.whenPartialSent(() => controller.abort(reason));
     const closed = s.nextClose();
-    await assert.rejects(egressFetch(true, `${base}/partial`, { signal: controller.signal, timeoutMs: 60_000 }), (err) => err === reason);
+    await assert.rejects(
+      egressFetch(true, `${base}/partial`, { signal: controller.signal, timeoutMs: 60_000 }),
+      (err) => err === reason,
+    );
     await closed; // the server saw its connection go away
   });
 
@@ -92,15 +95,26 @@ describe('egress: caller signal, time limit and size limit', () => {
     const controller = new AbortController();
     s.whenPartialSent(() => undefined);
     const closed = s.nextClose();
-    await assert.rejects(egressFetch(true, `${base}/partial`, { timeoutMs: 150, signal: controller.signal }), (err) => err instanceof EgressError && err.reason === 'timeout');
+    await assert.rejects(
+      egressFetch(true, `${base}/partial`, { timeoutMs: 150, signal: controller.signal }),
+      (err) => err instanceof EgressError && err.reason === 'timeout',
+    );
     await closed;
-    assert.equal(getEventListeners(controller.signal, 'abort').length, 0, 'the listener on the caller\'s signal is removed');
+    assert.equal(
+      getEventListeners(controller.signal, 'abort').length,
+      0,
+      "the listener on the caller's signal is removed",
+    );
   });
 
   it('size limit, truncate (default): an endless body yields its first maxBytes and truncated: true', async () => {
     const controller = new AbortController();
     const closed = s.nextClose();
-    const res = await egressFetch(true, `${base}/endless`, { signal: controller.signal, timeoutMs: 30_000, maxBytes: 1000 });
+    const res = await egressFetch(true, `${base}/endless`, {
+      signal: controller.signal,
+      timeoutMs: 30_000,
+      maxBytes: 1000,
+    });
     assert.deepEqual([res.status, res.text.length, res.text, res.truncated], [200, 1000, 'x'.repeat(1000), true]);
     await closed; // the rest was not read: the connection was dropped
     assert.equal(getEventListeners(controller.signal, 'abort').length, 0);
@@ -119,12 +133,20 @@ describe('egress: caller signal, time limit and size limit', () => {
 
   it('size limit, refuse: a declared Content-Length over the limit is refused before the body arrives', async () => {
     const closed = s.nextClose();
-    await assert.rejects(egressFetch(true, `${base}/declared`, { maxBytes: 1000, oversize: 'refuse', timeoutMs: 60_000 }), (err) => err instanceof EgressError && err.reason === 'tooLarge');
+    await assert.rejects(
+      egressFetch(true, `${base}/declared`, { maxBytes: 1000, oversize: 'refuse', timeoutMs: 60_000 }),
+      (err) => err instanceof EgressError && err.reason === 'tooLarge',
+    );
     await closed;
   });
 
   it('a body within every limit comes back whole', async () => {
-    const res = await egressFetch(true, `${base}/`, { signal: new AbortController().signal, timeoutMs: 30_000, maxBytes: 5, oversize: 'refuse' });
+    const res = await egressFetch(true, `${base}/`, {
+      signal: new AbortController().signal,
+      timeoutMs: 30_000,
+      maxBytes: 5,
+      oversize: 'refuse',
+    });
     assert.deepEqual([res.status, res.text, res.truncated], [200, 'hello', false]);
   });
 });

@@ -7,8 +7,18 @@ import type { Candidate } from '../../shared/schemas/hunt.js';
 describe('hunt pricing: amounts, availability, fees in words, winners', () => {
   it('reads money amounts as shops write them, and refuses ambiguous ones', () => {
     const cases: Array<[unknown, number | null]> = [
-      [199.99, 199.99], ['199.99', 199.99], ['1,299.00', 1299], ['1.299,00', 1299], ['19,99', 19.99], ['$ 45', 45], ['USD 12.50', 12.5],
-      ['1,2,3', null], ['free', null], [-5, null], [['30.00', '40.00'], 30], [{ '@value': '7.25' }, 7.25],
+      [199.99, 199.99],
+      ['199.99', 199.99],
+      ['1,299.00', 1299],
+      ['1.299,00', 1299],
+      ['19,99', 19.99],
+      ['$ 45', 45],
+      ['USD 12.50', 12.5],
+      ['1,2,3', null],
+      ['free', null],
+      [-5, null],
+      [['30.00', '40.00'], 30],
+      [{ '@value': '7.25' }, 7.25],
     ];
     for (const [raw, want] of cases) assert.equal(parseAmount(raw), want, JSON.stringify(raw));
   });
@@ -23,13 +33,25 @@ describe('hunt pricing: amounts, availability, fees in words, winners', () => {
   });
 
   it('finds fees a page adds in words, priced only by an amount that belongs to the fee', () => {
-    const read = (text: string) => feeMentions(text, (s) => parseAmount(s)).map((m) => [m.kind, m.amount && `${m.amount.value} ${m.amount.currency}`]);
-    assert.deepEqual(read('$119.00 plus handling fee'), [['fee', null]], 'the product price is not the fee\'s');
+    const read = (text: string) =>
+      feeMentions(text, (s) => parseAmount(s)).map((m) => [
+        m.kind,
+        m.amount && `${m.amount.value} ${m.amount.currency}`,
+      ]);
+    assert.deepEqual(read('$119.00 plus handling fee'), [['fee', null]], "the product price is not the fee's");
     assert.deepEqual(read('Plus a $4.99 handling fee per order.'), [['fee', '4.99 USD']]);
     assert.deepEqual(read('A service charge of €3,50 applies.'), [['fee', '3.5 EUR']]);
-    assert.deepEqual(read('Prices excl. shipping costs'), [['shipping', null]], 'an abbreviation does not end the sentence');
+    assert.deepEqual(
+      read('Prices excl. shipping costs'),
+      [['shipping', null]],
+      'an abbreviation does not end the sentence',
+    );
     assert.deepEqual(read('Free shipping. No handling fee. Gift wrap is optional, plus $5.'), []);
-    assert.deepEqual(read('Shipping & returns\nShipping: $9.99 flat.'), [], 'a shipping price stated as such adds nothing to find');
+    assert.deepEqual(
+      read('Shipping & returns\nShipping: $9.99 flat.'),
+      [],
+      'a shipping price stated as such adds nothing to find',
+    );
   });
 
   it('ranks by the share of search terms a title holds; plurals count', () => {
@@ -40,13 +62,22 @@ describe('hunt pricing: amounts, availability, fees in words, winners', () => {
     assert.equal(termShare('Storage box', 'boxes'), 1);
   });
 
-  it('a browse request asks for a choice only when eligible candidates tie for the best rank (or the lowest price, when it asked for the cheapest)', () => {
-    const c = (id: string, rank: number, netUsd: number, eligible = true) => ({ candidateId: id, rank, netUsd, eligible }) as Candidate;
-    assert.deepEqual(outcomeOf('browse', [c('a', 1, 10), c('b', 0.5, 5)]), { kind: 'winner', winner: c('a', 1, 10) });
-    assert.equal(outcomeOf('browse', [c('a', 1, 10), c('b', 1, 12)]).kind, 'choice');
-    assert.equal(outcomeOf('browse', [c('a', 1, 10), c('b', 1, 12)], true).kind, 'winner');
-    assert.equal(outcomeOf('buy', [c('a', 1, 10), c('b', 0.5, 12)]).kind, 'choice', 'to act, every eligible one competes');
-    assert.equal(outcomeOf('buy', [c('a', 1, 10), c('b', 1, 12, false)]).kind, 'winner');
-    assert.equal(outcomeOf('browse', [c('a', 1, 10, false)]).kind, 'none');
-  });
+  it(
+    'a browse request asks for a choice only when eligible candidates tie for the best rank (or the lowest ' +
+      'price, when it asked for the cheapest)',
+    () => {
+      const c = (id: string, rank: number, netUsd: number, eligible = true) =>
+        ({ candidateId: id, rank, netUsd, eligible }) as Candidate;
+      assert.deepEqual(outcomeOf('browse', [c('a', 1, 10), c('b', 0.5, 5)]), { kind: 'winner', winner: c('a', 1, 10) });
+      assert.equal(outcomeOf('browse', [c('a', 1, 10), c('b', 1, 12)]).kind, 'choice');
+      assert.equal(outcomeOf('browse', [c('a', 1, 10), c('b', 1, 12)], true).kind, 'winner');
+      assert.equal(
+        outcomeOf('buy', [c('a', 1, 10), c('b', 0.5, 12)]).kind,
+        'choice',
+        'to act, every eligible one competes',
+      );
+      assert.equal(outcomeOf('buy', [c('a', 1, 10), c('b', 1, 12, false)]).kind, 'winner');
+      assert.equal(outcomeOf('browse', [c('a', 1, 10, false)]).kind, 'none');
+    },
+  );
 });

@@ -15,9 +15,12 @@ const FORBIDDEN: Record<string, string[]> = {
   workers: ['api'],
 };
 
-/** Pure domain logic stays free of I/O libraries, so it can be tested and reused without a queue, database or server. */
+/**
+ * Pure domain logic stays free of I/O libraries, so it can be tested and reused without a queue, database or server.
+ */
 const IO_PACKAGES = ['bullmq', 'knex', 'pg', 'ioredis', 'koa'];
-const isIoPackage = (spec: string) => spec.startsWith('@koa/') || IO_PACKAGES.some((p) => spec === p || spec.startsWith(`${p}/`));
+const isIoPackage = (spec: string) =>
+  spec.startsWith('@koa/') || IO_PACKAGES.some((p) => spec === p || spec.startsWith(`${p}/`));
 
 /**
  * Known violations in files this rule's author may not change yet. Each one
@@ -25,30 +28,44 @@ const isIoPackage = (spec: string) => spec.startsWith('@koa/') || IO_PACKAGES.so
  * every check, and each must still exist: a fixed one fails the test until
  * it is removed here.
  */
-const KNOWN_EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [
-];
+const KNOWN_EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [];
 
 const layerOf = (file: string) => file.split('/')[0]!;
 
 /** The engine: it is handed the modules (jobs/module-registry.ts, set by the entry points) and imports none of them. */
 const ENGINE = ['jobs/orchestrator/', 'jobs/clock/', 'jobs/steps.ts', 'jobs/registry.ts', 'jobs/events/registry.ts'];
 const MODULE_LISTS = ['jobs/domains.ts', 'jobs/modules.ts'];
-/** Domain folders the engine may not import (the list's names; checked against jobs/domains.ts in test/unit/modules.test.ts). */
+/**
+ * Domain folders the engine may not import (the list's names; checked against jobs/domains.ts in
+ * test/unit/modules.test.ts).
+ */
 const DOMAIN_FOLDERS = DOMAIN_NAMES.map((d) => `jobs/${d}/`);
 const isEngine = (file: string) => ENGINE.some((e) => (e.endsWith('/') ? file.startsWith(e) : file === e));
 
 /** An engine file importing a list or a domain folder, or reaching a list through anything it imports. */
 function engineViolations(edges: ImportEdge[]): string[] {
   const direct = edges
-    .filter((e) => isEngine(e.from) && e.to && (MODULE_LISTS.includes(e.to) || DOMAIN_FOLDERS.some((d) => e.to!.startsWith(d))))
-    .map((e) => `${describeEdge(e)}: the engine imports no module and no module list; read the registry (jobs/module-registry.ts)`);
+    .filter(
+      (e) =>
+        isEngine(e.from) && e.to && (MODULE_LISTS.includes(e.to) || DOMAIN_FOLDERS.some((d) => e.to!.startsWith(d))),
+    )
+    .map(
+      (e) =>
+        `${describeEdge(e)}: the engine imports no module and no module list; read the registry ` +
+        `(jobs/module-registry.ts)`,
+    );
   const next = new Map<string, string[]>();
   for (const e of edges) if (e.to) next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
   const reached: string[] = [];
   for (const start of new Set(edges.map((e) => e.from).filter(isEngine))) {
     const seen = new Set([start]);
     const queue = [start];
-    while (queue.length > 0) for (const to of next.get(queue.shift()!) ?? []) if (!seen.has(to)) { seen.add(to); queue.push(to); }
+    while (queue.length > 0)
+      for (const to of next.get(queue.shift()!) ?? [])
+        if (!seen.has(to)) {
+          seen.add(to);
+          queue.push(to);
+        }
     for (const list of MODULE_LISTS) if (seen.has(list)) reached.push(`${start} reaches ${list} through its imports`);
   }
   return [...direct, ...reached];
@@ -67,7 +84,10 @@ const isRepository = (file: string) => file.startsWith('shared/db/') || /(^|[/-]
 function repositoryViolations(edges: ImportEdge[]): string[] {
   return edges
     .filter((e) => isRepository(e.from) && e.to === 'shared/errors.ts')
-    .map((e) => `${describeEdge(e)}: repositories throw no HTTP errors; return null or a result and let the service decide`);
+    .map(
+      (e) =>
+        `${describeEdge(e)}: repositories throw no HTTP errors; return null or a result and let the service decide`,
+    );
 }
 
 function logicViolations(edges: ImportEdge[]): string[] {
@@ -84,7 +104,13 @@ function withoutExceptions(edges: ImportEdge[]): ImportEdge[] {
   return edges.filter((e) => !KNOWN_EXCEPTIONS.some((x) => x.from === e.from && x.to === e.to));
 }
 
-const edge = (from: string, spec: string, to: string | null, typeOnly = false): ImportEdge => ({ from, line: 1, spec, to, typeOnly });
+const edge = (from: string, spec: string, to: string | null, typeOnly = false): ImportEdge => ({
+  from,
+  line: 1,
+  spec,
+  to,
+  typeOnly,
+});
 
 describe('import directions', function () {
   // Starting the TypeScript compiler process and parsing the project takes about a second.
@@ -96,14 +122,24 @@ describe('import directions', function () {
   });
 
   it('reads every layer of the project', () => {
-    for (const layer of LAYERS) assert.ok(files.some((f) => f.startsWith(`${layer}/`)), `no .ts file found under ${layer}/`);
+    for (const layer of LAYERS)
+      assert.ok(
+        files.some((f) => f.startsWith(`${layer}/`)),
+        `no .ts file found under ${layer}/`,
+      );
     // A parse that silently found nothing would pass every rule below.
-    assert.ok(edges.some((e) => e.from === 'api/server.ts' && e.to === 'api/app.ts'), 'api/server.ts → api/app.ts not seen: the import reader is broken');
+    assert.ok(
+      edges.some((e) => e.from === 'api/server.ts' && e.to === 'api/app.ts'),
+      'api/server.ts → api/app.ts not seen: the import reader is broken',
+    );
   });
 
-  it('shared imports nothing from api/jobs/workers; jobs nothing from api/workers; api and workers not each other', () => {
-    assert.deepEqual(directionViolations(withoutExceptions(edges)), []);
-  });
+  it(
+    'shared imports nothing from api/jobs/workers; jobs nothing from api/workers; api and workers not each ' + 'other',
+    () => {
+      assert.deepEqual(directionViolations(withoutExceptions(edges)), []);
+    },
+  );
 
   it('logic.ts files import no bullmq, knex, pg, ioredis, koa or @koa/*', () => {
     assert.deepEqual(logicViolations(edges), []);
@@ -113,9 +149,13 @@ describe('import directions', function () {
     assert.deepEqual(repositoryViolations(withoutExceptions(edges)), []);
   });
 
-  it('the engine (orchestrator, clock, steps, queue and event registries) imports no domain module and neither module list', () => {
-    assert.deepEqual(engineViolations(edges), []);
-  });
+  it(
+    'the engine (orchestrator, clock, steps, queue and event registries) imports no domain module and neither ' +
+      'module list',
+    () => {
+      assert.deepEqual(engineViolations(edges), []);
+    },
+  );
 
   it('has no import cycles among project files', () => {
     assert.deepEqual(cycleViolations(withoutExceptions(edges)), []);
@@ -123,7 +163,10 @@ describe('import directions', function () {
 
   it('every known exception still exists (remove the ones that were fixed)', () => {
     const stale = KNOWN_EXCEPTIONS.filter((x) => !edges.some((e) => e.from === x.from && e.to === x.to));
-    assert.deepEqual(stale.map((x) => `${x.from} -> ${x.to} is no longer imported: remove it from KNOWN_EXCEPTIONS`), []);
+    assert.deepEqual(
+      stale.map((x) => `${x.from} -> ${x.to} is no longer imported: remove it from KNOWN_EXCEPTIONS`),
+      [],
+    );
   });
 
   describe('the checks themselves', () => {
@@ -150,13 +193,22 @@ describe('import directions', function () {
         edge('jobs/workflows/routes.ts', '../domains.js', 'jobs/domains.ts'),
       ]);
       assert.deepEqual(found.map((m) => m.split(':')[0]!.split(' ')[0]).sort(), [
-        'jobs/clock/sweeps.ts', 'jobs/orchestrator/submit.ts', 'jobs/orchestrator/submit.ts', 'jobs/steps.ts',
+        'jobs/clock/sweeps.ts',
+        'jobs/orchestrator/submit.ts',
+        'jobs/orchestrator/submit.ts',
+        'jobs/steps.ts',
       ]);
     });
 
     it('catch a repository that reaches for shared/errors', () => {
-      const found = repositoryViolations([edge('shared/db/runs.ts', '../errors.js', 'shared/errors.ts'), edge('jobs/x/service.ts', '../../shared/errors.js', 'shared/errors.ts')]);
-      assert.deepEqual(found.map((m) => m.split(':')[0]), ['shared/db/runs.ts']);
+      const found = repositoryViolations([
+        edge('shared/db/runs.ts', '../errors.js', 'shared/errors.ts'),
+        edge('jobs/x/service.ts', '../../shared/errors.js', 'shared/errors.ts'),
+      ]);
+      assert.deepEqual(
+        found.map((m) => m.split(':')[0]),
+        ['shared/db/runs.ts'],
+      );
     });
 
     it('catch an I/O package in logic.ts, subpaths and @koa/* included', () => {
@@ -167,7 +219,10 @@ describe('import directions', function () {
         edge('jobs/pay/logic.ts', 'koa-compose-like', null),
         edge('jobs/pay/job.ts', 'bullmq', null),
       ]);
-      assert.deepEqual(found.map((m) => m.split(':')[0] + ' ' + m.split("'")[1]), ['jobs/pay/logic.ts knex', 'jobs/pay/logic.ts @koa/router', 'jobs/pay/logic.ts bullmq/dist/esm/index.js']);
+      assert.deepEqual(
+        found.map((m) => m.split(':')[0] + ' ' + m.split("'")[1]),
+        ['jobs/pay/logic.ts knex', 'jobs/pay/logic.ts @koa/router', 'jobs/pay/logic.ts bullmq/dist/esm/index.js'],
+      );
     });
 
     it('report a cycle with its path, however long', () => {
@@ -178,8 +233,14 @@ describe('import directions', function () {
         edge('jobs/c.ts', './d.js', 'jobs/d.ts'),
         edge('shared/s.ts', './s.js', 'shared/s.ts'),
       ]);
-      assert.deepEqual(found.sort(), ['import cycle: jobs/a.ts -> jobs/b.ts -> jobs/c.ts -> jobs/a.ts', 'import cycle: shared/s.ts -> shared/s.ts']);
-      assert.deepEqual(cycleViolations([edge('jobs/a.ts', './b.js', 'jobs/b.ts'), edge('jobs/b.ts', './c.js', 'jobs/c.ts')]), []);
+      assert.deepEqual(found.sort(), [
+        'import cycle: jobs/a.ts -> jobs/b.ts -> jobs/c.ts -> jobs/a.ts',
+        'import cycle: shared/s.ts -> shared/s.ts',
+      ]);
+      assert.deepEqual(
+        cycleViolations([edge('jobs/a.ts', './b.js', 'jobs/b.ts'), edge('jobs/b.ts', './c.js', 'jobs/c.ts')]),
+        [],
+      );
     });
   });
 });

@@ -1,5 +1,11 @@
 import assert from 'node:assert/strict';
-import { actingRole, governRefusal, grantRefusal, leavesNoOwner, tokenManagementRefusal } from '../../jobs/members/logic.js';
+import {
+  actingRole,
+  governRefusal,
+  grantRefusal,
+  leavesNoOwner,
+  tokenManagementRefusal,
+} from '../../jobs/members/logic.js';
 
 describe('member ranks (pure)', () => {
   it('owners govern everyone; admins only the roles below; the rest no one', () => {
@@ -26,7 +32,7 @@ describe('member ranks (pure)', () => {
     assert.equal(leavesNoOwner({ role: 'admin', status: 'active' }, 0), false);
   });
 
-  it('a member manages its own tokens; another member\'s need members:manage and the rank', () => {
+  it("a member manages its own tokens; another member's need members:manage and the rank", () => {
     const dev = { memberId: 'mem_d', role: 'developer' as const, scopes: ['tokens:manage'] };
     assert.equal(tokenManagementRefusal(dev, { memberId: 'mem_d', role: 'developer' }), null);
     assert.match(tokenManagementRefusal(dev, { memberId: 'mem_o', role: 'owner' })!, /members:manage/);

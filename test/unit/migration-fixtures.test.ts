@@ -18,17 +18,34 @@ import { ROOT } from '../support/spawn.js';
  */
 
 const DIR = path.join(ROOT, 'test/fixtures/migrations');
-const FILES = readdirSync(DIR).filter((f) => f.endsWith('.sql')).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => f.endsWith('.sql'))
+  .sort();
 const SQUAWK = path.join(ROOT, 'node_modules/.bin/squawk');
 
 // squawk rules about locks, rewrites and destruction.
 const SERIOUS = new Set([
-  'adding-field-with-default', 'adding-foreign-key-constraint', 'adding-not-nullable-field', 'adding-required-field', 'adding-serial-primary-key-field',
-  'ban-alter-domain-with-add-constraint', 'ban-drop-column', 'ban-drop-database', 'ban-drop-table', 'ban-truncate-cascade', 'changing-column-type',
-  'constraint-missing-not-valid', 'disallowed-unique-constraint', 'require-concurrent-index-creation', 'require-concurrent-index-deletion',
-  'require-concurrent-reindex', 'require-concurrent-partition-detach', 'ban-concurrent-index-creation-in-transaction',
+  'adding-field-with-default',
+  'adding-foreign-key-constraint',
+  'adding-not-nullable-field',
+  'adding-required-field',
+  'adding-serial-primary-key-field',
+  'ban-alter-domain-with-add-constraint',
+  'ban-drop-column',
+  'ban-drop-database',
+  'ban-drop-table',
+  'ban-truncate-cascade',
+  'changing-column-type',
+  'constraint-missing-not-valid',
+  'disallowed-unique-constraint',
+  'require-concurrent-index-creation',
+  'require-concurrent-index-deletion',
+  'require-concurrent-reindex',
+  'require-concurrent-partition-detach',
+  'ban-concurrent-index-creation-in-transaction',
 ]);
-// Style: type preferences, timeouts, robust statements, enum order. squawk's lock-timeout rule counts as a locking finding when it names an ACCESS EXCLUSIVE lock.
+// Style: type preferences, timeouts, robust statements, enum order. squawk's lock-timeout rule counts as a locking
+// finding when it names an ACCESS EXCLUSIVE lock.
 const STYLE = new RegExp(
   [
     String.raw`^(prefer-|require-statement-timeout|require-lock-timeout`,
@@ -36,12 +53,18 @@ const STYLE = new RegExp(
   ].join(''),
 );
 
-interface SquawkHit { file: string; rule_name: string; help: string | null }
+interface SquawkHit {
+  file: string;
+  rule_name: string;
+  help: string | null;
+}
 
 async function squawk(files: string[]): Promise<Map<string, SquawkHit[]>> {
   const stdout = await new Promise<string>((resolve, reject) => {
     // squawk exits 1 when it finds something; its JSON is on stdout either way.
-    execFile(SQUAWK, ['--reporter', 'json', ...files], { cwd: DIR, maxBuffer: 16 << 20 }, (err, out) => (out ? resolve(out) : reject(err)));
+    execFile(SQUAWK, ['--reporter', 'json', ...files], { cwd: DIR, maxBuffer: 16 << 20 }, (err, out) =>
+      out ? resolve(out) : reject(err),
+    );
   });
   const byFile = new Map<string, SquawkHit[]>(files.map((f) => [f, []]));
   for (const hit of JSON.parse(stdout) as SquawkHit[]) byFile.get(path.basename(hit.file))?.push(hit);
@@ -49,13 +72,20 @@ async function squawk(files: string[]): Promise<Map<string, SquawkHit[]>> {
 }
 
 function classify(hits: SquawkHit[]): 'serious' | 'other' | 'clean' {
-  const serious = hits.filter((h) => SERIOUS.has(h.rule_name) || (h.rule_name === 'require-lock-timeout' && /ACCESS EXCLUSIVE/.test(h.help ?? '')));
+  const serious = hits.filter(
+    (h) =>
+      SERIOUS.has(h.rule_name) || (h.rule_name === 'require-lock-timeout' && /ACCESS EXCLUSIVE/.test(h.help ?? '')),
+  );
   if (serious.length > 0) return 'serious';
   return hits.some((h) => !STYLE.test(h.rule_name)) ? 'other' : 'clean';
 }
 
 async function verdictOf(id: string, sql: string, verified: boolean): Promise<{ verdict: Verdict; rules: string[] }> {
-  const result = await validateMigrations({ migrations: [{ id, sql }], dialect: 'postgres', ...(verified ? { backup: { verified: true } } : {}) });
+  const result = await validateMigrations({
+    migrations: [{ id, sql }],
+    dialect: 'postgres',
+    ...(verified ? { backup: { verified: true } } : {}),
+  });
   return { verdict: result.verdict, rules: result.migrations[0]!.findings.map((f) => f.ruleId) };
 }
 
@@ -64,7 +94,10 @@ describe('migration validation: the fixture set, and agreement with squawk', fun
 
   it(`has at least 25 fixtures, each with an expectation (${FILES.length})`, () => {
     assert.ok(FILES.length >= 25);
-    assert.deepEqual(FILES.map((f) => f.replace(/\.sql$/, '')), Object.keys(EXPECTED).sort());
+    assert.deepEqual(
+      FILES.map((f) => f.replace(/\.sql$/, '')),
+      Object.keys(EXPECTED).sort(),
+    );
   });
 
   for (const file of FILES) {
@@ -79,27 +112,39 @@ describe('migration validation: the fixture set, and agreement with squawk', fun
     });
   }
 
-  it('agrees with squawk: what it flags for locks, rewrites or destruction does not pass; what it finds clean does not block', async () => {
-    const found = await squawk(FILES);
-    const rows: string[] = [];
-    const disagreements: string[] = [];
-    let flagged = 0;
-    let clean = 0;
-    for (const file of FILES) {
-      const hits = found.get(file)!;
-      const kind = classify(hits);
-      const { verdict } = await verdictOf(file, readFileSync(path.join(DIR, file), 'utf8'), true);
-      const agrees = kind === 'serious' ? verdict !== 'pass' : kind === 'clean' ? verdict !== 'block' : true;
-      if (kind === 'serious') flagged += 1;
-      if (kind === 'clean') clean += 1;
-      if (!agrees) disagreements.push(`${file}: squawk ${kind}, awp ${verdict}`);
-      rows.push(`  ${agrees ? 'ok  ' : 'DIFF'} ${file.padEnd(36)} squawk: ${kind.padEnd(7)} ${[...new Set(hits.map((h) => h.rule_name))].join(', ') || '-'}  →  awp: ${verdict}`);
-    }
-    console.log(`\n  squawk agreement over ${FILES.length} fixtures (with a verified backup): ${FILES.length - disagreements.length}/${FILES.length} agree; squawk flagged ${flagged} for locks, rewrites or destruction (awp: none pass), found ${clean} clean (awp: none block)\n${rows.join('\n')}\n`);
-    assert.deepEqual(disagreements, []);
-  });
+  it(
+    'agrees with squawk: what it flags for locks, rewrites or destruction does not pass; what it finds clean ' +
+      'does not block',
+    async () => {
+      const found = await squawk(FILES);
+      const rows: string[] = [];
+      const disagreements: string[] = [];
+      let flagged = 0;
+      let clean = 0;
+      for (const file of FILES) {
+        const hits = found.get(file)!;
+        const kind = classify(hits);
+        const { verdict } = await verdictOf(file, readFileSync(path.join(DIR, file), 'utf8'), true);
+        const agrees = kind === 'serious' ? verdict !== 'pass' : kind === 'clean' ? verdict !== 'block' : true;
+        if (kind === 'serious') flagged += 1;
+        if (kind === 'clean') clean += 1;
+        if (!agrees) disagreements.push(`${file}: squawk ${kind}, awp ${verdict}`);
+        rows.push(
+          `  ${agrees ? 'ok  ' : 'DIFF'} ${file.padEnd(36)} squawk: ${kind.padEnd(7)} ` +
+            `${[...new Set(hits.map((h) => h.rule_name))].join(', ') || '-'}  →  awp: ${verdict}`,
+        );
+      }
+      console.log(
+        `\n  squawk agreement over ${FILES.length} fixtures (with a verified backup): ` +
+          `${FILES.length - disagreements.length}/${FILES.length} agree; squawk flagged ${flagged} for locks, ` +
+          `rewrites or destruction (awp: none pass), found ${clean} clean (awp: none block)\n${rows.join('\n')}\n`,
+      );
+      assert.deepEqual(disagreements, []);
+    },
+  );
 
-  // Where awp and squawk knowingly differ; each case checks squawk still says what we claim, so a squawk upgrade that closes the gap shows here.
+  // Where awp and squawk knowingly differ; each case checks squawk still says what we claim, so a squawk upgrade that
+  // closes the gap shows here.
   const BLIND_SPOTS = [
     {
       name: 'VACUUM FULL with timeouts set',
@@ -110,7 +155,13 @@ describe('migration validation: the fixture set, and agreement with squawk', fun
         'squawk sees VACUUM FULL only through its lock-timeout rule; ' +
         'with the timeouts set it still holds ACCESS EXCLUSIVE through a full rewrite',
     },
-    { name: 'SET TABLESPACE with timeouts set', sql: "SET lock_timeout = '2s';\nSET statement_timeout = '30s';\nALTER TABLE orders SET TABLESPACE archive;\n", squawk: 'clean', awp: 'block', why: 'the same: a rewrite under ACCESS EXCLUSIVE' },
+    {
+      name: 'SET TABLESPACE with timeouts set',
+      sql: "SET lock_timeout = '2s';\nSET statement_timeout = '30s';\nALTER TABLE orders SET TABLESPACE archive;\n",
+      squawk: 'clean',
+      awp: 'block',
+      why: 'the same: a rewrite under ACCESS EXCLUSIVE',
+    },
     {
       name: 'a backfill in the transaction of the ALTER, timeouts set',
       sql:
@@ -119,7 +170,7 @@ describe('migration validation: the fixture set, and agreement with squawk', fun
         "UPDATE users SET tier = 'free' WHERE tier IS NULL;\nCOMMIT;\n",
       squawk: 'clean',
       awp: 'block',
-      why: 'squawk judges each statement alone; the UPDATE runs while the ALTER\'s ACCESS EXCLUSIVE is still held',
+      why: "squawk judges each statement alone; the UPDATE runs while the ALTER's ACCESS EXCLUSIVE is still held",
     },
     {
       name: 'CREATE INDEX on a table created just before, outside a transaction',
@@ -141,10 +192,18 @@ describe('migration validation: the fixture set, and agreement with squawk', fun
     const dir = mkdtempSync(path.join(tmpdir(), 'awp-squawk-'));
     try {
       BLIND_SPOTS.forEach((b, i) => writeFileSync(path.join(dir, `${i}.sql`), b.sql));
-      const stdout = await new Promise<string>((resolve, reject) => execFile(SQUAWK, ['--reporter', 'json', ...BLIND_SPOTS.map((_, i) => `${i}.sql`)], { cwd: dir }, (err, out) => (out ? resolve(out) : reject(err))));
+      const stdout = await new Promise<string>((resolve, reject) =>
+        execFile(SQUAWK, ['--reporter', 'json', ...BLIND_SPOTS.map((_, i) => `${i}.sql`)], { cwd: dir }, (err, out) =>
+          out ? resolve(out) : reject(err),
+        ),
+      );
       const hits = JSON.parse(stdout) as SquawkHit[];
       for (const [i, b] of BLIND_SPOTS.entries()) {
-        assert.equal(classify(hits.filter((h) => path.basename(h.file) === `${i}.sql`)), b.squawk, `squawk on ${b.name}`);
+        assert.equal(
+          classify(hits.filter((h) => path.basename(h.file) === `${i}.sql`)),
+          b.squawk,
+          `squawk on ${b.name}`,
+        );
         assert.equal((await verdictOf(`blind-${i}`, b.sql, true)).verdict, b.awp, `awp on ${b.name}`);
         console.log(`  known difference: ${b.name}: squawk ${b.squawk}, awp ${b.awp} (${b.why})`);
       }

@@ -25,8 +25,7 @@ const bothEngine = (e: ImportEdge) => ENGINE.some((r) => r.test(e.from)) && ENGI
  * fixed one fails the last test until it is removed here. Add none: a new
  * cross-module need is a name in the index.
  */
-const PENDING: Array<{ from: string; to: string; why: string }> = [
-];
+const PENDING: Array<{ from: string; to: string; why: string }> = [];
 
 function faceViolations(edges: ImportEdge[]): string[] {
   return edges
@@ -61,19 +60,25 @@ describe('module faces', function () {
     assert.deepEqual(faceViolations(edges.filter((e) => !pending(e))), []);
   });
 
-  it('only the module lists import a module\'s registration (module.ts)', () => {
+  it("only the module lists import a module's registration (module.ts)", () => {
     assert.deepEqual(registrationViolations(edges), []);
     const found = registrationViolations([
       edge('jobs/domains.ts', 'jobs/pay/module.ts'),
       edge('jobs/bridge/routes.ts', 'jobs/policy/module.ts'),
       edge('api/app.ts', 'jobs/tasks/module.ts'),
     ]);
-    assert.deepEqual(found.map((m) => m.split(':')[0]), ['jobs/bridge/routes.ts', 'api/app.ts']);
+    assert.deepEqual(
+      found.map((m) => m.split(':')[0]),
+      ['jobs/bridge/routes.ts', 'api/app.ts'],
+    );
   });
 
   it('every pending deep import still exists (remove the ones that were fixed)', () => {
     const stale = PENDING.filter((x) => !edges.some((e) => e.from === x.from && e.to === x.to));
-    assert.deepEqual(stale.map((x) => `${x.from} -> ${x.to} is no longer imported: remove it from PENDING`), []);
+    assert.deepEqual(
+      stale.map((x) => `${x.from} -> ${x.to} is no longer imported: remove it from PENDING`),
+      [],
+    );
   });
 
   it('catches a deep import, type-only and from a sub-folder included, and lets the rest pass', () => {
@@ -89,6 +94,9 @@ describe('module faces', function () {
       edge('api/routes/r.ts', 'jobs/b/service.ts'),
       edge('workers/w.ts', 'jobs/b/service.ts'),
     ]);
-    assert.deepEqual(found.map((m) => m.split(' ')[0]), ['jobs/a/service.ts:1', 'jobs/a/cases/x.ts:1', 'jobs/orchestrator/submit.ts:1']);
+    assert.deepEqual(
+      found.map((m) => m.split(' ')[0]),
+      ['jobs/a/service.ts:1', 'jobs/a/cases/x.ts:1', 'jobs/orchestrator/submit.ts:1'],
+    );
   });
 });

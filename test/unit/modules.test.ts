@@ -26,12 +26,17 @@ const TABLES_IN_SHARED_DB = new Set(['orchestrator']);
 function missingParts(name: string, answersHttp: boolean, isDomain: boolean, hasStep: boolean): string[] {
   const dir = path.join(ROOT, 'jobs', name);
   if (!existsSync(dir)) return [`jobs/${name}/ does not exist`];
-  const files = filesUnder(dir).filter((f) => f.endsWith('.ts')).map((f) => path.relative(dir, f));
+  const files = filesUnder(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.relative(dir, f));
   const missing: string[] = [];
-  for (const part of ['index.ts', 'module.ts', 'README.md']) if (!existsSync(path.join(dir, part))) missing.push(`jobs/${name}/${part}`);
-  if (answersHttp && !files.some((f) => /(^|[/-])routes\.ts$/.test(f))) missing.push(`jobs/${name}/routes.ts (it answers HTTP)`);
+  for (const part of ['index.ts', 'module.ts', 'README.md'])
+    if (!existsSync(path.join(dir, part))) missing.push(`jobs/${name}/${part}`);
+  if (answersHttp && !files.some((f) => /(^|[/-])routes\.ts$/.test(f)))
+    missing.push(`jobs/${name}/routes.ts (it answers HTTP)`);
   const storesData = files.some((f) => SQL.test(readFileSync(path.join(dir, f), 'utf8')));
-  if (storesData && !TABLES_IN_SHARED_DB.has(name) && !files.some((f) => /(^|[/-])repository\.ts$/.test(f))) missing.push(`jobs/${name}/repository.ts (it stores data)`);
+  if (storesData && !TABLES_IN_SHARED_DB.has(name) && !files.some((f) => /(^|[/-])repository\.ts$/.test(f)))
+    missing.push(`jobs/${name}/repository.ts (it stores data)`);
   if (isDomain && hasStep && !files.includes('step.ts')) missing.push(`jobs/${name}/step.ts (a domain with a step)`);
   return missing;
 }
@@ -47,18 +52,30 @@ describe('the module lists (docs/architecture.md, Adding a module)', () => {
 
   it('names each module once, and the constant vocabulary (shared/domain-names.ts) matches the domains', () => {
     const names = [...DOMAINS.map((d) => d.name), ...SERVICE_MODULES.map((s) => s.name)];
-    assert.deepEqual(names.filter((n, i) => names.indexOf(n) !== i), []);
-    assert.deepEqual(DOMAINS.map((d) => d.name), [...DOMAIN_NAMES]);
+    assert.deepEqual(
+      names.filter((n, i) => names.indexOf(n) !== i),
+      [],
+    );
+    assert.deepEqual(
+      DOMAINS.map((d) => d.name),
+      [...DOMAIN_NAMES],
+    );
     assert.deepEqual(vocabularyDrift(DOMAINS), []);
   });
 
   it('refuses to build a registry whose domains drift from the constant vocabulary', () => {
-    assert.throws(() => buildModuleRegistry(DOMAINS.slice(1), SERVICE_MODULES), /shared\/domain-names\.ts does not match the module list: domain names/);
-    const renamed = { ...DOMAINS[11], statuses: { resting: ['awaitingApproval'], final: { shipped: 'succeeded' as const } } };
+    assert.throws(
+      () => buildModuleRegistry(DOMAINS.slice(1), SERVICE_MODULES),
+      /shared\/domain-names\.ts does not match the module list: domain names/,
+    );
+    const renamed = {
+      ...DOMAINS[11],
+      statuses: { resting: ['awaitingApproval'], final: { shipped: 'succeeded' as const } },
+    };
     assert.throws(() => buildModuleRegistry([...DOMAINS.slice(0, 11), renamed], SERVICE_MODULES), /final statuses/);
   });
 
-  it('is the registry the engine was handed, with delivery\'s run routes among the domain routes', () => {
+  it("is the registry the engine was handed, with delivery's run routes among the domain routes", () => {
     assert.equal(modules(), MODULES);
     const run = MODULES.routes.find((r) => r.path === '/v1/delivery/run');
     assert.equal(run?.domain, 'delivery');

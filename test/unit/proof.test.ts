@@ -1,8 +1,18 @@
 import assert from 'node:assert/strict';
 import { assessProof, redactFor } from '../../jobs/orchestrator/proof.js';
 
-const item = (sourceBound: boolean, contradicts?: string[]) => ({ claim: 'c', source: sourceBound ? 'https://x.example' : null, sourceBound, ...(contradicts ? { contradicts } : {}) });
-const step = (evidence: any[], openQuestions: string[] = []) => ({ domain: 'hunt', evidence, openQuestions, rejected: [] });
+const item = (sourceBound: boolean, contradicts?: string[]) => ({
+  claim: 'c',
+  source: sourceBound ? 'https://x.example' : null,
+  sourceBound,
+  ...(contradicts ? { contradicts } : {}),
+});
+const step = (evidence: any[], openQuestions: string[] = []) => ({
+  domain: 'hunt',
+  evidence,
+  openQuestions,
+  rejected: [],
+});
 
 describe('proof assessment', () => {
   it('all sourced, no doubts → sourceBound, high confidence, proceedSafely', () => {
@@ -37,7 +47,14 @@ describe('proof assessment', () => {
     assert.ok(doubts.confidence >= 0 && doubts.confidence <= 1);
   });
   it('redaction: board drops sources and prices, regulator masks personal data, legal keeps all', () => {
-    const entry = { selectedOption: { title: 'X', price: 10, url: 'https://a.example', note: 'mail bob@example.com or +1 415 555 0100' } };
+    const entry = {
+      selectedOption: {
+        title: 'X',
+        price: 10,
+        url: 'https://a.example',
+        note: 'mail bob@example.com or +1 415 555 0100',
+      },
+    };
     const board = redactFor(entry, 'board') as any;
     assert.equal(board.selectedOption.price, undefined);
     assert.equal(board.selectedOption.url, undefined);

@@ -1,9 +1,18 @@
 import assert from 'node:assert/strict';
 import { phonesIn } from '../../shared/phone.js';
-import { missingProof, missionKind, missionReason, planStepMission, proofArtefacts, providerNameIn, taskStatusAfter, verifiesProvider } from '../../jobs/proxy/logic.js';
+import {
+  missingProof,
+  missionKind,
+  missionReason,
+  planStepMission,
+  proofArtefacts,
+  providerNameIn,
+  taskStatusAfter,
+  verifiesProvider,
+} from '../../jobs/proxy/logic.js';
 
 describe('proxy logic', () => {
-  it('finds phone numbers as E.164: international forms anywhere, national ones with the caller\'s country', () => {
+  it("finds phone numbers as E.164: international forms anywhere, national ones with the caller's country", () => {
     assert.deepEqual(phonesIn('call Kiez Plumbing at +49 30 5550123 and confirm'), ['+49305550123']);
     assert.deepEqual(phonesIn('ring 030 5550123 please', 'de'), ['+49305550123']);
     assert.deepEqual(phonesIn('ring 030 5550123 please'), [], 'a national number without a country is not guessed');
@@ -29,28 +38,62 @@ describe('proxy logic', () => {
   });
 
   it('names each required proof item that is absent or empty, and hashes what was handed in', () => {
-    assert.deepEqual(missingProof(['callSummary', 'photo', 'receipt'], { callSummary: 'ok', photo: '', receipt: {} }), ['photo', 'receipt']);
+    assert.deepEqual(missingProof(['callSummary', 'photo', 'receipt'], { callSummary: 'ok', photo: '', receipt: {} }), [
+      'photo',
+      'receipt',
+    ]);
     assert.deepEqual(missingProof(['callSummary'], undefined), ['callSummary']);
     const [a] = proofArtefacts(['x'], { x: { b: 1, a: 2 } });
     const [b] = proofArtefacts(['x'], { x: { a: 2, b: 1 } });
     assert.equal(a!.sha256, b!.sha256, 'canonical JSON: key order does not change the hash');
   });
 
-  it('verifies a provider only on a confirmed availability or identity check; a mission\'s task follows its end', () => {
+  it("verifies a provider only on a confirmed availability or identity check; a mission's task follows its end", () => {
     assert.equal(verifiesProvider('localServiceAvailability', 'confirmedSuccess'), true);
     assert.equal(verifiesProvider('humanReviewerNeeded', 'confirmedSuccess'), false);
     assert.equal(verifiesProvider('localServiceAvailability', 'providerUnavailable'), false);
-    assert.deepEqual([taskStatusAfter('resolved', 'confirmedSuccess'), taskStatusAfter('resolved', 'providerUnavailable'), taskStatusAfter('expired', null), taskStatusAfter('canceled', null)], ['completed', 'failed', 'failed', 'canceled']);
+    assert.deepEqual(
+      [
+        taskStatusAfter('resolved', 'confirmedSuccess'),
+        taskStatusAfter('resolved', 'providerUnavailable'),
+        taskStatusAfter('expired', null),
+        taskStatusAfter('canceled', null),
+      ],
+      ['completed', 'failed', 'failed', 'canceled'],
+    );
   });
 
-  it('builds the step\'s mission: a hunt selection becomes the provider; no consent, no call', () => {
-    const selected = { itemId: 'lst_1', title: 'Espresso machine Compact', vendor: 'CafeCo', price: 149, currency: 'USD' };
+  it("builds the step's mission: a hunt selection becomes the provider; no consent, no call", () => {
+    const selected = {
+      itemId: 'lst_1',
+      title: 'Espresso machine Compact',
+      vendor: 'CafeCo',
+      price: 149,
+      currency: 'USD',
+    };
     const call = planStepMission({ clause: 'contact the seller', selected, consentToCall: true });
-    assert.deepEqual([call.kind, call.reason, call.voiceCall, call.proofReq], ['call', 'localServiceAvailability', { prompt: 'contact the seller' }, ['callSummary']]);
-    assert.deepEqual(call.context.selectedProvider, { name: 'CafeCo', providerId: 'lst_1', title: 'Espresso machine Compact', price: 149, currency: 'USD', source: 'hunt' });
+    assert.deepEqual(
+      [call.kind, call.reason, call.voiceCall, call.proofReq],
+      ['call', 'localServiceAvailability', { prompt: 'contact the seller' }, ['callSummary']],
+    );
+    assert.deepEqual(call.context.selectedProvider, {
+      name: 'CafeCo',
+      providerId: 'lst_1',
+      title: 'Espresso machine Compact',
+      price: 149,
+      currency: 'USD',
+      source: 'hunt',
+    });
     assert.match(call.task, /^Contact CafeCo about "Espresso machine Compact"/);
-    const noConsent = planStepMission({ clause: 'call Kiez Plumbing at +49 30 5550123', consentToCall: false, proofReq: ['note'] });
-    assert.deepEqual([noConsent.kind, noConsent.voiceCall, noConsent.channelMsg?.to, noConsent.proofReq], ['message', null, '+49305550123', ['note']]);
+    const noConsent = planStepMission({
+      clause: 'call Kiez Plumbing at +49 30 5550123',
+      consentToCall: false,
+      proofReq: ['note'],
+    });
+    assert.deepEqual(
+      [noConsent.kind, noConsent.voiceCall, noConsent.channelMsg?.to, noConsent.proofReq],
+      ['message', null, '+49305550123', ['note']],
+    );
     assert.match(noConsent.notes[0]!, /No call will be placed/);
   });
 });

@@ -24,8 +24,13 @@ describe('readAs: stored data as its declared type', () => {
     assert.ok(err instanceof AppError);
     assert.ok(isPermanent(err), 'a step fails at once instead of retrying');
     assert.match(err.message, /^step job data of job 42 does not match StepJobData: /);
-    for (const path of ['/segment', '/index', '/domain']) assert.ok(err.message.includes(path), `${path} in: ${err.message}`);
-    assert.deepEqual((err.details as Array<{ path: string }>).map((d) => d.path).sort(), ['/domain', '/index', '/segment']);
+    for (const path of ['/segment', '/index', '/domain'])
+      assert.ok(err.message.includes(path), `${path} in: ${err.message}`);
+    assert.deepEqual((err.details as Array<{ path: string }>).map((d) => d.path).sort(), [
+      '/domain',
+      '/index',
+      '/segment',
+    ]);
   });
 
   it('lists the first five failures and counts the rest', () => {
@@ -35,11 +40,19 @@ describe('readAs: stored data as its declared type', () => {
 
   it('reads schemas that inline the same named schema more than once', () => {
     const log = {
-      decisionId: 'dec_1', route: ['hunt'], status: 'ready', selectedOption: null, counts: { evidence: 1, sourceBound: 1, contradictions: 0 },
+      decisionId: 'dec_1',
+      route: ['hunt'],
+      status: 'ready',
+      selectedOption: null,
+      counts: { evidence: 1, sourceBound: 1, contradictions: 0 },
       rejectedPaths: [{ domain: 'hunt', option: 'a', reason: 'b' }],
       evidence: [{ domain: 'hunt', claim: 'c', source: 'https://x.example', sourceBound: true }],
     };
     assert.equal(readAs(DecisionLog, log, 'decision').decisionId, 'dec_1');
-    assert.equal(readAs(Type.Object({ a: EvidenceItem, b: EvidenceItem }), { a: log.evidence[0], b: log.evidence[0] }, 'pair').a.claim, 'c');
+    assert.equal(
+      readAs(Type.Object({ a: EvidenceItem, b: EvidenceItem }), { a: log.evidence[0], b: log.evidence[0] }, 'pair').a
+        .claim,
+      'c',
+    );
   });
 });

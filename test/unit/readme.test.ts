@@ -40,8 +40,10 @@ describe('README and docs/', () => {
   });
 
   it('every relative link and image in README, docs/ and jobs/*/README.md points at a file that exists', () => {
-    const moduleReadmes = fs.readdirSync(path.join(ROOT, 'jobs'))
-      .map((name) => `jobs/${name}/README.md`).filter((f) => fs.existsSync(path.join(ROOT, f)));
+    const moduleReadmes = fs
+      .readdirSync(path.join(ROOT, 'jobs'))
+      .map((name) => `jobs/${name}/README.md`)
+      .filter((f) => fs.existsSync(path.join(ROOT, f)));
     const broken = ['README.md', ...docFiles(), ...moduleReadmes].flatMap((file) => {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
       const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1].split('#')[0]);
@@ -53,7 +55,7 @@ describe('README and docs/', () => {
     assert.deepEqual(broken, []);
   });
 
-  it('.ci/run runs the README\'s test command after npm ci', () => {
+  it(".ci/run runs the README's test command after npm ci", () => {
     const ci = fs.readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
     assert.match(readme, /npm ci && npm test/);
     assert.match(ci, /^npm ci$/m);

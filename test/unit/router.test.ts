@@ -47,8 +47,14 @@ describe('deterministic router', () => {
   });
 
   it('domainRoute forces the route; unknown names are 400', () => {
-    assert.deepEqual(routeRequest({ request: 'anything', domainRoute: ['resolve', 'hunt'] }).route, ['resolve', 'hunt']);
-    assert.throws(() => routeRequest({ request: 'x', domainRoute: ['teleport'] }), (e: any) => e.status === 400);
+    assert.deepEqual(routeRequest({ request: 'anything', domainRoute: ['resolve', 'hunt'] }).route, [
+      'resolve',
+      'hunt',
+    ]);
+    assert.throws(
+      () => routeRequest({ request: 'x', domainRoute: ['teleport'] }),
+      (e: any) => e.status === 400,
+    );
   });
 
   it('detects follow-ups to a waiting conversation and keeps its route', () => {
@@ -68,13 +74,20 @@ describe('deterministic router', () => {
       assert.equal(d.followUp, true, text);
       assert.deepEqual(d.route, ['hunt', 'resolve'], text);
     }
-    assert.throws(() => routeRequest({ request: 'and what about the cheaper one?' }), (e: any) => e.status === 400, 'without a conversation it is unroutable');
+    assert.throws(
+      () => routeRequest({ request: 'and what about the cheaper one?' }),
+      (e: any) => e.status === 400,
+      'without a conversation it is unroutable',
+    );
     const fresh = routeRequest({ request: 'scan the repo for leaked secrets', previous });
     assert.equal(fresh.followUp, false);
     assert.deepEqual(fresh.route, ['security']);
   });
 
   it('refuses text it cannot route with 400, giving the classification', () => {
-    assert.throws(() => routeRequest({ request: 'qwerty zxcv' }), (e: any) => e.status === 400 && Array.isArray(e.details.classification));
+    assert.throws(
+      () => routeRequest({ request: 'qwerty zxcv' }),
+      (e: any) => e.status === 400 && Array.isArray(e.details.classification),
+    );
   });
 });

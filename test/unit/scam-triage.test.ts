@@ -15,8 +15,14 @@ const flagged = (severity: string) => ['medium', 'high', 'critical'].includes(se
 
 describe('scam triage (pure analysis)', () => {
   it(`rates the labelled corpus (${SCAM_CORPUS.length} claims) with precision and recall of at least 0.85`, () => {
-    assert.ok(SCAM_CORPUS.length >= 40 && SCAM_CORPUS.filter((c) => c.scam).length >= 20 && SCAM_CORPUS.filter((c) => !c.scam).length >= 20);
-    let tp = 0, fp = 0, fn = 0;
+    assert.ok(
+      SCAM_CORPUS.length >= 40 &&
+        SCAM_CORPUS.filter((c) => c.scam).length >= 20 &&
+        SCAM_CORPUS.filter((c) => !c.scam).length >= 20,
+    );
+    let tp = 0,
+      fp = 0,
+      fn = 0;
     const wrong: string[] = [];
     for (const c of SCAM_CORPUS) {
       const t = analyseClaim({ claim: c.claim, documents: c.documents });
@@ -24,11 +30,16 @@ describe('scam triage (pure analysis)', () => {
       if (hit && c.scam) tp++;
       if (hit && !c.scam) fp++;
       if (!hit && c.scam) fn++;
-      if (hit !== c.scam) wrong.push(`${c.scam ? 'missed' : 'false alarm'}: ${c.kind} (${t.risk.label}/${t.risk.severity})`);
+      if (hit !== c.scam)
+        wrong.push(`${c.scam ? 'missed' : 'false alarm'}: ${c.kind} (${t.risk.label}/${t.risk.severity})`);
       if (!c.scam) assert.ok(['likelyLegitimate', 'insufficientEvidence'].includes(t.risk.label) || hit, c.kind);
     }
-    const precision = tp / (tp + fp), recall = tp / (tp + fn);
-    console.log(`      scam triage corpus: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (${tp} caught, ${fp} false alarms, ${fn} missed)${wrong.length ? `\n      ${wrong.join('\n      ')}` : ''}`);
+    const precision = tp / (tp + fp),
+      recall = tp / (tp + fn);
+    console.log(
+      `      scam triage corpus: precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)} (${tp} ` +
+        `caught, ${fp} false alarms, ${fn} missed)${wrong.length ? `\n      ${wrong.join('\n      ')}` : ''}`,
+    );
     assert.ok(precision >= 0.85, `precision ${precision}`);
     assert.ok(recall >= 0.85, `recall ${recall}`);
   });
@@ -37,7 +48,10 @@ describe('scam triage (pure analysis)', () => {
     const doc = readFileSync(new URL('../../docs/api/cases-and-triage.md', import.meta.url), 'utf8');
     for (const id of RULE_IDS) {
       assert.ok(RULE_DOCS[id]?.trigger, id);
-      assert.ok(doc.includes(`| \`${id}\` | ${RULE_DOCS[id].weight} |`), `docs/api/cases-and-triage.md documents ${id}`);
+      assert.ok(
+        doc.includes(`| \`${id}\` | ${RULE_DOCS[id].weight} |`),
+        `docs/api/cases-and-triage.md documents ${id}`,
+      );
     }
   });
 
@@ -45,27 +59,49 @@ describe('scam triage (pure analysis)', () => {
     const claim = 'Is this text from the tax office a scam? Pay 300 USD in gift cards today or you will be arrested';
     const t = analyseClaim({ claim });
     assert.deepEqual([t.risk.label, t.risk.severity], ['likelyScam', 'high']);
-    assert.deepEqual(t.evidenceMap.map((e) => e.ruleId).sort(), ['impersonation.agency', 'pay.giftCard', 'pressure.deadline', 'threat.arrest']);
+    assert.deepEqual(t.evidenceMap.map((e) => e.ruleId).sort(), [
+      'impersonation.agency',
+      'pay.giftCard',
+      'pressure.deadline',
+      'threat.arrest',
+    ]);
     for (const e of t.evidenceMap) assert.equal(claim.slice(e.span.start, e.span.end), e.span.text, e.ruleId);
     assert.deepEqual(t.evidenceMap.find((e) => e.ruleId === 'impersonation.agency')!.span.text, 'tax office');
     assert.equal(t.evidenceMap.find((e) => e.ruleId === 'threat.arrest')!.ic3Category, 'extortion');
-    assert.deepEqual(t.taxonomy.ftcSigns.sort(), ['payInSpecificWay', 'pressureToActNow', 'pretendsToBeKnownOrganization', 'problemOrPrize']);
+    assert.deepEqual(t.taxonomy.ftcSigns.sort(), [
+      'payInSpecificWay',
+      'pressureToActNow',
+      'pretendsToBeKnownOrganization',
+      'problemOrPrize',
+    ]);
     assert.equal(t.nextAction, 'requestHumanReview');
     assert.ok(t.missingEvidence.some((m) => m.kind === 'callBack' && m.decisive));
   });
 
-  it('a disclaimer is not a request ("we will never ask for your code"); "do not hang up or legal action" still threatens', () => {
-    const notice = analyseClaim({ claim: 'Chase: your statement is ready. We will never ask for your password or one-time code.' });
-    assert.ok(!notice.evidenceMap.some((e) => e.ruleId === 'credentials.request'));
-    const threat = analyseClaim({ claim: 'Do not hang up or legal action will be taken against you.' });
-    assert.deepEqual(threat.evidenceMap.map((e) => e.ruleId).sort(), ['secrecy.request', 'threat.arrest']);
-  });
+  it(
+    'a disclaimer is not a request ("we will never ask for your code"); "do not hang up or legal action" still ' +
+      'threatens',
+    () => {
+      const notice = analyseClaim({
+        claim: 'Chase: your statement is ready. We will never ask for your password or one-time code.',
+      });
+      assert.ok(!notice.evidenceMap.some((e) => e.ruleId === 'credentials.request'));
+      const threat = analyseClaim({ claim: 'Do not hang up or legal action will be taken against you.' });
+      assert.deepEqual(threat.evidenceMap.map((e) => e.ruleId).sort(), ['secrecy.request', 'threat.arrest']);
+    },
+  );
 
   it('confidence falls when the missing evidence is what would decide; a bare question is insufficientEvidence', () => {
     const bare = analyseClaim({ claim: 'Is this a scam?' });
-    assert.deepEqual([bare.risk.label, bare.risk.severity, bare.nextAction], ['insufficientEvidence', 'none', 'provideMoreEvidence']);
+    assert.deepEqual(
+      [bare.risk.label, bare.risk.severity, bare.nextAction],
+      ['insufficientEvidence', 'none', 'provideMoreEvidence'],
+    );
     const unsettled = analyseClaim({ claim: 'Someone from the bank fraud department texted me to move money.' });
-    const settled = analyseClaim({ claim: 'Invoice INV-2025-0142 from Brightline Consulting for $1,800.00 due 31 March 2025.', documents: ['Invoice INV-2025-0142\nPayee: Brightline Consulting LLC\nAmount due: $1,800.00'] });
+    const settled = analyseClaim({
+      claim: 'Invoice INV-2025-0142 from Brightline Consulting for $1,800.00 due 31 March 2025.',
+      documents: ['Invoice INV-2025-0142\nPayee: Brightline Consulting LLC\nAmount due: $1,800.00'],
+    });
     assert.equal(settled.risk.label, 'likelyLegitimate');
     assert.ok(unsettled.missingEvidence.filter((m) => m.decisive).length > 0);
     assert.ok(unsettled.confidence < settled.confidence, `${unsettled.confidence} < ${settled.confidence}`);
@@ -79,27 +115,61 @@ describe('scam triage: contradictions cite both spans', () => {
     ['date', 'The payment is due on 14 March 2025', ['Due date: 21 March 2025'], 'on 14 March 2025', '21 March 2025'],
     ['name', 'Name: Jane Doe', ['Invoice to: John Smith\nTotal: 10 USD'], 'Jane Doe', 'John Smith'],
     ['payee', 'Payee: Acme GmbH', ['Payee: Acme Trading Ltd\nTotal: 10 EUR'], 'Acme GmbH', 'Acme Trading Ltd'],
-    ['bankDetails', 'Pay to IBAN DE89 3704 0044 0532 0130 00', ['IBAN GB33BUKB20201555555555'], 'DE89 3704 0044 0532 0130 00', 'GB33BUKB20201555555555'],
-    ['domain', 'Mail from billing@acme.com', ['Sent from invoices@acme-billing.net'], 'billing@acme.com', 'invoices@acme-billing.net'],
-    ['paymentMethod', 'They want payment by bank transfer', ['Please pay by credit card'], 'bank transfer', 'credit card'],
+    [
+      'bankDetails',
+      'Pay to IBAN DE89 3704 0044 0532 0130 00',
+      ['IBAN GB33BUKB20201555555555'],
+      'DE89 3704 0044 0532 0130 00',
+      'GB33BUKB20201555555555',
+    ],
+    [
+      'domain',
+      'Mail from billing@acme.com',
+      ['Sent from invoices@acme-billing.net'],
+      'billing@acme.com',
+      'invoices@acme-billing.net',
+    ],
+    [
+      'paymentMethod',
+      'They want payment by bank transfer',
+      ['Please pay by credit card'],
+      'bank transfer',
+      'credit card',
+    ],
   ];
   for (const [kind, claim, documents, first, second] of cases) {
     it(`${kind}: claim versus document`, () => {
       const c = analyseClaim({ claim, documents }).contradictions.find((x) => x.kind === kind);
       assert.ok(c, `no ${kind} contradiction`);
-      assert.deepEqual([c.between, c.first.source, c.first.span.text, c.second.source, c.second.span.text], ['claimVsDocument', 'claim', first, 'document[0]', second]);
+      assert.deepEqual(
+        [c.between, c.first.source, c.first.span.text, c.second.source, c.second.span.text],
+        ['claimVsDocument', 'claim', first, 'document[0]', second],
+      );
       assert.equal(claim.slice(c.first.span.start, c.first.span.end), first);
       assert.equal(documents[0]!.slice(c.second.span.start, c.second.span.end), second);
     });
   }
 
   it('documents versus each other: changed bank details and payee, and no contradiction where they agree', () => {
-    const t = analyseClaim({ claim: 'Which account is right?', documents: ['Payee: Contoso Parts GmbH\nIBAN DE89 3704 0044 0532 0130 00\nTotal: 500.00 EUR', 'Payee: Contoso Parts Holding\nIBAN GB82 WEST 1234 5698 7654 32\nTotal: 500.00 EUR'] });
-    assert.deepEqual(t.contradictions.map((c) => [c.kind, c.between, c.first.source, c.second.source]), [
-      ['payee', 'documentVsDocument', 'document[0]', 'document[1]'],
-      ['bankDetails', 'documentVsDocument', 'document[0]', 'document[1]'],
-    ]);
-    assert.ok(t.evidenceMap.some((e) => e.ruleId === 'contradiction.bankDetails' && e.span.text === 'GB82 WEST 1234 5698 7654 32'));
+    const t = analyseClaim({
+      claim: 'Which account is right?',
+      documents: [
+        'Payee: Contoso Parts GmbH\nIBAN DE89 3704 0044 0532 0130 00\nTotal: 500.00 EUR',
+        'Payee: Contoso Parts Holding\nIBAN GB82 WEST 1234 5698 7654 32\nTotal: 500.00 EUR',
+      ],
+    });
+    assert.deepEqual(
+      t.contradictions.map((c) => [c.kind, c.between, c.first.source, c.second.source]),
+      [
+        ['payee', 'documentVsDocument', 'document[0]', 'document[1]'],
+        ['bankDetails', 'documentVsDocument', 'document[0]', 'document[1]'],
+      ],
+    );
+    assert.ok(
+      t.evidenceMap.some(
+        (e) => e.ruleId === 'contradiction.bankDetails' && e.span.text === 'GB82 WEST 1234 5698 7654 32',
+      ),
+    );
     assert.equal(t.nextAction, 'requestHumanReview');
   });
 });
@@ -127,7 +197,22 @@ describe('scam triage: lookalike domains', () => {
     });
   }
   it('the originals and ordinary domains are not flagged', () => {
-    for (const d of ['paypal.com', 'www.paypal.com', 'microsoft.com', 'login.microsoftonline.com', 'amazon.co.uk', 'amazon.de', 'google.de', 'whatsapp.com', 'coinbase.com', 'apple.com', 'example.com', 'mail.ru', 'github.com', 'hsbc.co.uk']) {
+    for (const d of [
+      'paypal.com',
+      'www.paypal.com',
+      'microsoft.com',
+      'login.microsoftonline.com',
+      'amazon.co.uk',
+      'amazon.de',
+      'google.de',
+      'whatsapp.com',
+      'coinbase.com',
+      'apple.com',
+      'example.com',
+      'mail.ru',
+      'github.com',
+      'hsbc.co.uk',
+    ]) {
       assert.equal(lookalikeOf(registrableDomain(d)!, d), null, d);
     }
   });
@@ -146,18 +231,40 @@ describe('scam triage: optional LLM', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
   });
-  after(() => { server.closeAllConnections(); server.close(); });
-  const deps = () => ({ config: harness.configWith({ LLM_BASE_URL: url, LLM_MODEL: 'm', LLM_TIMEOUT_MS: '2000', AWP_ALLOW_PRIVATE_EGRESS: '1' }), log: createLogger('silent') });
+  after(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+  const deps = () => ({
+    config: harness.configWith({
+      LLM_BASE_URL: url,
+      LLM_MODEL: 'm',
+      LLM_TIMEOUT_MS: '2000',
+      AWP_ALLOW_PRIVATE_EGRESS: '1',
+    }),
+    log: createLogger('silent'),
+  });
   const claim = 'Grandma, it is me, I crashed the car and need bail money, pay 300 USD in gift cards today';
 
   it('adds signals whose quote is in the source, drops invented quotes, removes nothing', async () => {
-    content = JSON.stringify({ signals: [{ source: 'claim', quote: 'Grandma, it is me', signal: 'grandparent scam opener' }, { source: 'claim', quote: 'not in the text', signal: 'made up' }] });
+    content = JSON.stringify({
+      signals: [
+        { source: 'claim', quote: 'Grandma, it is me', signal: 'grandparent scam opener' },
+        { source: 'claim', quote: 'not in the text', signal: 'made up' },
+      ],
+    });
     const rulesOnly = analyseClaim({ claim });
     const t = await triageClaim(deps(), { claim });
     assert.equal(t.llm, 'added');
     const added = t.evidenceMap.filter((e) => e.origin === 'llm');
-    assert.deepEqual(added.map((e) => [e.ruleId, e.span.text, e.span.start]), [['llm.signal', 'Grandma, it is me', 0]]);
-    assert.deepEqual(t.evidenceMap.filter((e) => e.origin === 'rule'), rulesOnly.evidenceMap);
+    assert.deepEqual(
+      added.map((e) => [e.ruleId, e.span.text, e.span.start]),
+      [['llm.signal', 'Grandma, it is me', 0]],
+    );
+    assert.deepEqual(
+      t.evidenceMap.filter((e) => e.origin === 'rule'),
+      rulesOnly.evidenceMap,
+    );
   });
 
   it('falls back to the rules on any error', async () => {

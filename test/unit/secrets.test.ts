@@ -11,21 +11,56 @@ import { loadConfig } from '../../shared/config.js';
 import { createDeps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import { createLogger } from '../../shared/log.js';
-import { checkSecretRef, isSecretRef, looksLikeLiteralSecret, parseSecretRef, redactSecrets, requireSecret, resolveSecret, SecretRefRefused } from '../../shared/secrets.js';
+import {
+  checkSecretRef,
+  isSecretRef,
+  looksLikeLiteralSecret,
+  parseSecretRef,
+  redactSecrets,
+  requireSecret,
+  resolveSecret,
+  SecretRefRefused,
+} from '../../shared/secrets.js';
 import { harness } from '../support/harness.js';
 
 const scope = { prefix: 'AWP_SECRET_' };
 
 describe('secret references', () => {
   it('accepts env:NAME only inside the prefix; everything else is out of bounds with a reason', () => {
-    assert.deepEqual(checkSecretRef('env:AWP_SECRET_STRIPE', scope), { ok: true, ref: { scheme: 'env', name: 'AWP_SECRET_STRIPE', ref: 'env:AWP_SECRET_STRIPE' } });
-    const problems = ['env:DATABASE_URL', 'env:AWP_SECRET_', 'vault:kv/stripe', 'env:1BAD', 'env:', 'sk-proj-abcdefghijklmnopqrstuvwx', 'hello', '', 42].map((v) => {
+    assert.deepEqual(checkSecretRef('env:AWP_SECRET_STRIPE', scope), {
+      ok: true,
+      ref: { scheme: 'env', name: 'AWP_SECRET_STRIPE', ref: 'env:AWP_SECRET_STRIPE' },
+    });
+    const problems = [
+      'env:DATABASE_URL',
+      'env:AWP_SECRET_',
+      'vault:kv/stripe',
+      'env:1BAD',
+      'env:',
+      'sk-proj-abcdefghijklmnopqrstuvwx',
+      'hello',
+      '',
+      42,
+    ].map((v) => {
       const c = checkSecretRef(v, scope);
       return c.ok ? 'ok' : c.problem;
     });
-    assert.deepEqual(problems, ['outsidePrefix', 'outsidePrefix', 'unsupportedScheme', 'malformed', 'malformed', 'literalSecret', 'notReference', 'malformed', 'malformed']);
+    assert.deepEqual(problems, [
+      'outsidePrefix',
+      'outsidePrefix',
+      'unsupportedScheme',
+      'malformed',
+      'malformed',
+      'literalSecret',
+      'notReference',
+      'malformed',
+      'malformed',
+    ]);
     const outside = checkSecretRef('env:DATABASE_URL', scope);
-    assert.ok(!outside.ok && /env:DATABASE_URL is out of bounds: only environment variables starting with AWP_SECRET_/.test(outside.message));
+    assert.ok(
+      !outside.ok &&
+        /env:DATABASE_URL is out of bounds: only environment variables starting with AWP_SECRET_/.test(outside.message),
+    );
     assert.ok(isSecretRef('env:DATABASE_URL') && !isSecretRef('DATABASE_URL'));
     assert.equal(checkSecretRef('env:MY_TOKEN', { prefix: 'MY_' }).ok, true); // SECRET_ENV_PREFIX is honoured
   });
@@ -33,29 +68,55 @@ describe('secret references', () => {
   it('refusals are policyViolation AppErrors that never repeat a value that failed to parse', () => {
     const pasted = 'ghp_' + 'Ab1'.repeat(12);
     for (const input of [pasted, `vault:${pasted}`, `env:${pasted}-x`, `env:lower_${pasted}`]) {
-      assert.throws(() => parseSecretRef(input, scope), (err) => {
-        assert.ok(err instanceof SecretRefRefused && err instanceof AppError);
-        assert.equal(err.code, 'policyViolation');
-        assert.ok(!JSON.stringify({ m: err.message, d: err.details, s: err.stack }).includes(pasted), err.message);
-        return true;
-      });
+      assert.throws(
+        () => parseSecretRef(input, scope),
+        (err) => {
+          assert.ok(err instanceof SecretRefRefused && err instanceof AppError);
+          assert.equal(err.code, 'policyViolation');
+          assert.ok(!JSON.stringify({ m: err.message, d: err.details, s: err.stack }).includes(pasted), err.message);
+          return true;
+        },
+      );
     }
   });
 
   it('tells a pasted credential from a reference', () => {
-    for (const v of ['sk_live_51HxYz', 'AKIAIOSFODNN7EXAMPLE', 'Bearer abc.def', 'https://u:p4ss@db.example.com/x', 'Zk9xT2pQ7vLm3RwY8sNb1cHd', 'eyJhbGciOi.eyJzdWIiOiIx.sig']) assert.ok(looksLikeLiteralSecret(v), v);
-    for (const v of ['env:AWP_SECRET_X', 'my stripe key', 'production', 'AWP_SECRET_STRIPE']) assert.ok(!looksLikeLiteralSecret(v), v);
+    for (const v of [
+      'sk_live_51HxYz',
+      'AKIAIOSFODNN7EXAMPLE',
+      'Bearer abc.def',
+      'https://u:p4ss@db.example.com/x',
+      'Zk9xT2pQ7vLm3RwY8sNb1cHd',
+      'eyJhbGciOi.eyJzdWIiOiIx.sig',
+    ])
+      assert.ok(looksLikeLiteralSecret(v), v);
+    for (const v of ['env:AWP_SECRET_X', 'my stripe key', 'production', 'AWP_SECRET_STRIPE'])
+      assert.ok(!looksLikeLiteralSecret(v), v);
   });
 
-  it('resolves on the server: the value when set, set: false when missing or empty; require names only the reference', () => {
-    const env = { AWP_SECRET_SET: 'value-123456', AWP_SECRET_EMPTY: '', DATABASE_URL: 'postgres://x' };
-    const set = resolveSecret('env:AWP_SECRET_SET', { ...scope, env });
-    assert.deepEqual(set, { set: true, ref: { scheme: 'env', name: 'AWP_SECRET_SET', ref: 'env:AWP_SECRET_SET' }, value: 'value-123456' });
-    assert.equal(resolveSecret('env:AWP_SECRET_EMPTY', { ...scope, env }).set, false);
-    assert.equal(resolveSecret('env:AWP_SECRET_MISSING', { ...scope, env }).set, false);
-    assert.throws(() => resolveSecret('env:DATABASE_URL', { ...scope, env }), SecretRefRefused);
-    assert.throws(() => requireSecret('env:AWP_SECRET_MISSING', { ...scope, env }), (err) => err instanceof AppError && err.code === 'policyViolation' && err.message === 'env:AWP_SECRET_MISSING is not set on this server');
-  });
+  it(
+    'resolves on the server: the value when set, set: false when missing or empty; require names only the ' +
+      'reference',
+    () => {
+      const env = { AWP_SECRET_SET: 'value-123456', AWP_SECRET_EMPTY: '', DATABASE_URL: 'postgres://x' };
+      const set = resolveSecret('env:AWP_SECRET_SET', { ...scope, env });
+      assert.deepEqual(set, {
+        set: true,
+        ref: { scheme: 'env', name: 'AWP_SECRET_SET', ref: 'env:AWP_SECRET_SET' },
+        value: 'value-123456',
+      });
+      assert.equal(resolveSecret('env:AWP_SECRET_EMPTY', { ...scope, env }).set, false);
+      assert.equal(resolveSecret('env:AWP_SECRET_MISSING', { ...scope, env }).set, false);
+      assert.throws(() => resolveSecret('env:DATABASE_URL', { ...scope, env }), SecretRefRefused);
+      assert.throws(
+        () => requireSecret('env:AWP_SECRET_MISSING', { ...scope, env }),
+        (err) =>
+          err instanceof AppError &&
+          err.code === 'policyViolation' &&
+          err.message === 'env:AWP_SECRET_MISSING is not set on this server',
+      );
+    },
+  );
 
   it('config: SECRET_ENV_PREFIX defaults to AWP_SECRET_ and refuses an empty-ish prefix', () => {
     assert.equal(loadConfig({}).SECRET_ENV_PREFIX, 'AWP_SECRET_');
@@ -70,26 +131,46 @@ describe('a resolved secret never reaches a log line, a response or an error mes
   const escaped = JSON.stringify(value).slice(1, -1);
   const env = { AWP_SECRET_LEAK_TEST: value };
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { lines.push(String(chunk)); cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(String(chunk));
+      cb();
+    },
+  });
   const log = createLogger('debug', {}, sink);
   const leaks = (text: string) => text.includes(value) || text.includes(escaped) || text.includes(value.slice(8));
 
   const testRoutes = [
     defineRoute({
-      method: 'POST', path: '/test/secret/upstream-refused', tag: 'test', auth: 'public', summary: 'client error quoting the secret',
+      method: 'POST',
+      path: '/test/secret/upstream-refused',
+      tag: 'test',
+      auth: 'public',
+      summary: 'client error quoting the secret',
       handler: () => {
         const key = requireSecret('env:AWP_SECRET_LEAK_TEST', { ...scope, env });
-        throw new AppError('invalidPayload', `upstream refused key ${key}`, { sent: { authorization: `Bearer ${key}` }, list: [key] });
+        throw new AppError('invalidPayload', `upstream refused key ${key}`, {
+          sent: { authorization: `Bearer ${key}` },
+          list: [key],
+        });
       },
     }),
     defineRoute({
-      method: 'POST', path: '/test/secret/crash', tag: 'test', auth: 'public', summary: 'internal error quoting the secret',
+      method: 'POST',
+      path: '/test/secret/crash',
+      tag: 'test',
+      auth: 'public',
+      summary: 'internal error quoting the secret',
       handler: () => {
         throw new Error(`driver failed with ${requireSecret('env:AWP_SECRET_LEAK_TEST', { ...scope, env })}`);
       },
     }),
     defineRoute({
-      method: 'POST', path: '/test/secret/check', tag: 'test', auth: 'public', summary: 'validates a reference',
+      method: 'POST',
+      path: '/test/secret/check',
+      tag: 'test',
+      auth: 'public',
+      summary: 'validates a reference',
       handler: ({ body }) => ({ ok: true, ref: parseSecretRef((body as { ref?: unknown }).ref, scope).ref }),
     }),
   ];
@@ -128,7 +209,7 @@ describe('a resolved secret never reaches a log line, a response or an error mes
     assert.equal(redactSecrets(`a ${value} b`), 'a [redacted] b');
   });
 
-  it('is masked in a client error\'s message and details, and in the log lines of the request', async () => {
+  it("is masked in a client error's message and details, and in the log lines of the request", async () => {
     lines.length = 0;
     const res = await fetch(`${base}/test/secret/upstream-refused`, { method: 'POST', body: '{}' });
     const text = await res.text();
@@ -138,7 +219,10 @@ describe('a resolved secret never reaches a log line, a response or an error mes
     assert.equal(body.message, 'upstream refused key [redacted]');
     assert.deepEqual(body.details, { sent: { authorization: 'Bearer [redacted]' }, list: ['[redacted]'] });
     assert.ok(!leaks(lines.join('')), lines.join(''));
-    assert.ok(lines.some((l) => l.includes('request refused')), 'the refusal was logged');
+    assert.ok(
+      lines.some((l) => l.includes('request refused')),
+      'the refusal was logged',
+    );
   });
 
   it('an internal error carrying it answers 500 without internals, and its logged stack is masked', async () => {
@@ -159,7 +243,10 @@ describe('a resolved secret never reaches a log line, a response or an error mes
     assert.equal(res.status, 422);
     assert.equal(JSON.parse(text).details.problem, 'literalSecret');
     assert.ok(!leaks(text) && !leaks(lines.join('')), text);
-    const ok = await fetch(`${base}/test/secret/check`, { method: 'POST', body: JSON.stringify({ ref: 'env:AWP_SECRET_LEAK_TEST' }) });
+    const ok = await fetch(`${base}/test/secret/check`, {
+      method: 'POST',
+      body: JSON.stringify({ ref: 'env:AWP_SECRET_LEAK_TEST' }),
+    });
     assert.deepEqual(await ok.json(), { ok: true, ref: 'env:AWP_SECRET_LEAK_TEST' });
   });
 });

@@ -29,17 +29,29 @@ describe('state machines', () => {
     assert.deepEqual(DELIVERIES.terminal, ['completed', 'failed', 'canceled']);
     assert.deepEqual(SUBSCRIPTIONS.terminal, []);
     const m = defineMachine({ a: ['b'], b: [] });
-    assert.deepEqual([m.isTerminal('b'), m.isTerminal('a'), m.canMove('a', 'b'), m.canMove('b', 'a'), m.canMove('a', 'a')], [true, false, true, false, false]);
+    assert.deepEqual(
+      [m.isTerminal('b'), m.isTerminal('a'), m.canMove('a', 'b'), m.canMove('b', 'a'), m.canMove('a', 'a')],
+      [true, false, true, false, false],
+    );
   });
 
   it('know nothing of statuses outside the table', () => {
-    assert.deepEqual([TASKS.allowed('toString'), TASKS.canMove('toString', 'open'), TASKS.isTerminal('nope')], [[], false, false]);
+    assert.deepEqual(
+      [TASKS.allowed('toString'), TASKS.canMove('toString', 'open'), TASKS.isTerminal('nope')],
+      [[], false, false],
+    );
   });
 
   it('reach every status from the first one, and every terminal status from every live one', () => {
-    for (const [machine, first] of [[TASKS, 'open'], [DELIVERIES, 'queued'], [SUBSCRIPTIONS, 'active']] as const) {
+    for (const [machine, first] of [
+      [TASKS, 'open'],
+      [DELIVERIES, 'queued'],
+      [SUBSCRIPTIONS, 'active'],
+    ] as const) {
       assert.deepEqual([...reachable(machine, first)].sort(), [...machine.statuses].sort());
-      for (const s of machine.statuses) for (const t of machine.terminal) assert.ok(reachable(machine, s).has(t) || machine.isTerminal(s), `${s} cannot reach ${t}`);
+      for (const s of machine.statuses)
+        for (const t of machine.terminal)
+          assert.ok(reachable(machine, s).has(t) || machine.isTerminal(s), `${s} cannot reach ${t}`);
     }
   });
 
@@ -51,22 +63,32 @@ describe('state machines', () => {
 
   it('move an A2A envelope from queued to every status, and let a live one still fail or be canceled', () => {
     assert.deepEqual([...reachable(ENVELOPES, 'queued')].sort(), [...ENVELOPES.statuses].sort());
-    for (const s of ENVELOPES.statuses.filter((x) => !ENVELOPES.isTerminal(x))) assert.ok(ENVELOPES.canMove(s, 'failed') && ENVELOPES.canMove(s, 'canceled'), s);
+    for (const s of ENVELOPES.statuses.filter((x) => !ENVELOPES.isTerminal(x)))
+      assert.ok(ENVELOPES.canMove(s, 'failed') && ENVELOPES.canMove(s, 'canceled'), s);
   });
 
-  it('take a bridge action from queued to every status, as the API enum lists them, and let failed and timed-out ones run again', () => {
-    assert.deepEqual(ACTIONS.statuses, [...ACTION_STATUSES]);
-    assert.deepEqual([...reachable(ACTIONS, 'queued')].sort(), [...ACTIONS.statuses].sort());
-    assert.deepEqual(ACTIONS.terminal, ['delivered']);
-    assert.ok(ACTIONS.canMove('failed', 'queued') && ACTIONS.canMove('timedOut', 'queued'));
-  });
+  it(
+    'take a bridge action from queued to every status, as the API enum lists them, and let failed and ' +
+      'timed-out ones run again',
+    () => {
+      assert.deepEqual(ACTIONS.statuses, [...ACTION_STATUSES]);
+      assert.deepEqual([...reachable(ACTIONS, 'queued')].sort(), [...ACTIONS.statuses].sort());
+      assert.deepEqual(ACTIONS.terminal, ['delivered']);
+      assert.ok(ACTIONS.canMove('failed', 'queued') && ACTIONS.canMove('timedOut', 'queued'));
+    },
+  );
 
-  it('take a proxy mission from open to every status, list them as the API enum does, and end a live one by outcome, clock or cancel', () => {
-    assert.deepEqual(MISSIONS.statuses, [...MISSION_STATUSES]);
-    assert.deepEqual([...reachable(MISSIONS, 'open')].sort(), [...MISSIONS.statuses].sort());
-    assert.deepEqual(MISSIONS.terminal, ['resolved', 'failed', 'expired', 'canceled']);
-    for (const s of MISSIONS.statuses.filter((x) => !MISSIONS.isTerminal(x))) for (const t of MISSIONS.terminal) assert.ok(MISSIONS.canMove(s, t), `${s} → ${t}`);
-  });
+  it(
+    'take a proxy mission from open to every status, list them as the API enum does, and end a live one by ' +
+      'outcome, clock or cancel',
+    () => {
+      assert.deepEqual(MISSIONS.statuses, [...MISSION_STATUSES]);
+      assert.deepEqual([...reachable(MISSIONS, 'open')].sort(), [...MISSIONS.statuses].sort());
+      assert.deepEqual(MISSIONS.terminal, ['resolved', 'failed', 'expired', 'canceled']);
+      for (const s of MISSIONS.statuses.filter((x) => !MISSIONS.isTerminal(x)))
+        for (const t of MISSIONS.terminal) assert.ok(MISSIONS.canMove(s, t), `${s} → ${t}`);
+    },
+  );
 
   it('move every waiting run status to queued (a resume guards its update with the status the run rests at)', () => {
     for (const w of WAIT_STATUSES) assert.ok(RUNS.canMove(w, 'queued'), w);

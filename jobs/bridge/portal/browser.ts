@@ -26,50 +26,103 @@ import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from '.
  * values are redacted from extracted text and errors.
  */
 
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const RUNNABLE = ['queued', 'failed', 'blocked'];
 
-interface Blocked { reason: string; message: string; step: number | null }
+interface Blocked {
+  reason: string;
+  message: string;
+  step: number | null;
+}
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 async function extractTable(locator: Locator): Promise<string[][]> {
-  return locator.evaluate((el) => [...el.querySelectorAll('tr')].map((tr) => [...tr.querySelectorAll('th,td')].map((c) => (c.textContent ?? '').trim())));
+  return locator.evaluate((el) =>
+    [...el.querySelectorAll('tr')].map((tr) =>
+      [...tr.querySelectorAll('th,td')].map((c) => (c.textContent ?? '').trim()),
+    ),
+  );
 }
 
 /**
  * `pin` reaches the pinning proxy only: tests pass a resolver they control (a rebinding one) and a deny list;
  * the routes pass none, so production resolves with the system resolver and no Deps field exists for it.
  */
-export async function runPortalAction(deps: Deps, principal: Principal, portalActionId: string,
-  pin: EgressPin = {}): Promise<PortalActionRow> {
+export async function runPortalAction(
+  deps: Deps,
+  principal: Principal,
+  portalActionId: string,
+  pin: EgressPin = {},
+): Promise<PortalActionRow> {
   // The tool and the bridge route run the same effect: both need the bridge's write scope.
   requireEffect(principal, 'bridge.portal');
   const action = await fetchPortalAction(deps, principal, portalActionId);
   const session = await fetchPortalSession(deps, principal, action.session_id);
-  if (!RUNNABLE.includes(action.status)) throw conflict(`Portal action ${action.id} is ${action.status}; only ${RUNNABLE.join(', ')} actions run`, { status: action.status, allowed: RUNNABLE });
-  if (!existsSync(deps.config.BROWSER_EXECUTABLE)) throw policyViolation(`No browser on this server: ${deps.config.BROWSER_EXECUTABLE} does not exist (install chromium or set BROWSER_EXECUTABLE)`, { browser: 'missing' });
-  const running = await movePortalAction(deps.db, action.id, RUNNABLE, 'running', { blocked: null, error: null, artefacts: [], extracted: {}, finished: false });
+  if (!RUNNABLE.includes(action.status))
+    throw conflict(`Portal action ${action.id} is ${action.status}; only ${RUNNABLE.join(', ')} actions run`, {
+      status: action.status,
+      allowed: RUNNABLE,
+    });
+  if (!existsSync(deps.config.BROWSER_EXECUTABLE))
+    throw policyViolation(
+      `No browser on this server: ${deps.config.BROWSER_EXECUTABLE} does not exist (install chromium or set ` +
+        `BROWSER_EXECUTABLE)`,
+      { browser: 'missing' },
+    );
+  const running = await movePortalAction(deps.db, action.id, RUNNABLE, 'running', {
+    blocked: null,
+    error: null,
+    artefacts: [],
+    extracted: {},
+    finished: false,
+  });
   if (!running) throw conflict(`Portal action ${action.id} started elsewhere`, { status: 'running' });
   const preflight = await preflightPortalSession(deps, session);
   if (preflight.status !== 'ready') {
-    const blocked = { reason: `preflight.${preflight.status}`, message: `the session's preflight is ${preflight.status}: ${preflight.errors.map((e) => e.message).join('; ')}`, step: null, errors: preflight.errors };
+    const blocked = {
+      reason: `preflight.${preflight.status}`,
+      message: `the session's preflight is ${preflight.status}: ${preflight.errors.map((e) => e.message).join('; ')}`,
+      step: null,
+      errors: preflight.errors,
+    };
     return (await movePortalAction(deps.db, action.id, ['running'], 'blocked', { blocked, finished: true }))!;
   }
   return execute(deps, running, session, pin);
 }
 
-async function execute(deps: Deps, action: PortalActionRow, session: PortalSessionRow,
-  pin: EgressPin): Promise<PortalActionRow> {
+async function execute(
+  deps: Deps,
+  action: PortalActionRow,
+  session: PortalSessionRow,
+  pin: EgressPin,
+): Promise<PortalActionRow> {
   const values: Partial<Record<string, string>> = {};
   try {
     for (const [name, field] of Object.entries(CREDENTIAL_FIELD)) {
       const ref = session.credentials[field];
-      if (ref) values[name] = await resolveReference(deps, { accountId: session.account_id, allowEnv: false, via: 'portal.action' }, ref);
+      if (ref)
+        values[name] = await resolveReference(
+          deps,
+          { accountId: session.account_id, allowEnv: false, via: 'portal.action' },
+          ref,
+        );
     }
   } catch (err) {
-    // The preflight just passed; a credential removed or disabled since fails the run with the vault's own (value-free) error.
-    return (await movePortalAction(deps.db, action.id, ['running'], 'failed', { error: (err as Error).message, finished: true }))!;
+    // The preflight just passed; a credential removed or disabled since fails the run with the vault's own (value-free)
+    // error.
+    return (await movePortalAction(deps.db, action.id, ['running'], 'failed', {
+      error: (err as Error).message,
+      finished: true,
+    }))!;
   }
   const secrets = Object.values(values).filter((v): v is string => Boolean(v));
   const artefacts: unknown[] = [];
@@ -87,9 +140,15 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   try {
     // playwright-core (about 64 MB) is loaded on the first portal run, never by a process that runs none.
     const { chromium } = await import('playwright-core');
-    // Chromium resolves no name itself: the pinning proxy resolves and checks each host once and connects to that address.
+    // Chromium resolves no name itself: the pinning proxy resolves and checks each host once and connects to that
+    // address.
     proxy = await startPinningProxy(deps.config.AWP_ALLOW_PRIVATE_EGRESS, pin);
-    browser = await chromium.launch({ executablePath: deps.config.BROWSER_EXECUTABLE, headless: true, args: [...FLAGS, ...proxy.chromiumArgs], timeout: deps.config.PORTAL_STEP_TIMEOUT_MS });
+    browser = await chromium.launch({
+      executablePath: deps.config.BROWSER_EXECUTABLE,
+      headless: true,
+      args: [...FLAGS, ...proxy.chromiumArgs],
+      timeout: deps.config.PORTAL_STEP_TIMEOUT_MS,
+    });
     const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
     const page = await context.newPage();
     await context.route('**/*', async (route) => {
@@ -98,11 +157,20 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
       if (url.protocol === 'data:' || url.protocol === 'blob:') return route.continue();
       if (url.protocol !== 'http:' && url.protocol !== 'https:') return route.abort('blockedbyclient');
       if (!deps.config.AWP_ALLOW_PRIVATE_EGRESS && (await proxy!.refused(url.hostname))) {
-        if (request.isNavigationRequest()) blocked ??= { reason: 'egress', message: `${url.origin} is a private, loopback or special-purpose address`, step: current };
+        if (request.isNavigationRequest())
+          blocked ??= {
+            reason: 'egress',
+            message: `${url.origin} is a private, loopback or special-purpose address`,
+            step: current,
+          };
         return route.abort('blockedbyclient');
       }
       if (request.isNavigationRequest() && request.frame() === page.mainFrame() && !inScope(url.href, session.scope)) {
-        blocked ??= { reason: 'outOfScope', message: `navigation to ${url.origin}${url.pathname} is outside the session's target scope`, step: current };
+        blocked ??= {
+          reason: 'outOfScope',
+          message: `navigation to ${url.origin}${url.pathname} is outside the session's target scope`,
+          step: current,
+        };
         return route.abort('blockedbyclient');
       }
       return route.continue();
@@ -113,10 +181,18 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
       current = i;
       const step = steps[i]!;
       const started = Date.now();
-      page.setDefaultTimeout(Math.min(step.timeoutMs ?? deps.config.PORTAL_STEP_TIMEOUT_MS, deps.config.PORTAL_STEP_TIMEOUT_MS));
+      page.setDefaultTimeout(
+        Math.min(step.timeoutMs ?? deps.config.PORTAL_STEP_TIMEOUT_MS, deps.config.PORTAL_STEP_TIMEOUT_MS),
+      );
       const record: Record<string, unknown> = {};
       try {
-        record.extracted = await runStep(page, step, { origin: session.target_origin, inputs: action.inputs, values, masked, record });
+        record.extracted = await runStep(page, step, {
+          origin: session.target_origin,
+          inputs: action.inputs,
+          values,
+          masked,
+          record,
+        });
       } catch (err) {
         if (!blocked) throw err;
       }
@@ -125,10 +201,23 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
       const png = await page.screenshot({ type: 'png', mask: masked.map((s) => page.locator(s)) });
       const hash = sha256(png);
       await storeScreenshot(deps.db, hash, png);
-      artefacts.push({ index: i, op: step.op, url: page.url(), screenshot: { sha256: hash, bytes: png.length }, extracted: record.extracted ?? null, ...(record.typed ? { typed: record.typed } : {}), startedAt: new Date(started).toISOString(), durationMs: Date.now() - started });
+      artefacts.push({
+        index: i,
+        op: step.op,
+        url: page.url(),
+        screenshot: { sha256: hash, bytes: png.length },
+        extracted: record.extracted ?? null,
+        ...(record.typed ? { typed: record.typed } : {}),
+        startedAt: new Date(started).toISOString(),
+        durationMs: Date.now() - started,
+      });
     }
   } catch (err) {
-    error = blocked ? null : timedOut ? `step ${current}: the action's time limit (PORTAL_ACTION_TIMEOUT_MS) passed` : `step ${current}: ${(err as Error).message.split('\n')[0]}`;
+    error = blocked
+      ? null
+      : timedOut
+        ? `step ${current}: the action's time limit (PORTAL_ACTION_TIMEOUT_MS) passed`
+        : `step ${current}: ${(err as Error).message.split('\n')[0]}`;
   } finally {
     clearTimeout(deadline);
     await (browser as Browser | null)?.close().catch(() => undefined);
@@ -139,7 +228,17 @@ async function execute(deps: Deps, action: PortalActionRow, session: PortalSessi
   return (await movePortalAction(deps.db, action.id, ['running'], status, { ...clean, finished: true }))!;
 }
 
-async function runStep(page: Page, step: PortalStep, ctx: { origin: string; inputs: Record<string, string>; values: Partial<Record<string, string>>; masked: string[]; record: Record<string, unknown> }): Promise<unknown> {
+async function runStep(
+  page: Page,
+  step: PortalStep,
+  ctx: {
+    origin: string;
+    inputs: Record<string, string>;
+    values: Partial<Record<string, string>>;
+    masked: string[];
+    record: Record<string, unknown>;
+  },
+): Promise<unknown> {
   switch (step.op) {
     case 'navigate':
       await page.goto(stepUrl(step.url, ctx.origin, ctx.inputs)!, { waitUntil: 'load' });
@@ -148,10 +247,16 @@ async function runStep(page: Page, step: PortalStep, ctx: { origin: string; inpu
       if (step.credential) {
         ctx.masked.push(step.selector);
         ctx.record.typed = `[credential:${step.credential}]`;
-        await page.locator(step.selector).first().fill(ctx.values[step.credential] ?? '');
+        await page
+          .locator(step.selector)
+          .first()
+          .fill(ctx.values[step.credential] ?? '');
       } else {
         ctx.record.typed = ctx.inputs[step.input!] ?? '';
-        await page.locator(step.selector).first().fill(ctx.inputs[step.input!] ?? '');
+        await page
+          .locator(step.selector)
+          .first()
+          .fill(ctx.inputs[step.input!] ?? '');
       }
       return null;
     }

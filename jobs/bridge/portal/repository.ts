@@ -11,7 +11,11 @@ export interface PortalSessionRow {
   credentials: { usernameRef?: string; passwordRef?: string; totpSeedRef?: string };
   scope: { origins: string[]; paths: string[] };
   mfa_method: string;
-  preflight: { status: string; errors: Array<{ check: string; message: string; ref?: string; variable?: string }>; at: string } | null;
+  preflight: {
+    status: string;
+    errors: Array<{ check: string; message: string; ref?: string; variable?: string }>;
+    at: string;
+  } | null;
   created_at: Date;
 }
 
@@ -34,8 +38,13 @@ export interface PortalActionRow {
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-export async function insertPortalSession(db: Db, row: Omit<PortalSessionRow, 'created_at' | 'preflight'>): Promise<PortalSessionRow> {
-  const [out] = await db('portal_sessions').insert({ ...row, credentials: json(row.credentials), scope: json(row.scope) }).returning('*');
+export async function insertPortalSession(
+  db: Db,
+  row: Omit<PortalSessionRow, 'created_at' | 'preflight'>,
+): Promise<PortalSessionRow> {
+  const [out] = await db('portal_sessions')
+    .insert({ ...row, credentials: json(row.credentials), scope: json(row.scope) })
+    .returning('*');
   return out;
 }
 
@@ -47,31 +56,62 @@ export async function listPortalSessions(db: Db, accountId: string, limit: numbe
   return page<PortalSessionRow>(db('portal_sessions').where({ account_id: accountId }), limit, cursor);
 }
 
-export async function setPortalPreflight(db: Db, id: string, preflight: NonNullable<PortalSessionRow['preflight']>): Promise<void> {
-  await db('portal_sessions').where({ id }).update({ preflight: json(preflight) });
+export async function setPortalPreflight(
+  db: Db,
+  id: string,
+  preflight: NonNullable<PortalSessionRow['preflight']>,
+): Promise<void> {
+  await db('portal_sessions')
+    .where({ id })
+    .update({ preflight: json(preflight) });
 }
 
-export type NewPortalAction = Pick<PortalActionRow, 'id' | 'account_id' | 'session_id' | 'template_id' | 'playbook_id' | 'status' | 'steps' | 'inputs'>;
+export type NewPortalAction = Pick<
+  PortalActionRow,
+  'id' | 'account_id' | 'session_id' | 'template_id' | 'playbook_id' | 'status' | 'steps' | 'inputs'
+>;
 
 export async function insertPortalActions(db: Db, rows: NewPortalAction[]): Promise<PortalActionRow[]> {
-  return db('portal_actions').insert(rows.map((r) => ({ ...r, steps: json(r.steps), inputs: json(r.inputs) }))).returning('*');
+  return db('portal_actions')
+    .insert(rows.map((r) => ({ ...r, steps: json(r.steps), inputs: json(r.inputs) })))
+    .returning('*');
 }
 
-export async function getPortalAction(db: Db, accountId: string, id: string, forUpdate = false): Promise<PortalActionRow | null> {
+export async function getPortalAction(
+  db: Db,
+  accountId: string,
+  id: string,
+  forUpdate = false,
+): Promise<PortalActionRow | null> {
   const q = db('portal_actions').where({ account_id: accountId, id }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
 }
 
-export async function listPortalActions(db: Db, accountId: string, filter: { status?: string; portalSessionId?: string }, limit: number, cursor?: string) {
+export async function listPortalActions(
+  db: Db,
+  accountId: string,
+  filter: { status?: string; portalSessionId?: string },
+  limit: number,
+  cursor?: string,
+) {
   const q = db('portal_actions').where({ account_id: accountId });
   if (filter.status) q.andWhere({ status: filter.status });
   if (filter.portalSessionId) q.andWhere({ session_id: filter.portalSessionId });
   return page<PortalActionRow>(q, limit, cursor);
 }
 
-/** Moves an action from one of `from` to `to` (a compare-and-set, so two runs cannot both start); null when it was not in `from`. */
-export async function movePortalAction(db: Db, id: string, from: string[], to: string, result: Partial<Pick<PortalActionRow, 'artefacts' | 'extracted' | 'blocked' | 'error'>> & { finished?: boolean } = {}): Promise<PortalActionRow | null> {
+/**
+ * Moves an action from one of `from` to `to` (a compare-and-set, so two runs cannot both start); null when it was not
+ * in `from`.
+ */
+export async function movePortalAction(
+  db: Db,
+  id: string,
+  from: string[],
+  to: string,
+  result: Partial<Pick<PortalActionRow, 'artefacts' | 'extracted' | 'blocked' | 'error'>> & { finished?: boolean } = {},
+): Promise<PortalActionRow | null> {
   const change: Record<string, unknown> = { status: to };
   if (result.artefacts !== undefined) change.artefacts = json(result.artefacts);
   if (result.extracted !== undefined) change.extracted = json(result.extracted);

@@ -8,11 +8,17 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
  * lower case, the phone as E.164. A phone that is not a possible number
  * (it must be in international form, +...) comes back as `badPhone`.
  */
-export function contactIdentity(contact: { email?: string; phone?: string }): { email: string | null; phone: string | null; badPhone: boolean } {
+export function contactIdentity(contact: { email?: string; phone?: string }): {
+  email: string | null;
+  phone: string | null;
+  badPhone: boolean;
+} {
   const email = contact.email ? contact.email.trim().toLowerCase() : null;
   if (!contact.phone) return { email, phone: null, badPhone: false };
   const parsed = parsePhoneNumberFromString(contact.phone);
-  return parsed?.isPossible() ? { email, phone: parsed.number as string, badPhone: false } : { email, phone: null, badPhone: true };
+  return parsed?.isPossible()
+    ? { email, phone: parsed.number as string, badPhone: false }
+    : { email, phone: null, badPhone: true };
 }
 
 /** A timeline position as an opaque cursor: `at` in microseconds and the entry id. */
@@ -34,7 +40,9 @@ const str = (v: unknown, max: number) => (typeof v === 'string' && v.trim() && v
  * existing case) or `caseKey` (an external key: the case is opened under it
  * when the account has none, titled `caseTitle` or the request).
  */
-export function caseRefOf(metadata: Record<string, unknown>): { caseId: string } | { externalKey: string; title?: string } | null {
+export function caseRefOf(
+  metadata: Record<string, unknown>,
+): { caseId: string } | { externalKey: string; title?: string } | null {
   const caseId = str(metadata.caseId, 200);
   if (caseId) return { caseId };
   const externalKey = str(metadata.caseKey, 200);
@@ -47,5 +55,7 @@ export function caseRefOf(metadata: Record<string, unknown>): { caseId: string }
  * keys, and the same value sent again must not count as a change.
  */
 export function changedFields(current: Record<string, unknown>, change: Record<string, unknown>): string[] {
-  return Object.entries(change).filter(([k, v]) => v !== undefined && canonicalize(v) !== canonicalize(current[k] ?? null)).map(([k]) => k);
+  return Object.entries(change)
+    .filter(([k, v]) => v !== undefined && canonicalize(v) !== canonicalize(current[k] ?? null))
+    .map(([k]) => k);
 }

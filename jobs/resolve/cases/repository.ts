@@ -20,7 +20,21 @@ export interface CaseRow {
   updated_at: Date;
 }
 
-export type NewCase = Pick<CaseRow, 'id' | 'account_id' | 'external_key' | 'title' | 'description' | 'status' | 'priority' | 'task_id' | 'run_id' | 'metadata' | 'assignee' | 'watchers'>;
+export type NewCase = Pick<
+  CaseRow,
+  | 'id'
+  | 'account_id'
+  | 'external_key'
+  | 'title'
+  | 'description'
+  | 'status'
+  | 'priority'
+  | 'task_id'
+  | 'run_id'
+  | 'metadata'
+  | 'assignee'
+  | 'watchers'
+>;
 
 /**
  * Writes a case; with an external key that the account already uses,
@@ -28,7 +42,11 @@ export type NewCase = Pick<CaseRow, 'id' | 'account_id' | 'external_key' | 'titl
  * that case). One statement, so two racing upserts of one key make one case.
  */
 export async function insertCase(db: Db, c: NewCase): Promise<CaseRow | null> {
-  const [row] = await db('cases').insert({ ...c, metadata: JSON.stringify(c.metadata) }).onConflict(['account_id', 'external_key']).ignore().returning('*');
+  const [row] = await db('cases')
+    .insert({ ...c, metadata: JSON.stringify(c.metadata) })
+    .onConflict(['account_id', 'external_key'])
+    .ignore()
+    .returning('*');
   return row ?? null;
 }
 
@@ -38,20 +56,33 @@ export async function getCase(db: Db, accountId: string, caseId: string, forUpda
   return (await q) ?? null;
 }
 
-export async function getCaseByKey(db: Db, accountId: string, externalKey: string, forUpdate = false): Promise<CaseRow | null> {
+export async function getCaseByKey(
+  db: Db,
+  accountId: string,
+  externalKey: string,
+  forUpdate = false,
+): Promise<CaseRow | null> {
   const q = db('cases').where({ account_id: accountId, external_key: externalKey }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
 }
 
-export type CasePatch = Partial<Pick<CaseRow, 'title' | 'description' | 'status' | 'priority' | 'task_id' | 'run_id' | 'metadata' | 'assignee' | 'watchers'>>;
+export type CasePatch = Partial<
+  Pick<
+    CaseRow,
+    'title' | 'description' | 'status' | 'priority' | 'task_id' | 'run_id' | 'metadata' | 'assignee' | 'watchers'
+  >
+>;
 
 export async function updateCase(db: Db, caseId: string, patch: CasePatch): Promise<CaseRow> {
-  const [row] = await db('cases').where({ id: caseId }).update({
-    ...patch,
-    ...(patch.metadata ? { metadata: JSON.stringify(patch.metadata) } : {}),
-    updated_at: db.fn.now(),
-  }).returning('*');
+  const [row] = await db('cases')
+    .where({ id: caseId })
+    .update({
+      ...patch,
+      ...(patch.metadata ? { metadata: JSON.stringify(patch.metadata) } : {}),
+      updated_at: db.fn.now(),
+    })
+    .returning('*');
   return row;
 }
 
@@ -67,20 +98,30 @@ export interface CaseFilter {
 /** `%`, `_` and `\` in a search text match themselves, not any characters. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function listCases(db: Db, accountId: string, filter: CaseFilter, limit: number, cursor?: string): Promise<{ rows: CaseRow[]; nextCursor: string | null }> {
+export async function listCases(
+  db: Db,
+  accountId: string,
+  filter: CaseFilter,
+  limit: number,
+  cursor?: string,
+): Promise<{ rows: CaseRow[]; nextCursor: string | null }> {
   const q = db('cases').where({ account_id: accountId });
   if (filter.status) q.andWhere({ status: filter.status });
   if (filter.priority) q.andWhere({ priority: filter.priority });
   if (filter.taskId) q.andWhere({ task_id: filter.taskId });
   if (filter.runId) {
     q.whereExists((s) => {
-      s.select(db.raw('1')).from('case_runs').whereRaw('case_runs.case_id = cases.id')
+      s.select(db.raw('1'))
+        .from('case_runs')
+        .whereRaw('case_runs.case_id = cases.id')
         .andWhere('case_runs.run_id', filter.runId!);
     });
   }
   if (filter.stakeholderEmail) {
     q.whereExists((s) => {
-      s.select(db.raw('1')).from('case_stakeholders').whereRaw('case_stakeholders.case_id = cases.id')
+      s.select(db.raw('1'))
+        .from('case_stakeholders')
+        .whereRaw('case_stakeholders.case_id = cases.id')
         .andWhere('case_stakeholders.email', filter.stakeholderEmail!.toLowerCase());
     });
   }
@@ -95,11 +136,20 @@ export async function listCases(db: Db, accountId: string, filter: CaseFilter, l
 
 /** Links a run to a case; true when the link is new (a retried step links once). */
 export async function linkRun(db: Db, link: { caseId: string; runId: string; accountId: string }): Promise<boolean> {
-  const rows = await db('case_runs').insert({ case_id: link.caseId, run_id: link.runId, account_id: link.accountId }).onConflict(['case_id', 'run_id']).ignore().returning('run_id');
+  const rows = await db('case_runs')
+    .insert({ case_id: link.caseId, run_id: link.runId, account_id: link.accountId })
+    .onConflict(['case_id', 'run_id'])
+    .ignore()
+    .returning('run_id');
   return rows.length > 0;
 }
 
 /** Whether the account has a record of this kind with this id (refs of actions and timeline entries). */
-export async function recordExists(db: Db, table: 'runs' | 'tasks' | 'proxy_missions' | 'proof_cards', accountId: string, id: string): Promise<boolean> {
+export async function recordExists(
+  db: Db,
+  table: 'runs' | 'tasks' | 'proxy_missions' | 'proof_cards',
+  accountId: string,
+  id: string,
+): Promise<boolean> {
   return Boolean(await db(table).where({ account_id: accountId, id }).first('id'));
 }

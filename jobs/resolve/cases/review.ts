@@ -14,18 +14,38 @@ const BATCH = 200;
  * once, however many reviews race), each with a timeline entry and a
  * `case.deadline.missed` event, in one transaction.
  */
-async function reviewCase(deps: Deps, accountId: string, caseId: string, actor: string): Promise<{ missed: DeadlineRow[]; deadlines: DeadlineRow[] }> {
-  const missed = await afterCommit(deps, await deps.db.transaction(async (trx) => {
-    const row = await lockCase(trx, accountId, caseId);
-    const marked = await markOverdueMissed(trx, row.id);
-    let deliveries = 0;
-    for (const d of marked) {
-      const dueAt = iso(d.due_at)!;
-      await writeEntry(trx, row, { kind: 'deadline.missed', actor, text: `Deadline "${d.title}" (due ${dueAt}) was missed`, data: { deadlineId: d.id, dueAt } });
-      deliveries += (await recordEvent(trx, { accountId, type: 'case.deadline.missed', subject: row.id, payload: { caseId: row.id, deadlineId: d.id, title: d.title, dueAt, owner: d.owner } })).deliveries;
-    }
-    return { value: marked, deliveries };
-  }));
+async function reviewCase(
+  deps: Deps,
+  accountId: string,
+  caseId: string,
+  actor: string,
+): Promise<{ missed: DeadlineRow[]; deadlines: DeadlineRow[] }> {
+  const missed = await afterCommit(
+    deps,
+    await deps.db.transaction(async (trx) => {
+      const row = await lockCase(trx, accountId, caseId);
+      const marked = await markOverdueMissed(trx, row.id);
+      let deliveries = 0;
+      for (const d of marked) {
+        const dueAt = iso(d.due_at)!;
+        await writeEntry(trx, row, {
+          kind: 'deadline.missed',
+          actor,
+          text: `Deadline "${d.title}" (due ${dueAt}) was missed`,
+          data: { deadlineId: d.id, dueAt },
+        });
+        deliveries += (
+          await recordEvent(trx, {
+            accountId,
+            type: 'case.deadline.missed',
+            subject: row.id,
+            payload: { caseId: row.id, deadlineId: d.id, title: d.title, dueAt, owner: d.owner },
+          })
+        ).deliveries;
+      }
+      return { value: marked, deliveries };
+    }),
+  );
   return { missed, deadlines: await caseDeadlines(deps.db, caseId) };
 }
 
@@ -34,7 +54,9 @@ export function reviewDeadlines(deps: Deps, principal: Principal, caseId: string
   return reviewCase(deps, principal.accountId, caseId, actorOf(principal));
 }
 
-/** The clock's `cases.deadlines` sweep (every 5 minutes): the same review for every case with an open deadline past due. */
+/**
+ * The clock's `cases.deadlines` sweep (every 5 minutes): the same review for every case with an open deadline past due.
+ */
 export async function sweepDeadlines(deps: Deps): Promise<{ cases: number; missed: number }> {
   const due = await casesWithOverdueDeadlines(deps.db, BATCH);
   let missed = 0;

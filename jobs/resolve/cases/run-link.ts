@@ -17,7 +17,13 @@ export function withCaseLink(step: StepHandler): StepHandler {
     const linked = await linkRunToCase(deps, input.accountId, input.runId, ref, input.request);
     const outcome = await step(input, deps);
     if (!linked) {
-      return { ...outcome, openQuestions: [...(outcome.openQuestions ?? []), `Case ${'caseId' in ref ? ref.caseId : ''} was not found; the run is not linked to a case.`] };
+      return {
+        ...outcome,
+        openQuestions: [
+          ...(outcome.openQuestions ?? []),
+          `Case ${'caseId' in ref ? ref.caseId : ''} was not found; the run is not linked to a case.`,
+        ],
+      };
     }
     return {
       ...outcome,

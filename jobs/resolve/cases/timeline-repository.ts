@@ -33,8 +33,15 @@ export interface NewEntry {
 
 export async function insertEntry(db: Db, id: string, e: NewEntry): Promise<void> {
   await db('case_timeline').insert({
-    id, case_id: e.caseId, account_id: e.accountId, kind: e.kind, actor: e.actor, text: e.text,
-    refs: JSON.stringify(e.refs ?? []), data: JSON.stringify(e.data ?? {}), ...(e.at ? { at: e.at } : {}),
+    id,
+    case_id: e.caseId,
+    account_id: e.accountId,
+    kind: e.kind,
+    actor: e.actor,
+    text: e.text,
+    refs: JSON.stringify(e.refs ?? []),
+    data: JSON.stringify(e.data ?? {}),
+    ...(e.at ? { at: e.at } : {}),
   });
 }
 
@@ -57,7 +64,13 @@ const ENTRIES = `
         FROM cases WHERE id = :caseId))`;
 
 /** One page of the timeline after the cursor position (`at` in microseconds, id), and whether more follow. */
-export async function timelinePage(db: Db, caseId: string, accountId: string, limit: number, after?: { atUs: string; id: string }): Promise<{ rows: TimelineRow[]; more: boolean }> {
+export async function timelinePage(
+  db: Db,
+  caseId: string,
+  accountId: string,
+  limit: number,
+  after?: { atUs: string; id: string },
+): Promise<{ rows: TimelineRow[]; more: boolean }> {
   const result = await db.raw(
     `SELECT * FROM (SELECT e.*, (extract(epoch FROM e.at) * 1000000)::bigint::text AS at_us FROM (${ENTRIES}) e) t
      ${after ? 'WHERE (t.at_us::bigint, t.id) > (:afterUs::bigint, :afterId)' : ''}
@@ -69,6 +82,10 @@ export async function timelinePage(db: Db, caseId: string, accountId: string, li
 
 /** One written entry, as the timeline shows it. */
 export async function getEntry(db: Db, entryId: string): Promise<TimelineRow | null> {
-  const result = await db.raw(`SELECT id, at, kind, actor, text, refs, data, (extract(epoch FROM at) * 1000000)::bigint::text AS at_us FROM case_timeline WHERE id = ?`, [entryId]);
+  const result = await db.raw(
+    `SELECT id, at, kind, actor, text, refs, data, (extract(epoch FROM at) * 1000000)::bigint::text AS at_us ` +
+      `FROM case_timeline WHERE id = ?`,
+    [entryId],
+  );
   return result.rows[0] ?? null;
 }

@@ -1,5 +1,13 @@
 import { Type } from '@sinclair/typebox';
-import { ActionStatus, CasePriority, CaseRef, CaseStatus, DeadlineStatus, EntryKind, STAKEHOLDER_ROLES } from './schemas.js';
+import {
+  ActionStatus,
+  CasePriority,
+  CaseRef,
+  CaseStatus,
+  DeadlineStatus,
+  EntryKind,
+  STAKEHOLDER_ROLES,
+} from './schemas.js';
 import { AnyObject, Ok, StringEnum, Timestamp } from '../../../shared/schemas/common.js';
 
 /** What the case routes answer: a case, its parts and its timeline entries. */
@@ -71,10 +79,17 @@ export const CaseView = Type.Object(
 );
 
 /** A case with its parts, as GET /v1/cases/{caseId} and the writes on it answer. */
-export const CaseDetail = Type.Composite([
-  CaseView,
-  Type.Object({ stakeholders: Type.Array(StakeholderView), deadlines: Type.Array(DeadlineView), actions: Type.Array(ActionView, { description: 'The action items not done or canceled' }) }),
-], { $id: 'CaseDetail' });
+export const CaseDetail = Type.Composite(
+  [
+    CaseView,
+    Type.Object({
+      stakeholders: Type.Array(StakeholderView),
+      deadlines: Type.Array(DeadlineView),
+      actions: Type.Array(ActionView, { description: 'The action items not done or canceled' }),
+    }),
+  ],
+  { $id: 'CaseDetail' },
+);
 
 export const TimelineEntryView = Type.Object(
   {
@@ -94,10 +109,20 @@ export const CaseList = Ok({ cases: Type.Array(CaseView), nextCursor: Nullable(T
 export const StakeholderOne = Ok({ caseId: Type.String(), stakeholder: StakeholderView }, 'CaseStakeholderOne');
 export const DeadlineOne = Ok({ caseId: Type.String(), deadline: DeadlineView }, 'CaseDeadlineOne');
 export const DeadlineReview = Ok(
-  { caseId: Type.String(), missed: Type.Array(DeadlineView, { description: 'The deadlines this review marked missed' }), deadlines: Type.Array(DeadlineView) },
+  {
+    caseId: Type.String(),
+    missed: Type.Array(DeadlineView, { description: 'The deadlines this review marked missed' }),
+    deadlines: Type.Array(DeadlineView),
+  },
   'CaseDeadlineReview',
 );
 export const ActionOne = Ok({ caseId: Type.String(), action: ActionView }, 'CaseActionOne');
-export const ActionList = Ok({ caseId: Type.String(), actions: Type.Array(ActionView), nextCursor: Nullable(Type.String()) }, 'CaseActionList');
+export const ActionList = Ok(
+  { caseId: Type.String(), actions: Type.Array(ActionView), nextCursor: Nullable(Type.String()) },
+  'CaseActionList',
+);
 export const EntryOne = Ok({ caseId: Type.String(), entry: TimelineEntryView }, 'CaseTimelineEntryOne');
-export const Timeline = Ok({ caseId: Type.String(), entries: Type.Array(TimelineEntryView), nextCursor: Nullable(Type.String()) }, 'CaseTimeline');
+export const Timeline = Ok(
+  { caseId: Type.String(), entries: Type.Array(TimelineEntryView), nextCursor: Nullable(Type.String()) },
+  'CaseTimeline',
+);

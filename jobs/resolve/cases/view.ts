@@ -26,25 +26,56 @@ export function caseView(row: CaseRow) {
 }
 
 export function stakeholderView(row: StakeholderRow) {
-  return { stakeholderId: row.id, name: row.name, role: row.role, contact: { email: row.email, phone: row.phone }, organisation: row.organisation, createdAt: iso(row.created_at)! };
+  return {
+    stakeholderId: row.id,
+    name: row.name,
+    role: row.role,
+    contact: { email: row.email, phone: row.phone },
+    organisation: row.organisation,
+    createdAt: iso(row.created_at)!,
+  };
 }
 
 export function deadlineView(row: DeadlineRow) {
   return {
-    deadlineId: row.id, title: row.title, dueAt: iso(row.due_at)!, owner: row.owner, status: row.status, allowedTransitions: DEADLINES.allowed(row.status),
-    settledAt: iso(row.settled_at), createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)!,
+    deadlineId: row.id,
+    title: row.title,
+    dueAt: iso(row.due_at)!,
+    owner: row.owner,
+    status: row.status,
+    allowedTransitions: DEADLINES.allowed(row.status),
+    settledAt: iso(row.settled_at),
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
   };
 }
 
 export function actionView(row: ActionRow) {
   return {
-    actionId: row.id, caseId: row.case_id, title: row.title, description: row.description, status: row.status, allowedTransitions: ACTIONS.allowed(row.status),
-    owner: row.owner, dueAt: iso(row.due_at), refs: row.refs, createdAt: iso(row.created_at)!, updatedAt: iso(row.updated_at)!,
+    actionId: row.id,
+    caseId: row.case_id,
+    title: row.title,
+    description: row.description,
+    status: row.status,
+    allowedTransitions: ACTIONS.allowed(row.status),
+    owner: row.owner,
+    dueAt: iso(row.due_at),
+    refs: row.refs,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
   };
 }
 
 export function entryView(row: TimelineRow) {
-  return { entryId: row.id, at: iso(row.at)!, kind: row.kind, actor: row.actor, text: row.text, refs: row.refs, data: row.data };
+  return {
+    entryId: row.id,
+    at: iso(row.at)!,
+    kind: row.kind,
+    actor: row.actor,
+    text: row.text,
+    refs: row.refs,
+    data: row.data,
+  };
 }
 
 export interface CaseRecord {
@@ -56,5 +87,10 @@ export interface CaseRecord {
 
 /** A case with its stakeholders, every deadline and its open action items. */
 export function caseDetail(record: CaseRecord) {
-  return { ...caseView(record.row), stakeholders: record.stakeholders.map(stakeholderView), deadlines: record.deadlines.map(deadlineView), actions: record.actions.map(actionView) };
+  return {
+    ...caseView(record.row),
+    stakeholders: record.stakeholders.map(stakeholderView),
+    deadlines: record.deadlines.map(deadlineView),
+    actions: record.actions.map(actionView),
+  };
 }

@@ -12,7 +12,10 @@ import { wakeDispatcher } from '../../events/index.js';
 
 export const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
 
-/** The account's case, locked for the rest of the transaction (changes to one case and its parts queue behind each other); 404 otherwise. */
+/**
+ * The account's case, locked for the rest of the transaction (changes to one case and its parts queue behind each
+ * other); 404 otherwise.
+ */
 export async function lockCase(trx: Db, accountId: string, caseId: string): Promise<CaseRow> {
   const row = await getCase(trx, accountId, caseId, true);
   if (!row) throw notFound(`Case ${caseId}`);
@@ -28,16 +31,24 @@ export async function ownCase(db: Db, accountId: string, caseId: string): Promis
 
 const REF_TABLES = { run: 'runs', task: 'tasks', mission: 'proxy_missions', proofCard: 'proof_cards' } as const;
 
-/** Every run, task, mission and proof card a change points at must be the account's (404 naming it otherwise); receipts are taken as given. */
+/**
+ * Every run, task, mission and proof card a change points at must be the account's (404 naming it otherwise); receipts
+ * are taken as given.
+ */
 export async function checkRefs(db: Db, accountId: string, refs: readonly CaseRef[] | undefined): Promise<void> {
   for (const ref of refs ?? []) {
     if (ref.kind === 'receipt') continue;
-    if (!(await recordExists(db, REF_TABLES[ref.kind], accountId, ref.id))) throw notFound(`The ${ref.kind} ${ref.id} of refs`);
+    if (!(await recordExists(db, REF_TABLES[ref.kind], accountId, ref.id)))
+      throw notFound(`The ${ref.kind} ${ref.id} of refs`);
   }
 }
 
 /** Appends a timeline entry in the caller's transaction. */
-export async function writeEntry(trx: Db, caseRow: Pick<CaseRow, 'id' | 'account_id'>, entry: Omit<NewEntry, 'caseId' | 'accountId'>): Promise<string> {
+export async function writeEntry(
+  trx: Db,
+  caseRow: Pick<CaseRow, 'id' | 'account_id'>,
+  entry: Omit<NewEntry, 'caseId' | 'accountId'>,
+): Promise<string> {
   const id = newId('tle');
   await insertEntry(trx, id, { ...entry, caseId: caseRow.id, accountId: caseRow.account_id });
   return id;
