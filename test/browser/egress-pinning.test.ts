@@ -3,16 +3,8 @@ import { chromium, type Browser } from 'playwright-core';
 import { startPinningProxy, type PinningProxy } from '../../shared/http/pinning-proxy.js';
 import { CHROMIUM, ensureChromium } from '../support/chromium.js';
 import { ALLOWED, FORBIDDEN, rebinding, startRebindTargets, type RebindTargets } from '../support/rebinding.js';
+import { CHROMIUM_FLAGS as FLAGS } from '../../jobs/bridge/portal/browser.js';
 
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const HOST = 'rebind.test';
 
 /**

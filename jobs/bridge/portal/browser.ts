@@ -26,7 +26,8 @@ import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from '.
  * values are redacted from extracted text and errors.
  */
 
-const FLAGS = [
+/** How the portal browser launches chromium; tests launch it the same way. */
+export const CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -146,7 +147,7 @@ async function execute(
     browser = await chromium.launch({
       executablePath: deps.config.BROWSER_EXECUTABLE,
       headless: true,
-      args: [...FLAGS, ...proxy.chromiumArgs],
+      args: [...CHROMIUM_FLAGS, ...proxy.chromiumArgs],
       timeout: deps.config.PORTAL_STEP_TIMEOUT_MS,
     });
     const context = await browser.newContext({ acceptDownloads: false, serviceWorkers: 'block' });
