@@ -1,0 +1,85 @@
+// Outbound calls (mail, webhooks, LLM, web pages, images, maps, chains): config schema properties.
+import { Type } from '@sinclair/typebox';
+
+export const outboundConfig = {
+  SMTP_URL: Type.Optional(
+    Type.String({
+      description: 'SMTP URL for activation mail; unset keeps mail in the database and logs that it was queued',
+    }),
+  ),
+  MAIL_FROM: Type.String({ default: 'awp <no-reply@awp.local>', description: 'Sender of activation mail' }),
+  AWP_ALLOW_PRIVATE_EGRESS: Type.Boolean({
+    default: false,
+    description: '1 lets outbound calls reach loopback/private addresses (local development and tests only)',
+  }),
+  WEBHOOK_RETRY_SCHEDULE_MS: Type.String({
+    pattern: '^\\d+(,\\d+)*$',
+    default: '5000,300000,1800000,7200000,18000000,36000000,36000000',
+    description: 'Delays before webhook attempts 2..n (±20 % jitter); its length caps the retries',
+  }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 10_000, description: 'Time limit of one webhook POST' }),
+  DELIVERY_LEASE_SECONDS: Type.Integer({
+    minimum: 1,
+    default: 60,
+    description: 'Lease the dispatcher takes on each claimed delivery',
+  }),
+  LLM_BASE_URL: Type.Optional(Type.String({ description: 'OpenAI-compatible endpoint for the optional LLM router' })),
+  LLM_API_KEY: Type.Optional(Type.String({ description: 'API key of the LLM endpoint' })),
+  LLM_MODEL: Type.Optional(Type.String({ description: 'Model name for the LLM router' })),
+  LLM_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 4000,
+    description: 'How long the LLM router may take before the deterministic router answers instead',
+  }),
+  WEB_PAGE_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 20_000,
+    description:
+      "Time limit of one page read (hunt's web source, browserReader, imageReader URLs), redirects included; " +
+      'slow shops need long',
+  }),
+  WEB_PAGE_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 3_145_728,
+    description: "Largest page hunt's web source and browserReader read; a larger one is reported, never cut",
+  }),
+  IMAGE_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 10_485_760,
+    description: 'Largest image imageReader reads (from a URL or decoded from base64)',
+  }),
+  MAP_PROVIDER: Type.Optional(
+    Type.Union([Type.Literal('nominatim'), Type.Literal('google')], {
+      description:
+        'Places provider of POST /v1/tools/map: `nominatim` (a Nominatim-compatible search API) or `google` ' +
+        '(Places API Text Search); unset: the tool answers 422',
+    }),
+  ),
+  MAP_PROVIDER_URL: Type.Optional(
+    Type.String({
+      description: 'Base URL of the places provider; defaults to the public Nominatim or Google Places endpoint',
+    }),
+  ),
+  MAP_PROVIDER_KEY: Type.Optional(
+    Type.String({ description: "Server API key of the places provider; a caller's placesProviderApiKey overrides it" }),
+  ),
+  CHAIN_EVM_RPC_URL: Type.Optional(
+    Type.String({
+      description:
+        'EVM JSON-RPC endpoint POST /v1/tools/chainTrace follows `ethereum`/`evm` funds over ' +
+        '(eth_getTransactionByHash, receipts, ERC-20 Transfer logs); unset: those chains answer 422',
+    }),
+  ),
+  CHAIN_BTC_ESPLORA_URL: Type.Optional(
+    Type.String({
+      description:
+        'Esplora-compatible Bitcoin API base URL (e.g. https://blockstream.info/api) for chainTrace on ' +
+        '`bitcoin`; unset: 422',
+    }),
+  ),
+  CHAIN_TRACE_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    default: 10_000,
+    description: 'Time limit of one chain provider call',
+  }),
+};

@@ -1,0 +1,44 @@
+// Runs and workers (step timing, job retries, worker queues, shutdown): config schema properties.
+import { Type } from '@sinclair/typebox';
+
+export const runConfig = {
+  RUN_SYNC_WAIT_MS: Type.Integer({
+    minimum: 0,
+    default: 25_000,
+    description: 'How long POST /v1/orchestrator/run waits for a run to rest before answering 202',
+  }),
+  STEP_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'Upper bound on one domain step' }),
+  JOB_RETRY_BASE_MS: Type.Integer({
+    minimum: 1,
+    default: 500,
+    description:
+      'First retry delay of step and finalize jobs; it doubles over 10 attempts (500: about 4 min), riding ' +
+      'out a Postgres or Redis restart',
+  }),
+  PROGRESS_QUIET_MS: Type.Integer({
+    minimum: 100,
+    default: 10_000,
+    description: 'A step quiet this long gets a humanized progress event',
+  }),
+  WORKER_QUEUES: Type.Optional(
+    Type.String({ description: 'Comma-separated domain queues this worker runs (default: all)' }),
+  ),
+  WORKER_LOCK_MS: Type.Integer({
+    minimum: 500,
+    default: 30_000,
+    description: "BullMQ job lock; a crashed worker's job is retried after about this long",
+  }),
+  WORKER_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    default: 8,
+    description: 'Concurrent jobs per queue in a worker process',
+  }),
+  SHUTDOWN_GRACE_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 7000,
+    description:
+      'How long SIGTERM lets in-flight requests and jobs finish before connections are force-closed; the ' +
+      'process exits at most 2 s later',
+  }),
+};
