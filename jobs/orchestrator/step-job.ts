@@ -1,23 +1,12 @@
 import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
-import { AppError, invalidPayload, isPermanent } from '../../shared/errors.js';
+import { AppError, isPermanent } from '../../shared/errors.js';
 import { getRunById } from '../../shared/db/runs.js';
-import { waitpointTtlSeconds } from './waitpoint-expiry.js';
 import { answerApproves } from '../approvals/index.js';
-import {
-  beginStep,
-  completeStepGuard,
-  completeStepRow,
-  heartbeatStep,
-  insertWaitpoint,
-  noteStepError,
-  type BegunStep,
-  type StepFields,
-} from '../../shared/db/run-steps.js';
-import { newId } from '../../shared/ids.js';
+import { beginStep, heartbeatStep, noteStepError, type BegunStep } from '../../shared/db/run-steps.js';
 import { redactSecrets } from '../../shared/secrets.js';
 import { isTransientInfraError } from '../../shared/transient.js';
-import { StepConversation, StepEvidence, StepExtra, StepJobData, StepOutput } from '../../shared/schemas/run-data.js';
+import { StepJobData } from '../../shared/schemas/run-data.js';
 import { readAs } from '../../shared/validation.js';
 import { RunInput, WaitpointResolution } from './schemas.js';
 import { readJob } from './read-job.js';
@@ -27,11 +16,12 @@ import { CancelError, trackRun } from './cancel-registry.js';
 import { StepStream } from './step-stream.js';
 import { stepDuration } from '../metrics.js';
 import { stepRowId } from './flow.js';
-import { announce, emitRunEvent, emitRunEvents, inRunTx } from './run-events.js';
+import { announce, emitRunEvent } from './run-events.js';
 import { failRun } from './run-fail.js';
-import { canRestAt, isTerminal } from './run-state.js';
+import { isTerminal } from './run-state.js';
 import { finishStep } from '../../shared/db/run-writes.js';
 import { finalizeSegment } from './finalize.js';
+import { completeStep } from './step-complete.js';
 
 class StepTimeout extends Error {}
 
@@ -245,82 +235,4 @@ function stepInput(
     signal,
     emit,
   };
-}
-
-async function completeStep(
-  deps: Deps,
-  data: StepJobData,
-  accountId: string,
-  stepId: string,
-  outcome: StepOutcome,
-  held: Array<{ type: string; data: Record<string, unknown> }>,
-) {
-  // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas
-  // say.
-  const what = `${data.domain} step outcome`;
-  if (outcome.suspend && !canRestAt(data.domain, outcome.suspend.kind))
-    throw invalidPayload(
-      `${what} asks to rest at ${outcome.suspend.kind}, which is neither a core wait kind nor one its module declares`,
-    );
-  const fields: StepFields = {
-    output: JSON.stringify(readAs(StepOutput, outcome.output, `${what} (output)`)),
-    evidence: JSON.stringify(readAs(StepEvidence, outcome.evidence, `${what} (evidence)`)),
-    conversation: JSON.stringify(readAs(StepConversation, outcome.conversation, `${what} (conversation)`)),
-    extra: JSON.stringify(
-      readAs(
-        StepExtra,
-        {
-          openQuestions: outcome.openQuestions ?? [],
-          rejected: outcome.rejected ?? [],
-          ...(outcome.finalStatus ? { finalStatus: outcome.finalStatus } : {}),
-        },
-        `${what} (doubts)`,
-      ),
-    ),
-  };
-  const events = [
-    ...held,
-    ...outcome.conversation.map((line) => ({
-      type: 'conversation',
-      data: { domain: data.domain, line: `[${data.domain}] ${line}` },
-    })),
-    {
-      type: 'handoff',
-      data: {
-        phase: 'complete',
-        name: data.domain,
-        status: outcome.suspend ? outcome.suspend.kind : 'completed',
-        message: `${data.domain} finished`,
-        stepId,
-      },
-    },
-  ];
-  if (!outcome.suspend) {
-    // The common case in one statement: the step row and its events commit together, and only once.
-    const written = await emitRunEvents(deps, data.runId, accountId, events, completeStepGuard(stepId, fields));
-    return {
-      domain: data.domain,
-      status: 'completed',
-      ...(written.length === 0 ? { replayed: true } : { suspended: null }),
-    };
-  }
-  return inRunTx(deps, data.runId, accountId, async (trx, emit) => {
-    if (!(await completeStepRow(trx, stepId, fields)))
-      return { domain: data.domain, status: 'completed', replayed: true };
-    for (const e of events) emit(e.type, e.data);
-    const id = newId('wait');
-    await insertWaitpoint(trx, {
-      id,
-      runId: data.runId,
-      accountId,
-      kind: outcome.suspend!.kind,
-      segment: data.segment,
-      index: data.index,
-      domain: data.domain,
-      payload: outcome.suspend!.payload,
-      ttlSeconds: waitpointTtlSeconds(deps.config, outcome.suspend!.kind),
-    });
-    emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
-    return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };
-  });
 }
