@@ -1,19 +1,15 @@
 import type { Deps } from '../../shared/deps.js';
 import {
-  chainOf,
   claimDeliveries,
-  deliveryCounts,
-  getDelivery,
-  hasChild,
   insertChild,
   insertRootDelivery,
-  listDeliveries,
   lockDelivery,
   readyDeliveries,
   sweepExpiredLeases,
   updateDelivery,
   type DeliveryRow,
 } from '../../shared/db/deliveries.js';
+import { chainOf, deliveryCounts, getDelivery, hasChild, listDeliveries } from '../../shared/db/delivery-reads.js';
 import type { Db } from '../../shared/db/knex.js';
 import { getEvent } from '../../shared/db/outbox.js';
 import { getSubscription } from './subscriptions-repository.js';

@@ -1,5 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
-import { deliveriesOfEvent, type DeliveryRow } from '../../shared/db/deliveries.js';
+import type { DeliveryRow } from '../../shared/db/deliveries.js';
+import { deliveriesOfEvent } from '../../shared/db/delivery-reads.js';
 import { ackEvent, getEvent, listEvents, recordEvent, type EventRow } from '../../shared/db/outbox.js';
 import { notFound, policyViolation } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';

@@ -1,6 +1,6 @@
 import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
-import { loadSegmentEnd, writeSegmentEnd } from '../../shared/db/run-writes.js';
+import { loadSegmentEnd, writeSegmentEnd } from '../../shared/db/segment-ends.js';
 import { setConversationContext } from '../../shared/db/conversations.js';
 import { transitionTaskForRun } from '../tasks/index.js';
 import { FinalizeJobData } from '../../shared/schemas/run-data.js';

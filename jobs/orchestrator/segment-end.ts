@@ -1,4 +1,4 @@
-import type { SegmentEnd, SegmentEndState } from '../../shared/db/run-writes.js';
+import type { SegmentEnd, SegmentEndState } from '../../shared/db/segment-ends.js';
 import { newId } from '../../shared/ids.js';
 import type { EvidenceItem } from '../step.js';
 import { domainModule } from '../module-registry.js';

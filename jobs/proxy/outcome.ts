@@ -1,16 +1,8 @@
 import type { Knex } from 'knex';
 import type { Deps } from '../../shared/deps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import {
-  getMission,
-  getProvider,
-  moveMission,
-  otherLiveMission,
-  upsertProvider,
-  verifyProvider,
-  type MissionRow,
-  type ProviderRow,
-} from './repository.js';
+import { getMission, moveMission, otherLiveMission, type MissionRow } from './repository.js';
+import { getProvider, upsertProvider, verifyProvider, type ProviderRow } from './providers-repository.js';
 import { lockRun } from '../../shared/db/run-writes.js';
 import { getTask, moveTask } from '../tasks/index.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';

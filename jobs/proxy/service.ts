@@ -3,20 +3,22 @@ import { actionsOfMission, type ActionRow } from '../bridge/index.js';
 import type { Db } from '../../shared/db/knex.js';
 import {
   getMission,
-  getProvider,
   insertMission,
   listMissions,
-  listProviders,
   missionsByReference,
   moveMission,
-  providerVerifications,
-  upsertProvider,
   type MissionFilter,
   type MissionRow,
   type MissionReference,
   type NewMission,
-  type ProviderRow,
 } from './repository.js';
+import {
+  getProvider,
+  listProviders,
+  providerVerifications,
+  upsertProvider,
+  type ProviderRow,
+} from './providers-repository.js';
 import { getTask, moveTask, type TaskRow } from '../tasks/index.js';
 import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';

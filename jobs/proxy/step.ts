@@ -1,5 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
-import { getMission, getProvider, missionOfStep, type MissionRow } from './repository.js';
+import { getMission, missionOfStep, type MissionRow } from './repository.js';
+import { getProvider } from './providers-repository.js';
 import { attachTaskToRun } from '../../shared/db/run-writes.js';
 import { getRunById } from '../../shared/db/runs.js';
 import { invalidPayload, policyViolation } from '../../shared/errors.js';

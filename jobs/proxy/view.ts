@@ -1,6 +1,7 @@
 import type { ActionRow } from '../bridge/index.js';
 import { iso } from '../../shared/db/knex.js';
-import type { MissionRow, ProviderRow, VerificationRow } from './repository.js';
+import type { MissionRow } from './repository.js';
+import type { ProviderRow, VerificationRow } from './providers-repository.js';
 import { MISSIONS } from './machine.js';
 import { proofArtefacts } from './logic.js';
 

@@ -5,16 +5,10 @@ import type pg from 'pg';
 import { listAgents } from '../../jobs/agents/repository.js';
 import { listListings } from '../../jobs/hunt/catalog-repository.js';
 import { listEnvelopes } from '../../jobs/envelopes/repository.js';
-import { listMissions, listProviders, missionsToClose } from '../../jobs/proxy/repository.js';
-import {
-  chainOf,
-  claimDeliveries,
-  deliveriesOfEvent,
-  hasChild,
-  listDeliveries,
-  nextPushDue,
-  readyDeliveries,
-} from '../../shared/db/deliveries.js';
+import { listMissions, missionsToClose } from '../../jobs/proxy/repository.js';
+import { listProviders } from '../../jobs/proxy/providers-repository.js';
+import { claimDeliveries, nextPushDue, readyDeliveries } from '../../shared/db/deliveries.js';
+import { chainOf, deliveriesOfEvent, hasChild, listDeliveries } from '../../shared/db/delivery-reads.js';
 import { listEvents } from '../../shared/db/outbox.js';
 import { listRuns } from '../../shared/db/runs.js';
 import { listSubscriptions } from '../../jobs/events/subscriptions-repository.js';
