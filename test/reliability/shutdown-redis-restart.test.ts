@@ -20,6 +20,12 @@ describe('shutdown after a Redis restart', function () {
   let redis: Awaited<ReturnType<typeof startRedis>>;
   const children: Array<ReturnType<typeof spawnEntry>> = [];
 
+  before(async () => {
+    // Schedules other test files left in the shared database would fire in scripts/start.ts's clock and give the
+    // workers real runs mid-shutdown; this test is about Redis going away, so nothing is due while it runs.
+    await harness.deps.db('schedules').where({ status: 'active' }).update({ status: 'paused' });
+  });
+
   beforeEach(async () => {
     // A Redis of this test's own, so restarting it disturbs nothing else.
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'awp-shutdown-restart-'));
