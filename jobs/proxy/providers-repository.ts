@@ -1,8 +1,7 @@
 /** The SQL statements of the proxy domain on the provider book and its verification history. */
 import type { Db } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
-
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+import { json } from './repository.js';
 
 export interface ProviderRow {
   id: string;

@@ -64,7 +64,8 @@ export type NewMission = Pick<
   | 'expires_at'
 >;
 
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+/** A jsonb parameter: null stays SQL null. */
+export const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 export async function insertMission(db: Db, m: NewMission): Promise<MissionRow> {
   const [row] = await db('proxy_missions')
