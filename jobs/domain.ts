@@ -6,7 +6,24 @@ import type { Deps } from '../shared/deps.js';
 import type { AnyRoute } from '../shared/http/route-spec.js';
 import type { Principal } from '../shared/schemas/auth.js';
 import type { StepHandler } from './step.js';
-import type { WorkflowTemplate } from './workflows/template.js';
+
+/**
+ * The orchestrator request a template runs: a request with its domain route forced, plus the other body fields it sets.
+ */
+export type TemplateRequest = { request: string; domainRoute: string[]; metadata: Record<string, unknown> } & Record<
+  string,
+  unknown
+>;
+
+/** A named, schema-checked recipe for a run; each belongs to the domain module that owns its first step. */
+export interface WorkflowTemplate {
+  templateId: string;
+  domains: string[];
+  description: string;
+  /** TypeBox schema (with $id, listed in /v1/schemas) of the template's input. */
+  input: TSchema;
+  toRequest(input: Record<string, unknown>): TemplateRequest;
+}
 
 /** A queue's processor: gets the job and the process's deps; returns the job's (small) result. */
 export type Processor = (job: Job, deps: Deps) => Promise<unknown>;

@@ -1,7 +1,7 @@
 import { DOMAIN_NAMES, DOMAIN_STATUSES, RESUME_ACTIONS } from '../shared/domain-names.js';
 import type { AnyRoute } from '../shared/http/route-spec.js';
-import type { DomainEvent, DomainModule, DomainSweep, Processor } from './domain.js';
-import type { WorkflowTemplate } from './workflows/template.js';
+import type { DomainEvent, DomainModule, DomainSweep, Processor, WorkflowTemplate } from './domain.js';
+import { ENGINE_HOOKS, type EngineHooks } from './engine-hooks.js';
 
 export type { Processor };
 
@@ -11,6 +11,12 @@ export interface ServiceModule {
   routes: readonly AnyRoute[];
   /** Outbox event types it writes (signals and schedules: jobs/automation/events.ts). */
   events?: Record<string, DomainEvent>;
+  /** Its periodic jobs (the delivery ledger's sweeps), run by the clock beside the engine's own. */
+  sweeps?: Record<string, DomainSweep>;
+  /** Queues it serves itself (the webhook dispatcher), by queue name; the name must be in shared/queues.ts. */
+  queues?: Record<string, Processor>;
+  /** The engine hooks it provides (jobs/engine-hooks.ts): each is provided by exactly one module. */
+  provides?: Partial<EngineHooks>;
 }
 
 /**
@@ -27,11 +33,13 @@ export interface ModuleRegistry {
    */
   routes: AnyRoute[];
   templates: WorkflowTemplate[];
-  /** The domains' sweeps by name (`proxy.expire`), run by the clock beside the engine's own. */
+  /** The modules' sweeps by name (`proxy.expire`), run by the clock beside the engine's own. */
   sweeps: Record<string, DomainSweep>;
+  /** What the engine asks of the service modules (audit, approvals, tasks, the dispatcher), one provider each. */
+  hooks: EngineHooks;
   /** Modules that declare outbox event types: the domains, then the services. */
   eventSources: ReadonlyArray<Pick<DomainModule, 'name' | 'events'>>;
-  /** Queues a module serves itself (bridge actions), by queue name. */
+  /** Queues a module serves itself (bridge actions, webhook deliveries), by queue name. */
   processors: Record<string, Processor>;
   domain(name: string): DomainModule | undefined;
 }
@@ -55,6 +63,21 @@ export function vocabularyDrift(domains: readonly DomainModule[]): string[] {
   return drift;
 }
 
+/** The hooks the services provide; throws naming a hook nobody or two modules provide. */
+function collectHooks(services: readonly ServiceModule[]): EngineHooks {
+  const hooks: Partial<Record<keyof EngineHooks, unknown>> = {};
+  const providers: Partial<Record<keyof EngineHooks, string>> = {};
+  for (const s of services)
+    for (const [name, hook] of Object.entries(s.provides ?? {}) as Array<[keyof EngineHooks, unknown]>) {
+      if (providers[name]) throw new Error(`Engine hook ${name} is provided by both ${providers[name]} and ${s.name}`);
+      providers[name] = s.name;
+      hooks[name] = hook;
+    }
+  const missing = ENGINE_HOOKS.filter((name) => !hooks[name]);
+  if (missing.length > 0) throw new Error(`No module provides the engine hooks ${missing.join(', ')}`);
+  return hooks as EngineHooks;
+}
+
 export function buildModuleRegistry(
   domains: readonly DomainModule[],
   services: readonly ServiceModule[],
@@ -74,9 +97,10 @@ export function buildModuleRegistry(
     services,
     routes: [...services.flatMap((s) => s.routes), ...domainRoutes],
     templates: domains.flatMap((d) => d.templates ?? []),
-    sweeps: Object.fromEntries(domains.flatMap((d) => Object.entries(d.sweeps ?? {}))),
+    sweeps: Object.fromEntries([...domains, ...services].flatMap((m) => Object.entries(m.sweeps ?? {}))),
+    hooks: collectHooks(services),
     eventSources: [...domains, ...services],
-    processors: Object.assign({}, ...domains.map((d) => d.queues ?? {})),
+    processors: Object.assign({}, ...[...domains, ...services].map((m) => m.queues ?? {})),
     domain: (name) => byName.get(name),
   };
 }
@@ -112,6 +136,11 @@ export function modules(): ModuleRegistry {
       'The engine has no modules: the entry point must call useModules(MODULES) from jobs/modules.ts first',
     );
   return current;
+}
+
+/** What the engine asks of the modules (jobs/engine-hooks.ts), through the registry the entry point handed over. */
+export function engineHooks(): EngineHooks {
+  return modules().hooks;
 }
 
 /** The module of a domain, or undefined for a name that is none. */

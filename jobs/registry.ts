@@ -2,8 +2,6 @@ import { DOMAIN_NAMES, isDomain } from '../shared/domain-names.js';
 import { SERVICE_QUEUES } from '../shared/queues.js';
 import { processClockJob } from './clock/job.js';
 import type { Processor } from './domain.js';
-import { dispatchDue } from './events/deliver.js';
-import { reconcileOutbox } from './events/fanout.js';
 import { modules } from './module-registry.js';
 import { processFinalize } from './orchestrator/finalize.js';
 import { processStep } from './orchestrator/step-job.js';
@@ -14,11 +12,9 @@ export type { Processor };
 /** Every queue: one per domain (named after it), then the service queues. */
 export const QUEUE_NAMES: string[] = [...DOMAIN_NAMES, ...SERVICE_QUEUES];
 
-/** The engine's own queues; a module's own (bridge actions) come from its `queues`. */
+/** The engine's own queues; a module's own (bridge actions, webhook deliveries) come from its `queues`. */
 const ENGINE_PROCESSORS: Record<string, Processor> = {
   orchestrator: processFinalize as Processor,
-  events: (_job, deps) => reconcileOutbox(deps),
-  webhooks: dispatchDue,
   clock: processClockJob,
 };
 

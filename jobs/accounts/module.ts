@@ -3,9 +3,10 @@
  * jobs/modules.ts) import this file. Other modules use jobs/accounts/index.ts, its public face.
  */
 
+import type { ServiceModule } from '../module-registry.js';
 import { routes as profiles } from './profile-routes.js';
 import { routes as session } from './session-routes.js';
 import { routes as tokens } from './token-routes.js';
 
 /** Profiles, dashboard sessions and API tokens: the routes of the accounts module. */
-export const routes = [...profiles, ...session, ...tokens];
+export const accounts: ServiceModule = { name: 'accounts', routes: [...profiles, ...session, ...tokens] };

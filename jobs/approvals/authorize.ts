@@ -4,27 +4,8 @@ import { forbidden, selfApproval } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { actorOf, recordAudit } from '../audit/index.js';
 import { getPolicy } from './repository.js';
-import type { GateKind } from './vocabulary.js';
-
-/** What is being approved: the run (or mandate) and its gate. */
-export interface ApprovalSubject {
-  /** `run` for a run's gate, `mandate` for a mandate issued as an approval. */
-  resourceType: 'run' | 'mandate' | 'autonomyGrant';
-  resourceId: string;
-  /** The member who submitted the run; the one member who may not approve it (unless the policy allows the kind). */
-  submittedBy: string | null;
-  gate: GateKind;
-  /** The step of the run that waits (its domain and index), for the record. */
-  step?: { domain: string; index: number } | null;
-  /** Audit details beyond the gate and step (a task, a waitpoint id). */
-  details?: Record<string, unknown>;
-}
-
-export interface Approval {
-  approvedBy: string;
-  gate: GateKind;
-  approved: boolean;
-}
+import type { GateKind } from '../approval-gates.js';
+import type { Approval, ApprovalSubject } from '../engine-hooks.js';
 
 /** May the run's submitter approve this kind, by the account's policy? */
 export async function selfApprovalAllowed(db: Db, accountId: string, gate: GateKind): Promise<boolean> {
@@ -92,21 +73,4 @@ export async function authorizeApproval(
   }
   await recordAudit(trx, { ...entry, action: approved ? 'approval.granted' : 'approval.denied', details });
   return { approvedBy: principal.memberId, gate: subject.gate, approved };
-}
-
-/**
- * Whether an answer to an approval waitpoint approves: anything but an explicit refusal (fail closed: the stricter
- * check).
- */
-export function answerApproves(answer: { approved?: boolean; action?: string }): boolean {
-  return !(answer.approved === false || answer.action === 'reject' || answer.action === 'decline');
-}
-
-/**
- * The gate kind of an approval waitpoint: what its step named (deploy, autonomy), a payment for pay, else `waitpoint`.
- */
-export function gateOfWaitpoint(wp: { domain: string; payload: Record<string, unknown> }): GateKind {
-  const named = wp.payload.gate;
-  if (named === 'deploy' || named === 'autonomy') return named;
-  return wp.domain === 'pay' ? 'payment' : 'waitpoint';
 }

@@ -1,5 +1,9 @@
 /**
- * The audit module's registration (its routes): only the module lists (jobs/domains.ts,
- * jobs/modules.ts) import this file. Other modules use jobs/audit/index.ts, its public face.
+ * The audit module's registration (its routes, the engine hook it provides): only the module lists
+ * (jobs/domains.ts, jobs/modules.ts) import this file. Other modules use jobs/audit/index.ts, its public face.
  */
-export { routes } from './routes.js';
+import type { ServiceModule } from '../module-registry.js';
+import { routes } from './routes.js';
+import { recordAudit } from './service.js';
+
+export const audit: ServiceModule = { name: 'audit', routes, provides: { audit: recordAudit } };

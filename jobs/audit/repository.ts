@@ -1,3 +1,4 @@
+import type { AuditEntry } from '../engine-hooks.js';
 import type { Db } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
 import { newId } from '../../shared/ids.js';
@@ -15,19 +16,7 @@ export interface AuditRow {
   details: Record<string, unknown>;
 }
 
-export interface AuditEntry {
-  accountId: string;
-  memberId?: string | null;
-  tokenId?: string | null;
-  /** `<resource>.<verb>`, e.g. `credential.rotated`, `approval.granted`. */
-  action: string;
-  resourceType: string;
-  resourceId?: string | null;
-  /** `ok`, or `denied` for a refusal worth keeping (a self-approval, a role change refused). */
-  outcome?: 'ok' | 'denied';
-  /** Never a secret value: names, versions, reasons. */
-  details?: Record<string, unknown>;
-}
+export type { AuditEntry };
 
 /** Appends one entry; `db` may be the transaction of the change it records, so both land or neither. */
 export async function insertAudit(db: Db, entry: AuditEntry): Promise<AuditRow> {

@@ -2,4 +2,7 @@
  * The channels module's registration (its routes): only the module lists (jobs/domains.ts,
  * jobs/modules.ts) import this file. Other modules use jobs/channels/index.ts, its public face.
  */
-export { routes } from './routes.js';
+import type { ServiceModule } from '../module-registry.js';
+import { routes } from './routes.js';
+
+export const channels: ServiceModule = { name: 'channels', routes };

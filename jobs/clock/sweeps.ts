@@ -2,7 +2,6 @@ import type { DomainSweep } from '../domain.js';
 import { fromModules } from '../module-registry.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
-import { reconcileOutbox, sweepLeases, wakeDispatcher } from '../events/index.js';
 import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from './retention.js';
 
 /**
@@ -14,16 +13,6 @@ const ENGINE_SWEEPS: Record<string, DomainSweep> = {
   'runs.stuck': { cron: '* * * * *', run: sweepStuckRuns },
   // Approvals escalate before they expire, and fail closed when they do.
   'waitpoints.expire': { cron: '* * * * *', run: sweepWaitpoints },
-  'deliveries.sweep': { cron: '* * * * *', run: sweepLeases },
-  // A lost wake-up delays a delivery by at most a minute: the pump claims whatever is due.
-  'deliveries.pump': {
-    cron: '* * * * *',
-    run: async (deps) => {
-      await wakeDispatcher(deps);
-      return { woke: true };
-    },
-  },
-  'outbox.reconcile': { cron: '*/5 * * * *', run: reconcileOutbox },
   // Retention (./retention.ts): every ten minutes, at staggered minutes, each bounded to a few batches.
   'idempotency.purge': { cron: '1-59/10 * * * *', run: sweepIdempotencyKeys },
   'retention.runEvents': { cron: '3-59/10 * * * *', run: sweepRunEvents },
@@ -32,7 +21,7 @@ const ENGINE_SWEEPS: Record<string, DomainSweep> = {
   'retention.mails': { cron: '9-59/10 * * * *', run: sweepMails },
 };
 
-/** The engine's sweeps, then the domains' own (proxy.expire), named by their modules. */
+/** The engine's sweeps, then the modules' own (proxy.expire, deliveries.pump), named by their modules. */
 export const sweeps: () => Readonly<Record<string, DomainSweep>> = fromModules((m) => ({
   ...ENGINE_SWEEPS,
   ...m.sweeps,

@@ -2,15 +2,13 @@ import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { loadSegmentEnd, writeSegmentEnd } from '../../shared/db/segment-ends.js';
 import { setConversationContext } from '../../shared/db/conversations.js';
-import { transitionTaskForRun } from '../tasks/index.js';
 import { FinalizeJobData } from '../../shared/schemas/run-data.js';
 import { readJob } from './read-job.js';
-import { wakeDispatcher } from '../events/index.js';
 import { FINAL_OUTCOMES } from './run-state.js';
 import { planSegmentEnd } from './segment-end.js';
 import { announce } from './run-events.js';
 import { runsFinished } from '../metrics.js';
-import { domainModule } from '../module-registry.js';
+import { domainModule, engineHooks } from '../module-registry.js';
 
 /** What the domains of a route do in the transaction that ends the run (pay: seal its proof pack). */
 const runEndHooks = (route: string[]) => [...new Set(route)].flatMap((d) => domainModule(d)?.onRunFinished ?? []);
@@ -61,7 +59,7 @@ export async function finalizeSegment(
             const taskStatus = outcome === 'succeeded' ? 'ready' : outcome === 'failed' ? 'failed' : plan.status;
             const results = (plan.results as { results?: unknown }).results;
             const moved = taskId
-              ? await transitionTaskForRun(trx, run.account_id, taskId, taskStatus, { runId, results })
+              ? await engineHooks().taskRunReached(trx, run.account_id, taskId, taskStatus, { runId, results })
               : 0;
             return { ...w, deliveries: w.deliveries + moved };
           })
@@ -78,7 +76,7 @@ export async function finalizeSegment(
     if (plan.finished)
       for (const domain of new Set(run.route))
         runsFinished.inc({ outcome: FINAL_OUTCOMES[plan.status] ?? plan.status, domain });
-    if (written.deliveries > 0) await wakeDispatcher(deps);
+    if (written.deliveries > 0) await engineHooks().wakeDeliveries(deps);
     return { status: plan.status };
   }
   throw new Error(`run ${runId} kept moving while it was finalized; retrying`);

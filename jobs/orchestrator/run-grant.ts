@@ -1,9 +1,9 @@
-import { recordAudit } from '../audit/index.js';
 import type { Deps } from '../../shared/deps.js';
 import { memberStanding, runGrantRow } from '../../shared/db/grants.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { missingScopes } from '../../shared/auth/scopes.js';
 import { effectiveScopes, type Principal, type Scope } from '../../shared/schemas/auth.js';
+import { engineHooks } from '../module-registry.js';
 
 /**
  * Every effect on the world outside the account's own records, with the
@@ -94,7 +94,7 @@ export async function requireRunEffect(
   try {
     requireEffect(principal, effect, holder);
   } catch (err) {
-    await recordAudit(deps.db, {
+    await engineHooks().audit(deps.db, {
       accountId: run.accountId,
       memberId: principal.memberId ?? null,
       tokenId: principal.tokenId,

@@ -2,7 +2,7 @@ import { UnrecoverableError, type Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, isPermanent } from '../../shared/errors.js';
 import { getRunById } from '../../shared/db/runs.js';
-import { answerApproves } from '../approvals/index.js';
+import { answerApproves } from '../approval-gates.js';
 import { beginStep, heartbeatStep, noteStepError, type BegunStep } from '../../shared/db/run-steps.js';
 import { redactSecrets } from '../../shared/secrets.js';
 import { isTransientInfraError } from '../../shared/transient.js';

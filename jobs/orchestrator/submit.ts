@@ -1,12 +1,11 @@
 import type { Deps } from '../../shared/deps.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { openWaitpoint, type RunRow } from '../../shared/db/runs.js';
-import { getTask, moveTask } from '../tasks/index.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { OrchestratorRequest } from './schemas.js';
 import { availableDomains, stepHandler } from '../steps.js';
-import { domainModule } from '../module-registry.js';
+import { domainModule, engineHooks } from '../module-registry.js';
 import { extendRoute } from './extend-route.js';
 import { insertRun, type RunInsert } from '../../shared/db/run-writes.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
@@ -21,7 +20,7 @@ import {
   type WaitpointDecision,
 } from './waitpoint-resume.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
-import { answerApproves, authorizeApproval, gateOfWaitpoint } from '../approvals/index.js';
+import { answerApproves, gateOfWaitpoint } from '../approval-gates.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
 
 /**
@@ -50,7 +49,8 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
       { route: decision.route, missing, available: availableDomains() },
     );
   }
-  if (body.taskId && !(await getTask(deps.db, principal.accountId, body.taskId))) throw notFound(`Task ${body.taskId}`);
+  if (body.taskId && !(await engineHooks().taskExists(deps.db, principal.accountId, body.taskId)))
+    throw notFound(`Task ${body.taskId}`);
 
   const runId = newId('run');
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
@@ -84,11 +84,7 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
       ? await deps.db.transaction(async (trx) => {
           const inserted = await insertRun(trx, row, created);
           if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
-          if (taskId) {
-            const task = await getTask(trx, principal.accountId, taskId, true);
-            if (task && (task.status === 'open' || task.status.startsWith('awaiting')))
-              await moveTask(trx, principal.accountId, task, 'running', { actor: `run:${runId}`, note: 'run started' });
-          }
+          if (taskId) await engineHooks().taskRunStarted(trx, principal.accountId, taskId, runId);
           return inserted;
         })
       : await insertRun(deps.db, row, created);
@@ -126,7 +122,7 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
       }
       // Every approval, whichever transport it came by, is decided here: who may approve, and the record of who did.
       const gate = gateOfWaitpoint(wp);
-      const approval = await authorizeApproval(
+      const approval = await engineHooks().authorizeApproval(
         deps,
         trx,
         principal,

@@ -3,9 +3,8 @@ import type { Db } from '../../shared/db/knex.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { sendMail } from '../../shared/mail.js';
-import { recordAudit } from '../audit/index.js';
-import { approverEmails, chooserEmails, type GateKind, gateOfWaitpoint } from '../approvals/index.js';
-import { wakeDispatcher } from '../events/index.js';
+import { type GateKind, gateOfWaitpoint } from '../approval-gates.js';
+import { engineHooks } from '../module-registry.js';
 import { inRunTx } from './run-events.js';
 
 /** Waitpoints one sweep escalates at most; a backlog drains over the next minutes. */
@@ -33,12 +32,13 @@ export async function dueForEscalation(deps: Pick<Deps, 'db' | 'config'>): Promi
 }
 
 /** Who is told: an approval's approvers (owner, admin, approver); a choice's submitter (else the owners and admins). */
-type Audience = 'approvers' | 'submitter' | 'admins';
-
-async function recipients(db: Db, wp: WaitpointRow): Promise<{ to: string[]; audience: Audience }> {
-  if (wp.kind === 'awaitingApproval') return { to: await approverEmails(db, wp.account_id), audience: 'approvers' };
+async function recipients(db: Db, wp: WaitpointRow) {
   const run = await db('runs').where({ id: wp.run_id }).first('submitted_by');
-  return chooserEmails(db, wp.account_id, run?.submitted_by ?? null);
+  return engineHooks().escalationRecipients(db, {
+    accountId: wp.account_id,
+    approval: wp.kind === 'awaitingApproval',
+    submittedBy: run?.submitted_by ?? null,
+  });
 }
 
 function mailFor(wp: WaitpointRow, gate: GateKind | null, expiresAt: string) {
@@ -87,7 +87,7 @@ export async function escalate(deps: Deps, wp: WaitpointRow): Promise<boolean> {
       subject: wp.run_id,
       payload,
     });
-    await recordAudit(trx, {
+    await engineHooks().audit(trx, {
       accountId: wp.account_id,
       action: 'waitpoint.escalated',
       resourceType: 'run',
@@ -98,7 +98,7 @@ export async function escalate(deps: Deps, wp: WaitpointRow): Promise<boolean> {
     return { deliveries, expiresAt, to: notify.to };
   });
   if (!done) return false;
-  if (done.deliveries > 0) await wakeDispatcher(deps);
+  if (done.deliveries > 0) await engineHooks().wakeDeliveries(deps);
   const mail = mailFor(wp, gate, done.expiresAt);
   for (const to of done.to) await sendMail(deps, { accountId: wp.account_id, to, ...mail });
   return true;

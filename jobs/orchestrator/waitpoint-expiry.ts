@@ -2,8 +2,8 @@ import type { Deps } from '../../shared/deps.js';
 import type { Config } from '../../shared/config.js';
 import { closeOpenWaitpoint, lockOpenWaitpoint, lockRun } from '../../shared/db/run-writes.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
-import { recordAudit } from '../audit/index.js';
-import { gateOfWaitpoint } from '../approvals/index.js';
+import { gateOfWaitpoint } from '../approval-gates.js';
+import { engineHooks } from '../module-registry.js';
 import { finalizeSegment } from './finalize.js';
 import { inRunTx } from './run-events.js';
 import { moveRun } from './run-state.js';
@@ -69,7 +69,7 @@ async function expire(deps: Deps, wp: WaitpointRow): Promise<boolean> {
     if (!(await trx('waitpoints').where({ id: wp.id }).where('expires_at', '<=', trx.fn.now()).first())) return false;
     if (!(await moveRun(trx, wp.run_id, 'expired', { error: reason, segment: run.segment + 1 }))) return false;
     await closeOpenWaitpoint(trx, wp.run_id, { expired: true, reason });
-    await recordAudit(trx, {
+    await engineHooks().audit(trx, {
       accountId: wp.account_id,
       action: 'waitpoint.expired',
       resourceType: 'run',

@@ -2,4 +2,13 @@
  * The signals module's registration (its routes): only the module lists (jobs/domains.ts,
  * jobs/modules.ts) import this file. Other modules use jobs/signals/index.ts, its public face.
  */
-export { routes } from './routes.js';
+import { automationEvents } from '../automation/index.js';
+import type { ServiceModule } from '../module-registry.js';
+import { routes } from './routes.js';
+
+/** Its outbox events, declared with the other automation module's in jobs/automation/events.ts, by type prefix. */
+const events = Object.fromEntries(
+  Object.entries(automationEvents.events).filter(([type]) => type.startsWith('signal.')),
+);
+
+export const signals: ServiceModule = { name: 'signals', routes, events };

@@ -2,4 +2,4 @@
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { getTask, type TaskRow } from './repository.js';
-export { insertNewTask, moveTask, transitionTaskForRun } from './service.js';
+export { insertNewTask, moveTask } from './service.js';

@@ -108,6 +108,13 @@ export async function transitionTaskForRun(
   ).deliveries;
 }
 
+/** A run submitted for the task started: an open (or waiting) task is now running. */
+export async function startTaskForRun(trx: Db, accountId: string, taskId: string, runId: string): Promise<void> {
+  const task = await getTask(trx, accountId, taskId, true);
+  if (task && (task.status === 'open' || task.status.startsWith('awaiting')))
+    await moveTask(trx, accountId, task, 'running', { actor: `run:${runId}`, note: 'run started' });
+}
+
 /** A new task, `open`, with its first audit row. */
 export async function createTask(
   deps: Deps,

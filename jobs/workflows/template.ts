@@ -1,22 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 
-/**
- * The orchestrator request a template runs: a request with its domain route forced, plus the other body fields it sets.
- */
-export type TemplateRequest = { request: string; domainRoute: string[]; metadata: Record<string, unknown> } & Record<
-  string,
-  unknown
->;
-
-/** A named, schema-checked recipe for a run; each belongs to the domain module that owns its first step. */
-export interface WorkflowTemplate {
-  templateId: string;
-  domains: string[];
-  description: string;
-  /** TypeBox schema (with $id, listed in /v1/schemas) of the template's input. */
-  input: TSchema;
-  toRequest(input: Record<string, unknown>): TemplateRequest;
-}
+/** The template types are the engine's (jobs/domain.ts): a domain module declares its templates. */
+export type { TemplateRequest, WorkflowTemplate } from '../domain.js';
 
 /** Documents a template may carry for an audit. */
 export const TemplateDocs = Type.Optional(Type.Array(Type.String({ maxLength: 100_000 }), { maxItems: 50 }));

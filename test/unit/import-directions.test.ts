@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { describeEdge, findCycles, loadImportGraph, type ImportEdge } from '../support/import-graph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,13 +33,29 @@ const KNOWN_EXCEPTIONS: Array<{ from: string; to: string; why: string }> = [];
 const layerOf = (file: string) => file.split('/')[0]!;
 
 /** The engine: it is handed the modules (jobs/module-registry.ts, set by the entry points) and imports none of them. */
-const ENGINE = ['jobs/orchestrator/', 'jobs/clock/', 'jobs/steps.ts', 'jobs/registry.ts', 'jobs/events/registry.ts'];
+const ENGINE = [
+  'jobs/orchestrator/',
+  'jobs/clock/',
+  'jobs/steps.ts',
+  'jobs/registry.ts',
+  'jobs/events/registry.ts',
+  'jobs/module-registry.ts',
+  'jobs/domain.ts',
+  'jobs/step.ts',
+  'jobs/engine-hooks.ts',
+  'jobs/approval-gates.ts',
+];
 const MODULE_LISTS = ['jobs/domains.ts', 'jobs/modules.ts'];
 /**
- * Domain folders the engine may not import (the list's names; checked against jobs/domains.ts in
- * test/unit/modules.test.ts).
+ * Module folders the engine may not import: every folder of jobs/ with a module.ts (the domains and the service
+ * modules), except the orchestrator's, which is the engine's own (it answers the run routes).
  */
-const DOMAIN_FOLDERS = DOMAIN_NAMES.map((d) => `jobs/${d}/`);
+const MODULE_FOLDERS = fs
+  .readdirSync(path.join(ROOT, 'jobs'), { withFileTypes: true })
+  .filter(
+    (d) => d.isDirectory() && d.name !== 'orchestrator' && fs.existsSync(path.join(ROOT, 'jobs', d.name, 'module.ts')),
+  )
+  .map((d) => `jobs/${d.name}/`);
 const isEngine = (file: string) => ENGINE.some((e) => (e.endsWith('/') ? file.startsWith(e) : file === e));
 
 /** An engine file importing a list or a domain folder, or reaching a list through anything it imports. */
@@ -47,7 +63,9 @@ function engineViolations(edges: ImportEdge[]): string[] {
   const direct = edges
     .filter(
       (e) =>
-        isEngine(e.from) && e.to && (MODULE_LISTS.includes(e.to) || DOMAIN_FOLDERS.some((d) => e.to!.startsWith(d))),
+        isEngine(e.from) &&
+        e.to &&
+        (MODULE_LISTS.includes(e.to) || MODULE_FOLDERS.some((d) => e.to!.startsWith(d) && !isEngine(e.to!))),
     )
     .map(
       (e) =>
@@ -184,7 +202,7 @@ describe('import directions', function () {
       ]);
     });
 
-    it('catch the engine importing a list or a domain, directly or through another file', () => {
+    it('catch the engine importing a list or a module (a domain or a service), directly or through another file', () => {
       const found = engineViolations([
         edge('jobs/orchestrator/submit.ts', '../domains.js', 'jobs/domains.ts'),
         edge('jobs/steps.ts', './pay/index.js', 'jobs/pay/index.ts'),
@@ -193,6 +211,7 @@ describe('import directions', function () {
         edge('jobs/workflows/routes.ts', '../domains.js', 'jobs/domains.ts'),
       ]);
       assert.deepEqual(found.map((m) => m.split(':')[0]!.split(' ')[0]).sort(), [
+        'jobs/clock/sweeps.ts',
         'jobs/clock/sweeps.ts',
         'jobs/orchestrator/submit.ts',
         'jobs/orchestrator/submit.ts',

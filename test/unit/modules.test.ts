@@ -75,11 +75,22 @@ describe('the module lists (docs/architecture.md, Adding a module)', () => {
     assert.throws(() => buildModuleRegistry([...DOMAINS.slice(0, 11), renamed], SERVICE_MODULES), /final statuses/);
   });
 
+  it('refuses a module list where an engine hook is missing or provided twice', () => {
+    const withoutAudit = SERVICE_MODULES.filter((m) => m.name !== 'audit');
+    assert.throws(() => buildModuleRegistry(DOMAINS, withoutAudit), /No module provides the engine hooks audit$/);
+    const twice = [...SERVICE_MODULES, { name: 'shadowAudit', routes: [], provides: { audit: async () => {} } }];
+    assert.throws(() => buildModuleRegistry(DOMAINS, twice), /audit is provided by both audit and shadowAudit/);
+  });
+
   it("is the registry the engine was handed, with delivery's run routes among the domain routes", () => {
     assert.equal(modules(), MODULES);
     const run = MODULES.routes.find((r) => r.path === '/v1/delivery/run');
     assert.equal(run?.domain, 'delivery');
     assert.ok(MODULES.domain('delivery')?.routes.some((r) => r.path === '/v1/delivery/run'));
-    assert.deepEqual(Object.keys(MODULES.processors), [BRIDGE_ACTIONS_QUEUE], 'bridge serves its own action queue');
+    assert.deepEqual(
+      Object.keys(MODULES.processors),
+      [BRIDGE_ACTIONS_QUEUE, 'events', 'webhooks'],
+      'bridge serves its own action queue, the events module the outbox fan-out and the dispatcher',
+    );
   });
 });
