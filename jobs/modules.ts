@@ -6,7 +6,6 @@ import { channels } from './channels/module.js';
 import { DOMAINS } from './domains.js';
 import { envelopes } from './envelopes/module.js';
 import { eventsModule } from './events/module.js';
-import { members } from './members/module.js';
 import { buildModuleRegistry, type ModuleRegistry, type ServiceModule } from './module-registry.js';
 import { orchestrator } from './orchestrator/module.js';
 import { sandbox } from './sandbox/module.js';
@@ -28,7 +27,6 @@ export const SERVICE_MODULES: ServiceModule[] = [
   audit,
   channels,
   eventsModule,
-  members,
   orchestrator,
   sandbox,
   schedules,

@@ -4,3 +4,4 @@
 export { forgetPrincipals } from './authenticate.js';
 export { getAccountStanding, insertSandboxAccount } from './repository.js';
 export { admitWorkflowRequest } from './workflow-allowance.js';
+export { memberEmails } from './members-repository.js';

@@ -4,9 +4,13 @@
  */
 
 import type { ServiceModule } from '../module-registry.js';
+import { routes as members } from './members-routes.js';
 import { routes as profiles } from './profile-routes.js';
 import { routes as session } from './session-routes.js';
 import { routes as tokens } from './token-routes.js';
 
-/** Profiles, dashboard sessions and API tokens: the routes of the accounts module. */
-export const accounts: ServiceModule = { name: 'accounts', routes: [...profiles, ...session, ...tokens] };
+/** Profiles, members and roles, dashboard sessions and API tokens: the routes of the accounts module. */
+export const accounts: ServiceModule = {
+  name: 'accounts',
+  routes: [...profiles, ...members, ...session, ...tokens],
+};

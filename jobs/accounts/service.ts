@@ -8,7 +8,8 @@ import { newId, randomSecret } from '../../shared/ids.js';
 import { sendMail } from '../../shared/mail.js';
 import { DEFAULT_SCOPES, TRANSPORTS, type Principal, type Transport } from '../../shared/schemas/auth.js';
 import { actorOf, recordAudit } from '../audit/index.js';
-import { tokenHolder, tokenManagementRefusal } from '../members/index.js';
+import { tokenManagementRefusal } from './logic.js';
+import { tokenHolder } from './members-repository.js';
 
 function activationText(name: string, activationToken: string, baseUrl: string): string {
   return [

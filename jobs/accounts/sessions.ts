@@ -14,7 +14,7 @@ import {
 import { usagePeriod } from './workflow-allowance.js';
 import { ROLE_SCOPES, type Principal } from '../../shared/schemas/auth.js';
 import { activationMail } from './service.js';
-import { getMember, signInCandidates } from '../members/index.js';
+import { getMember, signInCandidates } from './members-repository.js';
 
 export const SESSION_COOKIE = 'awp_session';
 const WINDOW_SECONDS = 15 * 60;

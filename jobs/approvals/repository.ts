@@ -21,38 +21,3 @@ export async function upsertPolicy(db: Db, accountId: string, selfApproval: Gate
     .returning('*');
   return row as ApprovalPolicyRow;
 }
-
-/** Active, email-bearing approvers of the account (owner, admin, approver): who hears of an escalation. */
-export async function approverEmails(db: Db, accountId: string): Promise<string[]> {
-  const rows = await db('members')
-    .where({ account_id: accountId, status: 'active' })
-    .whereIn('role', ['owner', 'admin', 'approver'])
-    .orderBy('created_at')
-    .select('email');
-  return rows.map((r: { email: string }) => r.email);
-}
-
-/**
- * Who hears of a choice (NEEDS_INPUT) near its expiry: the member who submitted
- * the run, the one person who must choose; when the run has no submitting
- * member (an internal caller) or that member is no longer active, the
- * account's owners and admins, so the question does not expire unseen.
- */
-export async function chooserEmails(
-  db: Db,
-  accountId: string,
-  submittedBy: string | null,
-): Promise<{ to: string[]; audience: 'submitter' | 'admins' }> {
-  if (submittedBy) {
-    const submitter = await db('members')
-      .where({ account_id: accountId, id: submittedBy, status: 'active' })
-      .first('email');
-    if (submitter?.email) return { to: [submitter.email], audience: 'submitter' };
-  }
-  const rows = await db('members')
-    .where({ account_id: accountId, status: 'active' })
-    .whereIn('role', ['owner', 'admin'])
-    .orderBy('created_at')
-    .select('email');
-  return { to: rows.map((r: { email: string }) => r.email), audience: 'admins' };
-}

@@ -165,3 +165,11 @@ export async function moveAction(db: Db, id: string, c: ActionChange): Promise<A
   const [row] = await db('bridge_actions').where({ id }).update(patch).returning('*');
   return row;
 }
+
+/**
+ * The actions of a channel thread (when, id, status, capability), as a subquery another module's timeline composes
+ * (jobs/channels/repository.ts): the SQL on bridge_actions stays here.
+ */
+export function actionsOfThread(db: Db, threadId: string) {
+  return db('bridge_actions').where({ thread_id: threadId }).select('created_at', 'id', 'status', 'capability');
+}

@@ -2,7 +2,13 @@
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { sha256Hex } from './action-logic.js';
-export { actionByProviderRef, actionsOfMission, getAction, type ActionRow } from './actions-repository.js';
+export {
+  actionByProviderRef,
+  actionsOfMission,
+  actionsOfThread,
+  getAction,
+  type ActionRow,
+} from './actions-repository.js';
 export { checkAction, enqueueAction, transitionAction, writeAction, type CheckedAction } from './actions-service.js';
 export { callConnector } from './connector-call.js';
 export { ACTION_STATUSES, ConnectorId } from './connector-schemas.js';

@@ -1,4 +1,4 @@
-import type { Db } from '../../shared/db/knex.js';
+import type { Db, Knex } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
 
 /** Every SQL statement of channels: threads, touchpoints, provider callbacks and a thread's timeline. */
@@ -224,6 +224,8 @@ export interface TimelineRow {
 export async function threadTimeline(
   db: Db,
   threadId: string,
+  /** The thread's bridge actions (created_at, id, status, capability): the bridge module's subquery. */
+  actions: Knex.QueryBuilder,
   limit: number,
   after?: { at: Date; ref: string },
 ): Promise<TimelineRow[]> {
@@ -233,13 +235,12 @@ export async function threadTimeline(
        SELECT at, 'touchpoint' AS kind, id AS ref, status, direction AS detail FROM channel_touchpoints
            WHERE thread_id = ?
        UNION ALL
-       SELECT created_at AS at, 'action' AS kind, id AS ref, status, capability AS detail FROM bridge_actions
-           WHERE thread_id = ?
+       SELECT created_at AS at, 'action' AS kind, id AS ref, status, capability AS detail FROM ? actions
        UNION ALL
        SELECT received_at AS at, 'callback' AS kind, id AS ref, status, kind AS detail FROM channel_callbacks
            WHERE thread_id = ?
      ) entries ${tail} ORDER BY at, ref LIMIT ?`,
-    [threadId, threadId, threadId, ...(after ? [after.at, after.ref] : []), limit],
+    [threadId, actions, threadId, ...(after ? [after.at, after.ref] : []), limit],
   );
   return result.rows;
 }

@@ -13,6 +13,7 @@ import {
 } from './repository.js';
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
+import { actionsOfThread } from '../bridge/index.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { ThreadCreate, TouchpointCreate } from './schemas.js';
 
@@ -71,7 +72,13 @@ export async function timelineOf(
 ) {
   const thread = await fetchThread(deps, principal, threadId);
   const limit = q.limit ?? 100;
-  const rows = await threadTimeline(deps.db, thread.id, limit + 1, q.cursor ? decodeCursor(q.cursor) : undefined);
+  const rows = await threadTimeline(
+    deps.db,
+    thread.id,
+    actionsOfThread(deps.db, thread.id),
+    limit + 1,
+    q.cursor ? decodeCursor(q.cursor) : undefined,
+  );
   const entries = rows.slice(0, limit);
   const last = entries[entries.length - 1];
   return {

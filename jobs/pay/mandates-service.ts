@@ -1,3 +1,4 @@
+import { hasRunOfTask } from '../../shared/db/runs.js';
 import type { Deps } from '../../shared/deps.js';
 import {
   getMandate,
@@ -112,14 +113,10 @@ export async function createMandate(deps: Deps, principal: Principal, body: Mand
  */
 async function waitingSubmitter(db: Db, principal: Principal, taskId: string): Promise<string | null> {
   if (!principal.memberId) return null;
-  const own = await db('runs')
-    .where({
-      account_id: principal.accountId,
-      task_id: taskId,
-      status: 'awaitingApproval',
-      submitted_by: principal.memberId,
-    })
-    .first('id');
+  const own = await hasRunOfTask(db, principal.accountId, taskId, {
+    status: 'awaitingApproval',
+    submittedBy: principal.memberId,
+  });
   return own ? principal.memberId : null;
 }
 

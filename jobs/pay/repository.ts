@@ -185,27 +185,3 @@ export async function receiptsOfMandate(
 export async function receiptsOfRun(db: Db, accountId: string, runId: string): Promise<ReceiptRow[]> {
   return db('pay_receipts').where({ account_id: accountId, run_id: runId }).orderBy('id');
 }
-
-/**
- * Step outputs (by domain, later segments winning) of the task's newest run
- * that completed a step: the evidence a mandate's resolve rules are checked
- * against when a settlement comes through the API rather than a run.
- */
-export async function latestTaskRunOutputs(
-  db: Db,
-  accountId: string,
-  taskId: string,
-): Promise<Record<string, Record<string, unknown>>> {
-  const result = await db.raw(
-    `SELECT s.domain, s.output FROM run_steps s
-     WHERE s.status = 'completed' AND s.run_id = (
-       SELECT r.id FROM runs r WHERE r.task_id = ? AND r.account_id = ?
-         AND EXISTS (SELECT 1 FROM run_steps c WHERE c.run_id = r.id AND c.status = 'completed')
-       ORDER BY r.id DESC LIMIT 1)
-     ORDER BY s.segment, s.idx`,
-    [taskId, accountId],
-  );
-  return Object.fromEntries(
-    (result.rows as Array<{ domain: string; output: Record<string, unknown> }>).map((r) => [r.domain, r.output]),
-  );
-}

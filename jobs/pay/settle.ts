@@ -2,12 +2,12 @@ import type { Deps } from '../../shared/deps.js';
 import { getListing } from '../hunt/index.js';
 import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
+import { latestTaskRunOutputs } from '../../shared/db/run-steps.js';
 import {
   drawFromMandate,
   getMandate,
   getReceipt,
   insertReceipt,
-  latestTaskRunOutputs,
   receiptBySettleKey,
   type MandateRow,
   type ReceiptRow,

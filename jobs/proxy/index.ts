@@ -3,3 +3,4 @@
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { type ProxyOutcomeByReference } from './schemas.js';
 export { submitOutcomeByReference } from './service.js';
+export { missionsLinkedTo } from './repository.js';

@@ -1,5 +1,6 @@
-import type { Db } from '../../shared/db/knex.js';
+import type { Db, Knex } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
+import { runHasFinished } from '../../shared/db/runs.js';
 
 /** The SQL statements of the proxy domain on missions (the provider book is in providers-repository.ts). */
 
@@ -206,10 +207,21 @@ export async function missionsToClose(
     `(SELECT id, account_id, 'expired' AS why FROM proxy_missions WHERE status IN (${live}) AND expires_at < now()
         ORDER BY expires_at LIMIT ?)
      UNION ALL
-     (SELECT m.id, m.account_id, 'runEnded' AS why FROM proxy_missions m JOIN runs r ON r.id = m.run_id
-      WHERE m.status IN (${live}) AND m.run_id IS NOT NULL AND r.finished_at IS NOT NULL AND m.expires_at >= now()
+     (SELECT m.id, m.account_id, 'runEnded' AS why FROM proxy_missions m
+      WHERE m.status IN (${live}) AND m.run_id IS NOT NULL AND ? AND m.expires_at >= now()
           LIMIT ?)`,
-    [...liveStatuses, limit, ...liveStatuses, limit],
+    [...liveStatuses, limit, ...liveStatuses, runHasFinished(db, 'm.run_id'), limit],
   );
   return result.rows;
+}
+
+/**
+ * The account's missions of the runs `runIds` selects or of the task `taskId` selects (id, created_at, kind, reason,
+ * status, task_id), as a subquery another module's timeline composes (jobs/resolve/cases/timeline-repository.ts).
+ */
+export function missionsLinkedTo(db: Db, accountId: string, runIds: Knex.QueryBuilder, taskId: Knex.QueryBuilder) {
+  return db('proxy_missions')
+    .where({ account_id: accountId })
+    .where((q) => q.whereIn('run_id', runIds).orWhere('task_id', taskId))
+    .select('id', 'created_at', 'kind', 'reason', 'status', 'task_id');
 }

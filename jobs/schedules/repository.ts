@@ -1,5 +1,6 @@
 import type { Db } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
+import { runIsLive } from '../../shared/db/runs.js';
 
 export interface ScheduleRow {
   id: string;
@@ -111,8 +112,8 @@ export async function hasRunningFiring(
 ): Promise<boolean> {
   const result = await db.raw(
     `SELECT EXISTS (SELECT 1 FROM schedule_firings WHERE schedule_id = ? AND outcome = 'pending')
-         OR EXISTS (SELECT 1 FROM runs WHERE id = ? AND NOT (status = ANY(?))) AS running`,
-    [schedule.id, schedule.last_run_id, terminalStatuses],
+         OR ? AS running`,
+    [schedule.id, runIsLive(db, schedule.last_run_id, terminalStatuses)],
   );
   return result.rows[0].running;
 }

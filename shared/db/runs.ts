@@ -184,3 +184,31 @@ export async function listRuns(
   if (f.createdBefore) q.andWhere('created_at', '<', f.createdBefore);
   return page<RunRow>(q, f.limit, f.cursor);
 }
+
+/**
+ * `EXISTS` a run `runId` (a column reference, such as `m.run_id`) that has finished, as a condition a module's query
+ * composes (a proxy mission whose run ended): the SQL on runs stays here.
+ */
+export function runHasFinished(db: Db, runIdColumn: string) {
+  return db.raw('EXISTS (SELECT 1 FROM runs r WHERE r.id = ?? AND r.finished_at IS NOT NULL)', [runIdColumn]);
+}
+
+/**
+ * `EXISTS` the run `runId` in a status not among `terminal` (still going), as a condition a module's query composes.
+ */
+export function runIsLive(db: Db, runId: string | null, terminal: readonly string[]) {
+  return db.raw('EXISTS (SELECT 1 FROM runs WHERE id = ? AND NOT (status = ANY(?)))', [runId, [...terminal]]);
+}
+
+/** Whether the account has a run for the task in `status`, submitted by the member `submittedBy`. */
+export async function hasRunOfTask(
+  db: Db,
+  accountId: string,
+  taskId: string,
+  where: { status: string; submittedBy: string },
+): Promise<boolean> {
+  const row = await db('runs')
+    .where({ account_id: accountId, task_id: taskId, status: where.status, submitted_by: where.submittedBy })
+    .first('id');
+  return Boolean(row);
+}

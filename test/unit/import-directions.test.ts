@@ -202,7 +202,7 @@ describe('import directions', function () {
       ]);
     });
 
-    it('catch the engine importing a list or a module (a domain or a service), directly or through another file', () => {
+    it('catch the engine importing a list or a module, directly or through another file', () => {
       const found = engineViolations([
         edge('jobs/orchestrator/submit.ts', '../domains.js', 'jobs/domains.ts'),
         edge('jobs/steps.ts', './pay/index.js', 'jobs/pay/index.ts'),

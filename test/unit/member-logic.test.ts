@@ -5,7 +5,7 @@ import {
   grantRefusal,
   leavesNoOwner,
   tokenManagementRefusal,
-} from '../../jobs/members/logic.js';
+} from '../../jobs/accounts/logic.js';
 
 describe('member ranks (pure)', () => {
   it('owners govern everyone; admins only the roles below; the rest no one', () => {

@@ -1,4 +1,6 @@
 import type { Db } from '../../../shared/db/knex.js';
+import { proofCardsOfRuns } from '../../../shared/db/proof-cards.js';
+import { missionsLinkedTo } from '../../proxy/index.js';
 
 /**
  * A case's timeline: the entries written with each change (case_timeline),
@@ -45,6 +47,7 @@ export async function insertEntry(db: Db, id: string, e: NewEntry): Promise<void
   });
 }
 
+/** Its derived entries read the proof cards and missions through their owners' subqueries (the SQL stays there). */
 const ENTRIES = `
   SELECT id, at, kind, actor, text, refs, data FROM case_timeline WHERE case_id = :caseId
   UNION ALL
@@ -52,16 +55,15 @@ const ENTRIES = `
       ' came to rest with proof card ' || pc.id,
          jsonb_build_array(jsonb_build_object('kind', 'proofCard', 'id', pc.id), jsonb_build_object('kind', 'run',
              'id', pc.run_id)), '{}'::jsonb
-  FROM proof_cards pc JOIN case_runs cr ON cr.run_id = pc.run_id WHERE cr.case_id = :caseId
+  FROM :proofCards pc
   UNION ALL
   SELECT m.id, m.created_at, 'mission.linked', 'proxy', 'Proxy mission ' || m.id || ' (' || m.kind || ', ' ||
       m.reason || ') is ' || m.status,
          jsonb_build_array(jsonb_build_object('kind', 'mission', 'id', m.id), jsonb_build_object('kind', 'task',
              'id', m.task_id)), jsonb_build_object('status', m.status)
-  FROM proxy_missions m
-  WHERE m.account_id = :accountId
-    AND (m.run_id IN (SELECT run_id FROM case_runs WHERE case_id = :caseId) OR m.task_id = (SELECT task_id
-        FROM cases WHERE id = :caseId))`;
+  FROM :missions m`;
+
+const linkedRuns = (db: Db, caseId: string) => db('case_runs').where({ case_id: caseId }).select('run_id');
 
 /** One page of the timeline after the cursor position (`at` in microseconds, id), and whether more follow. */
 export async function timelinePage(
@@ -75,7 +77,18 @@ export async function timelinePage(
     `SELECT * FROM (SELECT e.*, (extract(epoch FROM e.at) * 1000000)::bigint::text AS at_us FROM (${ENTRIES}) e) t
      ${after ? 'WHERE (t.at_us::bigint, t.id) > (:afterUs::bigint, :afterId)' : ''}
      ORDER BY t.at_us::bigint, t.id LIMIT :limit`,
-    { caseId, accountId, limit: limit + 1, ...(after ? { afterUs: after.atUs, afterId: after.id } : {}) },
+    {
+      caseId,
+      proofCards: proofCardsOfRuns(db, linkedRuns(db, caseId)),
+      missions: missionsLinkedTo(
+        db,
+        accountId,
+        linkedRuns(db, caseId),
+        db('cases').where({ id: caseId }).select('task_id'),
+      ),
+      limit: limit + 1,
+      ...(after ? { afterUs: after.atUs, afterId: after.id } : {}),
+    },
   );
   return { rows: result.rows.slice(0, limit), more: result.rows.length > limit };
 }

@@ -10,7 +10,7 @@ import {
   MemberListQuery,
   MemberOne,
   MemberRoleChange,
-} from './schemas.js';
+} from './members-schemas.js';
 import {
   acceptInvitation,
   changeRole,
@@ -20,8 +20,8 @@ import {
   inviteMember,
   listAccountMembers,
   withdrawInvitation,
-} from './service.js';
-import { memberView } from './views.js';
+} from './members-service.js';
+import { memberView } from './members-views.js';
 
 /** Reading the roster goes with reading the audit log (owners, admins, approvers); changing it needs members:manage. */
 const r = routeGroup('members', { read: ['audit:read'], write: ['members:manage'] });

@@ -1,6 +1,6 @@
 import { iso } from '../../shared/db/knex.js';
-import type { MemberRow } from './repository.js';
-import type { MemberView } from './schemas.js';
+import type { MemberRow } from './members-repository.js';
+import type { MemberView } from './members-schemas.js';
 
 /** A member as the API shows it: never its password hash or invitation code hash. */
 export function memberView(row: MemberRow): MemberView {

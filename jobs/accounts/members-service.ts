@@ -7,7 +7,7 @@ import { type AppError, conflict, forbidden, notFound } from '../../shared/error
 import { newId, randomSecret } from '../../shared/ids.js';
 import type { Principal, Role } from '../../shared/schemas/auth.js';
 import { actingRole, governRefusal, grantRefusal, INVITE_TTL_DAYS, leavesNoOwner } from './logic.js';
-import { invitationMail } from './mail.js';
+import { invitationMail } from './invitation-mail.js';
 import {
   activateMember,
   deleteInvitedMember,
@@ -20,8 +20,8 @@ import {
   updateRole,
   updateStatus,
   type MemberRow,
-} from './repository.js';
-import type { MemberActivate, MemberInvite, MemberListQuery } from './schemas.js';
+} from './members-repository.js';
+import type { MemberActivate, MemberInvite, MemberListQuery } from './members-schemas.js';
 
 export async function listAccountMembers(deps: Pick<Deps, 'db'>, principal: Principal, query: MemberListQuery) {
   return listMembers(deps.db, principal.accountId, query);

@@ -1,6 +1,6 @@
 import type { Db } from '../../shared/db/knex.js';
 import type { Role } from '../../shared/schemas/auth.js';
-import type { MemberStatus } from './schemas.js';
+import type { MemberStatus } from './members-schemas.js';
 
 export interface MemberRow {
   id: string;
@@ -139,4 +139,20 @@ export async function signInCandidates(db: Db, email: string, accountId?: string
     .select('m.id as member_id', 'm.account_id', 'a.name as account_name', 'm.password_hash')
     .orderBy('m.created_at')
     .limit(20);
+}
+
+/**
+ * The emails of the account's active members, oldest first: those holding one of `roles`, or the one member `id`
+ * (who hears of an escalation: jobs/approvals/escalation.ts).
+ */
+export async function memberEmails(
+  db: Db,
+  accountId: string,
+  who: { roles: readonly string[] } | { id: string },
+): Promise<string[]> {
+  const q = db('members').where({ account_id: accountId, status: 'active' });
+  if ('id' in who) q.where({ id: who.id });
+  else q.whereIn('role', who.roles);
+  const rows: Array<{ email: string }> = await q.orderBy('created_at').select('email');
+  return rows.map((r) => r.email);
 }
