@@ -1,30 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
+import { SCOPES as ALL_SCOPES } from '../../shared/scopes.js';
 import { actionRunner, api, asyncHandler, when } from './api';
 
-const SCOPES = [
-  'runs:read',
-  'runs:write',
-  'tasks:read',
-  'tasks:write',
-  'cases:read',
-  'cases:write',
-  'bridge:read',
-  'bridge:write',
-  'proxy:read',
-  'proxy:write',
-  'pay:read',
-  'pay:write',
-  'events:read',
-  'events:write',
-  'agents:read',
-  'agents:write',
-  'channels:read',
-  'channels:write',
-  'audit:read',
-  'tools:use',
-  'delivery:write',
-  'tokens:manage',
-];
+/** What a new token may hold: the service's own list, less `admin` (minted only by the operator CLI). */
+const SCOPES = ALL_SCOPES.filter((s) => s !== 'admin');
 
 type Token = {
   tokenId: string;

@@ -1,42 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { SCOPES } from '../scopes.js';
 import { Ok, StringEnum, Timestamp } from './common.js';
 
-/**
- * Token scopes, by resource family. A new token gets every scope except
- * `admin` unless the request narrows it; `admin` is minted only by the
- * operator CLI (`npm run token:admin`).
- */
-export const SCOPES = [
-  'runs:read',
-  'runs:write',
-  'tasks:read',
-  'tasks:write',
-  'cases:read',
-  'cases:write',
-  'bridge:read',
-  'bridge:write',
-  'proxy:read',
-  'proxy:write',
-  'pay:read',
-  'pay:write',
-  'events:read',
-  'events:write',
-  'agents:read',
-  'agents:write',
-  'channels:read',
-  'channels:write',
-  'signals:read',
-  'signals:write',
-  'schedules:read',
-  'schedules:write',
-  'audit:read',
-  'tools:use',
-  'delivery:write',
-  'approvals:write',
-  'tokens:manage',
-  'members:manage',
-  'admin',
-] as const;
+/** Token scopes (shared/scopes.ts, a file with no imports, so the dashboard reads the same list). */
+export { SCOPES };
 export type Scope = (typeof SCOPES)[number];
 export const DEFAULT_SCOPES: Scope[] = SCOPES.filter((s) => s !== 'admin');
 
