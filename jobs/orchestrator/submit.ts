@@ -6,6 +6,7 @@ import type { Principal } from '../../shared/schemas/auth.js';
 import type { OrchestratorRequest } from './schemas.js';
 import { availableDomains, stepHandler } from '../steps.js';
 import { domainModule, engineHooks } from '../module-registry.js';
+import { refuseRepeatedAnswer } from './repeated-answer.js';
 import { extendRoute } from './extend-route.js';
 import { insertRun, type RunInsert } from '../../shared/db/run-writes.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
@@ -101,13 +102,17 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
  * itself (a proxy mission: `proxyOutcome`) is handed to that domain.
  */
 export async function resumeRun(deps: Deps, principal: Principal, runId: string, answer: RunAnswer): Promise<RunRow> {
-  const own = await domainAnswering(deps, principal.accountId, runId, answer.action);
+  const open = await openWaitpoint(deps.db, runId);
+  const mine = open?.account_id === principal.accountId ? open : null;
+  await refuseRepeatedAnswer(deps.db, principal.accountId, runId, answer, mine);
+  const own = domainAnswering(mine, answer.action);
   if (own) {
     assertScopes(principal, ['runs:write']);
     return own(deps, principal, runId, answer);
   }
   const result = await inRunTx(deps, runId, principal.accountId, (trx, emit) =>
     resolveRunWaitpoint(trx, emit, principal.accountId, runId, async (run, wp) => {
+      await refuseRepeatedAnswer(trx, principal.accountId, runId, answer, wp);
       const module = domainModule(wp.domain);
       const decision = planAnswer(module, run, wp, answer);
       // Checked again under the lock: a waitpoint that came to rest since the look in domainAnswering is its domain's
@@ -193,9 +198,8 @@ const selfAnswer = (module: DomainModule | undefined) =>
  * one and the answer's action is its own (or none). A look without a lock:
  * the domain decides again under the run's lock, and so does the engine.
  */
-async function domainAnswering(deps: Deps, accountId: string, runId: string, action: string | undefined) {
-  const wp = await openWaitpoint(deps.db, runId);
-  if (!wp || wp.account_id !== accountId) return undefined;
+function domainAnswering(wp: WaitpointRow | null, action: string | undefined) {
+  if (!wp) return undefined;
   const actions = domainModule(wp.domain)?.resumeActions ?? {};
   if (action) return Object.hasOwn(actions, action) ? actions[action]!.answer : undefined;
   return selfAnswer(domainModule(wp.domain));

@@ -184,6 +184,23 @@ export interface WaitpointRow {
   escalated_at?: Date | null;
 }
 
+/** The run's newest resolved waitpoint whose answer named `itemId`: a repeated answer names it in its 409. */
+export async function resolvedWaitpointOfItem(
+  db: Db,
+  accountId: string,
+  runId: string,
+  itemId: string,
+): Promise<WaitpointRow | null> {
+  return (
+    (await db('waitpoints')
+      .where({ run_id: runId, account_id: accountId })
+      .whereNotNull('resolved_at')
+      .whereRaw("resolution->>'itemId' = ?", [itemId])
+      .orderBy('resolved_at', 'desc')
+      .first()) ?? null
+  );
+}
+
 /**
  * Step outputs (by domain, later segments winning) of the task's newest run
  * that completed a step: the evidence a mandate's resolve rules are checked
