@@ -251,18 +251,30 @@ export async function updateActionByClient(
   });
 }
 
+/** Statuses `run` answers as they are: the action is waiting for its worker, its provider or its client. */
+const UNDER_WAY = new Set<string>(['queued', 'running', 'retrying', 'awaitingClient']);
+
 /**
- * Runs an action (again): a `failed` or `timedOut` one goes back to
- * `queued` with the same idempotency key; a `queued` one is enqueued again
- * (a lost job). Anything else is under way or done: 409.
+ * Runs an action: idempotent, so a client may call it right after creating one. A `queued` action is enqueued again
+ * (a lost job; its job id makes a second enqueue a no-op); a `running`, `retrying` or `awaitingClient` one is under
+ * way and is answered as it is; a `failed` or `timedOut` one goes back to `queued` with the same idempotency key. Only
+ * an action that has ended for good (`succeeded`, `delivered`) cannot run again: 409.
  */
 export async function runAction(deps: Deps, principal: Principal, actionId: string): Promise<ActionRow> {
-  const row = await deps.db.transaction(async (trx) => {
+  const { row, enqueue } = await deps.db.transaction(async (trx) => {
     const locked = await getAction(trx, principal.accountId, actionId, true);
     if (!locked) throw notFound(`Bridge action ${actionId}`);
-    if (locked.status === 'queued') return locked;
-    return transitionAction(trx, locked, 'queued', actorOf(principal), { note: 'run again' });
+    if (UNDER_WAY.has(locked.status)) return { row: locked, enqueue: locked.status === 'queued' };
+    if (!ACTIONS.canMove(locked.status, 'queued'))
+      throw conflict(`Bridge action ${actionId} has ended (${locked.status}) and cannot run again`, {
+        status: locked.status,
+        allowed: ACTIONS.allowed(locked.status),
+      });
+    return {
+      row: await transitionAction(trx, locked, 'queued', actorOf(principal), { note: 'run again' }),
+      enqueue: true,
+    };
   });
-  await enqueueAction(deps, row);
+  if (enqueue) await enqueueAction(deps, row);
   return row;
 }
