@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import { harness } from '../support/harness.js';
 import { until } from '../support/receiver.js';
 
@@ -152,6 +153,11 @@ describe('bridge actions API', function () {
     assert.equal(again.body.action.status, 'awaitingClient');
     assert.deepEqual(again.body.action.history, waiting.body.action.history, 'run changed nothing');
     assert.equal(again.body.action.attempts, 1, 'and dispatched nothing again');
+    // A lost timeout job (Redis lost it) is put back by run, so the action cannot wait forever.
+    const queue = harness.deps.queues.queue(BRIDGE_ACTIONS_QUEUE);
+    await (await queue.getJob(`${id}.timeout.1`))!.remove();
+    assert.equal((await call('POST', `/v1/bridge/actions/${id}/run`)).status, 202);
+    assert.ok(await queue.getJob(`${id}.timeout.1`), 'the timeout is armed again');
 
     assert.equal((await call('POST', `/v1/bridge/actions/${id}/update`, { status: 'succeeded' })).status, 200);
     const ended = await call('POST', `/v1/bridge/actions/${id}/run`);
