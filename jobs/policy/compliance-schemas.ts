@@ -20,6 +20,7 @@ export const OUTREACH_RULES = [
   'outreach.noConsentForCall',
   'outreach.noConsent',
   'outreach.noRecipient',
+  'outreach.tooManyRecipients',
   'outreach.quietHours',
   'outreach.unknownTimezone',
   'outreach.allowed',

@@ -20,6 +20,7 @@ import {
   recipientsIn,
   zoneOfRecipient,
   type OutreachReason,
+  type OutreachRule,
 } from './outreach.js';
 import { isTimeZone } from '../../shared/time-zone.js';
 
@@ -103,8 +104,8 @@ const pick = <T>(value: unknown, allowed?: readonly T[]) =>
   value === undefined || (allowed && !allowed.includes(value as T)) ? undefined : (value as T);
 
 /** A refusal that names no recorded decision: there was no recipient to evaluate, or too many. */
-function refusedUnevaluated(capability: string, source: string, message: string) {
-  const outreach = { allowed: false, decision: 'deny', reasons: [{ rule: 'outreach.noRecipient', message }], source };
+function refusedUnevaluated(capability: string, source: string, rule: OutreachRule, message: string) {
+  const outreach = { allowed: false, decision: 'deny', reasons: [{ rule, message }], source };
   return policyViolation(`Outreach refused: ${message}`, { outreach, capability });
 }
 
@@ -131,6 +132,7 @@ export async function requireOutreach(
     throw refusedUnevaluated(
       capability,
       source,
+      'outreach.noRecipient',
       `${capability} contacts a person, but its input names no recipient the gate can check: give a phone number ` +
         'in international form (+49…) or an email address (in any field)',
     );
@@ -138,6 +140,7 @@ export async function requireOutreach(
     throw refusedUnevaluated(
       capability,
       source,
+      'outreach.tooManyRecipients',
       `${capability} input names ${recipients.length} phone numbers or email addresses; at most ${MAX_RECIPIENTS} ` +
         'are checked for one action: split it',
     );

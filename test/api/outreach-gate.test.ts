@@ -81,6 +81,9 @@ describe('outreach gate: fail closed', function () {
       assert.deepEqual(rules(res), ['outreach.noRecipient']);
       assert.match(res.body.message, /names no recipient the gate can check/);
     }
+    const many = await act('sms.send', { list: Array.from({ length: 11 }, (_, i) => `+4930555030${10 + i}`) });
+    assert.equal(many.status, 422, many.text);
+    assert.deepEqual(rules(many), ['outreach.tooManyRecipients']);
     const actions = await harness.call('GET', '/v1/bridge/actions?connectorId=contact', { token: a.token });
     assert.equal(actions.body.actions.length, 1, 'only the allowed action of the first test was written');
   });
