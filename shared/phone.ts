@@ -17,6 +17,11 @@ export function phonesIn(text: string, country?: unknown): string[] {
   return [...new Set(findPhoneNumbersInText(text, asCountry(country)).map((m) => m.number.number as string))];
 }
 
+/** The country (ISO 3166-1 alpha-2) a phone number belongs to; null for a non-geographic one (+800…) or no number. */
+export function phoneCountry(raw: string): string | null {
+  return parsePhoneNumberFromString(raw)?.country ?? null;
+}
+
 /** One phone number as E.164, or null when it is not a possible number. */
 export function normalizePhone(raw: unknown, country?: unknown): string | null {
   if (typeof raw !== 'string') return null;

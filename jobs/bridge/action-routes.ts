@@ -48,12 +48,11 @@ export const actionRoutes = [
   }),
   r.post('/v1/bridge/actions/{actionId}/run', 'Run via hosted adapter or dispatch to a client-hosted adapter', {
     description:
-      'A failed or timedOut action is queued again with the same Idempotency-Key; a queued one is enqueued ' +
-      'again. Any other status is 409.',
-    response: { 200: ActionReply },
-    handler: async ({ params, principal }, deps) => ({
-      ok: true,
-      action: actionView(await runAction(deps, principal, params.actionId)),
-    }),
+      'Idempotent: 202 with the action. A queued one is enqueued (again, if its job was lost); a running, ' +
+      'retrying or awaitingClient one is under way and answered as it is; a failed or timedOut one is queued ' +
+      'again with the same Idempotency-Key. 409 only for an action that has ended (succeeded, delivered).',
+    response: { 202: ActionReply },
+    handler: async ({ params, principal }, deps) =>
+      new Reply(202, { ok: true, action: actionView(await runAction(deps, principal, params.actionId)) }),
   }),
 ];

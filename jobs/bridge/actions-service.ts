@@ -251,18 +251,32 @@ export async function updateActionByClient(
   });
 }
 
+/** Statuses `run` answers as they are: the action is waiting for its worker, its provider or its client. */
+const UNDER_WAY = new Set<string>(['queued', 'running', 'retrying', 'awaitingClient']);
+
+const msUntil = (at: Date | null) => (at ? at.getTime() - Date.now() : 0);
+
 /**
- * Runs an action (again): a `failed` or `timedOut` one goes back to
- * `queued` with the same idempotency key; a `queued` one is enqueued again
- * (a lost job). Anything else is under way or done: 409.
+ * Runs an action: idempotent, so a client may call it right after creating one. An action under way is answered as
+ * it is, and the job it waits for is put back in case Redis lost it (each job has a fixed id, so while it exists
+ * this adds nothing): a `queued` one's attempt, a `retrying` one's next attempt at its time, an `awaitingClient`
+ * one's timeout at its deadline; a `running` one is the worker's. A `failed` or `timedOut` one goes back to `queued`
+ * with the same idempotency key. Only an action that has ended for good (`succeeded`, `delivered`) is 409.
  */
 export async function runAction(deps: Deps, principal: Principal, actionId: string): Promise<ActionRow> {
   const row = await deps.db.transaction(async (trx) => {
     const locked = await getAction(trx, principal.accountId, actionId, true);
     if (!locked) throw notFound(`Bridge action ${actionId}`);
-    if (locked.status === 'queued') return locked;
+    if (UNDER_WAY.has(locked.status)) return locked;
+    if (!ACTIONS.canMove(locked.status, 'queued'))
+      throw conflict(`Bridge action ${actionId} has ended (${locked.status}) and cannot run again`, {
+        status: locked.status,
+        allowed: ACTIONS.allowed(locked.status),
+      });
     return transitionAction(trx, locked, 'queued', actorOf(principal), { note: 'run again' });
   });
-  await enqueueAction(deps, row);
+  if (row.status === 'queued') await enqueueAction(deps, row);
+  else if (row.status === 'retrying') await enqueueAction(deps, row, msUntil(row.next_attempt_at));
+  else if (row.status === 'awaitingClient') await enqueueClientTimeout(deps, row, msUntil(row.client_deadline));
   return row;
 }

@@ -85,6 +85,18 @@ export const SigningSecret = Type.String({
     'verifies its callbacks; stored, never returned',
 });
 
+/**
+ * How a connector's provider callbacks are authenticated: `required` (a signature made with the connector's
+ * `signingSecret`; without a secret every callback is refused) or `unsigned`, for local development only: callbacks
+ * are accepted unsigned while the connector has no secret. Refused when NODE_ENV=production.
+ */
+export const CALLBACK_SIGNINGS = ['required', 'unsigned'] as const;
+export const CallbackSigning = StringEnum(CALLBACK_SIGNINGS, {
+  description:
+    'required (default): callbacks must be signed with signingSecret. unsigned: development only, callbacks ' +
+    'are accepted without a signature while there is no signingSecret; refused (400) when NODE_ENV=production',
+});
+
 const Caps = Type.Array(Capability, { minItems: 1, maxItems: 100, uniqueItems: true });
 export const Endpoint = Type.String({
   minLength: 1,
@@ -106,6 +118,7 @@ export const ConnectorCreate = Type.Object(
     credential: Type.Optional(CredentialRef),
     scopes: Type.Optional(Scopes),
     signingSecret: Type.Optional(SigningSecret),
+    callbackSigning: Type.Optional(CallbackSigning),
     platform: Type.Optional(
       Type.Boolean({
         description:

@@ -32,6 +32,8 @@ export interface ConnectorRow {
   signing_secret: string | null;
   /** Registered by an operator for every account; the only connectors whose references may be env:. */
   platform: boolean;
+  /** `required`, or `unsigned` (development only): whether callbacks without a secret to check them are accepted. */
+  callback_signing: 'required' | 'unsigned';
   created_at: Date;
   updated_at: Date;
 }
@@ -39,7 +41,7 @@ export interface ConnectorRow {
 export type NewConnector = Pick<
   ConnectorRow,
   'id' | 'account_id' | 'connector_id' | 'kind' | 'caps' | 'endpoint' | 'credential' | 'scopes' | 'template_id'
-> & { signing_secret?: string | null; platform?: boolean };
+> & { signing_secret?: string | null; platform?: boolean; callback_signing?: ConnectorRow['callback_signing'] };
 
 /** The account's own connectors and the platform ones. */
 const visibleTo = (accountId: string) => (q: Knex.QueryBuilder) => {
@@ -55,6 +57,7 @@ export interface ConnectorChange {
   endpoint?: string;
   lastPreflight?: LastPreflight;
   signingSecret?: string | null;
+  callbackSigning?: ConnectorRow['callback_signing'];
 }
 
 const json = (v: unknown) => (v == null ? null : JSON.stringify(v));
@@ -118,6 +121,7 @@ export async function updateConnector(db: Db, id: string, change: ConnectorChang
   if (change.credential !== undefined) patch.credential = json(change.credential);
   if (change.endpoint !== undefined) patch.endpoint = change.endpoint;
   if (change.signingSecret !== undefined) patch.signing_secret = change.signingSecret;
+  if (change.callbackSigning !== undefined) patch.callback_signing = change.callbackSigning;
   if (change.lastPreflight !== undefined) patch.last_preflight = JSON.stringify(change.lastPreflight);
   const [row] = await db('connectors').where({ id }).update(patch).returning('*');
   return row;

@@ -68,6 +68,35 @@ export function checkConnectorEndpoint(deps: Pick<Deps, 'config'>, endpoint: str
   return url.toString();
 }
 
+/**
+ * `callbackSigning: unsigned` is the development setting: refused in production (NODE_ENV=production), and beside a
+ * signing secret, whose signatures would be checked anyway.
+ */
+function callbackSigningProblem(
+  deps: Pick<Deps, 'config'>,
+  signing: ConnectorRow['callback_signing'],
+  hasSecret: boolean,
+): FieldProblem | null {
+  if (signing !== 'unsigned') return null;
+  if (deps.config.NODE_ENV === 'production')
+    return {
+      path: '/callbackSigning',
+      problem: 'unsignedInProduction',
+      message:
+        'callbackSigning unsigned is a development setting and is refused in production (NODE_ENV=production): ' +
+        'give the connector a signingSecret (whsec_…) and have the provider sign its callbacks',
+    };
+  if (hasSecret)
+    return {
+      path: '/callbackSigning',
+      problem: 'unsignedWithSecret',
+      message:
+        'callbackSigning unsigned is for a connector without a signingSecret: with one, callbacks are verified; ' +
+        'drop one of the two',
+    };
+  return null;
+}
+
 /** A signing secret as stored: sealed under the owning account's data key (null stays null). */
 async function sealedSigningSecret(deps: Deps, accountId: string, secret: string | null | undefined) {
   return secret == null ? secret : seal(deps, accountId, secret);
@@ -93,6 +122,9 @@ export async function registerConnector(
     deps.config.SECRET_ENV_PREFIX,
     platform,
   );
+  const callbackSigning = body.callbackSigning ?? 'required';
+  const signing = callbackSigningProblem(deps, callbackSigning, Boolean(body.signingSecret));
+  if (signing) problems.push(signing);
   if (problems.length > 0) throw refused(problems);
   const endpoint = checkConnectorEndpoint(deps, body.endpoint);
   const row = await insertConnector(deps.db, {
@@ -107,6 +139,7 @@ export async function registerConnector(
     template_id: null,
     signing_secret: (await sealedSigningSecret(deps, principal.accountId, body.signingSecret)) ?? null,
     platform,
+    callback_signing: callbackSigning,
   });
   if (!row)
     throw conflict(`Connector ${body.connectorId} already exists in this account`, { connectorId: body.connectorId });
@@ -153,6 +186,11 @@ export async function updateConnectorByClient(
       deps.config.SECRET_ENV_PREFIX,
       row.platform,
     );
+    // A new secret ends the unsigned development setting unless the update names a setting itself.
+    const callbackSigning = change.callbackSigning ?? (change.signingSecret ? 'required' : undefined);
+    const hasSecret = change.signingSecret !== undefined ? Boolean(change.signingSecret) : Boolean(row.signing_secret);
+    const signing = callbackSigningProblem(deps, callbackSigning ?? row.callback_signing, hasSecret);
+    if (signing && callbackSigning !== undefined) problems.push(signing);
     if (problems.length > 0) throw refused(problems);
     const to = change.status ?? row.status;
     if (to !== row.status && !CONNECTORS.canMove(row.status, to)) {
@@ -165,7 +203,15 @@ export async function updateConnectorByClient(
     const endpoint = change.endpoint !== undefined ? checkConnectorEndpoint(deps, change.endpoint) : undefined;
     const statusReason =
       to !== row.status || change.statusReason !== undefined ? (change.statusReason ?? null) : undefined;
-    return updateConnector(trx, row.id, { status: to, statusReason, scopes, credential, endpoint, signingSecret });
+    return updateConnector(trx, row.id, {
+      status: to,
+      statusReason,
+      scopes,
+      credential,
+      endpoint,
+      signingSecret,
+      callbackSigning,
+    });
   });
 }
 

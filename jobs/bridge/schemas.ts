@@ -8,6 +8,7 @@ import {
   CREDENTIAL_TYPES,
   Endpoint,
   SigningSecret,
+  CallbackSigning,
   ResourcePattern,
 } from './connector-schemas.js';
 import { PREFLIGHT_CHECKS, PREFLIGHT_STATUSES } from '../policy/index.js';
@@ -65,6 +66,7 @@ export const ConnectorView = Type.Object(
     templateId: Nullable(Type.String()),
     platform: Type.Boolean({ description: 'Registered by an operator for every account (may hold env: references)' }),
     signed: Type.Boolean({ description: 'Has a signing secret (never shown): actions are signed, callbacks verified' }),
+    callbackSigning: CallbackSigning,
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },
@@ -86,6 +88,7 @@ export const ConnectorUpdate = Type.Object(
     signingSecret: Type.Optional(
       Type.Union([SigningSecret, Type.Null()], { description: 'A new signing secret; null removes it' }),
     ),
+    callbackSigning: Type.Optional(CallbackSigning),
   },
   { $id: 'ConnectorUpdate', additionalProperties: true },
 );

@@ -71,6 +71,7 @@ export function connectorViewWith(row: ConnectorRow, states: SecretState[]) {
     templateId: row.template_id,
     platform: row.platform,
     signed: Boolean(row.signing_secret),
+    callbackSigning: row.callback_signing,
     createdAt: iso(row.created_at),
     updatedAt: iso(row.updated_at),
   };

@@ -133,7 +133,8 @@ async function threadOf(
 
 /**
  * Ingests a provider callback for a connector: verified over the raw body
- * when the connector has a signing secret (401 forged or stale), normalised,
+ * with the connector's signing secret (401 forged, stale or unsigned; without a secret 401 too, unless the
+ * connector has the development setting `callbackSigning: unsigned` outside production), normalised,
  * stored once per external id (a resend answers the stored callback,
  * `duplicate: true`, and changes nothing), then reconciled.
  */
@@ -148,7 +149,11 @@ export async function ingestCallback(
   const connector = await getConnector(deps.db, principal.accountId, connectorId);
   if (!connector) throw notFound(`Connector ${connectorId}`);
   const body = raw ?? JSON.stringify(payload);
-  const verdict = verifyCallback(await openStored(deps, connector.signing_secret), body, headers);
+  const verdict = verifyCallback(await openStored(deps, connector.signing_secret), body, headers, {
+    connectorId: connector.connector_id,
+    accepted: connector.callback_signing === 'unsigned',
+    production: deps.config.NODE_ENV === 'production',
+  });
   if (!verdict.ok) throw unauthorized(`Callback refused: ${verdict.reason}`);
   const n = normalizeCallback(payload);
   const externalId = externalIdOf(headers, payload, body);

@@ -24,14 +24,29 @@ export type Verdict = { ok: true; scheme: SignatureScheme } | { ok: false; reaso
  * Webhooks headers (verified by the standardwebhooks package, which also
  * refuses a timestamp more than five minutes off), else
  * `X-Hub-Signature-256: sha256=<hex>` (HMAC-SHA256 of the raw body keyed
- * with the secret as written). Without a secret nothing is checked.
+ * with the secret as written). Without a secret nothing can be checked: the callback is refused unless `unsigned`
+ * says the connector was registered with the development setting that accepts them (`callbackSigning: unsigned`,
+ * never in production).
  */
 export function verifyCallback(
   secret: string | null,
   raw: string,
   headers: Readonly<Record<string, string | undefined>>,
+  unsigned: { connectorId: string; accepted: boolean; production: boolean },
 ): Verdict {
-  if (!secret) return { ok: true, scheme: 'unsigned' };
+  if (!secret) {
+    if (unsigned.accepted && !unsigned.production) return { ok: true, scheme: 'unsigned' };
+    return {
+      ok: false,
+      reason: unsigned.accepted
+        ? 'unsigned callbacks (callbackSigning: unsigned) are a development setting and are refused in production: ' +
+          'give the connector a signingSecret (whsec_…) and have the provider sign its callbacks'
+        : `connector ${unsigned.connectorId} has no signingSecret, so its callbacks cannot be verified: give it ` +
+          `one (whsec_…, POST /v1/bridge/connectors/${unsigned.connectorId}/update) and have the provider sign ` +
+          'with it (Standard Webhooks or X-Hub-Signature-256); for local development only, the connector setting ' +
+          'callbackSigning: unsigned accepts unsigned callbacks',
+    };
+  }
   if (headers['webhook-signature']) {
     try {
       new Webhook(secret).verify(raw, {

@@ -95,13 +95,14 @@ export const routes = [
   }),
   r.post('/v1/channels/callbacks', 'Ingest a provider callback and reconcile', {
     description:
-      "The body is the provider's JSON as it sent it; ?connectorId names the connector. With a signing " +
-      'secret on the connector the raw body must carry a valid Standard Webhooks signature (webhook-id, ' +
+      "The body is the provider's JSON as it sent it; ?connectorId names the connector. The raw body must " +
+      "carry a valid signature made with the connector's signingSecret: Standard Webhooks (webhook-id, " +
       'webhook-timestamp, webhook-signature) or X-Hub-Signature-256 (401 otherwise, also for a stale ' +
-      'timestamp). Normalised (kind, status, refs), stored once per external id (a resend is 200 with ' +
-      'duplicate: true and changes nothing), then reconciled: a delivery status moves its bridge action, a ' +
-      'proxy outcome (by proxyId or callbackRef) resolves its mission once, an inbound message on a thread ' +
-      'becomes a touchpoint.',
+      'timestamp, and for a connector without a secret unless it was registered with the development ' +
+      'setting callbackSigning: unsigned, which production refuses). Normalised (kind, status, refs), stored ' +
+      'once per external id (a resend is 200 with duplicate: true and changes nothing), then reconciled: a ' +
+      'delivery status moves its bridge action, a proxy outcome (by proxyId or callbackRef) resolves its ' +
+      'mission once, an inbound message on a thread becomes a touchpoint.',
     query: CallbackQuery,
     response: { 200: CallbackReply, 201: CallbackReply },
     handler: async ({ query, body, rawBody, headers, principal }, deps) => {

@@ -19,7 +19,10 @@ export const OUTREACH_RULES = [
   'outreach.noLawfulBasis',
   'outreach.noConsentForCall',
   'outreach.noConsent',
+  'outreach.noRecipient',
+  'outreach.tooManyRecipients',
   'outreach.quietHours',
+  'outreach.unknownTimezone',
   'outreach.allowed',
 ] as const;
 
@@ -45,7 +48,9 @@ export const OutreachEvaluate = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 64,
-        description: 'IANA time zone of the recipient (Europe/Berlin); quiet hours are checked in it',
+        description:
+          'IANA time zone of the recipient (Europe/Berlin); quiet hours are checked in it. Omitted: the phone ' +
+          "number's country when its time zones agree; else a call or text is deferred",
       }),
     ),
   },
@@ -60,7 +65,9 @@ export const OutreachDecisionView = Type.Object({
   allowed: Type.Boolean(),
   decision: StringEnum(OUTREACH_DECISIONS),
   reasons: Type.Array(OutreachReason),
-  notBefore: Type.Union([Timestamp, Type.Null()], { description: 'With defer: the earliest time outreach is allowed' }),
+  notBefore: Type.Union([Timestamp, Type.Null()], {
+    description: "With defer: the earliest time outreach is allowed (null: the recipient's time zone is unknown)",
+  }),
   channel: StringEnum(OUTREACH_CHANNELS),
   recipient: Type.String({ description: 'The normalised recipient' }),
   purpose: Type.Union([Type.String(), Type.Null()]),

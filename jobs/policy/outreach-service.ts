@@ -13,7 +13,15 @@ import { invalidPayload, notFound, policyViolation } from '../../shared/errors.j
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { LAWFUL_BASES, type OUTREACH_CHANNELS, type OutreachEvaluate } from './compliance-schemas.js';
-import { evaluateOutreach, normaliseRecipient, type OutreachReason } from './outreach.js';
+import {
+  evaluateOutreach,
+  MAX_RECIPIENTS,
+  normaliseRecipient,
+  recipientsIn,
+  zoneOfRecipient,
+  type OutreachReason,
+  type OutreachRule,
+} from './outreach.js';
 import { isTimeZone } from '../../shared/time-zone.js';
 
 type Db = Pick<Deps, 'db'>;
@@ -45,7 +53,11 @@ export const suppressionView = (row: SuppressionRow) => ({
   createdAt: row.created_at.toISOString(),
 });
 
-/** Evaluates outreach against the account's suppressions and the rules, and records the decision whatever it is. */
+/**
+ * Evaluates outreach against the account's suppressions and the rules, and records the decision whatever it is.
+ * Quiet hours are checked in `recipientTimezone`, else in the phone number's country's time zone (see
+ * `zoneOfRecipient`).
+ */
 export async function evaluateAndRecord(
   deps: Db,
   principal: Principal,
@@ -58,7 +70,12 @@ export async function evaluateAndRecord(
     throw invalidPayload(
       `${at.replace(/recipient$/, '')}recipientTimezone: ${input.recipientTimezone} is not an IANA time zone`,
     );
-  const verdict = evaluateOutreach(input, await isSuppressed(deps.db, principal.accountId, recipient), new Date());
+  const now = new Date();
+  const zone = input.recipientTimezone
+    ? { zone: input.recipientTimezone, from: 'given' }
+    : zoneOfRecipient(recipient, now);
+  const suppressed = await isSuppressed(deps.db, principal.accountId, recipient);
+  const verdict = evaluateOutreach({ ...input, recipient }, suppressed, now, zone);
   const row = await insertDecision(deps.db, {
     id: newId('odc'),
     account_id: principal.accountId,
@@ -86,13 +103,19 @@ const CAPABILITY_CHANNEL: Record<string, (typeof OUTREACH_CHANNELS)[number]> = {
 const pick = <T>(value: unknown, allowed?: readonly T[]) =>
   value === undefined || (allowed && !allowed.includes(value as T)) ? undefined : (value as T);
 
+/** A refusal that names no recorded decision: there was no recipient to evaluate, or too many. */
+function refusedUnevaluated(capability: string, source: string, rule: OutreachRule, message: string) {
+  const outreach = { allowed: false, decision: 'deny', reasons: [{ rule, message }], source };
+  return policyViolation(`Outreach refused: ${message}`, { outreach, capability });
+}
+
 /**
- * The gate before a bridge action (or a proxy mission's send) contacts a
- * person: when the capability contacts people and the input names a
- * recipient (`to`, `phone`, `email` or `recipient`), outreach is evaluated
- * with the input's `outreach` object and anything but `allow` is refused
- * (422, the decision and its reasons in the details). Returns the input
- * without `outreach`, which is for this gate and not for the provider.
+ * The gate before a bridge action (or a proxy mission's send) contacts a person. It fails closed: when the
+ * capability contacts people, every phone number and email address anywhere in the input (`recipientsIn`, whatever
+ * the field is called) is evaluated with the input's `outreach` object, each decision recorded, and anything but
+ * `allow` for any of them (a deferral too) is refused (422, the decision that refused in `details.outreach`, every one
+ * in `details.decisions`). An input in which the gate finds no recipient is refused too, as is one naming more than
+ * MAX_RECIPIENTS. Returns the input without `outreach`, which is for this gate and not for the provider.
  */
 export async function requireOutreach(
   deps: Db,
@@ -103,31 +126,51 @@ export async function requireOutreach(
 ): Promise<Record<string, unknown>> {
   const { outreach, ...rest } = input;
   const channel = CAPABILITY_CHANNEL[capability];
-  const raw = [rest.to, rest.phone, rest.email, rest.recipient].find(
-    (v) => typeof v === 'string' && v.trim() !== '',
-  ) as string | undefined;
-  if (!channel || !raw) return rest;
+  if (!channel) return rest;
+  const recipients = recipientsIn(rest);
+  if (recipients.length === 0)
+    throw refusedUnevaluated(
+      capability,
+      source,
+      'outreach.noRecipient',
+      `${capability} contacts a person, but its input names no recipient the gate can check: give a phone number ` +
+        'in international form (+49…) or an email address (in any field)',
+    );
+  if (recipients.length > MAX_RECIPIENTS)
+    throw refusedUnevaluated(
+      capability,
+      source,
+      'outreach.tooManyRecipients',
+      `${capability} input names ${recipients.length} phone numbers or email addresses; at most ${MAX_RECIPIENTS} ` +
+        'are checked for one action: split it',
+    );
   const o = (outreach && typeof outreach === 'object' ? outreach : {}) as Record<string, unknown>;
-  const decision = await evaluateAndRecord(
-    deps,
-    principal,
-    {
-      channel,
-      recipient: raw,
-      purpose: typeof o.purpose === 'string' ? o.purpose : undefined,
-      lawfulBasis: pick(o.lawfulBasis, LAWFUL_BASES),
-      consent: pick<boolean>(o.consent, [true, false]),
-      consentToCall: pick<boolean>(o.consentToCall, [true, false]),
-      recipientTimezone: typeof o.recipientTimezone === 'string' ? o.recipientTimezone : undefined,
-    },
-    source,
-    '/input/recipient',
-  );
-  if (!decision.allowed) {
+  const decisions = [];
+  for (const recipient of recipients) {
+    decisions.push(
+      await evaluateAndRecord(
+        deps,
+        principal,
+        {
+          channel,
+          recipient,
+          purpose: typeof o.purpose === 'string' ? o.purpose : undefined,
+          lawfulBasis: pick(o.lawfulBasis, LAWFUL_BASES),
+          consent: pick<boolean>(o.consent, [true, false]),
+          consentToCall: pick<boolean>(o.consentToCall, [true, false]),
+          recipientTimezone: typeof o.recipientTimezone === 'string' ? o.recipientTimezone : undefined,
+        },
+        source,
+        '/input/outreach/recipient',
+      ),
+    );
+  }
+  const refused = decisions.find((d) => d.decision === 'deny') ?? decisions.find((d) => d.decision === 'defer');
+  if (refused) {
     throw policyViolation(
-      `Outreach ${decision.decision === 'defer' ? 'deferred' : 'refused'}: ` +
-        `${decision.reasons.map((r) => r.message).join('; ')}`,
-      { outreach: decision },
+      `Outreach ${refused.decision === 'defer' ? 'deferred' : 'refused'} for ${refused.recipient}: ` +
+        `${refused.reasons.map((r) => r.message).join('; ')}`,
+      { outreach: refused, decisions },
     );
   }
   return rest;

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import { harness } from '../support/harness.js';
 import { until } from '../support/receiver.js';
+
+const input = { to: 'kim@example.com', text: 'hi', outreach: { lawfulBasis: 'contract' } };
 
 /** The action routes' contract: success, 400, 401, 404 and another account's action (404). */
 describe('bridge actions API', function () {
@@ -19,7 +22,7 @@ describe('bridge actions API', function () {
     assert.equal(made.status, 201, made.text);
     const action = await harness.call('POST', '/v1/bridge/actions', {
       token: owner.token,
-      body: { connectorId: 'relay', capability: 'chat.post', input: { text: 'hi' } },
+      body: { connectorId: 'relay', capability: 'chat.post', input },
     });
     assert.equal(action.status, 201, action.text);
     actionId = action.body.action.actionId;
@@ -131,13 +134,35 @@ describe('bridge actions API', function () {
     assert.deepEqual((await harness.call('GET', '/v1/bridge/actions', { token: other.token })).body.actions, []);
   });
 
-  it('run is 409 while an action is under way', async () => {
-    await until(
-      () => harness.call('GET', `/v1/bridge/actions/${actionId}`, { token: owner.token }),
+  it('run is idempotent: 202 with the action while queued or awaiting its client; 409 once it ended', async () => {
+    const call = (method: string, path: string, body?: unknown) =>
+      harness.call(method, path, { token: owner.token, ...(body === undefined ? {} : { body }) });
+    // What the spec describes a client doing: create, then run at once.
+    const made = await call('POST', '/v1/bridge/actions', { connectorId: 'relay', capability: 'chat.post', input });
+    assert.equal(made.status, 201, made.text);
+    const id = made.body.action.actionId;
+    const first = await call('POST', `/v1/bridge/actions/${id}/run`);
+    assert.equal(first.status, 202, first.text);
+    assert.ok(['queued', 'awaitingClient'].includes(first.body.action.status), first.body.action.status);
+    const waiting = await until(
+      () => call('GET', `/v1/bridge/actions/${id}`),
       (r) => r.body.action.status === 'awaitingClient',
     );
-    const run = await harness.call('POST', `/v1/bridge/actions/${actionId}/run`, { token: owner.token });
-    assert.equal(run.status, 409);
-    assert.deepEqual(run.body.details.allowed, ['succeeded', 'delivered', 'failed', 'timedOut']);
+    const again = await call('POST', `/v1/bridge/actions/${id}/run`);
+    assert.equal(again.status, 202, again.text);
+    assert.equal(again.body.action.status, 'awaitingClient');
+    assert.deepEqual(again.body.action.history, waiting.body.action.history, 'run changed nothing');
+    assert.equal(again.body.action.attempts, 1, 'and dispatched nothing again');
+    // A lost timeout job (Redis lost it) is put back by run, so the action cannot wait forever.
+    const queue = harness.deps.queues.queue(BRIDGE_ACTIONS_QUEUE);
+    await (await queue.getJob(`${id}.timeout.1`))!.remove();
+    assert.equal((await call('POST', `/v1/bridge/actions/${id}/run`)).status, 202);
+    assert.ok(await queue.getJob(`${id}.timeout.1`), 'the timeout is armed again');
+
+    assert.equal((await call('POST', `/v1/bridge/actions/${id}/update`, { status: 'succeeded' })).status, 200);
+    const ended = await call('POST', `/v1/bridge/actions/${id}/run`);
+    assert.equal(ended.status, 409, ended.text);
+    assert.match(ended.body.message, /has ended \(succeeded\) and cannot run again/);
+    assert.equal(ended.body.details.status, 'succeeded');
   });
 });

@@ -1,18 +1,6 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
-
-/**
- * A fixed-offset IANA zone (Etc/GMT±N) whose local hour is `hour` right now; the offsets span 26 hours, so one always
- * exists.
- */
-function zoneAtLocalHour(hour: number): string {
-  const utc = new Date().getUTCHours();
-  for (let offset = -12; offset <= 14; offset++) {
-    if ((((utc + offset) % 24) + 24) % 24 === hour)
-      return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-  }
-  throw new Error(`no zone at local hour ${hour}`);
-}
+import { zoneAtLocalHour } from '../support/outreach.js';
 
 /**
  * Outreach compliance: every rule, suppressions, the audit list, and the gate before bridge actions and proxy missions.

@@ -10,6 +10,7 @@ import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { startWorkers } from '../../workers/domains.js';
 import { harness } from '../support/harness.js';
+import { daytimeOutreach } from '../support/outreach.js';
 import { until } from '../support/receiver.js';
 
 /**
@@ -90,7 +91,7 @@ describe('bridge actions: no credential in any log line', function () {
       const ok = await createAction(deps, principal, {
         connectorId,
         capability: 'sms.send',
-        input: { to: '+49305550155', text: 'hi', outreach: { lawfulBasis: 'contract' } },
+        input: { to: '+49305550155', text: 'hi', outreach: daytimeOutreach() },
       });
       const done = await until(
         () => read(ok.id),
@@ -108,7 +109,7 @@ describe('bridge actions: no credential in any log line', function () {
       const bad = await createAction(deps, principal, {
         connectorId,
         capability: 'sms.send',
-        input: { to: '+49305550155', text: 'hi', outreach: { lawfulBasis: 'contract' } },
+        input: { to: '+49305550155', text: 'hi', outreach: daytimeOutreach() },
       });
       const failed = await until(
         () => read(bad.id),

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { newWebhookSecret } from '../../jobs/events/logic.js';
 import { harness, type ApiResponse } from '../support/harness.js';
+import { daytimeOutreach } from '../support/outreach.js';
 import { startReceiver, until } from '../support/receiver.js';
 
 /**
@@ -76,7 +79,7 @@ describe('bridge actions: provider calls that happen once', function () {
       const made = await call('POST', '/v1/bridge/actions', {
         connectorId,
         capability: 'sms.send',
-        input: { to: '+49305550155', text: 'hello', outreach: { lawfulBasis: 'contract' } },
+        input: { to: '+49305550155', text: 'hello', outreach: daytimeOutreach() },
       });
       assert.equal(made.status, 201, made.text);
       assert.equal(made.body.action.status, 'queued');
@@ -108,7 +111,7 @@ describe('bridge actions: provider calls that happen once', function () {
     const made = await call('POST', '/v1/bridge/actions', {
       connectorId,
       capability: 'sms.send',
-      input: { to: '+49305550155', text: 'again', outreach: { lawfulBasis: 'contract' } },
+      input: { to: '+49305550155', text: 'again', outreach: daytimeOutreach() },
     });
     const done = await settled(call, made.body.action.actionId, ['succeeded', 'failed']);
     assert.equal(done.body.action.status, 'succeeded', done.text);
@@ -126,7 +129,7 @@ describe('bridge actions: provider calls that happen once', function () {
     const refused = await call('POST', '/v1/bridge/actions', {
       connectorId,
       capability: 'sms.send',
-      input: { text: 'bad' },
+      input: { to: '+49305550155', text: 'bad', outreach: daytimeOutreach() },
     });
     const failed = await settled(call, refused.body.action.actionId, ['succeeded', 'failed']);
     assert.deepEqual(
@@ -145,7 +148,7 @@ describe('bridge actions: provider calls that happen once', function () {
     const made = await call('POST', '/v1/bridge/actions', {
       connectorId: 'client-sms',
       capability: 'sms.send',
-      input: { text: 'via the client' },
+      input: { to: '+49305550155', text: 'via the client', outreach: daytimeOutreach() },
     });
     const waiting = await settled(call, made.body.action.actionId, ['awaitingClient']);
     assert.ok(waiting.body.action.clientDeadline);
@@ -168,6 +171,7 @@ describe('bridge actions: provider calls that happen once', function () {
       connectorId,
       capability: 'sms.send',
       sessionId: session.body.session.sessionId,
+      input: { to: '+49305550155', text: 'in session', outreach: daytimeOutreach() },
     });
     assert.equal(ok.status, 201, ok.text);
     await call('POST', `/v1/bridge/connection-sessions/${session.body.session.sessionId}/revoke`, {});
@@ -175,6 +179,7 @@ describe('bridge actions: provider calls that happen once', function () {
       connectorId,
       capability: 'sms.send',
       sessionId: session.body.session.sessionId,
+      input: { to: '+49305550155', text: 'in session', outreach: daytimeOutreach() },
     });
     assert.equal(revoked.status, 409, revoked.text);
     assert.equal(revoked.body.details.status, 'revoked');
@@ -201,7 +206,7 @@ describe('bridge actions: provider calls that happen once', function () {
         to: '+49305550123',
         text: 'Does Monday work?',
         connectorId,
-        outreach: { lawfulBasis: 'legitimateInterest' },
+        outreach: { ...daytimeOutreach(), lawfulBasis: 'legitimateInterest' },
       },
     });
     assert.equal(made.status, 201, made.text);
@@ -225,5 +230,43 @@ describe('bridge actions: provider calls that happen once', function () {
       voiceCall: { phone: '+49305550123', connectorId },
     });
     assert.equal(refused.status, 422, 'the connector has no voice.call: no mission is written');
+  });
+
+  it('run while a hosted action is running answers 202 with it as it is, and calls the provider once', async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    let calls = 0;
+    const slow = http.createServer((req, res) => {
+      calls++;
+      req.resume();
+      void held.then(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"id":"SM-slow"}');
+      });
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    try {
+      const endpoint = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`;
+      const { call, connectorId } = await setup({ endpoint });
+      const made = await call('POST', '/v1/bridge/actions', {
+        connectorId,
+        capability: 'sms.send',
+        input: { to: '+49305550155', text: 'slow', outreach: daytimeOutreach() },
+      });
+      const id = made.body.action.actionId;
+      const running = await settled(call, id, ['running']);
+      const run = await call('POST', `/v1/bridge/actions/${id}/run`);
+      assert.equal(run.status, 202, run.text);
+      assert.equal(run.body.action.status, 'running');
+      assert.deepEqual(run.body.action.history, running.body.action.history, 'run changed nothing');
+      release();
+      await settled(call, id, ['succeeded']);
+      assert.equal(calls, 1, 'the provider was called once');
+      assert.equal((await call('POST', `/v1/bridge/actions/${id}/run`)).status, 409, 'a succeeded action has ended');
+    } finally {
+      release();
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
+    }
   });
 });

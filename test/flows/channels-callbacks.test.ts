@@ -3,6 +3,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { newWebhookSecret } from '../../jobs/events/logic.js';
 import { harness } from '../support/harness.js';
+import { daytimeOutreach } from '../support/outreach.js';
 import { until } from '../support/receiver.js';
 
 /**
@@ -66,7 +67,7 @@ describe('channels: provider callbacks reconcile actions and missions', function
           connectorId: 'relay',
           capability: 'sms.send',
           threadId: thread.threadId,
-          input: { text: 'hi' },
+          input: { to: '+49305550155', text: 'hi', outreach: daytimeOutreach() },
         })
       ).body.action;
       await until(

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { newWebhookSecret } from '../../jobs/events/logic.js';
 import { addMember, receiptsOf, tokenWith } from '../support/grants.js';
 import { harness } from '../support/harness.js';
+import { daytimeOutreach } from '../support/outreach.js';
 import { grant, newTask } from '../support/pay.js';
 import { startReceiver } from '../support/receiver.js';
 import { pollUntilRest } from '../support/runs.js';
@@ -139,7 +140,7 @@ describe('a run, a tool and a mission act within the grant of the token behind t
         to: '+49305550123',
         text: 'Does Monday work?',
         connectorId,
-        outreach: { lawfulBasis: 'legitimateInterest' },
+        outreach: { ...daytimeOutreach(), lawfulBasis: 'legitimateInterest' },
       },
     };
     const proxyOnly = await scoped(['proxy:read', 'proxy:write']);
