@@ -8,6 +8,7 @@ import type { Deps } from '../shared/deps.js';
 import { copiesOf, endClients } from '../shared/redis/connection.js';
 import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifecycle.js';
 import { jobDuration } from '../jobs/metrics.js';
+import { markServed } from '../jobs/orchestrator/index.js';
 import { serveWorkMetrics } from './metrics-server.js';
 
 /**
@@ -63,6 +64,9 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
     workers.push({ name, worker });
   }
   if (workers.length === 0) return [];
+  // A step job runs the next step of its segment itself when that domain is served here
+  // (jobs/orchestrator/step-job.ts).
+  const forget = markServed(deps.config.QUEUE_PREFIX, workers.map((w) => w.name));
   // The connections BullMQ made for these workers (a blocking one each), which shutdown may have to end itself (see
   // endClients).
   const own = copiesOf(deps.redis).filter((c) => !before.has(c));
@@ -70,6 +74,7 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
     {
       name: `workers:${workers.map((w) => w.name).join(',')}`,
       stop: async (graceOver) => {
+        forget();
         endClients(own, 'notReady'); // one still waiting for Redis would hold its worker's close
         const over = graceOver && whenAborted(graceOver).then(() => endClients(own, 'all'));
         await Promise.all(

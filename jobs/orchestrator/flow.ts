@@ -1,4 +1,4 @@
-import type { FlowJob, JobsOptions } from 'bullmq';
+import type { JobsOptions } from 'bullmq';
 import type { Config } from '../../shared/config.js';
 import type { Deps } from '../../shared/deps.js';
 import type { FinalizeJobData, StepJobData } from '../../shared/schemas/run-data.js';
@@ -22,19 +22,13 @@ export const finalizeJobId = (runId: string, segment: number, drive?: number) =>
  * Retries ride out a restart of Postgres or Redis of tens of seconds (from
  * JOB_RETRY_BASE_MS, doubling over ten attempts); a domain's own unexpected
  * errors are retried only STEP_ERROR_ATTEMPTS times (step-job.ts). A step
- * that fails for good does not hold its parent: the parent runs, sees the
- * missing step and fails the run, and the root (the last step) writes the
- * run's end.
+ * job that fails for good leaves its run to the stuck-run sweep, which
+ * drives the segment again or fails the run.
  */
 const JOB_ATTEMPTS = 10;
 
 /** What run jobs need from the config: their retry base and how long finished jobs stay in Redis. */
 export type JobConfig = Pick<Config, 'JOB_RETRY_BASE_MS' | 'QUEUE_KEEP_COMPLETED_SECONDS' | 'QUEUE_KEEP_FAILED_DAYS'>;
-const DEFAULT_JOB_CONFIG: JobConfig = {
-  JOB_RETRY_BASE_MS: 500,
-  QUEUE_KEEP_COMPLETED_SECONDS: 3600,
-  QUEUE_KEEP_FAILED_DAYS: 7,
-};
 
 /**
  * Finished run jobs leave Redis after QUEUE_KEEP_COMPLETED_SECONDS / QUEUE_KEEP_FAILED_DAYS, with a count cap per
@@ -51,48 +45,15 @@ const jobOptions = (config: JobConfig): JobsOptions => ({
   attempts: JOB_ATTEMPTS,
   backoff: { type: 'exponential', delay: config.JOB_RETRY_BASE_MS },
   ...jobRetention(config),
-  ignoreDependencyOnFailure: true,
 });
 
 /**
- * One segment of a run as a BullMQ flow: a chain with the first step as the
- * deepest child and the last step as the root, so BullMQ runs the steps in
- * route order, each on its own domain's queue; the last one finalizes the
- * segment (no job of its own for that: one hop and one job fewer per run).
+ * Starts a segment: one job for its first step, on that domain's queue. The
+ * job runs the steps that follow where this process serves their domains and
+ * hands the run on otherwise (step-job.ts), so a segment costs one job when
+ * one process serves its domains, rather than a job and a flow dependency per
+ * step.
  */
-export function buildSegmentFlow(
-  runId: string,
-  segment: number,
-  route: string[],
-  fromIndex: number,
-  resumeWaitpointId?: string,
-  drive?: number,
-  config: JobConfig = DEFAULT_JOB_CONFIG,
-): FlowJob {
-  const opts = jobOptions(config);
-  if (fromIndex >= route.length) throw new Error(`segment ${segment} of run ${runId} has no step from ${fromIndex} on`);
-  let child: FlowJob | undefined;
-  for (let index = fromIndex; index < route.length; index++) {
-    const data: StepJobData = {
-      runId,
-      segment,
-      index,
-      domain: route[index]!,
-      ...(index === fromIndex ? { first: true, ...(resumeWaitpointId ? { resumeWaitpointId } : {}) } : {}),
-      ...(index === route.length - 1 ? { finalizes: true } : {}),
-      ...(drive ? { drive } : {}),
-    };
-    child = {
-      name: 'step',
-      queueName: route[index]!,
-      data,
-      opts: { ...opts, jobId: stepJobId(data) },
-      ...(child ? { children: [child] } : {}),
-    };
-  }
-  return child!;
-}
-
 export async function enqueueSegment(
   deps: Pick<Deps, 'queues' | 'config'>,
   runId: string,
@@ -102,9 +63,36 @@ export async function enqueueSegment(
   resumeWaitpointId?: string,
   drive?: number,
 ): Promise<void> {
-  await deps.queues
-    .flows()
-    .add(buildSegmentFlow(runId, segment, route, fromIndex, resumeWaitpointId, drive, deps.config));
+  await enqueueStep(deps, segmentStart(runId, segment, route, fromIndex, resumeWaitpointId, drive));
+}
+
+/** The job data of a segment's first step. */
+export function segmentStart(
+  runId: string,
+  segment: number,
+  route: string[],
+  fromIndex: number,
+  resumeWaitpointId?: string,
+  drive?: number,
+): StepJobData {
+  if (fromIndex >= route.length) throw new Error(`segment ${segment} of run ${runId} has no step from ${fromIndex} on`);
+  return {
+    runId,
+    segment,
+    index: fromIndex,
+    domain: route[fromIndex]!,
+    first: true,
+    ...(resumeWaitpointId ? { resumeWaitpointId } : {}),
+    ...(drive ? { drive } : {}),
+  };
+}
+
+/**
+ * One step's job on its domain's queue, under its deterministic id: a second add (a retried hand-off, two drivers)
+ * is a no-op while the first is kept.
+ */
+export async function enqueueStep(deps: Pick<Deps, 'queues' | 'config'>, data: StepJobData): Promise<void> {
+  await deps.queues.queue(data.domain).add('step', data, { ...jobOptions(deps.config), jobId: stepJobId(data) });
 }
 
 /** A finalize of its own (no steps before it), for a run the sweep ended. */

@@ -11,5 +11,6 @@ export { findRun } from './run-queries.js';
 export { TERMINAL_STATUSES } from './run-state.js';
 export { DomainName, OrchestratorRequest, OrchestratorResult, RunAccepted } from './schemas.js';
 export { resumeRun, submitRun } from './submit.js';
+export { markServed } from './served-here.js';
 export { runLinks } from './views.js';
 export { enqueueResumed, resolveRunWaitpoint, type ResumedRun } from './waitpoint-resume.js';

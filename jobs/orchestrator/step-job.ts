@@ -11,11 +11,12 @@ import { readAs } from '../../shared/validation.js';
 import { RunInput, WaitpointResolution } from './schemas.js';
 import { readJob } from './read-job.js';
 import { stepHandler } from '../steps.js';
-import type { StepInput, StepOutcome } from '../step.js';
+import type { StepHandler, StepInput, StepOutcome } from '../step.js';
 import { CancelError, trackRun } from './cancel-registry.js';
 import { StepStream } from './step-stream.js';
 import { stepDuration } from '../metrics.js';
-import { stepRowId } from './flow.js';
+import { enqueueStep, stepRowId } from './flow.js';
+import { servedHere } from './served-here.js';
 import { announce, emitRunEvent } from './run-events.js';
 import { failRun } from './run-fail.js';
 import { isTerminal } from './run-state.js';
@@ -37,27 +38,66 @@ function humanElapsed(ms: number): string {
 }
 
 /**
- * Generic processor of a domain step: load by id → domain handler → persist
- * idempotently → handoff. A re-run after a crash finds the completed row and
- * returns its handoff without running the domain again. The segment's last
- * step (the root of its flow) then finalizes the segment, whatever happened
- * to the steps before it.
+ * Generic processor of a domain step, and of the steps of its segment that
+ * follow where they land: load by id → domain handler → persist idempotently
+ * (one checkpoint per step) → the next step. While the next step's domain is
+ * served by this process it runs in this job, as DBOS runs a workflow's
+ * steps; otherwise the run is handed to that domain's queue (one job with a
+ * deterministic id), so per-domain workers scale as they did. A re-run after
+ * a crash replays the completed steps from Postgres without running them
+ * again and goes on from the first that did not complete. The segment ends
+ * (finalizeSegment) after its last step, or as soon as a step suspends, fails,
+ * is canceled or finds the run moved on: nothing after it would run anyway.
  */
 export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<unknown> {
-  const data = readJob(StepJobData, job.data, 'step job data');
-  // Every line this job logs names its run, job and step; what its domain handler logs names the account too.
-  const log = deps.log.child({ runId: data.runId, jobId: job.id, domain: data.domain });
-  const timer = stepDuration.startTimer({ domain: data.domain });
-  let outcome: Record<string, unknown>;
-  try {
-    outcome = await runStep(job, data, { ...deps, log });
-  } catch (err) {
-    timer({ result: 'error' });
-    throw err;
+  let data = readJob(StepJobData, job.data, 'step job data');
+  const done: Array<Record<string, unknown>> = [];
+  for (;;) {
+    // Every line this step logs names its run, job and step; what its domain handler logs names the account too.
+    const log = deps.log.child({ runId: data.runId, jobId: job.id, domain: data.domain, index: data.index });
+    const timer = stepDuration.startTimer({ domain: data.domain });
+    let step: StepRun;
+    try {
+      step = await runStep(job, data, { ...deps, log });
+    } catch (err) {
+      timer({ result: 'error' });
+      throw err;
+    }
+    timer({ result: stepResult(step.outcome) });
+    done.push(step.outcome);
+    const next = step.route && continues(step.outcome) ? nextStep(data, step.route) : null;
+    if (next && servedHere(deps.config.QUEUE_PREFIX, next.domain) && stepHandler(next.domain)) {
+      data = next;
+      continue;
+    }
+    if (next) {
+      await enqueueStep(deps, next);
+      return { steps: done, handedTo: next.domain };
+    }
+    return { steps: done, final: await finalizeSegment(deps, data.runId, data.segment) };
   }
-  timer({ result: stepResult(outcome) });
-  if (!data.finalizes) return outcome;
-  return { ...outcome, final: await finalizeSegment(deps, data.runId, data.segment) };
+}
+
+/** A step that completed (now, or before a crash) lets the segment go on; anything else ends it. */
+const continues = (outcome: Record<string, unknown>) => outcome.status === 'completed' && !outcome.suspended;
+
+/** The segment's step after `data`, or null when `data` was its last. */
+function nextStep(data: StepJobData, route: string[]): StepJobData | null {
+  const index = data.index + 1;
+  if (index >= route.length) return null;
+  return {
+    runId: data.runId,
+    segment: data.segment,
+    index,
+    domain: route[index]!,
+    ...(data.drive ? { drive: data.drive } : {}),
+  };
+}
+
+/** A step's outcome, and the run's route as the step read it (absent when the step did not begin). */
+interface StepRun {
+  outcome: Record<string, unknown>;
+  route?: string[];
 }
 
 /** How a step job ended, for its duration metric. */
@@ -67,16 +107,26 @@ function stepResult(outcome: Record<string, unknown>): string {
   return typeof outcome.status === 'string' ? outcome.status : 'completed';
 }
 
-async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Promise<Record<string, unknown>> {
-  const { runId, segment, index, domain } = data;
+async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Promise<StepRun> {
+  const { runId, domain } = data;
   const stepId = stepRowId(data);
   const handler = stepHandler(domain);
   if (!handler) {
     const run = await getRunById(deps.db, runId);
-    return run
-      ? failRun(deps, runId, run.account_id, `domain ${domain} is not available`, { stepId })
-      : { skipped: 'run not found' };
+    return {
+      outcome: run
+        ? await failRun(deps, runId, run.account_id, `domain ${domain} is not available`, { stepId })
+        : { skipped: 'run not found' },
+    };
   }
+  const begun = await beginAt(deps, data, stepId);
+  if ('outcome' in begun) return begun;
+  return { outcome: await runBegun(job, data, deps, handler, begun), route: begun.run.route };
+}
+
+/** Begins the step (one statement), or answers why it does not run: the run moved on, or the step is done. */
+async function beginAt(deps: Deps, data: StepJobData, stepId: string): Promise<BegunStep | StepRun> {
+  const { runId, segment, index, domain } = data;
   const first = data.first || index === 0 || Boolean(data.resumeWaitpointId);
   const event = { phase: 'start', name: domain, status: 'running', stepId };
   const begun = await beginStep(deps.db, {
@@ -89,16 +139,34 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
     resumeWaitpointId: data.resumeWaitpointId,
     event,
   });
-  if (!begun) return { skipped: 'run not found' };
+  if (!begun) return { outcome: { skipped: 'run not found' } };
   const { run, started } = begun;
-  if (run.segment !== segment || isTerminal(run.status)) return { skipped: run.status };
-  if (run.waiting) return { skipped: 'run is waiting' };
-  if (run.step_status === 'completed') return { domain, status: 'completed', replayed: true };
+  if (run.segment !== segment || isTerminal(run.status)) return { outcome: { skipped: run.status } };
+  if (run.waiting) return { outcome: { skipped: 'run is waiting' } };
+  if (run.step_status === 'completed')
+    return { outcome: { domain, status: 'completed', replayed: true }, route: run.route };
   // The step before this one failed for good (its job gave up without holding this one): the run ends here.
-  if (!first && run.prev_status !== 'completed')
-    return failRun(deps, run.id, run.account_id, `the ${run.route[index - 1] ?? 'previous'} step did not complete`);
+  if (!first && run.prev_status !== 'completed') {
+    const reason = `the ${run.route[index - 1] ?? 'previous'} step did not complete`;
+    return { outcome: await failRun(deps, run.id, run.account_id, reason) };
+  }
   // Only a run still queued or running in this segment starts a step: a cancel or a newer segment is never undone.
-  if (!started) return { skipped: 'run moved on' };
+  if (!started) return { outcome: { skipped: 'run moved on' } };
+  return begun;
+}
+
+/** Runs a begun step's domain handler under its timeout, cancel and progress heartbeat, and stores its outcome. */
+async function runBegun(
+  job: Job<StepJobData>,
+  data: StepJobData,
+  deps: Deps,
+  handler: StepHandler,
+  begun: BegunStep,
+): Promise<Record<string, unknown>> {
+  const { runId, domain } = data;
+  const stepId = stepRowId(data);
+  const { run } = begun;
+  const started = begun.started!;
   announce(deps, runId, [
     { id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data },
   ]);
@@ -142,7 +210,7 @@ async function runStep(job: Job<StepJobData>, data: StepJobData, deps: Deps): Pr
     ]);
     return await completeStep(
       deps,
-      job.data,
+      data,
       run.account_id,
       stepId,
       withApprover(outcome, begun.resumeWaitpoint),

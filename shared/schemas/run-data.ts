@@ -107,7 +107,8 @@ export const StepJobData = Type.Object(
     finalizes: Type.Optional(
       Type.Boolean({
         description:
-          "The segment's last step, the root of its flow: it finalizes the segment once it is done, skipped or failed",
+          'Written by versions that ran a segment as a flow (its last step); ignored: a step job now knows its ' +
+          "segment's last step from the run's route",
       }),
     ),
   },

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import type { FlowJob } from 'bullmq';
-import { buildSegmentFlow } from '../../jobs/orchestrator/flow.js';
+import { segmentStart } from '../../jobs/orchestrator/flow.js';
 import { ProofCard } from '../../jobs/orchestrator/proof-schemas.js';
 import {
   ChoiceWaitpointPayload,
@@ -102,22 +101,23 @@ describe('stored run data reads back through its schemas', () => {
     assert.deepEqual([input.budget, input.domainRoute], [{ maxUsd: 250 }, ['hunt', 'resolve']]);
   });
 
-  it("the flow builder's job data are StepJobData, the last step the root that finalizes", () => {
-    const flow = buildSegmentFlow('run_x', 2, ['hunt', 'resolve'], 0, 'wait_1');
-    const steps: unknown[] = [];
-    for (let job: FlowJob | undefined = flow; job; job = job.children?.[0])
-      steps.push(readAs(StepJobData, job.data, `${job.queueName} job data`));
-    assert.deepEqual(steps, [
-      { runId: 'run_x', segment: 2, index: 1, domain: 'resolve', finalizes: true },
-      { runId: 'run_x', segment: 2, index: 0, domain: 'hunt', first: true, resumeWaitpointId: 'wait_1' },
-    ]);
-    assert.deepEqual(readAs(StepJobData, buildSegmentFlow('run_y', 0, ['hunt'], 0).data, 'one-step flow'), {
-      runId: 'run_y',
-      segment: 0,
+  it("a segment's start job is StepJobData: its first step, with the waitpoint it resumes", () => {
+    assert.deepEqual(readAs(StepJobData, segmentStart('run_x', 2, ['hunt', 'resolve'], 0, 'wait_1'), 'start'), {
+      runId: 'run_x',
+      segment: 2,
       index: 0,
       domain: 'hunt',
       first: true,
-      finalizes: true,
+      resumeWaitpointId: 'wait_1',
     });
+    assert.deepEqual(segmentStart('run_y', 1, ['hunt', 'pay'], 1, undefined, 2), {
+      runId: 'run_y',
+      segment: 1,
+      index: 1,
+      domain: 'pay',
+      first: true,
+      drive: 2,
+    });
+    assert.throws(() => segmentStart('run_z', 0, ['hunt'], 1), /has no step from 1 on/);
   });
 });

@@ -76,8 +76,8 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
   });
 
   it(
-    'a step whose job fails for good does not hold the run: the next job fails it, naming the step, and ' +
-      'finalize ends it',
+    'a step whose job fails for good (a worker gave up on it) is re-driven by the sweep, then fails the run, ' +
+      'finalized once',
     async () => {
       const deps = otherPrefix('gaveup');
       // A worker that gives up on every hunt job, as one does when an outage outlasts its retries.
@@ -94,6 +94,15 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
           request: 'find the cheapest espresso machine',
           domainRoute: ['hunt', 'resolve'],
         });
+        for (let drive = 1; drive <= MAX_DRIVES + 1; drive++) {
+          await until(
+            async () => (await deps.queues.queue('hunt').getFailed()).filter((j) => j.data.runId === run.id).length,
+            (failed) => failed >= Math.min(drive, MAX_DRIVES + 1) || drive > MAX_DRIVES,
+            10_000,
+          );
+          await age(run.id);
+          await sweepStuckRuns(deps);
+        }
         await until(
           () => harness.deps.db('run_events').where({ run_id: run.id, type: 'final' }).first(),
           (e) => Boolean(e),
@@ -101,7 +110,7 @@ describe('stalled runs: the clock re-drives them under fresh job ids, then fails
         );
         const done = await harness.deps.db('runs').where({ id: run.id }).first();
         assert.equal(done.status, 'failed');
-        assert.match(done.error, /the hunt step did not complete/);
+        assert.match(done.stuck_reason, /re-drives/);
         assert.equal((await harness.deps.db('run_events').where({ run_id: run.id, type: 'final' })).length, 1);
       } finally {
         await quitter.close();
