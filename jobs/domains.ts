@@ -1,3 +1,4 @@
+import { benchmark } from './benchmark/module.js';
 import { bridge } from './bridge/module.js';
 import { cicd } from './cicd/module.js';
 import { delivery } from './delivery/module.js';
@@ -30,4 +31,5 @@ export const DOMAINS = [
   migration,
   security,
   delivery,
+  benchmark,
 ] as const;

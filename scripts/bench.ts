@@ -6,7 +6,8 @@
  * BENCH_* variables size them (see each section's file under scripts/bench/).
  *
  *   http     API fixed cost per request vs bare Koa and bare pg (sequential)
- *   runs     3-step run latency and sustained rate vs bare BullMQ 3-step flows
+ *   runs     3-step run latency and sustained rate vs bare BullMQ 3-step flows, for the real workload
+ *            (hunt → resolve → resolve) and the identical-work one (3 benchmark steps, the peers' computation)
  *   counts   per run: Postgres statements, transactions, rows and bytes; Redis commands and memory
  *   scale    runs/s and latency at 1, 8, 32 and 128 in flight, beside bare flows
  *   async    async submissions/s at c=50 vs bare Koa + ajv + pg INSERT + queue.add
@@ -16,7 +17,8 @@
  *   stored   run latency p50 before and after 100,000 old runs are stored
  *   plans    EXPLAIN ANALYZE of every list, claim and retention query on 1,000,000 rows
  *   peers    (only with `--peers`, or named) the same 3-step workflow in DBOS Transact and
- *            LangGraph JS, each in its own process from bench/peers, installed on first use
+ *            LangGraph JS, each in its own process from bench/peers, installed on first use;
+ *            set against the runs section's identical-work run
  *   heap     (only named: `npm run bench:heap`) the API's heap after forced collections
  *            every 250 of 2,000 runs, to tell a leak from heap V8 has not collected yet
  *
@@ -210,6 +212,13 @@ function summary(r: Record<string, unknown>, e: BenchEnv): Record<string, unknow
         ? { awpPerSec: at32.awp.perSec, barePerSec: at32.bareBullmq.perSec, inFlight: 32 }
         : undefined,
     latency: runs ? { awpP50: runs.awp3StepRun.latency.p50, bareP50: runs.bareBullmq3StepFlow.latency.p50 } : undefined,
+    identicalWork: runs?.awpIdenticalWorkRun
+      ? {
+          awpP50: runs.awpIdenticalWorkRun.latency.p50,
+          awpPerSec: runs.awpIdenticalWorkRun.perSec,
+          stepHashes: runs.awpIdenticalWorkRun.stepHashes,
+        }
+      : undefined,
     async: measured('async')
       ? {
           awpPerSec: measured('async')!.awpAsyncSubmissions.perSec,

@@ -19,6 +19,7 @@ export const DOMAIN_NAMES = [
   'migration',
   'security',
   'delivery',
+  'benchmark',
 ] as const;
 
 export type DomainName = (typeof DOMAIN_NAMES)[number];

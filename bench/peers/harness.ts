@@ -6,7 +6,7 @@
  * that module loads awp's app, which must not run inside a peer's process.
  */
 import fs from 'node:fs';
-import { expectedDigest, stepRounds } from './workload.js';
+import { expectedDigest, stepRounds, workflowId } from './workload.js';
 
 export interface PeerInput {
   /** This peer's own database on the bench's Postgres server. */
@@ -52,17 +52,15 @@ function stats(samples: number[]) {
 }
 
 async function measure(peer: StartedPeer, cfg: PeerInput) {
-  let seq = 0;
-  const runId = () => `${process.pid}-${seq++}`;
   // The warm-ups also prove the workflow is right: every step ran once, in order, on the previous step's output.
   for (let w = 0; w < 5; w++) {
-    const id = runId();
+    const id = workflowId();
     const got = await peer.once(id);
     if (got !== expectedDigest(id, cfg.rounds))
       throw new Error(`workflow ${id} returned ${got}, not the 3-step digest`);
   }
   const once = async () => {
-    const got = await peer.once(runId());
+    const got = await peer.once(workflowId());
     if (typeof got !== 'string' || got.length !== (cfg.rounds ? 64 : 0))
       throw new Error(`workflow returned ${JSON.stringify(got)}`);
   };

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AnyObject, HttpUrl, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { BudgetUsd, Channel } from '../../shared/schemas/orchestrator.js';
+import { BenchmarkHashes } from '../../shared/schemas/benchmark.js';
 import { ProofCard } from './proof-schemas.js';
 import { DOMAIN_NAMES, RESUME_ACTIONS } from '../../shared/domain-names.js';
 import { RUN_STATUSES, WAIT_STATUSES } from './run-state.js';
@@ -21,6 +22,14 @@ export const RunStatus = StringEnum(RUN_STATUSES, {
 
 const Str = (max = 4000) => Type.String({ maxLength: max });
 
+/**
+ * Free-form input for the steps, each domain reading its own fields; the ones bounded for every run are checked here,
+ * so a bad one is a 400 at submission rather than a failed run. Typed as a record: callers add any field.
+ */
+const RunMetadata = Type.Unsafe<Record<string, unknown>>(
+  Type.Object({ hashes: Type.Optional(BenchmarkHashes) }, { additionalProperties: true }),
+);
+
 export const OrchestratorRequest = Type.Object(
   {
     request: Type.String({ minLength: 1, maxLength: 8000, description: 'Natural-language request or goal' }),
@@ -39,7 +48,7 @@ export const OrchestratorRequest = Type.Object(
       }),
     ),
     clientId: Type.Optional(Str(200)),
-    metadata: Type.Optional(AnyObject),
+    metadata: Type.Optional(RunMetadata),
     stream: Type.Optional(Type.Boolean({ description: 'true streams progress events as application/x-ndjson' })),
     action: Type.Optional(ResumeAction),
     itemId: Type.Optional(

@@ -2,6 +2,7 @@ import { insertListings } from '../../jobs/hunt/catalog-repository.js';
 import { issueToken } from '../../jobs/accounts/issue-token.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
 import { ACTIVE_STATUSES } from '../../jobs/orchestrator/run-state.js';
+import { expectedDigest } from '../../jobs/benchmark/index.js';
 import type { BenchEnv } from './env.js';
 
 export const BENCH_ACCOUNT = 'acct_bench';
@@ -56,16 +57,54 @@ export function benchToken(env: BenchEnv): Promise<string> {
   return t;
 }
 
-/** One 3-step run through `POST /v1/orchestrator/run`, answered when it rests; anything but `200 ready` throws. */
-export async function runOnce(env: BenchEnv, token: string): Promise<void> {
+/**
+ * The identical-work run: the peers' 3-step workflow (bench/peers) as awp's `benchmark` domain, `hashes` SHA-256
+ * rounds per step, the route fixed.
+ */
+export const benchmarkBody = (hashes: number) =>
+  JSON.stringify({
+    request: 'bench',
+    domainRoute: ['benchmark', 'benchmark', 'benchmark'],
+    metadata: { hashes },
+  });
+
+type RunAnswer = { status?: string; runId?: string; results?: { benchmark?: { digest?: unknown } } };
+
+async function run(env: BenchEnv, token: string, body: string): Promise<RunAnswer> {
   const res = await fetch(`${env.url}/v1/orchestrator/run`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: RUN_BODY,
+    body,
   });
-  const body = (await res.json()) as { status?: string };
-  if (res.status !== 200 || body.status !== 'ready')
-    throw new Error(`run did not finish: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+  const answer = (await res.json()) as RunAnswer;
+  if (res.status !== 200 || answer.status !== 'ready')
+    throw new Error(`run did not finish: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+  return answer;
+}
+
+/** One 3-step run through `POST /v1/orchestrator/run`, answered when it rests; anything but `200 ready` throws. */
+export async function runOnce(env: BenchEnv, token: string): Promise<void> {
+  await run(env, token, RUN_BODY);
+}
+
+/**
+ * Identical-work runs, one per call. As the peers' harness does (bench/peers/harness.ts), the first 5 (the
+ * warm-ups) must return the 3-step digest of their run id, proving every step ran once, in order; later ones a
+ * digest of the right length, so checking costs the client no hashing while it is measured.
+ */
+export function benchmarkRuns(env: BenchEnv, token: string, hashes: number): () => Promise<void> {
+  const body = benchmarkBody(hashes);
+  let checked = 0;
+  return async () => {
+    const answer = await run(env, token, body);
+    const digest = answer.results?.benchmark?.digest;
+    const ok =
+      checked < 5
+        ? digest === expectedDigest(String(answer.runId), hashes)
+        : typeof digest === 'string' && digest.length === (hashes ? 64 : 0);
+    checked++;
+    if (!ok) throw new Error(`benchmark run ${answer.runId} returned ${JSON.stringify(digest)}, not its digest`);
+  };
 }
 
 /** Runs of the bench account not yet at rest (async submissions still being worked through). */

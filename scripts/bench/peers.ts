@@ -1,12 +1,10 @@
 /**
- * The peers section of `npm run bench -- --peers`: the same 3-step workflow
- * (each step the computation in bench/peers/workload.ts) in DBOS Transact and
- * in LangGraph JS with its Postgres checkpointer, against this bench's
- * Postgres server (a database of their own each) and Redis. Each peer runs as
- * a child process from bench/peers (its own package.json and lockfile, never
- * part of `npm test`), so none of its dependencies loads into this process.
- * A peer that fails to install, start or finish is reported as `{ error }`
- * and the bench goes on.
+ * The peers section of `npm run bench -- --peers`: the same 3-step workflow, each step awp's `benchmark` step's
+ * computation (bench/peers/workload.ts), in DBOS Transact and in LangGraph JS with its Postgres checkpointer, against
+ * this bench's Postgres server (a database of their own each) and Redis, set against the `runs` section's
+ * identical-work run. Each peer runs as a child process from bench/peers (its own package.json and lockfile, never
+ * part of `npm test`), so none of its dependencies loads into this process. A peer that fails to install, start or
+ * finish is reported as `{ error }` and the bench goes on.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -14,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { STEP_NAMES, stepRounds, stepWork } from '../../bench/peers/workload.js';
+import { expectedDigest, stepRounds, workflowId } from '../../bench/peers/workload.js';
 import { stats, type benchEnv } from './env.js';
 
 type Env = Awaited<ReturnType<typeof benchEnv>>;
@@ -230,8 +228,9 @@ function computationCost(n: number) {
   const rounds = stepRounds();
   const samples: number[] = [];
   for (let k = 0; k < n + 5; k++) {
+    const id = workflowId();
     const t = performance.now();
-    STEP_NAMES.reduce((prev, step) => stepWork(`c${k}`, step, prev, rounds), '');
+    expectedDigest(id, rounds);
     if (k >= 5) samples.push(performance.now() - t);
   }
   return { stepHashes: rounds, threeSteps: stats(samples) };
@@ -239,10 +238,10 @@ function computationCost(n: number) {
 
 const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
 
-/** awp's 3-step run against each peer that has figures (>1 latency: awp slower; <1 throughput: awp slower). */
+/** awp's identical-work run (`runs`) against each peer with figures (>1 latency, <1 throughput: awp slower). */
 export function awpVersusPeers(runs: unknown, peers: Record<string, PeerResult>) {
-  const awp = (runs as { awp3StepRun?: { latency?: { p50?: number; p99?: number }; perSec?: number } } | undefined)
-    ?.awp3StepRun;
+  type Figures = { latency?: { p50?: number; p99?: number }; perSec?: number };
+  const awp = (runs as { awpIdenticalWorkRun?: Figures } | undefined)?.awpIdenticalWorkRun;
   if (!awp?.latency?.p50 || !awp.perSec) return undefined;
   const out: Record<string, { latencyP50: number; latencyP99: number; throughput: number }> = {};
   for (const [name, r] of Object.entries(peers)) {

@@ -1,7 +1,8 @@
 import { cpuPerOp, rolePids } from './cpu.js';
 import { FlowProducer, QueueEvents, Worker, type ConnectionOptions } from 'bullmq';
 import { Redis } from 'ioredis';
-import { benchToken, runOnce } from './awp-client.js';
+import { stepRounds } from '../../bench/peers/workload.js';
+import { benchmarkRuns, benchToken, runOnce } from './awp-client.js';
 import { latencyAndRate, type BenchEnv } from './env.js';
 
 /**
@@ -49,10 +50,13 @@ export async function startBareFlows(redisUrl: string) {
 }
 
 /**
- * 3-step runs through awp (`POST /v1/orchestrator/run`, hunt → resolve →
- * resolve, answered when the run rests) beside bare BullMQ 3-step flows:
- * latency one at a time, then the sustained rate at BENCH_IN_FLIGHT (32).
- * The awp sustained phase is the profile window `runs.sustained`.
+ * 3-step runs through awp (`POST /v1/orchestrator/run`, answered when the
+ * run rests) beside bare BullMQ 3-step flows: latency one at a time, then the
+ * sustained rate at BENCH_IN_FLIGHT (32). Two workloads: the real one (hunt →
+ * resolve → resolve; its sustained phase is the profile window
+ * `runs.sustained`) and the identical-work one (3 `benchmark` steps, each
+ * the peers' BENCH_STEP_HASHES SHA-256 rounds), which the peers section is
+ * compared with.
  */
 export async function benchRuns(
   env: BenchEnv,
@@ -91,16 +95,32 @@ export async function benchRuns(
     inFlight,
     (fn) => env.window('runs.sustained', () => awpCpu(fn)),
   );
+  const hashes = stepRounds();
+  const identical = await latencyAndRate(
+    benchmarkRuns(env, token, hashes),
+    n,
+    total,
+    inFlight,
+    measured('awpIdenticalWorkRun', ['*']),
+  );
+  const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
+  const versusBare = (r: typeof awp, cpuName: string) => ({
+    latencyP50: ratio(r.latency.p50, bare.latency.p50),
+    latencyP99: ratio(r.latency.p99, bare.latency.p99),
+    throughput: ratio(r.perSec, bare.perSec),
+    cpuPerRun: ratio(cpu[cpuName]?.total ?? 0, cpu.bareBullmq3StepFlow?.total || 1),
+  });
   return {
     layout: env.split,
     bareBullmq3StepFlow: bare,
-    awp3StepRun: awp,
-    cpuMsPerRun: cpu,
-    ratios: {
-      latencyP50: Math.round((awp.latency.p50 / bare.latency.p50) * 100) / 100,
-      latencyP99: Math.round((awp.latency.p99 / bare.latency.p99) * 100) / 100,
-      throughput: Math.round((awp.perSec / bare.perSec) * 100) / 100,
-      cpuPerRun: Math.round(((cpu.awp3StepRun?.total ?? 0) / (cpu.bareBullmq3StepFlow?.total || 1)) * 100) / 100,
+    awp3StepRun: { workload: 'hunt → resolve → resolve', ...awp },
+    awpIdenticalWorkRun: {
+      workload: `benchmark × 3, ${hashes} SHA-256 rounds per step`,
+      stepHashes: hashes,
+      ...identical,
     },
+    cpuMsPerRun: cpu,
+    ratios: versusBare(awp, 'awp3StepRun'),
+    identicalWorkRatios: versusBare(identical, 'awpIdenticalWorkRun'),
   };
 }

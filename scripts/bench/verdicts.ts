@@ -65,6 +65,8 @@ export interface Figures {
   /** A bare Koa hello world started the same way, idle: the floor under the processes' RSS. */
   bareIdleRssMb?: number | null;
   rssAfterRuns?: { runs: number; lastMb: Record<string, number | null>; trendsUp: Record<string, boolean | null> };
+  /** awp's identical-work run (3 `benchmark` steps, the peers' computation): what the peers row compares. */
+  identicalWork?: { awpP50: number; awpPerSec: number; stepHashes: number };
   /** awp ÷ each peer, measured in the same run: p50 latency (lower is better) and throughput (higher is better). */
   peers?: Record<string, { latencyP50: number; throughput: number; p50Ms: number; perSec: number }>;
 }
@@ -123,7 +125,10 @@ export function targetRows(f: Figures): TargetRow[] {
     const entries = Object.entries(f.peers);
     rows.push({
       figure: 'Same workflow in DBOS Transact and LangGraph JS',
-      awp: 'awp ÷ peer',
+      awp: f.identicalWork
+        ? `${f.identicalWork.awpP50} ms, ${f.identicalWork.awpPerSec}/s (benchmark steps, ` +
+          `${f.identicalWork.stepHashes} hashes each)`
+        : 'awp ÷ peer',
       primitive: entries.map(([name, p]) => `${name} ${p.p50Ms} ms, ${p.perSec}/s`).join('; '),
       ratio: null,
       target: 'awp ahead on runs/s and p50',

@@ -15,10 +15,10 @@ describe('contract routes', () => {
     assert.ok((await harness.call('GET', '/v1/manifest')).headers.get('x-request-id'), 'other routes do carry one');
   });
 
-  it('GET /v1/manifest lists the twelve domains and three transports', async () => {
+  it('GET /v1/manifest lists the thirteen domains and three transports', async () => {
     const res = await harness.call('GET', '/v1/manifest');
     assert.equal(res.status, 200);
-    assert.equal(res.body.domains.length, 12);
+    assert.equal(res.body.domains.length, 13);
     assert.deepEqual(res.body.transports, ['http', 'mcp', 'a2a']);
   });
 });

@@ -120,7 +120,7 @@ describe('workflow templates, nlp, sandbox and local benchmark', () => {
       ).body.unavailableDomains,
       [],
     );
-    assert.equal(res.body.classification.length, 12);
+    assert.equal(res.body.classification.length, 13);
     assert.match(res.body.why, /hunt/);
     await harness.call('POST', '/v1/orchestrator/run', {
       token: a.token,

@@ -6,6 +6,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { awpVersusPeers, benchPeers, redact, runPeerProcess } from '../../scripts/bench/peers.js';
+import { stepRounds, workflowId } from '../../bench/peers/workload.js';
+import { newId } from '../../shared/ids.js';
 import { harness } from '../support/harness.js';
 import { ROOT } from '../support/spawn.js';
 
@@ -156,10 +158,20 @@ describe('bench peers (scripts/bench/peers.ts)', function () {
     );
   });
 
-  it("sets awp's 3-step run against each peer that has figures", () => {
-    const runs = { awp3StepRun: { latency: { p50: 20, p99: 40 }, perSec: 100 } };
+  it("sets awp's identical-work run (not the hunt → resolve → resolve one) against each peer that has figures", () => {
+    const runs = {
+      awp3StepRun: { latency: { p50: 90, p99: 90 }, perSec: 10 },
+      awpIdenticalWorkRun: { latency: { p50: 20, p99: 40 }, perSec: 100 },
+    };
     const peers = { dbos: { latency: { p50: 10, p99: 20 }, perSec: 200 }, langgraph: { error: 'x' } };
     assert.deepEqual(awpVersusPeers(runs, peers), { dbos: { latencyP50: 2, latencyP99: 2, throughput: 0.5 } });
+    assert.equal(awpVersusPeers({ awp3StepRun: runs.awp3StepRun }, peers), undefined);
     assert.equal(awpVersusPeers(undefined, peers), undefined);
+  });
+
+  it("gives peers awp's run id shape, so each step hashes a document as long as awp's benchmark step does", () => {
+    assert.match(workflowId(), /^run_[0-9a-f]{32}$/);
+    assert.equal(workflowId().length, newId('run').length);
+    assert.throws(() => stepRounds({ BENCH_STEP_HASHES: '10001' }), /from 0 to 10,000/);
   });
 });
