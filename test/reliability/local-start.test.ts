@@ -31,7 +31,7 @@ describe('npm start on its own services: the operator scripts find them', functi
   // Neither shell has the URLs nor a master key: `npm start` makes them under DATA_DIR, the scripts read them there.
   const local = () => ({ DATABASE_URL: '', REDIS_URL: '', AWP_MASTER_KEY: '', DATA_DIR: dataDir, LOG_LEVEL: 'info' });
 
-  it('token:admin and signing-key:rotate work without DATABASE_URL while it runs, and say what to do after', async () => {
+  it('token:admin and signing-key:rotate need no DATABASE_URL while it runs, and say what to do after', async () => {
     const file = path.join(dataDir, 'local.json');
     const start = spawnEntry('scripts/start.ts', {
       ...local(),
