@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { AutonomousAnswer } from '../../shared/schemas/delivery-ops.js';
 import { check } from '../../shared/validation.js';
 import { harness } from '../support/harness.js';
@@ -116,6 +118,24 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
       assert.deepEqual([x.decision, typeof x.action, typeof x.status], ['autoApproved', 'string', 'string']);
     assert.equal(res.body.result.runId.startsWith('run_'), true, res.text);
     assert.deepEqual(check(AutonomousAnswer, res.body), [], 'the answer matches its schema in /openapi.json');
+  });
+
+  it('the MCP tool orchestrator.autonomous answers the same shape', async () => {
+    const client = new Client({ name: 'awp-test', version: '1.0.0' });
+    const headers = { Authorization: `Bearer ${a.token}` };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${harness.url}/mcp`), { requestInit: { headers } }),
+    );
+    try {
+      const grantId = await grantOf({ enabled: true, allowedActions: all, maxActions: 4 });
+      const result = await client.callTool({ name: 'orchestrator.autonomous', arguments: { ...release, grantId } });
+      assert.ok(!result.isError, JSON.stringify(result));
+      const out = result.structuredContent as any;
+      assert.deepEqual(Object.keys(out).sort(), ['autonomy', 'ok', 'result', 'status']);
+      assert.deepEqual([out.status, out.autonomy.autonomousToCompletion], ['delivered', true]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('a failing gate still blocks a granted run (autonomy never overrides a gate)', async () => {
