@@ -3,7 +3,8 @@
  * DATABASE_URL is unset it starts a private redis-server / Postgres with data
  * under DATA_DIR (.data/), loopback only, installing the Debian packages if
  * they are missing. It builds the dashboard when dashboard/dist is missing.
- * Then migrations, then web + worker + delivery + clock.
+ * Then migrations, then web + worker + delivery + clock; once it serves, it
+ * writes DATA_DIR/local.json so the operator scripts find the local services.
  */
 import path from 'node:path';
 import { startWeb } from '../api/server.js';
@@ -19,6 +20,7 @@ import { ensureBinaries, startPostgres, startRedis } from './local-services.js';
 import { ensureDashboardBuilt } from './build-dashboard.js';
 import { sealPlaintextSecrets } from '../shared/vault/backfill.js';
 import { withLocalMasterKey } from '../shared/vault/local-key.js';
+import { writeLocalInstance } from './support/local-instance.js';
 
 // Outside production a missing AWP_MASTER_KEY is generated once under DATA_DIR (production refuses to start without
 // one).
@@ -31,9 +33,9 @@ onShutdown(log, () => parts, base.SHUTDOWN_GRACE_MS);
 await ensureDashboardBuilt((m) => log.info(m));
 
 const env: Record<string, string> = {};
+const dataDir = path.resolve(base.DATA_DIR);
 if (!base.REDIS_URL || !base.DATABASE_URL) {
   const bins = ensureBinaries((m) => log.info(m));
-  const dataDir = path.resolve(base.DATA_DIR);
   if (!base.REDIS_URL) {
     const redis = await startRedis(path.join(dataDir, 'redis'), { persist: true, bin: bins.redis });
     parts.push({ name: 'local redis', stop: redis.stop });
@@ -55,3 +57,9 @@ const applied = await migrateLatest(deps.db);
 log.info({ applied, sealed: await sealPlaintextSecrets(deps) }, 'migrations done');
 parts.push(...startDomainWorkers(deps), ...startDelivery(deps), ...startClock(deps));
 parts.push(await startWeb(deps));
+if (Object.keys(env).length > 0) {
+  // Stopped first (parts stop in reverse): a script started during shutdown finds no instance rather than a dying one.
+  const remove = writeLocalInstance(dataDir, env);
+  parts.push({ name: 'local instance file', stop: () => Promise.resolve(remove()) });
+  log.info({ file: path.join(dataDir, 'local.json') }, 'npm run token:admin, migrate and the key rotations use it');
+}

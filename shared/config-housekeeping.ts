@@ -2,7 +2,12 @@
 import { Type } from '@sinclair/typebox';
 
 export const housekeepingConfig = {
-  DATA_DIR: Type.String({ default: '.data', description: 'Where `npm start` keeps local Redis and Postgres data' }),
+  DATA_DIR: Type.String({
+    default: '.data',
+    description:
+      'Where `npm start` keeps local Redis and Postgres data, the local master key, and `local.json` (how the ' +
+      'operator scripts find the running local services)',
+  }),
   RUN_EVENTS_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     default: 30,

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { ErrorEnvelope } from '../../shared/schemas/common.js';
+import { EmptyBody, ErrorEnvelope } from '../../shared/schemas/common.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 
@@ -185,7 +185,8 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string, webhooks: Web
       ...(route.domain ? { 'x-awp-domain': route.domain } : {}),
     };
     if (route.method !== 'GET') {
-      const body = route.body ?? ({ type: 'object', additionalProperties: true } as unknown as TSchema);
+      // A route that reads no body still validates one (any object): the same schema, named.
+      const body = route.body ?? EmptyBody;
       op.requestBody = {
         required: Boolean(route.body && (route.body as unknown as { required?: string[] }).required?.length),
         content: { 'application/json': { schema: collect(body, components) } },

@@ -5,6 +5,7 @@ import { withoutIds } from '../../shared/validation.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
 import { JsonRpcMessage } from '../transports/jsonrpc-schemas.js';
+import { A2AContract, JsonRpcResponse, ServiceAgentCard } from '../contract/schemas.js';
 import { A2A_PATH, A2A_VERSIONS, agentCardJson } from '../transports/a2a-card.js';
 import { publicBase } from '../transports/public-base.js';
 import { taskState } from '../transports/a2a-task.js';
@@ -44,6 +45,7 @@ export function a2aRoutes(table: () => AnyRoute[]): AnyRoute[] {
         'Skills (the domains that run and the templates over them), the JSON-RPC endpoint (A2A 1.0 and 0.3) ' +
         'and its bearer scheme. URLs start with PUBLIC_BASE_URL, else the scheme and host the client used. ' +
         '`A2A-Version: 1.0` gets the 1.0 card; none (or 0.3) the 0.3 card.',
+      response: { 200: ServiceAgentCard },
       handler: async ({ headers, origin }, deps) =>
         new Reply(200, await agentCardJson(publicBase(deps.config, origin), headers['a2a-version']), {
           'Cache-Control': 'public, max-age=300',
@@ -62,6 +64,7 @@ export function a2aRoutes(table: () => AnyRoute[]): AnyRoute[] {
         streams: true,
         transport: 'a2a',
         scopes: [],
+        response: { 200: JsonRpcResponse },
         handler: ({ body, params: _params, query: _query, ...call }, deps) => a2aAnswer(table, call, body, deps),
       },
     ),
@@ -69,6 +72,7 @@ export function a2aRoutes(table: () => AnyRoute[]): AnyRoute[] {
       description:
         'Envelope statuses and the moves between them, kinds, the schemas of create, update and the envelope ' +
         'itself, and how the A2A transport maps runs onto tasks.',
+      response: { 200: A2AContract },
       handler: () => ({ ok: true, ...envelopeContract() }),
     }),
   ];

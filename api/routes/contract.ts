@@ -2,10 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { notFound } from '../../shared/errors.js';
 import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
-import { ERROR_CODES, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
+import { ERROR_CODES, ErrorEnvelope, Id, Ok, StringEnum } from '../../shared/schemas/common.js';
 import { EXPORT_FORMATS } from '../../jobs/orchestrator/proof-schemas.js';
 import { eventTypes, WEBHOOK_HEADERS, WEBHOOK_RESPONSES, webhookEnvelope } from '../../jobs/events/registry.js';
 import { buildOpenApi, collect, type WebhookSpec } from '../contract/openapi.js';
+import { ContractSummary, OneSchema, OpenApiDocument, ProtocolMap, SchemaCatalog } from '../contract/schemas.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { modules } from '../../jobs/module-registry.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
@@ -62,6 +63,8 @@ const ENTRY_POINTS: Record<Transport, string> = {
 /** Every named schema in the route table, keyed by `$id`. */
 export function schemaCatalog(routes: AnyRoute[]): Record<string, unknown> {
   const components: Record<string, Record<string, unknown>> = {};
+  // Every error answers in it, though no route declares it.
+  collect(ErrorEnvelope, components);
   for (const r of routes) {
     for (const s of [r.body, r.params, r.query, ...Object.values(r.response ?? {})]) if (s) collect(s, components);
   }
@@ -99,6 +102,7 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
       tag: 'contract',
       auth: 'public',
       summary: 'The OpenAPI 3.1 document',
+      response: { 200: OpenApiDocument },
       handler: (_input, deps) => (openApiCache ??= buildOpenApi(table(), deps.config.PUBLIC_BASE_URL, webhookSpecs())),
     }),
     defineRoute({
@@ -107,6 +111,7 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
       tag: 'contract',
       auth: 'public',
       summary: 'Compact contract summary',
+      response: { 200: ContractSummary },
       handler: () => ({
         ok: true,
         version: SERVICE_VERSION,
@@ -141,6 +146,7 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
       tag: 'contract',
       auth: 'public',
       summary: 'Every endpoint with its domain, method, auth and schema refs',
+      response: { 200: ProtocolMap },
       handler: () => ({
         ok: true,
         version: SERVICE_VERSION,
@@ -204,6 +210,7 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
       tag: 'contract',
       auth: 'public',
       summary: 'Catalog of JSON Schemas keyed by schema id',
+      response: { 200: SchemaCatalog },
       handler: () => {
         const schemas = schemaCatalog(table());
         return { ok: true, count: Object.keys(schemas).length, schemas };
@@ -216,6 +223,7 @@ export function contractRoutes(table: () => AnyRoute[]): AnyRoute[] {
       auth: 'public',
       summary: 'One JSON Schema',
       params: Type.Object({ schemaId: Id('Schema id as listed by /v1/schemas') }),
+      response: { 200: OneSchema },
       handler: ({ params }) => {
         const catalog = schemaCatalog(table());
         // Own keys only: `__proto__` or `constructor` would otherwise find Object.prototype's members.

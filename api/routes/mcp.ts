@@ -2,6 +2,7 @@ import { routeGroup } from '../../shared/http/route-group.js';
 import { JsonRpcMessage } from '../transports/jsonrpc-schemas.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { mcpAnswer } from '../transports/mcp.js';
+import { JsonRpcResponse } from '../contract/schemas.js';
 
 // The transport's endpoint needs a token (and one that may be used over MCP); each tool then needs its route's scopes.
 const r = routeGroup('mcp', { read: [], write: [] });
@@ -17,6 +18,7 @@ export function mcpRoutes(table: () => AnyRoute[]): AnyRoute[] {
       body: JsonRpcMessage,
       streams: true,
       transport: 'mcp',
+      response: { 200: JsonRpcResponse },
       handler: ({ body, params: _params, query: _query, ...call }, deps) => mcpAnswer(table, call, body, deps),
     }),
   ];

@@ -2,7 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import { notImplemented } from '../../shared/errors.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
 import { admitWorkflowRequest } from '../../jobs/accounts/workflow-allowance.js';
-import { AnyObject } from '../../shared/schemas/common.js';
+import { EmptyBody } from '../../shared/schemas/common.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';
 import type { AnyRoute, RouteInput } from '../../shared/http/route-spec.js';
@@ -36,7 +36,7 @@ export function validateInput(
 ): { params: Record<string, unknown>; query: Record<string, unknown>; body: unknown } {
   const params = spec.params ? assertValid(spec.params, { ...raw.params }, 'params') : { ...raw.params };
   const query = spec.query ? assertValid(spec.query, { ...raw.query }, 'query') : {};
-  const bodySchema = spec.body ?? (spec.method === 'GET' ? undefined : AnyObject);
+  const bodySchema = spec.body ?? (spec.method === 'GET' ? undefined : EmptyBody);
   const body = bodySchema ? assertValid(bodySchema, raw.body ?? {}, 'body') : undefined;
   if (!spec.handler) {
     throw notImplemented(

@@ -4,6 +4,7 @@ import { AppError } from '../../shared/errors.js';
 import { readiness, type Health, type Readiness } from '../../shared/health.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { Ok } from '../../shared/schemas/common.js';
+import { ApiStatus, RuntimeSummary } from '../contract/schemas.js';
 import type { AnyRoute } from '../../shared/http/route-spec.js';
 import { defineRoute } from '../../shared/http/route-spec.js';
 
@@ -92,6 +93,7 @@ export function runtimeRoutes(table: () => AnyRoute[]): AnyRoute[] {
       tag: 'runtime',
       auth: 'bearer',
       summary: 'Runtime configuration summary (no secrets)',
+      response: { 200: RuntimeSummary },
       handler: async (_input, deps) => {
         const c = deps.config;
         return {
@@ -123,6 +125,7 @@ export function runtimeRoutes(table: () => AnyRoute[]): AnyRoute[] {
       tag: 'runtime',
       auth: 'public',
       summary: 'Public API status',
+      response: { 200: ApiStatus },
       handler: async (_input, deps) => {
         const { checks } = await deps.health.current();
         const degraded = Object.values(checks).includes('down');

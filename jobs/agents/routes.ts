@@ -1,18 +1,57 @@
+import { Type } from '@sinclair/typebox';
 import { AgentListQuery, AgentMatchRequest, AgentRegister, AgentView, DelegateRequest } from './schemas.js';
 import { delegate, fetchAgent, findAgents, matchAgents, registerAgent } from './service.js';
 import { agentView } from './view.js';
-import { envelopeView } from '../envelopes/index.js';
+import { envelopeView, EnvelopeView } from '../envelopes/index.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
-import { Ok } from '../../shared/schemas/common.js';
+import { Ok, Page } from '../../shared/schemas/common.js';
 
 const r = routeGroup('agents', { read: ['agents:read'], write: ['agents:write'] });
 const AgentOne = Ok({ agent: AgentView }, 'AgentOne');
+const Scored = { agentId: Type.String(), score: Type.Number(), reasons: Type.Array(Type.String()) };
+const AgentMatches = Ok(
+  {
+    considered: Type.Integer({ description: 'Registered agents read for the domain' }),
+    matches: Type.Array(
+      Type.Object({
+        ...Scored,
+        missing: Type.Array(Type.String(), { description: 'Asked capabilities it lacks' }),
+        name: Type.String(),
+        domains: Type.Array(Type.String()),
+      }),
+    ),
+  },
+  'AgentMatches',
+);
+const DelegationPlan = Ok(
+  {
+    planId: Type.String(),
+    request: Type.String(),
+    route: Type.Array(Type.String()),
+    runId: Type.Union([Type.String(), Type.Null()]),
+    taskId: Type.Union([Type.String(), Type.Null()]),
+    handoffs: Type.Array(
+      Type.Object({
+        step: Type.Integer(),
+        domain: Type.String(),
+        ...Scored,
+        missing: Type.Array(Type.String()),
+        msgId: Type.String({ description: 'The envelope sent to the agent' }),
+        alternatives: Type.Array(Type.Object(Scored)),
+      }),
+    ),
+    unassigned: Type.Array(Type.Object({ step: Type.Integer(), domain: Type.String(), reason: Type.String() })),
+    envelopes: Type.Array(EnvelopeView),
+  },
+  'DelegationPlan',
+);
 
 export const routes = [
   r.get('/v1/agents', 'List agent cards (filters: domain, capability; cursor pagination)', {
     query: AgentListQuery,
     mcpTool: 'agents.list',
+    response: { 200: Page('agents', AgentView, 'AgentPage') },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findAgents(deps, principal, query);
       return { ok: true, agents: rows.map(agentView), nextCursor };
@@ -40,6 +79,7 @@ export const routes = [
       'covered the other half; each match says why.',
     body: AgentMatchRequest,
     mcpTool: 'agents.match',
+    response: { 200: AgentMatches },
     handler: async ({ body, principal }, deps) => ({ ok: true, ...(await matchAgents(deps, principal, body)) }),
   }),
   r.post('/v1/agents/delegate', 'Create an A2A delegation plan', {
@@ -48,6 +88,7 @@ export const routes = [
       'the best registered agent for each and writes one delegation envelope per hand-off (status queued).',
     body: DelegateRequest,
     mcpTool: 'agents.delegate',
+    response: { 201: DelegationPlan },
     handler: async ({ body, principal }, deps) => {
       const { envelopes, ...plan } = await delegate(deps, principal, body);
       return new Reply(201, { ok: true, ...plan, envelopes: envelopes.map(envelopeView) });

@@ -1,6 +1,6 @@
 import { pathParams } from '../../shared/http/route-group.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
-import { Ok, PageQuery } from '../../shared/schemas/common.js';
+import { Deleted, PageQuery } from '../../shared/schemas/common.js';
 import {
   OutreachDecisionPage,
   OutreachDecisionQuery,
@@ -69,7 +69,7 @@ export const complianceRoutes = [
     scopes: ['tools:use'],
     params: pathParams(SUPPRESSION),
     summary: 'Remove a suppression',
-    response: { 200: Ok({}) },
+    response: { 200: Deleted },
     handler: async ({ params, principal }, deps) => {
       await removeSuppression(deps, principal, (params as { suppressionId: string }).suppressionId);
       return { ok: true };

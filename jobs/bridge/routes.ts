@@ -9,7 +9,7 @@ import {
   PreflightRequest,
   PreflightResult,
 } from './connector-schemas.js';
-import { Ok } from '../../shared/schemas/common.js';
+import { Deleted } from '../../shared/schemas/common.js';
 import { policyMap } from '../policy/index.js';
 import { evaluatePolicy } from './policy-service.js';
 import {
@@ -140,7 +140,7 @@ export const registryRoutes = [
     scopes: scopes.write,
     params: pathParams('/v1/bridge/connectors/{connectorId}'),
     summary: 'Delete a connector and its connection sessions',
-    response: { 200: Ok({}) },
+    response: { 200: Deleted },
     handler: async ({ params, principal }, deps) => {
       await removeConnector(deps, principal, (params as { connectorId: string }).connectorId);
       return { ok: true };

@@ -4,6 +4,7 @@ import {
   CallbackPage,
   CallbackQuery,
   CallbackReply,
+  ProviderCallback,
   ThreadCreate,
   ThreadListQuery,
   ThreadOne,
@@ -104,6 +105,7 @@ export const routes = [
       'delivery status moves its bridge action, a proxy outcome (by proxyId or callbackRef) resolves its ' +
       'mission once, an inbound message on a thread becomes a touchpoint.',
     query: CallbackQuery,
+    body: ProviderCallback,
     response: { 200: CallbackReply, 201: CallbackReply },
     handler: async ({ query, body, rawBody, headers, principal }, deps) => {
       const { row, duplicate } = await ingestCallback(

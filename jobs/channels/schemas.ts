@@ -144,6 +144,11 @@ export const TouchpointQuery = Type.Composite([
 ]);
 
 export const CallbackQuery = Type.Object({ connectorId: ConnectorId }, { additionalProperties: false });
+/** A provider callback's body: the provider's JSON as it sent it (normalised by the connector's mapping). */
+export const ProviderCallback = Type.Object(
+  {},
+  { $id: 'ProviderCallback', additionalProperties: true, description: "The provider's JSON, as it sent it" },
+);
 export const CallbackListQuery = Type.Composite([
   PageQuery,
   Type.Object({

@@ -1,6 +1,6 @@
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 import { pathParams, routeGroup } from '../../shared/http/route-group.js';
-import { Ok } from '../../shared/schemas/common.js';
+import { Deleted } from '../../shared/schemas/common.js';
 import {
   CredentialCreate,
   CredentialPage,
@@ -82,7 +82,7 @@ export const credentialRoutes = [
     scopes: scopes.write,
     params: pathParams('/v1/bridge/credentials/{name}'),
     summary: 'Delete a credential and every version of it',
-    response: { 200: Ok({}) },
+    response: { 200: Deleted },
     handler: async ({ params, principal }, deps) => {
       await removeCredential(deps, principal, (params as { name: string }).name);
       return { ok: true };

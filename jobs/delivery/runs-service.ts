@@ -32,7 +32,10 @@ function migrationsOf(files: Record<string, string>) {
     .map(([id, sql]) => ({ id, sql }));
 }
 
-/** The answer of a delivery run: its status, stages and handoff (the same fields GET /v1/runs/{runId} shows). */
+/**
+ * The answer of a delivery run: its status, stages and handoff (the same fields GET /v1/runs/{runId} shows); a run
+ * still going (`links` given) has none yet.
+ */
 export function deliveryView(result: Obj) {
   const d = (result.results?.delivery ?? {}) as Obj;
   return {
@@ -40,28 +43,37 @@ export function deliveryView(result: Obj) {
     runId: result.runId as string,
     status: result.status as string,
     stages: d.stages ?? [],
-    handoff: d.handoff ?? { to: 'owner', message: result.error ?? 'the run ended before its delivery stage' },
+    handoff:
+      d.handoff ??
+      (result.links
+        ? { to: 'operator', message: 'the run is still going; follow its events' }
+        : { to: 'owner', message: result.error ?? 'the run ended before its delivery stage' }),
     proofCard: result.proofCard ?? null,
     ...(result.error ? { error: result.error } : {}),
+    ...(result.links ? { links: result.links } : {}),
   };
 }
 
-function autonomousView(result: Obj) {
-  const d = (result.results?.delivery ?? {}) as Obj;
-  const a = (d.autonomy ?? {}) as Obj;
+/** What the grant covered, as the run's delivery step recorded it (nothing yet while the run has not reached it). */
+function autonomyOf(result: Obj) {
+  const a = ((result.results?.delivery as Obj | undefined)?.autonomy ?? {}) as Obj;
   return {
-    ...deliveryView(result),
-    mode: d.mode ?? 'delivery',
-    actions: a.actions ?? [],
-    budgetUsed: a.budgetUsed ?? 0,
-    maxActions: a.maxActions ?? 0,
     autonomousToCompletion: a.autonomousToCompletion === true,
+    budgetUsed: a.budgetUsed ?? 0,
+    actions: a.actions ?? [],
+    maxActions: a.maxActions ?? 0,
     needsGrant: a.needsGrant ?? [],
     reasons: a.reasons ?? [],
   };
 }
 
-/** Answers once the run rests (up to RUN_SYNC_WAIT_MS), else 202 with its links. */
+/** The spec's answer of an autonomous run: `ok`, `status`, `autonomy`, and the run itself as `result`. */
+const autonomousView = (mode: 'delivery' | 'environment') => (result: Obj) => {
+  const { ok, status, ...run } = deliveryView(result);
+  return { ok, status, autonomy: autonomyOf(result), result: { ...run, mode } };
+};
+
+/** Answers once the run rests (up to RUN_SYNC_WAIT_MS), else 202 in the same view, with the run's links. */
 async function answer(
   deps: Deps,
   run: { id: string; segment: number; status: string },
@@ -71,18 +83,8 @@ async function answer(
     () => null,
   )) as Obj | null;
   if (result) return view(result);
-  return new Reply(
-    202,
-    {
-      ok: true,
-      runId: run.id,
-      status: run.status,
-      stages: [],
-      handoff: { to: 'operator', message: 'the run is still going; follow its events' },
-      links: runLinks(run.id),
-    },
-    { Location: runLinks(run.id).self },
-  );
+  const links = runLinks(run.id);
+  return new Reply(202, view({ runId: run.id, status: run.status, links }), { Location: links.self });
 }
 
 async function submitDelivery(deps: Deps, principal: Principal, body: Obj, extra: Obj = {}) {
@@ -111,7 +113,10 @@ export async function resumeDelivery(
   const run = await findRun(deps, principal.accountId, runId);
   if (!run.route.includes('delivery')) throw notFound(`Delivery run ${runId}`);
   const resumed = await resumeRun(deps, principal, runId, { approved, action: approved ? 'approve' : 'reject' });
-  return answer(deps, resumed, (r) => ((r.results?.delivery as Obj)?.autonomy ? autonomousView(r) : deliveryView(r)));
+  // An autonomous run keeps the delivery answer of this route, with what the grant covered beside it.
+  const view = (r: Obj) =>
+    (r.results?.delivery as Obj)?.autonomy ? { ...deliveryView(r), autonomy: autonomyOf(r) } : deliveryView(r);
+  return answer(deps, resumed, view);
 }
 
 /**
@@ -135,7 +140,11 @@ export async function startAutonomous(deps: Deps, principal: Principal, body: Ob
   if (mode === 'delivery') {
     const delivery = assertValid<DeliveryBody>(DeliveryRun, { ...fields });
     await checkGrant(deps, principal, grantId, delivery.environment);
-    return answer(deps, await submitDelivery(deps, principal, delivery, { autonomyGrantId: grantId }), autonomousView);
+    return answer(
+      deps,
+      await submitDelivery(deps, principal, delivery, { autonomyGrantId: grantId }),
+      autonomousView('delivery'),
+    );
   }
   if (!body.files || typeof body.files !== 'object' || Object.values(body.files).some((v) => typeof v !== 'string')) {
     throw invalidPayload('environment mode needs files (path → contents)', [
@@ -148,7 +157,7 @@ export async function startAutonomous(deps: Deps, principal: Principal, body: Ob
     domainRoute: ['environment', 'delivery'],
     metadata: { files: body.files, autonomyGrantId: grantId, mode: 'environment' },
   });
-  return answer(deps, run, autonomousView);
+  return answer(deps, run, autonomousView('environment'));
 }
 
 /** The grant a run is about to name, checked up front for a clear answer (the step checks it again when it acts). */

@@ -1,6 +1,6 @@
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
-import { Ok } from '../../shared/schemas/common.js';
+import { Ok, Page } from '../../shared/schemas/common.js';
 import { EnvelopeCreate, EnvelopeListQuery, EnvelopeUpdate, EnvelopeView } from './schemas.js';
 import { createEnvelope, fetchEnvelope, findEnvelopes, updateEnvelope } from './service.js';
 import { envelopeView } from './view.js';
@@ -8,6 +8,7 @@ import { envelopeView } from './view.js';
 // Tagged `a2a` beside the transport's own routes: envelopes are A2A delegation records.
 const r = routeGroup('a2a', { read: ['agents:read'], write: ['agents:write'] });
 const EnvelopeOne = Ok({ envelope: EnvelopeView }, 'EnvelopeOne');
+const EnvelopePage = Page('envelopes', EnvelopeView, 'EnvelopePage');
 
 export const routes = [
   r.post('/v1/a2a/envelopes', 'Create a delegation envelope', {
@@ -21,6 +22,7 @@ export const routes = [
   }),
   r.get('/v1/a2a/envelopes', 'List envelopes (filters: status, recipient, runId, taskId, planId; cursor pagination)', {
     query: EnvelopeListQuery,
+    response: { 200: EnvelopePage },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findEnvelopes(deps, principal, query);
       return { ok: true, envelopes: rows.map(envelopeView), nextCursor };

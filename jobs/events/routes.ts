@@ -1,6 +1,13 @@
 import { acknowledgeEvent, fetchEventWithDeliveries, findEvents, recordClientEvent } from './events-service.js';
 import { eventDeliveryView, eventView } from './views.js';
-import { EventCreate, EventListQuery } from '../../shared/schemas/events.js';
+import {
+  EventAnswer,
+  EventCreate,
+  EventDetail,
+  EventListQuery,
+  EventPage,
+  EventRecorded,
+} from '../../shared/schemas/events.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
@@ -9,6 +16,7 @@ const r = routeGroup('events', { read: ['events:read'], write: ['events:write'] 
 export const routes = [
   r.post('/v1/events', 'Record an integration event; it fans out to matching subscriptions in the same transaction', {
     body: EventCreate,
+    response: { 201: EventRecorded },
     handler: async ({ body, principal }, deps) => {
       const { event, deliveries } = await recordClientEvent(deps, principal!, body);
       return new Reply(201, { ok: true, event: eventView(event), deliveries });
@@ -16,18 +24,21 @@ export const routes = [
   }),
   r.get('/v1/events', 'List outbox records (filters: type, since, until, acknowledged; cursor pagination)', {
     query: EventListQuery,
+    response: { 200: EventPage },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findEvents(deps, principal!, query);
       return { ok: true, events: rows.map(eventView), nextCursor };
     },
   }),
   r.get('/v1/events/{eventId}', 'Fetch an event with its delivery attempts', {
+    response: { 200: EventDetail },
     handler: async ({ params, principal }, deps) => {
       const { event, deliveries } = await fetchEventWithDeliveries(deps, principal!, params.eventId!);
       return { ok: true, event: eventView(event), deliveries: deliveries.map(eventDeliveryView) };
     },
   }),
   r.post('/v1/events/{eventId}/ack', 'Acknowledge an event (idempotent: the first ack time is kept)', {
+    response: { 200: EventAnswer },
     handler: async ({ params, principal }, deps) => ({
       ok: true,
       event: eventView(await acknowledgeEvent(deps, principal!, params.eventId!)),

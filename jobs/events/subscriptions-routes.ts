@@ -9,7 +9,14 @@ import { subscriptionView } from './views.js';
 import type { Deps } from '../../shared/deps.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { PageQuery } from '../../shared/schemas/common.js';
-import { SubscriptionCreate, SubscriptionUpdate } from '../../shared/schemas/events.js';
+import {
+  SubscriptionAnswer,
+  SubscriptionCreate,
+  SubscriptionCreated,
+  SubscriptionPage,
+  SubscriptionUpdate,
+  SubscriptionUpdated,
+} from '../../shared/schemas/events.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
@@ -35,17 +42,28 @@ async function list(
 export const routes = [
   r.post('/v1/events/subscriptions', 'Register a webhook subscription (same resource as /v1/event-subscriptions)', {
     body: SubscriptionCreate,
+    response: { 201: SubscriptionCreated },
     returnsSecret: true,
     handler: create,
   }),
-  r.get('/v1/events/subscriptions', 'Subscriptions of the current client', { query: PageQuery, handler: list }),
+  r.get('/v1/events/subscriptions', 'Subscriptions of the current client', {
+    query: PageQuery,
+    response: { 200: SubscriptionPage },
+    handler: list,
+  }),
   r.post('/v1/event-subscriptions', 'Register a webhook subscription; the secret is returned once', {
     body: SubscriptionCreate,
+    response: { 201: SubscriptionCreated },
     returnsSecret: true,
     handler: create,
   }),
-  r.get('/v1/event-subscriptions', 'List subscriptions', { query: PageQuery, handler: list }),
+  r.get('/v1/event-subscriptions', 'List subscriptions', {
+    query: PageQuery,
+    response: { 200: SubscriptionPage },
+    handler: list,
+  }),
   r.get('/v1/event-subscriptions/{subId}', 'Fetch a subscription (never its secret)', {
+    response: { 200: SubscriptionAnswer },
     handler: async ({ params, principal }, deps) => ({
       ok: true,
       subscription: subscriptionView(await fetchSubscription(deps, principal!, params.subId!)),
@@ -56,6 +74,7 @@ export const routes = [
     'Update status, events, endpoint, or rotate the secret (old secret valid 24 h)',
     {
       body: SubscriptionUpdate,
+      response: { 200: SubscriptionUpdated },
       returnsSecret: true,
       handler: async ({ params, body, principal }, deps) => {
         const { row, secret } = await updateSubscriptionByClient(deps, principal!, params.subId!, body);

@@ -1,6 +1,12 @@
 import { routeGroup, toolsGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
-import { CatalogImport, HuntSearchRequest, HuntSearchResult } from '../../shared/schemas/hunt.js';
+import {
+  CatalogImport,
+  CatalogImported,
+  CatalogPage,
+  HuntSearchRequest,
+  HuntSearchResult,
+} from '../../shared/schemas/hunt.js';
 import {
   BrowserReaderRequest,
   BrowserReaderResult,
@@ -35,9 +41,11 @@ export const routes = [
   r.post('/v1/hunt/catalog/import', 'Import listings (JSON or CSV) into the catalog source; all rows or none', {
     description:
       'Send `listings` (array of CatalogListing) or `csv` (header row with the same field names; tags ' +
-      'separated by `;`). Any invalid row rejects the whole import with 400 and the reasons per row.',
+      'separated by `;`). Any invalid row rejects the whole import with 400: a listing names its fields ' +
+      '(`/listings/N/price`), a CSV row its number and reasons (`details.rejected`).',
     body: CatalogImport,
     mcpTool: 'hunt.importCatalog',
+    response: { 201: CatalogImported },
     handler: async ({ body, principal }, deps) => {
       const ids = await importCatalog(deps, principal.accountId, body);
       return new Reply(201, { ok: true, imported: ids.length, listingIds: ids });
@@ -46,6 +54,7 @@ export const routes = [
   r.get('/v1/hunt/catalog', 'List the catalog listings of the current client', {
     list: true,
     mcpTool: 'hunt.listCatalog',
+    response: { 200: CatalogPage },
     handler: async ({ query, principal }, deps) => ({
       ok: true,
       ...(await catalogPage(deps, principal.accountId, Number(query.limit ?? 50), query.cursor as string | undefined)),

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { decideRoute, previousTurn } from './decide.js';
 import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { availableDomains } from '../steps.js';
-import { StringEnum } from '../../shared/schemas/common.js';
+import { Ok, StringEnum } from '../../shared/schemas/common.js';
 import { toolsGroup } from '../../shared/http/route-group.js';
 
 const NlpRequest = Type.Object(
@@ -21,10 +21,28 @@ const NlpRequest = Type.Object(
   { $id: 'NlpRequest' },
 );
 
+const NlpResult = Ok(
+  {
+    classification: Type.Array(Type.Object({ domain: Type.String(), score: Type.Number() })),
+    followUp: Type.Object({
+      detected: Type.Boolean(),
+      previous: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()], {
+        description: "The conversation's previous turn: its route, status and what it waited for",
+      }),
+    }),
+    route: Type.Array(StringEnum(DOMAIN_NAMES)),
+    source: StringEnum(['forced', 'deterministic', 'llm'] as const),
+    why: Type.String(),
+    unavailableDomains: Type.Array(Type.String(), { description: 'Routed domains this service does not run' }),
+  },
+  'NlpResult',
+);
+
 export const routes = [
   toolsGroup.post('/v1/tools/nlp', 'Classify a query, detect follow-up context, select domain routing', {
     body: NlpRequest,
     mcpTool: 'tools.nlp',
+    response: { 200: NlpResult },
     handler: async ({ body, principal }, deps) => {
       const { previous: context } = await previousTurn(deps, principal.accountId, body.conversationId);
       const decision = await decideRoute(deps, {

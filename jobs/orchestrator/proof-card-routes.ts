@@ -1,4 +1,4 @@
-import { ProofCardExport } from './proof-schemas.js';
+import { ProofCardAnswer, ProofCardExport, ProofCardExported } from './proof-schemas.js';
 import { exportProofCard, loadProofCard } from './proof-export.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 
@@ -6,6 +6,7 @@ const r = routeGroup('audit', { read: ['audit:read'], write: ['audit:read'] });
 
 export const routes = [
   r.get('/v1/audit/proofCards/{cardId}', 'Fetch a proof card', {
+    response: { 200: ProofCardAnswer },
     handler: async ({ params, principal }, deps) => ({
       ok: true,
       proofCard: (await loadProofCard(deps, principal.accountId, params.cardId)).card,
@@ -16,6 +17,7 @@ export const routes = [
     'Export a proof card as a ledger entry (service/v1 or ledger/v1), redacted for an audience',
     {
       body: ProofCardExport,
+      response: { 200: ProofCardExported },
       handler: async ({ params, body, principal }, deps) => ({
         ok: true,
         ledgerEntry: await exportProofCard(deps, principal.accountId, params.cardId, body),

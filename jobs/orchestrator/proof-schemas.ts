@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from '../../shared/schemas/common.js';
+import { Ok, StringEnum } from '../../shared/schemas/common.js';
 
 /**
  * Proof cards and their export. The vocabularies are schemas here, the one
@@ -65,3 +65,22 @@ export const ProofCardExport = Type.Object(
   { $id: 'ProofCardExportRequest' },
 );
 export type ProofCardExport = Static<typeof ProofCardExport>;
+
+export const ProofCardAnswer = Ok({ proofCard: ProofCard }, 'ProofCardAnswer');
+/**
+ * A ledger entry: `service/v1` carries the card and its decision, `ledger/v1` the citation fields; redacted per
+ * audience.
+ */
+export const ProofCardExported = Ok(
+  {
+    ledgerEntry: Type.Object(
+      {
+        format: ExportFormat,
+        exportedAt: Type.String({ format: 'date-time' }),
+        audience: Type.Optional(Audience),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  'ProofCardExported',
+);

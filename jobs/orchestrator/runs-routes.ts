@@ -4,7 +4,15 @@ import { cancelRun } from './run-control.js';
 import { findRun, runDetailFor, runPage } from './run-queries.js';
 import { runEventsPage } from './event-page.js';
 import { invalidPayload } from '../../shared/errors.js';
-import { RunDetailResponse, RunListQuery, RunResume } from './schemas.js';
+import {
+  RunCanceled,
+  RunDetailResponse,
+  RunEventsPage,
+  RunListQuery,
+  RunPage,
+  RunResume,
+  RunResumed,
+} from './schemas.js';
 import { MAX_EVENT_ID, RunEventsQuery } from './run-schemas.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
@@ -15,6 +23,7 @@ export const routes = [
   r.get('/v1/runs', 'List runs (filters: status, domain, conversationId, time range; cursor pagination)', {
     query: RunListQuery,
     mcpTool: 'runs.list',
+    response: { 200: RunPage },
     handler: async ({ query, principal }, deps) => {
       return { ok: true, ...(await runPage(deps, principal.accountId, { ...query, limit: query.limit ?? 50 })) };
     },
@@ -35,6 +44,7 @@ export const routes = [
       query: RunEventsQuery,
       streams: true,
       mcpTool: 'runs.events',
+      response: { 200: RunEventsPage },
       handler: async ({ params, query, principal, headers, signal }, deps) => {
         const lastEventId = headers['last-event-id'];
         if (lastEventId !== undefined && !(/^\d{1,10}$/.test(lastEventId) && Number(lastEventId) <= MAX_EVENT_ID))
@@ -58,6 +68,7 @@ export const routes = [
   ),
   r.post('/v1/runs/{runId}/cancel', 'Cancel a run; the running step is aborted wherever it runs', {
     mcpTool: 'runs.cancel',
+    response: { 200: RunCanceled },
     handler: ({ params, principal }, deps) => cancelRun(deps, principal.accountId, params.runId),
   }),
   r.post('/v1/runs/{runId}/resume', 'Resume a run at its waitpoint (choice, proxy outcome, approval)', {
@@ -70,6 +81,7 @@ export const routes = [
     scopes: [],
     body: RunResume,
     mcpTool: 'runs.resume',
+    response: { 202: RunResumed },
     handler: async ({ params, body, principal }, deps) => {
       const run = await resumeRun(deps, principal, params.runId, body);
       return new Reply(202, {

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { AnyObject, HttpUrl, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
+import { AnyObject, HttpUrl, Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { BudgetUsd, Channel } from '../../shared/schemas/orchestrator.js';
 import { BenchmarkHashes } from '../../shared/schemas/benchmark.js';
 import { ProofCard } from './proof-schemas.js';
@@ -138,6 +138,47 @@ export const RunDetailResponse = Ok(
     ),
   },
   'RunDetailResponse',
+);
+
+const RunLinks = Type.Object({ self: Type.String(), events: Type.String() }, { additionalProperties: true });
+
+/** A run in a list (GET /v1/runs): no steps, no result. */
+export const RunSummary = Type.Object(
+  {
+    runId: Type.String(),
+    status: RunStatus,
+    route: Type.Array(Type.String()),
+    conversationId: Type.Union([Type.String(), Type.Null()]),
+    taskId: Type.Union([Type.String(), Type.Null()]),
+    proofCardId: Type.Union([Type.String(), Type.Null()]),
+    error: Type.Union([Type.String(), Type.Null()]),
+    stuckReason: Type.Union([Type.String(), Type.Null()]),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    finishedAt: Type.Union([Timestamp, Type.Null()]),
+  },
+  { $id: 'RunSummary' },
+);
+export const RunPage = Page('runs', RunSummary, 'RunPage');
+
+/** GET /v1/runs/{runId}/events with Accept: application/json: one page of the run's events. */
+export const RunEventsPage = Ok(
+  {
+    runId: Type.String(),
+    status: RunStatus,
+    resting: Type.Boolean({ description: 'The run rests (waits or ended): no event comes until it moves' }),
+    events: Type.Array(
+      Type.Object({ id: Type.Integer(), type: Type.String(), at: Timestamp }, { additionalProperties: true }),
+    ),
+    nextAfter: Type.Integer({ description: 'Pass as `after` for the next page' }),
+    more: Type.Boolean(),
+  },
+  'RunEventsPage',
+);
+export const RunCanceled = Ok({ runId: Type.String(), status: Type.Literal('canceled') }, 'RunCanceled');
+export const RunResumed = Ok(
+  { runId: Type.String(), status: RunStatus, segment: Type.Integer(), links: RunLinks },
+  'RunResumed',
 );
 
 export const RunListQuery = Type.Composite(

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
-import { Ok } from '../../shared/schemas/common.js';
+import { Ok, Page } from '../../shared/schemas/common.js';
 import {
   MissionListQuery,
   MissionUpdate,
@@ -65,6 +65,7 @@ export const routes = [
   r.get('/v1/proxy/missions', 'List proxy missions (filters: status, kind, taskId; cursor pagination)', {
     query: MissionListQuery,
     mcpTool: 'proxy.listMissions',
+    response: { 200: Page('missions', MissionView, 'ProxyMissionPage') },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findMissions(deps, principal, query);
       return { ok: true, missions: rows.map((m) => missionView(m)), nextCursor };
@@ -135,6 +136,7 @@ export const routes = [
   }),
   r.get('/v1/proxy/providers', 'The provider book (filter: status; cursor pagination)', {
     query: ProviderListQuery,
+    response: { 200: Page('providers', ProviderView, 'ProxyProviderPage') },
     handler: async ({ query, principal }, deps) => {
       const { rows, nextCursor } = await findProviders(deps, principal, query);
       return { ok: true, providers: rows.map(providerView), nextCursor };

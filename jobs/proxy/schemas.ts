@@ -188,6 +188,9 @@ export const MissionView = Type.Object(
     outcome: Type.Union([
       Type.Object({
         ...outcomeFields,
+        // Stored as given: a field the outcome did not carry is null.
+        note: Type.Optional(Nullable(Type.String())),
+        availability: Type.Optional(Type.Union([AnyObject, Type.Null()])),
         proof: Type.Optional(Type.Unknown()),
         submittedAt: Timestamp,
         actor: Type.String(),

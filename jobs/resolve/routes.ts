@@ -7,7 +7,7 @@ import {
   ChainTraceRequest,
   ChainTraceResult,
 } from './chain-schemas.js';
-import { Ok } from '../../shared/schemas/common.js';
+import { Deleted } from '../../shared/schemas/common.js';
 import { ScamTriageRequest, ScamTriageResult } from './schemas.js';
 import { addChainLabel, chainLabelPage, chainLabelView, removeChainLabel } from './chain-labels.js';
 import { traceForClient } from './chain-trace.js';
@@ -76,7 +76,7 @@ export const routes = [
     scopes: toolsScopes.write,
     params: pathParams('/v1/tools/chainTrace/labels/{labelId}'),
     summary: 'Delete an address label',
-    response: { 200: Ok({}) },
+    response: { 200: Deleted },
     handler: async ({ params, principal }, deps) => {
       await removeChainLabel(deps, principal.accountId, (params as { labelId: string }).labelId);
       return { ok: true };

@@ -12,7 +12,7 @@ import { firingView, scheduleView } from './views.js';
 import { pathParams, routeGroup } from '../../shared/http/route-group.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
 import { iso } from '../../shared/db/knex.js';
-import { Ok, PageQuery } from '../../shared/schemas/common.js';
+import { Deleted, PageQuery } from '../../shared/schemas/common.js';
 
 const scopes = { read: ['schedules:read'], write: ['schedules:write'] };
 const r = routeGroup('schedules', scopes);
@@ -87,7 +87,7 @@ export const routes = [
     scopes: scopes.write,
     params: pathParams(ONE),
     summary: 'Delete a schedule and its firings (the runs it started stay)',
-    response: { 200: Ok({}) },
+    response: { 200: Deleted },
     handler: async ({ params, principal }, deps) => {
       await removeSchedule(deps, principal, (params as { scheduleId: string }).scheduleId);
       return { ok: true };

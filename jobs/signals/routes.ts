@@ -23,7 +23,7 @@ import {
 import { matchView, ruleView, signalView } from './views.js';
 import { pathParams, routeGroup } from '../../shared/http/route-group.js';
 import { defineRoute, Reply } from '../../shared/http/route-spec.js';
-import { Ok, PageQuery } from '../../shared/schemas/common.js';
+import { Deleted, PageQuery } from '../../shared/schemas/common.js';
 
 const scopes = { read: ['signals:read'], write: ['signals:write'] };
 const r = routeGroup('signals', scopes);
@@ -109,7 +109,7 @@ export const routes = [
     scopes: scopes.write,
     params: pathParams(RULE),
     summary: 'Delete a signal rule; its past matches stay on their signals',
-    response: { 200: Ok({}) },
+    response: { 200: Deleted },
     handler: async ({ params, principal }, deps) => {
       await removeRule(deps, principal, (params as { ruleId: string }).ruleId);
       return { ok: true };

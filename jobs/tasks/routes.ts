@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { AnyObject, PageQuery, StringEnum } from '../../shared/schemas/common.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { AnyObject, Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { Channel } from '../../shared/schemas/orchestrator.js';
 import { TASKS } from './machine.js';
@@ -36,20 +36,51 @@ const TaskListQuery = Type.Composite([
   Type.Object({ status: Type.Optional(TaskStatus), domain: Type.Optional(TaskDomain) }),
 ]);
 
+const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
+const TaskView = Type.Object(
+  {
+    taskId: Type.String(),
+    domain: TaskDomain,
+    status: TaskStatus,
+    allowedTransitions: Type.Array(TaskStatus, { description: 'The statuses an update may move it to now' }),
+    inData: AnyObject,
+    outData: Nullable(AnyObject),
+    state: AnyObject,
+    userId: Nullable(Type.String()),
+    channel: Channel,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    audit: Type.Array(
+      Type.Object({
+        actor: Type.String(),
+        from: Nullable(TaskStatus),
+        to: TaskStatus,
+        note: Nullable(Type.String()),
+        at: Timestamp,
+      }),
+    ),
+  },
+  { $id: 'Task' },
+);
+const TaskAnswer = Ok({ task: TaskView }, 'TaskAnswer');
+
 export const routes = [
   r.post('/v1/tasks', 'Create a task (status open)', {
     body: TaskCreate,
+    response: { 201: TaskAnswer },
     handler: async ({ body, principal }, deps) =>
       new Reply(201, { ok: true, task: taskView(await createTask(deps, principal!, body)) }),
   }),
   r.get('/v1/tasks', 'List tasks', {
     query: TaskListQuery,
+    response: { 200: Page('tasks', TaskView, 'TaskPage') },
     handler: async ({ query, principal }, deps) => {
       const { tasks, nextCursor } = await findTasks(deps, principal!, query);
       return { ok: true, tasks: tasks.map(taskView), nextCursor };
     },
   }),
   r.get('/v1/tasks/{taskId}', 'Fetch a task with its audit trail', {
+    response: { 200: TaskAnswer },
     handler: async ({ params, principal }, deps) => ({
       ok: true,
       task: taskView(await fetchTask(deps, principal!, params.taskId!)),
@@ -57,6 +88,7 @@ export const routes = [
   }),
   r.post('/v1/tasks/{taskId}/update', 'Update a task: status (checked against the transition table), outData, state', {
     body: TaskUpdate,
+    response: { 200: TaskAnswer },
     handler: async ({ params, body, principal }, deps) => ({
       ok: true,
       task: taskView(await updateTaskByClient(deps, principal!, params.taskId!, body)),

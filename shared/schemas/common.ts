@@ -49,6 +49,15 @@ export const OkEnvelope = Type.Object({ ok: Type.Literal(true) }, { $id: 'OkEnve
 /** Any JSON object: the spec's "optional object body" of contract routes. */
 export const AnyObject = Type.Object({}, { additionalProperties: true });
 
+/** The body of a POST or DELETE that reads none: any object, or nothing (its fields are ignored). */
+export const EmptyBody = Type.Object(
+  {},
+  { $id: 'EmptyBody', additionalProperties: true, description: 'No field is read: send {} or no body' },
+);
+
+/** The answer of a removal: nothing is left to show. */
+export const Deleted = Ok({}, 'Deleted');
+
 /**
  * An http(s) URL. `format: uri` alone admits javascript:, data: and file: links, which a client would render or follow.
  */

@@ -214,17 +214,33 @@ export const AutonomyAction = Type.Object(
   { $id: 'AutonomyAction', additionalProperties: true },
 );
 
-export const AutonomousAnswer = Ok(
+/** What the grant covered: each action's decision, the budget drawn, and what is left for a person. */
+export const AutonomyReport = Type.Object(
   {
-    runId: Type.String(),
-    mode: StringEnum(['delivery', 'environment'] as const),
-    status: StringEnum(DELIVERY_STATUSES),
-    actions: Type.Array(AutonomyAction),
-    budgetUsed: Type.Integer(),
-    maxActions: Type.Integer(),
     autonomousToCompletion: Type.Boolean(),
+    budgetUsed: Type.Integer(),
+    actions: Type.Array(AutonomyAction),
+    maxActions: Type.Integer(),
     needsGrant: Strings,
     reasons: Strings,
+  },
+  { $id: 'AutonomyReport' },
+);
+
+/** The spec's answer of POST /v1/orchestrator/autonomous: `ok`, `status`, `autonomy`, and the run as `result`. */
+export const AutonomousAnswer = Ok(
+  {
+    status: StringEnum(DELIVERY_STATUSES),
+    autonomy: AutonomyReport,
+    result: Type.Object(
+      {
+        runId: Type.String(),
+        mode: StringEnum(['delivery', 'environment'] as const),
+        stages: Type.Array(DeliveryStage),
+        handoff: Type.Object({ to: Type.String(), message: Type.String() }, Open),
+      },
+      { $id: 'AutonomousResult', additionalProperties: true },
+    ),
   },
   'AutonomousAnswer',
 );

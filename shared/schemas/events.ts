@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { AnyObject, PageQuery, StringEnum } from './common.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { AnyObject, Ok, Page, PageQuery, StringEnum, Timestamp } from './common.js';
 
 /** push: the service POSTs signed webhooks; pull: the client's workers claim attempts through /v1/event-deliveries. */
 export const SUBSCRIPTION_MODES = ['push', 'pull'] as const;
@@ -136,4 +136,122 @@ export const FailRequest = Type.Object(
 export const DeliveryUpdate = Type.Object(
   { nextAttemptAt: Type.Optional(Type.String({ format: 'date-time' })), metadata: Type.Optional(AnyObject) },
   { $id: 'DeliveryUpdate' },
+);
+
+// What the event routes answer (jobs/events/views.ts builds them).
+const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
+
+export const EventView = Type.Object(
+  {
+    eventId: Type.String(),
+    type: Type.String(),
+    source: StringEnum(EVENT_SOURCES),
+    subject: Nullable(Type.String()),
+    payload: AnyObject,
+    createdAt: Timestamp,
+    acknowledged: Type.Boolean(),
+    ackedAt: Nullable(Timestamp),
+  },
+  { $id: 'Event' },
+);
+export const EventRecorded = Ok(
+  { event: EventView, deliveries: Type.Integer({ description: 'Attempts queued for matching subscriptions' }) },
+  'EventRecorded',
+);
+export const EventAnswer = Ok({ event: EventView }, 'EventAnswer');
+export const EventDetail = Ok(
+  {
+    event: EventView,
+    deliveries: Type.Array(
+      Type.Object({
+        deliveryId: Type.String(),
+        subscriptionId: Type.String(),
+        attempt: Type.Integer(),
+        status: StringEnum(DELIVERY_STATUSES),
+      }),
+    ),
+  },
+  'EventDetail',
+);
+export const EventPage = Page('events', EventView, 'EventPage');
+
+export const SubscriptionView = Type.Object(
+  {
+    subscriptionId: Type.String(),
+    endpoint: Type.String(),
+    events: Type.Array(Type.String()),
+    status: StringEnum(SUBSCRIPTION_STATUSES),
+    mode: StringEnum(SUBSCRIPTION_MODES),
+    description: Nullable(Type.String()),
+    secretRotation: Nullable(Type.Object({ previousSecretValidUntil: Timestamp })),
+    failingSince: Nullable(Timestamp),
+    disabledReason: Nullable(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  },
+  { $id: 'Subscription' },
+);
+export const SubscriptionAnswer = Ok({ subscription: SubscriptionView }, 'SubscriptionAnswer');
+/** Creation and rotation show the signing secret, once (the routes are marked returnsSecret). */
+export const SubscriptionCreated = Ok(
+  { subscription: SubscriptionView, secret: Type.String({ description: 'The signing secret, shown once' }) },
+  'SubscriptionCreated',
+);
+export const SubscriptionUpdated = Ok(
+  {
+    subscription: SubscriptionView,
+    secret: Type.Optional(Type.String({ description: 'The new signing secret after a rotation, shown once' })),
+  },
+  'SubscriptionUpdated',
+);
+export const SubscriptionPage = Page('subscriptions', SubscriptionView, 'SubscriptionPage');
+
+export const EventDeliveryView = Type.Object(
+  {
+    deliveryId: Type.String(),
+    eventId: Type.String(),
+    subscriptionId: Type.String(),
+    rootId: Type.String({ description: 'The first attempt of its retry chain' }),
+    parentId: Nullable(Type.String()),
+    attempt: Type.Integer(),
+    status: StringEnum(DELIVERY_STATUSES),
+    nextAttemptAt: Nullable(Timestamp),
+    leaseExpiresAt: Nullable(Timestamp),
+    claimedBy: Nullable(Type.String()),
+    responseStatus: Nullable(Type.Integer()),
+    responseExcerpt: Nullable(Type.String()),
+    error: Nullable(Type.String()),
+    metadata: AnyObject,
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    finishedAt: Nullable(Timestamp),
+    leaseToken: Type.Optional(Type.String({ description: 'Only in a claim answer, to its claimer' })),
+  },
+  { $id: 'EventDelivery' },
+);
+export const EventDeliveryAnswer = Ok({ delivery: EventDeliveryView }, 'EventDeliveryAnswer');
+export const EventDeliveryClaimed = Ok({ delivery: Nullable(EventDeliveryView) }, 'EventDeliveryClaimed');
+export const EventDeliveryList = Ok({ deliveries: Type.Array(EventDeliveryView) }, 'EventDeliveryList');
+export const EventDeliveryPage = Page('deliveries', EventDeliveryView, 'EventDeliveryPage');
+export const EventDeliveryFailed = Ok(
+  { delivery: EventDeliveryView, next: Nullable(EventDeliveryView) },
+  'EventDeliveryFailed',
+);
+export const EventDeliveryChain = Ok(
+  { rootId: Type.String(), chain: Type.Array(EventDeliveryView) },
+  'EventDeliveryChain',
+);
+export const EventDeliveryStats = Ok(
+  {
+    stats: Type.Object({
+      byStatus: Type.Record(Type.String(), Type.Integer()),
+      oldestQueuedAgeSec: Nullable(Type.Integer()),
+      last24h: Type.Object({ completed: Type.Integer(), failed: Type.Integer(), failureRate: Type.Number() }),
+    }),
+  },
+  'EventDeliveryStats',
+);
+export const LeasesSwept = Ok(
+  { returned: Type.Array(Type.String(), { description: 'The attempts whose expired lease returned them to queued' }) },
+  'LeasesSwept',
 );

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { HttpUrl, Ok, StringEnum } from './common.js';
+import { HttpUrl, Ok, Page, StringEnum } from './common.js';
 import { BudgetUsd } from './orchestrator.js';
 
 /**
@@ -57,7 +57,7 @@ export type Listing = Static<typeof Listing>;
 
 export const CatalogImport = Type.Object(
   {
-    listings: Type.Optional(Type.Array(Type.Unknown(), { minItems: 1, maxItems: 5000 })),
+    listings: Type.Optional(Type.Array(Listing, { minItems: 1, maxItems: 5000 })),
     csv: Type.Optional(
       Type.String({
         minLength: 1,
@@ -69,6 +69,28 @@ export const CatalogImport = Type.Object(
   { $id: 'CatalogImportRequest' },
 );
 export type CatalogImport = Static<typeof CatalogImport>;
+
+export const CatalogImported = Ok(
+  { imported: Type.Integer(), listingIds: Type.Array(Type.String()) },
+  'CatalogImported',
+);
+/** A stored listing as GET /v1/hunt/catalog shows it (money in major units). */
+export const CatalogEntry = Type.Object(
+  {
+    listingId: Type.String(),
+    title: Type.String(),
+    price: Type.Number(),
+    fees: Type.Number(),
+    currency: Type.String(),
+    vendor: Type.Union([Type.String(), Type.Null()]),
+    url: Type.Union([Type.String(), Type.Null()]),
+    location: Type.Union([Type.String(), Type.Null()]),
+    tags: Type.Array(Type.String()),
+    createdAt: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'CatalogEntry' },
+);
+export const CatalogPage = Page('listings', CatalogEntry, 'CatalogPage');
 
 export const Candidate = Type.Object(
   {

@@ -45,5 +45,59 @@ export const SandboxRequest = Type.Object(
   { $id: 'SandboxRequest' },
 );
 
+const Open = { additionalProperties: true };
+const SandboxPath = Type.Object(
+  {
+    path: Type.String(),
+    vendorId: Type.String(),
+    cost: Type.Number(),
+    expectedProfit: Type.Number(),
+    method: StringEnum(['pricingModel', 'fallbackRule'] as const),
+    rejectedBecause: Type.Union([Type.String(), Type.Null()]),
+  },
+  Open,
+);
+/** The simulation's answer: what it decided, why, and the receipt when it settled (a sandbox receipt: nothing paid). */
+export const SandboxResult = Type.Object(
+  {
+    ok: Type.Literal(true),
+    status: StringEnum(['settled', 'refused', 'frozen'] as const),
+    chaos: ChaosMode,
+    receipt: Type.Union([
+      Type.Object(
+        { receiptId: Type.String(), status: Type.Literal('settled'), amount: Money, vendorId: Type.String() },
+        Open,
+      ),
+      Type.Null(),
+    ]),
+    mandate: Type.Object({ decision: StringEnum(['approved', 'refused', 'notEvaluated'] as const) }, Open),
+    decisionTree: Type.Object({ selected: Type.Union([SandboxPath, Type.Null()]), paths: Type.Array(SandboxPath) }),
+    trace: Type.Array(Type.Object({ step: Type.String(), status: Type.String(), note: Type.String() })),
+    vendorTelemetry: Type.Array(
+      Type.Object({ vendorId: Type.String(), latencyMs: Type.Number(), status: Type.String() }),
+    ),
+  },
+  { $id: 'SandboxResult' },
+);
+
+const Timing = Type.Object({
+  n: Type.Integer(),
+  p50Ms: Type.Number(),
+  p95Ms: Type.Number(),
+  opsPerSec: Type.Number(),
+});
+export const LocalBenchmarkResult = Type.Object(
+  {
+    ok: Type.Literal(true),
+    measuredAt: Type.String({ format: 'date-time' }),
+    totalMs: Type.Number(),
+    node: Type.String(),
+    figures: Type.Record(Type.String(), Timing, {
+      description: 'validation, routing, sandboxRun, postgresRoundTrip, redisRoundTrip',
+    }),
+  },
+  { $id: 'LocalBenchmarkResult' },
+);
+
 export const BudgetUsd = Type.Object({ maxUsd: Type.Number({ minimum: 0 }) });
 export { Money };

@@ -33,7 +33,7 @@ describe('autonomy grants', () => {
       const run = await autonomous(a.token, { grantId });
       assert.equal(run.status, 200, run.text);
       assert.equal(run.body.status, 'delivered', run.text);
-      assert.equal(run.body.autonomousToCompletion, true);
+      assert.equal(run.body.autonomy.autonomousToCompletion, true);
       assert.equal(
         (await harness.call('GET', `/v1/delivery/autonomy/grants/${grantId}`, { token: a.token })).body.grant.used,
         4,

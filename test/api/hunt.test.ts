@@ -58,7 +58,18 @@ describe('hunt: catalog import and search', () => {
       },
     });
     assert.equal(res.status, 400);
-    assert.equal(res.body.details.rejected[0].row, 2);
+    // A listing is checked against CatalogListing: the paths name the row (from 0) and its fields.
+    assert.deepEqual(
+      [...new Set(res.body.details.map((d: any) => d.path.split('/').slice(0, 3).join('/')))],
+      ['/listings/1'],
+      res.text,
+    );
+    const csvRow = await harness.call('POST', '/v1/hunt/catalog/import', {
+      token: a.token,
+      body: { csv: 'title,price\nok,1\nfree,-5\n' },
+    });
+    assert.equal(csvRow.status, 400);
+    assert.equal(csvRow.body.details.rejected[0].row, 2, 'a CSV row is named by its number (from 1)');
     const bad = await harness.call('POST', '/v1/hunt/catalog/import', {
       token: a.token,
       body: { csv: 'title,price\n"unclosed,5\n' },

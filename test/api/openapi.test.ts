@@ -86,13 +86,44 @@ describe('OpenAPI document and route table', () => {
     const all = await harness.call('GET', '/v1/schemas');
     assert.equal(all.status, 200);
     assert.ok(all.body.schemas.OrchestratorRequest);
-    assert.ok(all.body.schemas.ErrorEnvelope === undefined || typeof all.body.schemas.ErrorEnvelope === 'object');
+    assert.deepEqual(all.body.schemas.ErrorEnvelope.required.sort(), ['error', 'message', 'ok', 'requestId']);
     const one = await harness.call('GET', '/v1/schemas/ProfileCreate');
     assert.equal(one.status, 200);
     assert.deepEqual(one.body.schema.required.sort(), ['email', 'name', 'password']);
     const missing = await harness.call('GET', '/v1/schemas/NoSuchSchema');
     assert.equal(missing.status, 404);
     assert.equal(missing.body.error, 'notFound');
+  });
+
+  it('names every request body and 2xx JSON answer: a $ref into components.schemas, never an inline schema', () => {
+    const inline: string[] = [];
+    const named = (where: string, schema: any) => {
+      const id = /^#\/components\/schemas\/(.+)$/.exec(schema?.$ref ?? '')?.[1];
+      if (schema && !(id && doc.components.schemas[id]))
+        inline.push(`${where}: ${JSON.stringify(schema).slice(0, 80)}`);
+    };
+    for (const [path, ops] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(ops)) {
+        named(`${method.toUpperCase()} ${path} body`, op.requestBody?.content?.['application/json']?.schema);
+        for (const [status, res] of Object.entries<any>(op.responses))
+          if (/^2\d\d$/.test(status))
+            named(`${method.toUpperCase()} ${path} ${status}`, res.content?.['application/json']?.schema);
+      }
+    }
+    assert.deepEqual(inline, [], `${inline.length} inline schemas`);
+  });
+
+  it('the catalog import names its rows: CatalogListing, in /openapi.json and /v1/schemas', async () => {
+    const body = doc.paths['/v1/hunt/catalog/import'].post.requestBody.content['application/json'].schema;
+    const request = doc.components.schemas[body.$ref.split('/').pop()];
+    assert.deepEqual(request.properties.listings.items, { $ref: '#/components/schemas/CatalogListing' });
+    const {
+      $schema: _dialect,
+      $id,
+      ...listing
+    } = (await harness.call('GET', '/v1/schemas/CatalogListing')).body.schema;
+    assert.deepEqual([$id, listing], ['CatalogListing', doc.components.schemas.CatalogListing]);
+    assert.ok(['title', 'price'].every((k) => listing.required.includes(k)));
   });
 
   it('GET /v1/contract, /v1/status and /runtime describe the service', async () => {

@@ -1,4 +1,8 @@
 import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AutonomousAnswer } from '../../shared/schemas/delivery-ops.js';
+import { check } from '../../shared/validation.js';
 import { harness } from '../support/harness.js';
 import { member } from '../support/approvers.js';
 import { PROJECTS } from '../support/project-fixtures.js';
@@ -59,20 +63,20 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
       const res = await autonomous(a.token, { ...release, grantId: await grantOf(autonomy) });
       assert.equal(res.status, 200, `${label}: ${res.text}`);
       assert.equal(res.body.status, 'awaitingApproval', label);
-      assert.equal(res.body.mode, 'delivery', `${label}: inferred from service and version`);
-      assert.deepEqual(res.body.needsGrant, needsGrant, label);
+      assert.equal(res.body.result.mode, 'delivery', `${label}: inferred from service and version`);
+      assert.deepEqual(res.body.autonomy.needsGrant, needsGrant, label);
       assert.ok(
-        res.body.reasons.some((r: string) => reason.test(r)),
-        `${label}: ${res.body.reasons}`,
+        res.body.autonomy.reasons.some((r: string) => reason.test(r)),
+        `${label}: ${res.body.autonomy.reasons}`,
       );
-      assert.equal(res.body.autonomousToCompletion, false);
+      assert.equal(res.body.autonomy.autonomousToCompletion, false);
     }
     const budget = (
       await autonomous(a.token, {
         ...release,
         grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 2 }),
       })
-    ).body;
+    ).body.autonomy;
     assert.deepEqual(
       budget.actions.map((x: any) => x.decision),
       ['autoApproved', 'autoApproved', 'needsGrant', 'needsGrant'],
@@ -87,7 +91,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
     });
     assert.equal(res.body.status, 'delivered', res.text);
     assert.deepEqual(
-      res.body.actions.map((x: any) => [x.action, x.decision, x.status]),
+      res.body.autonomy.actions.map((x: any) => [x.action, x.decision, x.status]),
       [
         ['configure', 'autoApproved', 'skipped'],
         ['validate', 'autoApproved', 'passed'],
@@ -95,9 +99,43 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
         ['monitor', 'autoApproved', 'passed'],
       ],
     );
-    assert.equal(res.body.budgetUsed, 4);
-    assert.equal(res.body.autonomousToCompletion, true);
-    assert.match(res.body.handoff.message, /^dry run/);
+    assert.equal(res.body.autonomy.budgetUsed, 4);
+    assert.equal(res.body.autonomy.autonomousToCompletion, true);
+    assert.match(res.body.result.handoff.message, /^dry run/);
+  });
+
+  it("answers the spec's shape: ok, status, autonomy (completion, budget, actions), result", async () => {
+    const res = await autonomous(a.token, {
+      ...release,
+      grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 4 }),
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.body).sort(), ['autonomy', 'ok', 'result', 'status']);
+    assert.deepEqual([res.body.ok, res.body.status], [true, 'delivered']);
+    const { autonomousToCompletion, budgetUsed, actions } = res.body.autonomy;
+    assert.deepEqual([autonomousToCompletion, budgetUsed, actions.length], [true, 4, 4]);
+    for (const x of actions)
+      assert.deepEqual([x.decision, typeof x.action, typeof x.status], ['autoApproved', 'string', 'string']);
+    assert.equal(res.body.result.runId.startsWith('run_'), true, res.text);
+    assert.deepEqual(check(AutonomousAnswer, res.body), [], 'the answer matches its schema in /openapi.json');
+  });
+
+  it('the MCP tool orchestrator.autonomous answers the same shape', async () => {
+    const client = new Client({ name: 'awp-test', version: '1.0.0' });
+    const headers = { Authorization: `Bearer ${a.token}` };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${harness.url}/mcp`), { requestInit: { headers } }),
+    );
+    try {
+      const grantId = await grantOf({ enabled: true, allowedActions: all, maxActions: 4 });
+      const result = await client.callTool({ name: 'orchestrator.autonomous', arguments: { ...release, grantId } });
+      assert.ok(!result.isError, JSON.stringify(result));
+      const out = result.structuredContent as any;
+      assert.deepEqual(Object.keys(out).sort(), ['autonomy', 'ok', 'result', 'status']);
+      assert.deepEqual([out.status, out.autonomy.autonomousToCompletion], ['delivered', true]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('a failing gate still blocks a granted run (autonomy never overrides a gate)', async () => {
@@ -107,7 +145,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
       grantId: await grantOf({ enabled: true, allowedActions: all }),
     });
     assert.equal(res.body.status, 'blocked', res.text);
-    assert.equal(res.body.autonomousToCompletion, false);
+    assert.equal(res.body.autonomy.autonomousToCompletion, false);
   });
 
   it(
@@ -119,36 +157,38 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
         files: PROJECTS.go,
         grantId: await grantOf({ enabled: true, allowedActions: actions }),
       });
-      assert.equal(noCommands.body.mode, 'environment', 'inferred from files');
+      assert.equal(noCommands.body.result.mode, 'environment', 'inferred from files');
       assert.equal(noCommands.body.status, 'awaitingApproval', noCommands.text);
       assert.deepEqual(
-        noCommands.body.needsGrant,
+        noCommands.body.autonomy.needsGrant,
         ['installRuntime', 'installDependencies'],
         'starting services has no command here (no compose file); the others do',
       );
-      assert.ok(noCommands.body.reasons.every((r: string) => /allowCommands is not set/.test(r)));
+      assert.ok(noCommands.body.autonomy.reasons.every((r: string) => /allowCommands is not set/.test(r)));
       const secrets = await autonomous(a.token, {
         mode: 'environment',
         files: PROJECTS.ruby,
         grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: [...actions, 'provideSecrets'] }),
       });
       assert.equal(secrets.body.status, 'awaitingApproval');
-      assert.deepEqual(secrets.body.needsGrant, ['provideSecrets']);
-      assert.match(secrets.body.reasons[0], /SECRET_KEY_BASE must come from a person/);
+      assert.deepEqual(secrets.body.autonomy.needsGrant, ['provideSecrets']);
+      assert.match(secrets.body.autonomy.reasons[0], /SECRET_KEY_BASE must come from a person/);
       const granted = await autonomous(a.token, {
         files: PROJECTS.go,
         grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: actions, workdir: '/src/svc' }),
       });
       assert.equal(granted.body.status, 'delivered', granted.text);
-      assert.ok(granted.body.actions.every((x: any) => x.decision === 'autoApproved' && x.status === 'dry run'));
-      assert.equal(granted.body.autonomousToCompletion, true);
-      assert.match(granted.body.handoff.message, /no command was run/);
-      const resumed = await harness.call('POST', `/v1/delivery/runs/${noCommands.body.runId}/resume`, {
+      assert.ok(
+        granted.body.autonomy.actions.every((x: any) => x.decision === 'autoApproved' && x.status === 'dry run'),
+      );
+      assert.equal(granted.body.autonomy.autonomousToCompletion, true);
+      assert.match(granted.body.result.handoff.message, /no command was run/);
+      const resumed = await harness.call('POST', `/v1/delivery/runs/${noCommands.body.result.runId}/resume`, {
         token: approver.token,
         body: { approved: true },
       });
       assert.equal(resumed.body.status, 'delivered', 'a person approves what autonomy did not cover');
-      assert.equal(resumed.body.autonomousToCompletion, false);
+      assert.equal(resumed.body.autonomy.autonomousToCompletion, false);
     },
   );
 

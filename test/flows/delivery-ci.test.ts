@@ -113,8 +113,8 @@ describe('delivery runs deploy through a CI connector', function () {
       },
     });
     assert.equal(res.status, 200, res.text);
-    const deploy = res.body.stages?.find((s: any) => s.name === 'deploy');
-    if (deploy) assert.equal(deploy.status, 'dry run', JSON.stringify(deploy));
+    const deploy = res.body.result.stages.find((s: any) => s.name === 'deploy');
+    assert.equal(deploy?.status, 'dry run', JSON.stringify(res.body.result.stages));
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(ci.received.length, before, 'nothing reached the CI');
   });
