@@ -214,9 +214,13 @@ export async function sweepExpiredLeases(db: Db, accountId: string | null): Prom
 }
 
 /** Queued attempts that are due, soonest first, without claiming them. */
+/**
+ * The account's attempts a client could claim now (queued, due, of a pull subscription: push attempts are the
+ * dispatcher's to claim), in the order a claim takes them.
+ */
 export async function readyDeliveries(db: Db, accountId: string, limit: number): Promise<DeliveryRow[]> {
   return db('deliveries')
-    .where({ account_id: accountId, status: 'queued' })
+    .where({ account_id: accountId, mode: 'pull', status: 'queued' })
     .andWhere('next_attempt_at', '<=', db.fn.now())
     .andWhereRaw(CLAIMABLE)
     .orderBy('next_attempt_at')
