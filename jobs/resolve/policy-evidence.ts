@@ -178,10 +178,14 @@ export function normalizeName(name: string): string {
 
 /** A first line that is a company's name with its legal form: the letterhead of the vendor that issued it. */
 const CAPITALIZED = String.raw`[\p{Lu}\p{N}][\p{L}\p{N}'’.&-]*`;
+const LEGAL_FORM = [
+  String.raw`(?:Ltd|Limited|LLC|Inc|Incorporated|Corp|Corporation|Company|GmbH|AG|KG|SA|SAS|SARL|Srl|SpA|BV|NV|plc|PLC`,
+  String.raw`|Pty|Oy|AB|ApS|LLP|LP|SE)`,
+].join('');
 const LETTERHEAD = new RegExp(
   [
-    String.raw`^\s*(${CAPITALIZED}(?:,?\s+(?:${CAPITALIZED}|&|and|of|und|et|de|la))*?,?\s(?:Ltd|Limited|LLC|Inc|Incorporated`,
-    String.raw`|Corp|Corporation|Company|GmbH|AG|KG|SA|SAS|SARL|Srl|SpA|BV|NV|plc|PLC|Pty|Oy|AB|ApS|LLP|LP|SE)\.?)[ \t]*(?:\n|$)`,
+    String.raw`^[ \t]*(${CAPITALIZED}(?:,?[ \t]+(?:${CAPITALIZED}|&|and|of|und|et|de|la))*?,?[ \t]${LEGAL_FORM}\.?)`,
+    String.raw`[ \t]*(?:\n|$)`,
   ].join(''),
   'u',
 );
