@@ -66,7 +66,7 @@ describe('policy rules: read as checks', () => {
 });
 
 describe('policy rules: met, broken or open, with the span that decides', () => {
-  it('words alone meet nothing: an invoice of 6,000 EUR that says "payment" and "exceed" breaks the 5,000 limit', () => {
+  it('words alone meet nothing: an invoice of 6,000 EUR that says "payment" and "exceed" breaks a 5,000 cap', () => {
     const doc = 'Payment must not exceed 5,000 EUR per our policy.\nInvoice 9\nTotal due: 6,000.00 EUR';
     assert.deepEqual(judge('payment must not exceed 5,000 EUR', doc), ['broken', '6,000.00 EUR']);
     assert.deepEqual(judge('payment must not exceed 5,000 EUR', INVOICE), ['met', '4,760.00 EUR']);
