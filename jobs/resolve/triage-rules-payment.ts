@@ -47,7 +47,8 @@ export const PAYMENT_RULES: PhraseRule[] = [
       ),
       new RegExp(
         [
-          String.raw`\b(?:buy|purchase|get|pick up)\b${W}{0,60}?${GIFT}[^\n]{0,120}?\b(?:send|give|read|text|email`,
+          String.raw`\b(?:buy|purchase|get|grab|pick up|obtain)\b${W}{0,60}?${GIFT}[^\n]{0,120}?`,
+          String.raw`\b(?:send|give|read|text|email`,
           String.raw`|share`,
           String.raw`|tell|forward|scratch)\b${W}{0,30}?\b(?:codes?|numbers?|pins?|(?:photos?|pictures?|pics?) of`,
           String.raw`|the back)\b`,

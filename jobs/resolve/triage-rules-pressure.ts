@@ -9,11 +9,12 @@ export const PRESSURE_RULES: PhraseRule[] = [
     weight: 2,
     ftcSign: 'pressureToActNow',
     ic3: null,
-    trigger: 'today, tonight, immediately, right now, act now, within N hours/minutes, final notice, last warning',
+    trigger:
+      'today, tonight, immediately, right now, act now, pay now, within N hours/minutes, final notice, last warning',
     patterns: [
       new RegExp(
         [
-          String.raw`\b(?:today|tonight|immediately|right (?:now|away)|act now|at once|asap`,
+          String.raw`\b(?:today|tonight|immediately|right (?:now|away)|act now|pay now|at once|asap`,
           String.raw`|within (?:the next )?(?:\d{1,2}|one|two|twenty[- ]four`,
           String.raw`|forty[- ]eight) (?:hours?|hrs?|minutes?|mins?)|final (?:notice|warning)`,
           String.raw`|last (?:warning|chance)|expires? in \d+ (?:hours?|minutes?))\b`,
