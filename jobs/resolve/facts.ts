@@ -42,8 +42,10 @@ const SYMBOLS: Record<string, string> = {
   A$: 'AUD',
   CHF: 'CHF',
 };
-const NUMBER = String.raw`\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
-const SYMBOL = String.raw`US\$|C\$|A\$|\$|€|£|¥|₹`;
+/** A written number ("1,299.00", "1.299,00", "300"); a regex source. */
+export const NUMBER = String.raw`\d{1,3}(?:[.,\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?`;
+/** A currency symbol; a regex source. */
+export const SYMBOL = String.raw`US\$|C\$|A\$|\$|€|£|¥|₹`;
 // ISO codes count in capitals only, so "owe 1,200" is not read as a currency "OWE".
 const AMOUNT = new RegExp(
   [
@@ -60,6 +62,13 @@ const WORD_CURRENCY: Record<string, string> = {
   pound: 'GBP',
   pounds: 'GBP',
 };
+
+/** The ISO 4217 code a symbol, code or word names ("€", "eur", "euros" → "EUR"), or null. */
+export function currencyOf(token: string): string | null {
+  const t = token.trim();
+  if (/^[a-z]{3}$/i.test(t) && CURRENCY_CODES.has(t.toUpperCase())) return t.toUpperCase();
+  return SYMBOLS[t.toUpperCase()] ?? WORD_CURRENCY[t.toLowerCase()] ?? null;
+}
 
 /** "1,299.00", "1.299,00", "19,99", "300" → 1299, 1299, 19.99, 300. */
 export function parseAmount(raw: string): number {

@@ -1,6 +1,9 @@
 import type { Candidate } from '../../shared/schemas/hunt.js';
 
-/** Pure audit rules of listings and policy rules; scam signals and contradictions of texts are triage's (triage.ts). */
+/**
+ * Pure audit rules of listings; policy rules are policy-audit.ts's, scam signals and contradictions of texts are
+ * triage's (triage.ts).
+ */
 
 export interface Contradiction {
   kind: string;
@@ -35,35 +38,4 @@ export function auditCandidates(candidates: Candidate[]): {
     .map((c) => c.candidateId);
   const unsourced = candidates.filter((c) => !c.url).map((c) => c.candidateId);
   return { contradictions, hiddenFees, unsourced };
-}
-
-const RULE_STOP = new Set([
-  'must',
-  'have',
-  'should',
-  'with',
-  'that',
-  'from',
-  'vendor',
-  'their',
-  'this',
-  'will',
-  'only',
-  'been',
-]);
-
-/**
- * Policy rules no document supports: a rule counts as met when every one of
- * its significant words appears in the documents. Deliberately strict: a
- * rule it cannot confirm becomes an open question, never a silent pass.
- */
-export function unmetRules(rules: string[], documents: string[]): string[] {
-  const text = documents.join('\n').toLowerCase();
-  return rules.filter((rule) => {
-    const words = rule
-      .toLowerCase()
-      .split(/[^a-z0-9]+/)
-      .filter((w) => w.length > 3 && !RULE_STOP.has(w));
-    return words.length > 0 && !words.every((w) => text.includes(w));
-  });
 }

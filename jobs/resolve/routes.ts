@@ -8,6 +8,8 @@ import {
   ChainTraceResult,
 } from './chain-schemas.js';
 import { Deleted } from '../../shared/schemas/common.js';
+import { PolicyAuditRequest, PolicyAuditResult } from './policy-schemas.js';
+import { policyAuditForClient } from './policy-service.js';
 import { ScamTriageRequest, ScamTriageResult } from './schemas.js';
 import { addChainLabel, chainLabelPage, chainLabelView, removeChainLabel } from './chain-labels.js';
 import { traceForClient } from './chain-trace.js';
@@ -30,6 +32,18 @@ export const routes = [
     countsAsWorkflow: true,
     mcpTool: 'resolve.scamTriage',
     handler: ({ body, principal, signal }, deps) => triageForClient(deps, principal.accountId, body, signal),
+  }),
+  r.post('/v1/resolve/policyAudit', 'Check policy rules against documents: met, broken or open, with the spans', {
+    description:
+      'Reads each rule as a check (amount limit, allowed or excluded vendors or countries, date limit, period, ' +
+      'required documents; docs/api/cases-and-triage.md) and judges it by the spans that meet or break it. A rule ' +
+      'it cannot read, or that no span decides, is open, never met. The resolve step runs the same check on ' +
+      '`metadata.policyRules`.',
+    body: PolicyAuditRequest,
+    response: { 200: PolicyAuditResult },
+    countsAsWorkflow: true,
+    mcpTool: 'resolve.policyAudit',
+    handler: ({ body, principal }, deps) => policyAuditForClient(deps, principal.accountId, body),
   }),
   tools.post('/v1/tools/chainTrace', 'Trace blockchain transactions, prepare a recovery assessment', {
     description:

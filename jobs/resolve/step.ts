@@ -1,6 +1,7 @@
 import type { Candidate } from '../../shared/schemas/hunt.js';
 import type { EvidenceItem, StepHandler } from '../step.js';
-import { auditCandidates, unmetRules } from './logic.js';
+import { auditCandidates } from './logic.js';
+import { auditPolicy } from './policy-audit.js';
 import { triageClaim } from './triage-service.js';
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((d): d is string => typeof d === 'string') : []);
@@ -9,8 +10,10 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((d): d is
  * The resolve step audits what it is given: the request as a claim, triaged
  * with the documents, links and sender in metadata (the same analysis as
  * POST /v1/resolve/scamTriage), and the candidates of an earlier hunt step
- * for price contradictions, hidden fees and missing sources. A signal read
- * from the request's own text is not source-bound: only documents and links are.
+ * for price contradictions, hidden fees and missing sources, and checks the
+ * buyer's `policyRules` against the documents (the same check as POST
+ * /v1/resolve/policyAudit). A signal read from the request's own text is not
+ * source-bound: only documents and links are.
  */
 export const resolveStep: StepHandler = async (input, deps) => {
   const documents = strings(input.metadata.documents);
@@ -21,6 +24,8 @@ export const resolveStep: StepHandler = async (input, deps) => {
     (c) => c && typeof c.candidateId === 'string',
   );
   const listingAudit = auditCandidates(candidates);
+  const vendorName = typeof input.metadata.vendorName === 'string' ? input.metadata.vendorName : undefined;
+  const policy = auditPolicy(strings(input.metadata.policyRules), documents, vendorName);
   const bound = (source: string) => source !== 'claim' && source !== 'sender';
 
   const evidence: EvidenceItem[] = [
@@ -45,13 +50,21 @@ export const resolveStep: StepHandler = async (input, deps) => {
       .filter((c) => !listingAudit.unsourced.includes(c.candidateId))
       .slice(0, 10)
       .map((c) => ({ claim: `${c.title} is listed by a retrievable source`, source: c.url, sourceBound: true })),
+    ...policy.checks.flatMap((c) =>
+      c.evidence
+        .filter((e) => e.verdict !== 'undecided' && e.source !== 'vendorName')
+        .slice(0, 3)
+        .map((e) => ({
+          claim: `policy rule "${c.rule}" ${e.verdict === 'meets' ? 'met' : 'broken'}: "${e.span.text}" (${e.value})`,
+          source: e.source,
+          sourceBound: true,
+        })),
+    ),
   ];
   const missingEvidence = [
     ...triage.missingEvidence.filter((m) => m.kind !== 'documents' || candidates.length === 0).map((m) => m.detail),
     ...listingAudit.unsourced.map((id) => `listing ${id} has no source URL`),
   ];
-  const rules = strings(input.metadata.policyRules);
-  const unmet = unmetRules(rules, documents);
   const { risk } = triage;
   const openQuestions = [
     ...(risk.severity !== 'none' && risk.severity !== 'low'
@@ -63,7 +76,9 @@ export const resolveStep: StepHandler = async (input, deps) => {
     ...(listingAudit.hiddenFees.length > 0
       ? [`${listingAudit.hiddenFees.length} listing(s) add fees over 20 % of the price.`]
       : []),
-    ...unmet.map((rule) => `No document shows the policy rule "${rule}" is met.`),
+    ...policy.checks
+      .filter((c) => c.status !== 'met')
+      .map((c) => `Policy rule "${c.rule}" is ${c.status}${c.expected ? ` (${c.expected})` : ''}: ${c.detail}.`),
   ];
   return {
     output: {
@@ -72,7 +87,7 @@ export const resolveStep: StepHandler = async (input, deps) => {
       contradictions: [...triage.contradictions, ...listingAudit.contradictions],
       hiddenFees: listingAudit.hiddenFees,
       missingEvidence,
-      policyRules: { checked: rules.length, unmet },
+      policyRules: policy,
       audited: { candidates: candidates.length, documents: documents.length },
     },
     evidence,

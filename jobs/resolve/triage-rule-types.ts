@@ -17,4 +17,11 @@ export interface RuleDoc {
 export interface PhraseRule extends RuleDoc {
   id: RuleId;
   patterns: RegExp[];
+  /**
+   * What the same text must also say somewhere for a hit to count: "keys by post" is a rental scam sign only in a
+   * text about a rental, "send money" a romance one only about someone met online.
+   */
+  context?: RegExp;
+  /** False when a negation before the hit is part of the signal ("do not tell anyone"); default true. */
+  negatable?: boolean;
 }

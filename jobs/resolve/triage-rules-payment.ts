@@ -1,23 +1,67 @@
 // The payment phrase rules of scam triage: gift cards, money transfers, wire, crypto, payment apps and fees.
 import type { PhraseRule } from './triage-rule-types.js';
 
-const GIFT = String.raw`(?:gift|itunes|apple|google play|steam|amazon|prepaid|vanilla|razer gold)\s?cards?`;
+const BRANDS = [
+  String.raw`(?:itunes|apple|google ?play|steam|amazon|ebay|target|walmart|sephora|best buy|razer(?: gold)?|vanilla)`,
+].join('');
+/** A gift card of any brand ("Amazon gift cards", "iTunes cards", "Google Play card", "paysafecard"). */
+const GIFT = String.raw`(?:gift ?(?:cards?|vouchers?)|${BRANDS}\s?(?:gift ?)?cards?|paysafe ?cards?)`;
+/** Several of them: paying "in gift cards" is a demand, paying an order "with a gift card" is a shopper's choice. */
+const GIFTS = String.raw`(?:gift ?(?:cards|vouchers)|${BRANDS}\s?(?:gift ?)?cards|paysafe ?cards)`;
+/** What one owes rather than buys: paying these in gift cards is the demand (paying a shop order with one is not). */
+const DEBT = [
+  String.raw`(?:fine|bail|bond|tax(?:es)?|deposit|rent|fees?|bill|invoice|debt|penalty|ransom|settlement|owed?)`,
+].join('');
+/** Within a sentence; a full stop counts only inside a number ("1,500.00 EUR"). */
+const W = String.raw`(?:[^.!?\n]|\.\d)`;
+const PAY_BY = String.raw`(?:in|with|by|using|via|through|as|in the form of)\s+(?:[\w$€£,.-]+\s+){0,3}?`;
 
 /** Payment and fee rules, in the order their signals are listed. */
 export const PAYMENT_RULES: PhraseRule[] = [
   {
+    // FTC: "Anyone who demands payment by gift card is always a scammer." Weighted high on its own.
     id: 'pay.giftCard',
-    signal: 'asks for payment in gift cards',
-    weight: 4,
+    signal: 'demands payment in gift cards',
+    weight: 6,
     ftcSign: 'payInSpecificWay',
     ic3: null,
-    trigger: 'buy/pay with/send gift cards (iTunes, Google Play, Steam, Amazon, prepaid), or the card codes',
+    trigger:
+      'a debt, fee, fine, deposit or rent to pay in gift cards (iTunes, Google Play, Steam, Amazon, …); "pay in gift ' +
+      'cards"; someone wants it paid in them or only accepts them; buy cards and send or read out the codes',
     patterns: [
+      new RegExp(String.raw`\b${DEBT}\b${W}{0,60}?\b${PAY_BY}${GIFT}`, 'i'),
+      new RegExp(String.raw`\b(?:pay|paid|paying|payment|send|sent)\b${W}{0,40}?\b${PAY_BY}${GIFTS}\b`, 'i'),
       new RegExp(
-        String.raw`\b(?:buy|purchase|pay(?:ment)?|send|get|pick up|in|with|using|by)\b[^.!?\n]{0,40}?\b${GIFT}\b`,
+        [
+          String.raw`\b(?:wants?|wanted|ask(?:s|ed|ing)?|told|tells|demand(?:s|ed|ing)?|insist(?:s|ed|ing)?`,
+          String.raw`|requir(?:es|ed|ing)`,
+          String.raw`|request(?:s|ed|ing)?|instruct(?:s|ed|ing)?)\b${W}{0,60}?\b(?:pay|paid|payment|send|sent`,
+          String.raw`|settle)\b`,
+          String.raw`${W}{0,40}?${GIFT}`,
+        ].join(''),
         'i',
       ),
-      new RegExp(String.raw`\b${GIFT}\s+(?:codes?|numbers?|pins?)\b`, 'i'),
+      new RegExp(
+        String.raw`\b(?:only (?:accepts?|takes?)|will only (?:accept|take)|accepts? only)\b${W}{0,20}?${GIFT}`,
+        'i',
+      ),
+      new RegExp(
+        [
+          String.raw`\b(?:buy|purchase|get|grab|pick up|obtain)\b${W}{0,60}?${GIFT}[^\n]{0,120}?`,
+          String.raw`\b(?:send|give|read|text|email`,
+          String.raw`|share`,
+          String.raw`|tell|forward|scratch)\b${W}{0,30}?\b(?:codes?|numbers?|pins?|(?:photos?|pictures?|pics?) of`,
+          String.raw`|the back)\b`,
+        ].join(''),
+        'i',
+      ),
+      new RegExp(
+        [
+          String.raw`\b(?:send|give|read|text|email|share|tell|provide|forward)\b${W}{0,30}?\b(?:${GIFT}\s*`,
+          String.raw`(?:codes?|claim codes?|numbers?|pins?)|cards?\s*(?:codes?|claim codes?|pins?))\b`,
+        ].join(''),
+        'i',
+      ),
     ],
   },
   {
@@ -73,7 +117,9 @@ export const PAYMENT_RULES: PhraseRule[] = [
     weight: 3,
     ftcSign: 'problemOrPrize',
     ic3: 'advanceFee',
-    trigger: 'processing/release/clearance/transfer/customs fee to release or claim something; "pay a small fee"',
+    trigger:
+      'processing/release/clearance/transfer/customs fee to release, claim or withdraw something; "pay a small fee"; ' +
+      'a fee to recover lost money',
     patterns: [
       new RegExp(
         [
@@ -83,20 +129,84 @@ export const PAYMENT_RULES: PhraseRule[] = [
         ].join(''),
         'i',
       ),
-      /\b(?:release|receive|claim|unlock|collect)\b[^.!?\n]{0,60}\b(?:pay|send)\b[^.!?\n]{0,30}\b(?:fee|charge|tax)\b/i,
+      new RegExp(
+        [
+          String.raw`\b(?:release|receive|claim|unlock|collect|withdraw(?:al)?|cash out)\b${W}{0,60}\b(?:pay|send`,
+          String.raw`|deposit)\b`,
+          String.raw`${W}{0,30}\b(?:fee|charge|tax|commission|deposit)\b`,
+        ].join(''),
+        'i',
+      ),
+      new RegExp(
+        [
+          String.raw`\brecover\b[^.!?\n]{0,40}\b(?:lost|stolen|scammed)?\s?(?:money|funds|crypto|bitcoin`,
+          String.raw`|savings)\b[^.!?\n]{0,60}\bfee\b`,
+        ].join(''),
+        'i',
+      ),
       /\bpay (?:a|the) small (?:fee|charge)\b/i,
     ],
   },
   {
+    // FTC: an overpayment with a request to send the difference back is a fake-check scam. "I overpaid" is not.
     id: 'fee.overpayment',
     signal: 'overpayment with a request to send the difference back',
-    weight: 4,
+    weight: 6,
     ftcSign: 'payInSpecificWay',
     ic3: 'overpayment',
-    trigger: 'overpaid / sent too much, refund or send back the difference or excess',
+    trigger:
+      'someone overpaid, sent too much or refunded by mistake and asks you to send, wire or refund the difference, ' +
+      'excess or rest; "wire back the difference"',
     patterns: [
-      /\b(?:overpa(?:id|yment)|sent (?:you )?too much|paid (?:you )?too much)\b/i,
-      /\b(?:refund|send back|return|wire back)\b[^.!?\n]{0,30}\b(?:the )?(?:difference|excess|extra|balance)\b/i,
+      new RegExp(
+        [
+          String.raw`(?<!\b(?:i|we)\s(?:\w+\s)?)\b(?:overpa(?:id|yment)|(?:sent|paid|transferred|refunded|deposited)`,
+          String.raw` (?:you |me |us )?(?:too much|more than|extra|by mistake|\$?\d[\d,.]* instead of))`,
+          String.raw`[^\n]{0,120}?\b(?:send|wire|transfer|return|give|pay|forward|refund|zelle|venmo)\b${W}{0,40}?`,
+          String.raw`\b(?:back|difference|excess|extra|rest|remainder|balance|overpayment)\b`,
+        ].join(''),
+        'i',
+      ),
+      new RegExp(
+        [
+          String.raw`\b(?:send|wire|transfer|give|forward|zelle|venmo)\b (?:back )?(?:the |him |her |them )?`,
+          String.raw`(?:difference|excess|extra|remainder|overpayment)\b`,
+        ].join(''),
+        'i',
+      ),
+      new RegExp(
+        [
+          String.raw`\b(?:ask(?:s|ed|ing)?|wants?|told|request(?:s|ed|ing)?)\b (?:me|us|you) to `,
+          String.raw`(?:refund|reimburse|return|send back)\b${W}{0,30}?`,
+          String.raw`\b(?:difference|excess|extra|remainder|balance|rest)\b`,
+        ].join(''),
+        'i',
+      ),
+    ],
+  },
+  {
+    // FTC "fake check scams": a check to deposit, then money or gift cards to send on before it bounces.
+    id: 'pay.fakeCheck',
+    signal: 'a check to deposit and money to send on',
+    weight: 6,
+    ftcSign: 'payInSpecificWay',
+    ic3: 'overpayment',
+    trigger:
+      'deposit or cash a check (or receive one) and send, wire or forward the rest, buy equipment from "their" ' +
+      'vendor, or buy gift cards with it',
+    patterns: [
+      new RegExp(
+        [
+          String.raw`\b(?:deposit(?:ed|ing)?|cash(?:ed|ing)?|mail(?:ed)?|sen[dt]|receiv(?:e|ed|ing)|gets?`,
+          String.raw`|got)\b${W}{0,30}?`,
+          String.raw`\b(?:checks?|cheques?|money orders?)\b[^\n]{0,120}?\b(?:send|wire|forward|transfer|zelle|venmo`,
+          String.raw`|buy`,
+          String.raw`|purchase|give)\b${W}{0,50}?\b(?:rest|remainder|difference|balance|back|vendor|supplier`,
+          String.raw`|gift ?cards?`,
+          String.raw`|equipment|supplies|bitcoin|crypto)\b`,
+        ].join(''),
+        'i',
+      ),
     ],
   },
 ];

@@ -9,11 +9,12 @@ export const PRESSURE_RULES: PhraseRule[] = [
     weight: 2,
     ftcSign: 'pressureToActNow',
     ic3: null,
-    trigger: 'today, tonight, immediately, right now, act now, within N hours/minutes, final notice, last warning',
+    trigger:
+      'today, tonight, immediately, right now, act now, pay now, within N hours/minutes, final notice, last warning',
     patterns: [
       new RegExp(
         [
-          String.raw`\b(?:today|tonight|immediately|right (?:now|away)|act now|at once|asap`,
+          String.raw`\b(?:today|tonight|immediately|right (?:now|away)|act now|pay now|at once|asap`,
           String.raw`|within (?:the next )?(?:\d{1,2}|one|two|twenty[- ]four`,
           String.raw`|forty[- ]eight) (?:hours?|hrs?|minutes?|mins?)|final (?:notice|warning)`,
           String.raw`|last (?:warning|chance)|expires? in \d+ (?:hours?|minutes?))\b`,
@@ -29,6 +30,7 @@ export const PRESSURE_RULES: PhraseRule[] = [
     ftcSign: 'pressureToActNow',
     ic3: 'businessEmailCompromise',
     trigger: 'do not tell/discuss, keep this confidential/between us, do not contact the bank, stay on the line',
+    negatable: false, // "do not tell anyone" is the signal itself
     patterns: [
       new RegExp(
         [
@@ -90,14 +92,20 @@ export const PRESSURE_RULES: PhraseRule[] = [
     weight: 2,
     ftcSign: 'pretendsToBeKnownOrganization',
     ic3: 'governmentImpersonation',
-    trigger: 'IRS, tax office, HMRC, Social Security, FBI, police department, customs, immigration, court, Medicare',
+    trigger:
+      'IRS, tax office, HMRC, Social Security, FBI, police department, customs, immigration, court, Medicare, ' +
+      'US Marshals, sheriff, jury duty, DMV, E-ZPass, toll services, USPS, Interpol',
     patterns: [
       new RegExp(
         [
           String.raw`\b(?:irs|internal revenue service|tax (?:office|authority|department)|hmrc`,
           String.raw`|social security|ssa|fbi|dea|police department|customs (?:office|department`,
           String.raw`|and border)|immigration (?:office|service)|uscis|federal court|medicare`,
-          String.raw`|department of justice)\b`,
+          String.raw`|department of justice|u\.?s\.? marshals?|marshals? service|sheriff'?s? (?:office|department)`,
+          String.raw`|jury duty|dmv|department of motor vehicles|e-?zpass|border patrol|homeland security|interpol`,
+          String.raw`|europol|national crime agency|federal trade commission|revenue (?:service|agency)|usps`,
+          String.raw`|postal service`,
+          String.raw`|toll (?:services?|authority|agency))\b`,
         ].join(''),
         'i',
       ),

@@ -5,18 +5,28 @@
  * PROBLEM or a PRIZE, PRESSURE you to act immediately, tell you to PAY in a
  * specific way) and the FBI IC3's crime types (ic3.gov annual report:
  * Government Impersonation, Tech Support, Extortion, Investment, Advance Fee,
- * Overpayment, Business Email Compromise, Phishing/Spoofing, Lottery/Sweepstakes/Inheritance).
+ * Overpayment, Business Email Compromise, Phishing/Spoofing, Lottery/Sweepstakes/Inheritance,
+ * Real Estate, Confidence/Romance, Employment) and the FTC's pages on rental, romance, tech-support,
+ * government-impersonation, job and fake-check scams.
  * Pure data and matching; docs/api/cases-and-triage.md ("Scam triage") lists every rule id and what triggers it.
  */
 import type { PhraseRule, RuleDoc, RuleId } from './triage-rule-types.js';
 import { LURE_RULES } from './triage-rules-lures.js';
 import { PAYMENT_RULES } from './triage-rules-payment.js';
 import { PRESSURE_RULES } from './triage-rules-pressure.js';
+import { RENTAL_RULES } from './triage-rules-rental.js';
+import { WORK_RULES } from './triage-rules-work.js';
 
 export type { FtcSign, Ic3Category, RuleDoc, RuleId } from './triage-rule-types.js';
 
 /** Phrase rules, in the order their signals are listed. Every pattern is matched case-insensitively, word-bounded. */
-export const PHRASE_RULES: PhraseRule[] = [...PAYMENT_RULES, ...PRESSURE_RULES, ...LURE_RULES];
+export const PHRASE_RULES: PhraseRule[] = [
+  ...PAYMENT_RULES,
+  ...PRESSURE_RULES,
+  ...LURE_RULES,
+  ...RENTAL_RULES,
+  ...WORK_RULES,
+];
 
 /** Rules found by comparison rather than phrases; their documentation lives with the others. */
 export const DERIVED_RULES: Record<
@@ -84,22 +94,22 @@ export interface PhraseHit {
 }
 
 /** Whether the hit at `start` sits in a sentence that negates it before it (checked within 60 characters). */
-function negated(text: string, start: number, ruleId: RuleId): boolean {
-  if (ruleId === 'secrecy.request') return false; // "do not tell anyone" is the signal itself
+function negated(text: string, start: number): boolean {
   const before = text.slice(Math.max(0, start - 60), start);
   const cut = Math.max(-1, ...[...before.matchAll(SCOPE_BREAK)].map((m) => m.index + m[0].length - 1));
   return NEGATION.test(before.slice(cut + 1));
 }
 
-/** The first non-negated hit of each phrase rule in `text`, with its offsets. */
+/** The first non-negated hit of each phrase rule in `text` (that also says the rule's context), with its offsets. */
 export function phraseHits(text: string): PhraseHit[] {
   const hits: PhraseHit[] = [];
   for (const rule of PHRASE_RULES) {
+    if (rule.context && !rule.context.test(text)) continue;
     for (const pattern of rule.patterns) {
       const re = new RegExp(pattern.source, 'gi');
       let found: PhraseHit | null = null;
       for (const m of text.matchAll(re)) {
-        if (negated(text, m.index, rule.id)) continue;
+        if (rule.negatable !== false && negated(text, m.index)) continue;
         found = { ruleId: rule.id, start: m.index, end: m.index + m[0].length, text: m[0] };
         break;
       }

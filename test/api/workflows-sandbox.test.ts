@@ -31,7 +31,7 @@ describe('workflow templates, nlp, sandbox and local benchmark', () => {
           documents: [
             'Acme Ltd invoice total $1,200. Payment by wire transfer within 24 hours or the account will be suspended.',
           ],
-          policyRules: ['ISO 27001 certification', 'invoice total'],
+          policyRules: ['ISO 27001 certification', 'payment must not exceed 1,000 USD'],
         },
       });
       assert.equal(res.status, 200, res.text);
@@ -39,7 +39,14 @@ describe('workflow templates, nlp, sandbox and local benchmark', () => {
       assert.deepEqual(res.body.route, ['resolve']);
       const out = res.body.results.resolve;
       assert.equal(out.risk.severity, 'high');
-      assert.deepEqual(out.policyRules.unmet, ['ISO 27001 certification']);
+      assert.deepEqual(out.policyRules.unmet, ['ISO 27001 certification', 'payment must not exceed 1,000 USD']);
+      assert.deepEqual(
+        out.policyRules.checks.map((c: any) => [c.kind, c.status]),
+        [
+          ['unparsed', 'open'],
+          ['amountLimit', 'broken'],
+        ],
+      );
       assert.ok(res.body.proofCard.openQuestions.some((q: string) => q.includes('ISO 27001')));
       assert.equal(res.body.proofCard.recommendedRestraint, 'escalateBeforeActing');
     },
