@@ -28,16 +28,19 @@ export interface WorkflowTemplate {
 /** A queue's processor: gets the job and the process's deps; returns the job's (small) result. */
 export type Processor = (job: Job, deps: Deps) => Promise<unknown>;
 
-/** What the deterministic router learns about a domain. */
+/** What the deterministic router learns about a domain (jobs/orchestrator/route.ts). */
 export interface DomainVocabulary {
-  /** Words that name the domain outright; a hit outweighs the classifier for its clause. */
+  /**
+   * The domain's keyword rule: phrases that name it outright. It decides a
+   * part of a request only when it is unambiguous: no other domain's rule
+   * matches the part, and the classifier does not clearly prefer another
+   * domain (its odds are multiplied by KEYWORD_ODDS in route.ts, not forced).
+   */
   lexicon: RegExp;
   /**
-   * Lexicons are tried in ascending precedence, so the most specific vocabularies (k8s, incidents) win over broad ones
-   * (find, buy).
+   * Labelled requests the classifier trains on; add one when a real request is routed wrong. The labelled requests of
+   * test/fixtures/route-table.json measure it and must not be among them.
    */
-  precedence: number;
-  /** Labelled requests the classifier trains on; add one when a real request is routed wrong. */
   examples: string[];
 }
 

@@ -6,6 +6,5 @@ import type { DomainVocabulary } from '../domain.js';
  */
 export const vocabulary: DomainVocabulary = {
   lexicon: /(?!)/,
-  precedence: 1000,
   examples: [],
 };

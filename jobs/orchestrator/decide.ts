@@ -2,6 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import { getConversation } from '../../shared/db/conversations.js';
 import { egressFetch } from '../../shared/http/egress.js';
 import { DOMAIN_NAMES, isDomain } from '../../shared/domain-names.js';
+import { checkBeforePay } from './logic.js';
 import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
 
 /**
@@ -53,6 +54,7 @@ export async function llmRoute(config: Deps['config'], input: RouteInput): Promi
 
 /**
  * The route of a request: forced, else the LLM when configured, else (and on any LLM failure) the deterministic router.
+ * The LLM's route keeps the planner's order rule too: a check of the counterparty before any payment.
  */
 export async function decideRoute(deps: Pick<Deps, 'config' | 'log'>, input: RouteInput): Promise<RouteDecision> {
   if (!deps.config.LLM_BASE_URL || input.domainRoute?.length) return routeRequest(input);
@@ -71,7 +73,7 @@ export async function decideRoute(deps: Pick<Deps, 'config' | 'log'>, input: Rou
     return { ...deterministic, reason: `${deterministic.reason} (LLM router fell back)` };
   }
   return {
-    route: llm as RouteDecision['route'],
+    route: checkBeforePay(llm, (d) => d) as RouteDecision['route'],
     followUp: false,
     source: 'llm',
     reason: 'routed by the configured LLM',

@@ -1,10 +1,12 @@
 import { domainModule } from '../module-registry.js';
+import { checkBeforePay } from './logic.js';
 import type { RouteExtension } from './waitpoint-resume.js';
 
 /**
  * The route of the segment after a waitpoint. A resume action that names a
  * domain to continue into (`buy` → pay, `contact` → proxy) inserts it right
- * after the waiting step unless the route already goes there next; a domain
+ * after the waiting step unless the route already goes there next (pay goes
+ * after a check of the counterparty still to run: `checkBeforePay`); a domain
  * that is not available yet is not added, and the extension says so, so the
  * run ends with what it has instead of failing.
  */
@@ -29,7 +31,8 @@ export function extendRoute(
       },
     };
   }
-  const next = [...route.slice(0, waitingIndex + 1), target, ...route.slice(waitingIndex + 1)];
+  const rest = checkBeforePay([target, ...route.slice(waitingIndex + 1)], (d) => d);
+  const next = [...route.slice(0, waitingIndex + 1), ...rest];
   return {
     route: next,
     extension: {

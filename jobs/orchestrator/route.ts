@@ -1,7 +1,9 @@
 import { AppError, invalidPayload } from '../../shared/errors.js';
 import { DOMAIN_NAMES, isDomain, type DomainName } from '../../shared/domain-names.js';
 import { fromModules } from '../module-registry.js';
-import { train } from './classifier.js';
+import type { DomainModule } from '../domain.js';
+import { train, type Classifier } from './classifier.js';
+import { asksLegitimacy, planRoute, splitRequest, type PlannedPart, type Segment } from './logic.js';
 
 /**
  * The deterministic router: request text (+ the previous turn of the same
@@ -24,18 +26,23 @@ export interface RouteDecision {
 }
 
 /**
- * What the router knows, learnt once from the modules' vocabularies: every
- * domain's shipped examples (what the classifier is trained on), and the
- * words that name a domain outright, most specific vocabularies first (a hit
- * outweighs the classifier for its clause).
+ * What the router knows: the examples the classifier was trained on, the classifier, and each domain's keyword rule.
  */
-export const routerVocabulary = fromModules((m) => {
-  const examples: Record<string, string[]> = Object.fromEntries(m.domains.map((d) => [d.name, d.vocabulary.examples]));
-  const lexicon = [...m.domains]
-    .sort((a, b) => a.vocabulary.precedence - b.vocabulary.precedence)
-    .map((d): [RegExp, DomainName] => [d.vocabulary.lexicon, d.name as DomainName]);
+export interface RouterKnowledge {
+  examples: Record<string, string[]>;
+  classifier: Classifier;
+  lexicon: Array<[RegExp, DomainName]>;
+}
+
+/** Learns from the domains' vocabularies (a test trains on a part of them to measure the rest). */
+export function learn(domains: ReadonlyArray<Pick<DomainModule, 'name' | 'vocabulary'>>): RouterKnowledge {
+  const examples = Object.fromEntries(domains.map((d) => [d.name, d.vocabulary.examples]));
+  const lexicon = domains.map((d): [RegExp, DomainName] => [d.vocabulary.lexicon, d.name as DomainName]);
   return { examples, classifier: train(examples), lexicon };
-});
+}
+
+/** Learnt once from the modules' vocabularies. */
+export const routerVocabulary = fromModules((m) => learn(m.domains));
 
 const FOLLOW_UP = new RegExp(
   [
@@ -66,36 +73,111 @@ function isFollowUp(
   text: string,
   prev: NonNullable<RouteInput['previous']>,
   whole: Array<{ domain: string; score: number }>,
+  lexicon: RouterKnowledge['lexicon'],
 ): boolean {
   if (FOLLOW_UP.test(text)) return true;
   const words = text.split(/\s+/).length;
   if (words > SHORT_WORDS) return false;
   if (prev.waiting && words <= 6) return true;
-  const { lexicon } = routerVocabulary();
   if (CONTINUATION.test(text)) return !lexicon.some(([re, d]) => re.test(text) && !prev.route.includes(d));
-  return !lexicon.some(([re]) => re.test(text)) && (whole[0]?.score ?? 0) < MIN_SCORE * 2;
+  return !lexicon.some(([re]) => re.test(text)) && (whole[0]?.score ?? 0) < FOLLOW_UP_SCORE;
 }
 
-const CLAUSE_SPLIT = /\s*(?:,?\s*\b(?:and then|then|after that|afterwards|and also|finally)\b|;|\.\s+)\s*/i;
-const AND_SPLIT =
-  /\s+\band\b\s+(?=(?:pay|buy|call|phone|verify|audit|check|book|purchase|contact|settle|deploy|ship)\b)/i;
-const MIN_SCORE = 0.2;
-/** "buy a road bike": something must be found before it can be paid for. */
-const BUY_SOMETHING = /\b(buy|purchase|order)\s+(me\s+)?(a|an|some|the cheapest|the best|new|used|\d+)\b/i;
+/** The least share a part's best domain needs; below it (or with fewer than MIN_KNOWN known words) it is unroutable. */
+const MIN_SCORE = 0.1;
+const MIN_KNOWN = 2;
+/** A short turn that names no domain and that the classifier places less surely than this leans on the previous one. */
+const FOLLOW_UP_SCORE = 0.4;
+/**
+ * Below this a part is undecided: it joins the part it follows ("… and fix it if it breaks") or the context before it.
+ */
+const DECISIVE = 0.5;
+/**
+ * How much a keyword rule multiplies its domain's odds when it is the only
+ * rule that matches a part: it decides when the classifier is unsure or
+ * agrees, and loses to the classifier's clear evidence for another domain
+ * ("call me when you find a cheaper flight" is a hunt).
+ */
+const KEYWORD_ODDS = 20;
 
-function classifyClause(clause: string): {
+type Scores = Array<{ domain: string; score: number }>;
+interface Decision {
   domain: DomainName | null;
-  scores: Array<{ domain: string; score: number }>;
-} {
-  const { classifier, lexicon } = routerVocabulary();
-  const scores = classifier
-    .classify(clause)
-    .map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
-  const lexical = lexicon.find(([re]) => re.test(clause));
-  if (lexical) return { domain: lexical[1], scores };
-  const top = scores[0];
-  return { domain: top && top.score >= MIN_SCORE && isDomain(top.domain) ? top.domain : null, scores };
+  score: number;
+  by: string;
 }
+
+const rounded = (scores: Array<{ label: string; score: number }>): Scores =>
+  scores.map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
+
+/**
+ * The domain of one part of a request: a legitimacy question is resolve; else the classifier, with the keyword rules.
+ */
+function decide({ classifier, lexicon }: RouterKnowledge, text: string): Decision {
+  if (asksLegitimacy(text)) return { domain: 'resolve', score: 1, by: 'asks whether something is legitimate' };
+  const hits = lexicon.filter(([re]) => re.test(text)).map(([, d]) => d);
+  const keyword = hits.length === 1 ? hits[0] : undefined;
+  // Rules that disagree leave the choice between their domains to the classifier.
+  const odds = (label: string) =>
+    label === keyword ? KEYWORD_ODDS : hits.length > 1 && !hits.includes(label as DomainName) ? 0 : 1;
+  const weighted = classifier.classify(text).map((s) => ({ ...s, w: s.score * odds(s.label) }));
+  const sum = weighted.reduce((a, s) => a + s.w, 0);
+  const top = weighted.reduce((a, s) => (s.w > a.w ? s : a));
+  const score = top.w / sum;
+  if (!keyword && classifier.known(text) < MIN_KNOWN) return { domain: null, score, by: 'too few known words' };
+  const against =
+    hits.length > 1 ? ` (keywords of ${hits.join(', ')} disagree)` : keyword ? ` over ${keyword}'s keywords` : '';
+  const by = top.label === keyword ? `keyword rule of ${keyword}` : `classifier${against}`;
+  return { domain: score >= MIN_SCORE && isDomain(top.label) ? top.label : null, score, by };
+}
+
+interface Group {
+  segments: Segment[];
+  head: Segment;
+  decision: Decision;
+}
+
+/**
+ * Parts that are context ("My landlord wants …") go with the request that
+ * follows them (or, at the end, the one before). A part the classifier cannot
+ * place on its own is decided with the context before it, else goes with the
+ * part it follows ("… and fix it if it breaks"), else is context for the next.
+ * A request of statements only ("the site is down") is its own request.
+ */
+function groupParts(knowledge: RouterKnowledge, segments: Segment[]): Group[] {
+  const asks = segments.some((s) => s.kind !== 'statement');
+  const groups: Group[] = [];
+  let context: Segment[] = [];
+  for (const raw of segments) {
+    const s: Segment = asks ? raw : { ...raw, kind: 'ask' };
+    if (s.kind === 'statement') {
+      context.push(s);
+      continue;
+    }
+    const last = groups[groups.length - 1];
+    const own = decide(knowledge, s.core);
+    if (own.domain && own.score >= DECISIVE) {
+      groups.push({ segments: [...context, s], head: s, decision: own });
+      context = [];
+    } else if (context.length > 0) {
+      // context and an unclear request ("There's an outage on search; triage it"): decided together
+      const all = [...context, s];
+      groups.push({ segments: all, head: s, decision: decide(knowledge, all.map((c) => c.core).join('. ')) });
+      context = [];
+    } else if (last) last.segments.push(s);
+    else context.push(s);
+  }
+  const last = groups[groups.length - 1];
+  if (last) last.segments.push(...context);
+  else if (context.length > 0) {
+    const head = context.find((s) => s.kind !== 'statement') ?? context[0]!;
+    groups.push({ segments: context, head, decision: decide(knowledge, context.map((c) => c.core).join('. ')) });
+  }
+  return groups;
+}
+
+const joined = (segments: Segment[]) =>
+  segments.map((s, i) => (i === 0 ? s.text : `${s.link === 'sentence' ? ' ' : ', '}${s.text}`)).join('');
 
 /** Validates a forced route: known domains only, at most 12 steps. */
 export function forcedRoute(names: string[]): DomainName[] {
@@ -105,7 +187,7 @@ export function forcedRoute(names: string[]): DomainName[] {
   return names as DomainName[];
 }
 
-export function routeRequest(input: RouteInput): RouteDecision {
+export function routeRequest(input: RouteInput, knowledge = routerVocabulary()): RouteDecision {
   const text = input.request.trim();
   if (input.domainRoute?.length) {
     return {
@@ -116,11 +198,9 @@ export function routeRequest(input: RouteInput): RouteDecision {
       classification: [],
     };
   }
-  const whole = routerVocabulary()
-    .classifier.classify(text)
-    .map((s) => ({ domain: s.label, score: Math.round(s.score * 1000) / 1000 }));
+  const whole = rounded(knowledge.classifier.classify(text));
   const prev = input.previous;
-  if (prev && prev.route.length > 0 && isFollowUp(text, prev, whole)) {
+  if (prev && prev.route.length > 0 && isFollowUp(text, prev, whole, knowledge.lexicon)) {
     return {
       route: prev.route.filter(isDomain),
       followUp: true,
@@ -131,27 +211,25 @@ export function routeRequest(input: RouteInput): RouteDecision {
       classification: whole,
     };
   }
-  const clauses = text
-    .split(CLAUSE_SPLIT)
-    .flatMap((c) => c.split(AND_SPLIT))
-    .map((c) => c.trim())
-    .filter(Boolean);
-  const route: DomainName[] = [];
-  const why: string[] = [];
-  const parts: Partial<Record<DomainName, string>> = {};
-  for (const clause of clauses) {
-    const { domain } = classifyClause(clause);
-    if (domain === 'pay' && BUY_SOMETHING.test(clause) && !route.includes('hunt')) {
-      route.push('hunt');
-      parts.hunt = clause;
-      why.push(`"${clause.slice(0, 60)}" names something to buy → hunt first`);
-    }
-    if (domain && route[route.length - 1] !== domain) {
-      route.push(domain);
-      parts[domain] = parts[domain] ? `${parts[domain]}, ${clause}` : clause;
-      why.push(`"${clause.slice(0, 60)}" → ${domain}`);
-    }
-  }
+  const parts: PlannedPart[] = groupParts(knowledge, splitRequest(text)).flatMap((g) => {
+    const own = g.segments.slice(g.segments.indexOf(g.head));
+    return g.decision.domain
+      ? [
+          {
+            domain: g.decision.domain,
+            text: joined(g.segments),
+            core: g.head.core,
+            link: g.head.link,
+            kind: g.head.kind,
+            legitimacy: own.some((s) => asksLegitimacy(s.core)),
+            why: g.decision.by,
+          },
+        ]
+      : [];
+  });
+  const plan = planRoute(parts);
+  const route = plan.route.filter(isDomain);
+  const why = plan.why;
   if (route.length === 0) {
     throw new AppError('invalidPayload', 'Could not route the request to any domain; rephrase it or pass domainRoute', {
       classification: whole.slice(0, 3),
@@ -163,6 +241,6 @@ export function routeRequest(input: RouteInput): RouteDecision {
     reason: why.join('; '),
     source: 'deterministic',
     classification: whole,
-    clauses: parts,
+    clauses: plan.parts,
   };
 }

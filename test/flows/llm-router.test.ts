@@ -64,6 +64,12 @@ describe('optional LLM router', () => {
     assert.equal(last.body.model, 'router-1');
   });
 
+  it("keeps the planner's order: a check of the counterparty before any payment the LLM put first", async () => {
+    llm.set(answer('{"route": ["hunt", "pay", "resolve"]}'));
+    const d = await decideRoute(deps, { request: 'find a used bike, pay for it and check the seller' });
+    assert.deepEqual([d.source, d.route], ['llm', ['hunt', 'resolve', 'pay']]);
+  });
+
   for (const [name, behave] of [
     ['a garbage answer', answer('I think you should pay')],
     ['unknown domains', answer('{"route": ["teleport"]}')],

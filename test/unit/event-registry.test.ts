@@ -8,7 +8,7 @@ const module = (name: string, events: DomainModule['events']): DomainModule => (
   summary: name,
   scopes: { read: [], write: [] },
   routes: [],
-  vocabulary: { lexicon: /^$/, precedence: 0, examples: [] },
+  vocabulary: { lexicon: /^$/, examples: [] },
   events,
 });
 

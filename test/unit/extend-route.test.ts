@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { extendRoute } from '../../jobs/orchestrator/extend-route.js';
 
 describe('route extension after a waitpoint', () => {
-  it('a buy after hunt inserts pay after the waiting step and records why', () => {
+  it('a buy after hunt inserts pay after the waiting step, and after a check still to run, and records why', () => {
     assert.deepEqual(extendRoute(['hunt', 'resolve'], 0, 'hunt', 'buy', ['hunt', 'resolve', 'pay']), {
-      route: ['hunt', 'pay', 'resolve'],
+      route: ['hunt', 'resolve', 'pay'],
       extension: { after: 'hunt', action: 'buy', added: 'pay', reason: 'buy after hunt continues into pay' },
     });
   });

@@ -1,44 +1,64 @@
 import assert from 'node:assert/strict';
 import { routeRequest } from '../../jobs/orchestrator/route.js';
-import { routerVocabulary } from '../../jobs/orchestrator/route.js';
 
-/** Requests that are not among the training examples, with the route a person would pick. */
-const TABLE: Array<[string, string[]]> = [
-  ['find vegan restaurants downtown', ['hunt']],
-  ['looking for a cheap second hand sofa', ['hunt']],
-  ['is this text message from the tax office a scam?', ['resolve']],
-  ['audit the hotel bill for extra charges', ['resolve']],
-  ['set up a stripe integration for invoices', ['bridge']],
-  ['phone the clinic to move my appointment', ['proxy']],
-  ['ring the dentist and ask whether they have an opening on friday', ['proxy']],
-  ['call Kiez Plumbing at +49 30 5550123 and confirm they can fix the leak tomorrow', ['proxy']],
-  ['my pods keep crashing after the upgrade', ['kubernetes']],
-  ['the checkout page is down and alerts are firing', ['incident']],
-  ['is this migration that adds a not null column safe', ['migration']],
-  ['scan the repository for leaked aws keys', ['security']],
-  ['will this migration lock the orders table', ['migration']],
-  ['look for hardcoded tokens in our config files', ['security']],
-  ['deploy version 3.1 of the api to staging', ['delivery']],
-  ['plan a canary release for the search service', ['cicd']],
-  ['what runtimes does this repo need for local development', ['environment']],
-  ['find me a cheap espresso machine under $200 and pay for it', ['hunt', 'pay']],
-  ['buy a used road bike', ['hunt', 'pay']],
-  ['pay the electrician the 300 dollars we agreed', ['pay']],
-  ["send the landlord this month's rent", ['pay']],
-  ["verify this vendor's claims then call them", ['resolve', 'proxy']],
-  ['search for a plumber, then phone them to book a visit', ['hunt', 'proxy']],
-];
+/**
+ * How the router decides; how well it decides is measured on the labelled requests of test/fixtures/route-table.json
+ * (test/unit/route-table.test.ts).
+ */
+const route = (request: string) => routeRequest({ request }).route;
 
 describe('deterministic router', () => {
-  for (const [request, route] of TABLE) {
-    it(`"${request}" → ${route.join(' → ')}`, () => {
-      assert.ok(!Object.values(routerVocabulary().examples).flat().includes(request), 'the table tests unseen text');
-      const d = routeRequest({ request });
-      assert.deepEqual(d.route, route, d.reason);
-      assert.equal(d.source, 'deterministic');
-      assert.ok(d.reason.length > 0);
-    });
-  }
+  it('a keyword rule decides only when unambiguous: the rest of the request can outweigh it', () => {
+    // "call", "person", "find": each names a domain, none is what these requests ask for
+    assert.deepEqual(route('call me when you find a cheaper flight'), ['hunt']);
+    assert.deepEqual(route('search for the person who called me from this number'), ['hunt']);
+    assert.deepEqual(route('find plaintext passwords in the configuration files'), ['security']);
+    assert.deepEqual(route('find a phone case for a Pixel 8'), ['hunt']);
+    assert.deepEqual(route('go over my phone bill and tell me which charges I never agreed to'), ['resolve']);
+    // requests with no keyword at all are the classifier's
+    assert.deepEqual(route('the worker container gets killed for exceeding its memory limit'), ['kubernetes']);
+    assert.deepEqual(route('customers cannot log in since ten minutes ago, everything is red'), ['incident']);
+    // and an unambiguous keyword still routes what the classifier barely knows
+    assert.deepEqual(route('ring the Kiez Plumbing office'), ['proxy']);
+  });
+
+  it('a request that asks whether something is legitimate is a check (resolve), not a payment', () => {
+    const request =
+      'My landlord wants the deposit of 1,500 EUR paid in Amazon gift cards before I can see the flat. ' +
+      'Is this legit?';
+    const d = routeRequest({ request });
+    assert.deepEqual(d.route, ['resolve'], d.reason);
+    assert.equal(d.clauses!.resolve, request, 'the check gets the whole request, its context included');
+    // a demand quoted after the question is not the user asking to pay
+    assert.deepEqual(route('Is this text from the tax office a scam? Pay 300 USD in gift cards today or be arrested'), [
+      'resolve',
+    ]);
+    assert.deepEqual(route('is it safe to pay this invoice from a supplier who just changed their bank account'), [
+      'resolve',
+    ]);
+    // asking to pay as well keeps pay, after the check
+    assert.deepEqual(route('Is this vendor legitimate? If so, pay them the 500 dollars.'), ['resolve', 'pay']);
+  });
+
+  it('a check of the counterparty runs before any payment to it, however the request orders them', () => {
+    assert.deepEqual(route('pay the invoice from Northwind but verify the bank details first'), ['resolve', 'pay']);
+    assert.deepEqual(route('pay the roofer, then audit his invoice for hidden fees'), ['resolve', 'pay']);
+    assert.deepEqual(route('before paying the roofer, double-check his invoice'), ['resolve', 'pay']);
+    assert.deepEqual(route('find a used car under 8000, pay the reservation fee and check the listing for red flags'), [
+      'hunt',
+      'resolve',
+      'pay',
+    ]);
+  });
+
+  it('orders other domains as asked, "but first" putting its part before the one it follows', () => {
+    assert.deepEqual(route('deploy version 2.0 to production, but first scan the repo for leaked credentials'), [
+      'security',
+      'delivery',
+    ]);
+    assert.deepEqual(route('look for a plumber available tomorrow, then ring them to book a slot'), ['hunt', 'proxy']);
+    assert.deepEqual(route('buy a new kettle'), ['hunt', 'pay']);
+  });
 
   it('hands each domain the part of the request it was chosen for', () => {
     const d = routeRequest({ request: 'find an espresso machine under $200 and check it for hidden fees' });
