@@ -106,6 +106,11 @@ export interface DomainModule<N extends string = string> {
   /** Runs the domain's step of an orchestrator run; absent while pending. */
   step?: StepHandler;
   vocabulary: DomainVocabulary;
+  /**
+   * False for a domain only a `domainRoute` reaches (benchmark): the router and the LLM router never pick it, and its
+   * vocabulary trains nothing.
+   */
+  routable?: boolean;
   resumeActions?: Record<string, ResumeAction>;
   /**
    * Run statuses of its own: `resting` ones a step may suspend with (besides

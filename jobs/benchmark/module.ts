@@ -19,4 +19,5 @@ export const benchmark = defineDomain({
   routes: [],
   step: benchmarkStep,
   vocabulary,
+  routable: false,
 });

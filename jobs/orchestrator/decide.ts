@@ -1,9 +1,8 @@
 import type { Deps } from '../../shared/deps.js';
 import { getConversation } from '../../shared/db/conversations.js';
 import { egressFetch } from '../../shared/http/egress.js';
-import { DOMAIN_NAMES, isDomain } from '../../shared/domain-names.js';
 import { checkBeforePay } from './logic.js';
-import { routeRequest, type RouteDecision, type RouteInput } from './route.js';
+import { routableDomains, routeRequest, type RouteDecision, type RouteInput } from './route.js';
 
 /**
  * Asks an OpenAI-compatible chat endpoint for the route. Any failure (network,
@@ -31,7 +30,7 @@ export async function llmRoute(config: Deps['config'], input: RouteInput): Promi
             {
               role: 'system',
               content:
-                `Route the user's request to an ordered list of domains from: ${DOMAIN_NAMES.join(', ')}. ` +
+                `Route the user's request to an ordered list of domains from: ${routableDomains().join(', ')}. ` +
                 `Answer with JSON only: {"route": ["domain", ...]}.`,
             },
             { role: 'user', content: input.request },
@@ -44,7 +43,10 @@ export async function llmRoute(config: Deps['config'], input: RouteInput): Promi
     const text = body.choices?.[0]?.message?.content ?? '';
     const parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { route?: unknown };
     const route = Array.isArray(parsed.route) ? parsed.route : null;
-    return route && route.length > 0 && route.length <= 12 && route.every((d) => typeof d === 'string' && isDomain(d))
+    return route &&
+      route.length > 0 &&
+      route.length <= 12 &&
+      route.every((d) => typeof d === 'string' && routableDomains().includes(d))
       ? (route as string[])
       : null;
   } catch {

@@ -41,8 +41,11 @@ export function learn(domains: ReadonlyArray<Pick<DomainModule, 'name' | 'vocabu
   return { examples, classifier: train(examples), lexicon };
 }
 
-/** Learnt once from the modules' vocabularies. */
-export const routerVocabulary = fromModules((m) => learn(m.domains));
+/** Learnt once from the vocabularies of the domains a request may be routed to. */
+export const routerVocabulary = fromModules((m) => learn(m.domains.filter((d) => d.routable !== false)));
+
+/** The domains the router (and the LLM router) may pick: all but those only a `domainRoute` reaches. */
+export const routableDomains = fromModules((m) => m.domains.filter((d) => d.routable !== false).map((d) => d.name));
 
 const FOLLOW_UP = new RegExp(
   [
