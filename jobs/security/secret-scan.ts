@@ -32,8 +32,7 @@ import { MAX_MATCHES, PROVIDER_RULE_ID, PROVIDER_RULE_IDS, providerKeysRule, pro
 
 // secretlint marks each rule's start and end in the process-wide performance timeline, and its profiler keeps every
 // entry and searches them all at each end mark: scanning slowed quadratically over the process's life (one 232-file
-// scan
-// took 0.7 s, the fifth 17 s) and the marks were never freed. Nothing reads the profile, so it marks nothing.
+// scan took 0.7 s, the fifth 17 s) and the marks were never freed. Nothing reads the profile, so it marks nothing.
 secretLintProfiler.mark = () => {};
 
 const PRESET_ID = '@secretlint/secretlint-rule-preset-recommend';

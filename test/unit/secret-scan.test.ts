@@ -70,9 +70,8 @@ describe('secret scanning: the pure rules, and input built to make patterns back
   });
 
   // Each pattern runs over untrusted text as large as a request allows. A pattern that backtracks without bound on one
-  // of
-  // these inputs takes minutes (50 KB of "a" took 6.5 s before the generic rule's key was bounded); this test
-  // would then hit its timeout.
+  // of these inputs takes minutes (50 KB of "a" took 6.5 s before the generic rule's key was bounded); this test would
+  // then hit its timeout.
   it("answers on 1 MB files built against each rule's pattern", async function () {
     this.timeout(120_000);
     const MB = 1_000_000;
