@@ -18,11 +18,13 @@ export const CLOUD_RULES: ProviderRule[] = [
     r`(?<![\w+/=])(ABSK[A-Za-z0-9+/]{109,269}={0,2})${END}`,
     3,
   ),
+  // The prefix is base64 of "bedrock.amazonaws.com" and a key goes on with its presigned URL. gitleaks matches the
+  // prefix alone, which is no key: rule tables and docs quote it.
   tok(
     'aws-amazon-bedrock-api-key-short-lived',
     'Amazon Bedrock short-term API key',
     ['bedrock-api-key-'],
-    r`\bbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{0,4000}`,
+    r`\bbedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/=]{40,4000}`,
     3,
   ),
   tok('alibaba-access-key-id', 'Alibaba Cloud AccessKey ID', ['ltai'], r`\b(LTAI[a-zA-Z0-9]{20})${END}`, 2, {

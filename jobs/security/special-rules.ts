@@ -69,8 +69,9 @@ function curlFinds(pattern: RegExp, pick: (m: RegExpMatchArray) => [number, numb
 /** `user:password`: the password; `token:` (as Stripe's and others' docs write it): the user part. */
 function curlUserSecret(m: RegExpMatchArray): [number, number] | null {
   const [user, password] = [m.indices![2]!, m.indices![3]!];
-  if (password[1] - password[0] >= 3) return password;
-  return user[1] - user[0] >= 3 ? user : null;
+  const length = password[1] - password[0];
+  if (length >= 3) return password;
+  return length === 0 && user[1] - user[0] >= 3 ? user : null;
 }
 
 const SECRET_KIND = /^[ \t]*kind:[ \t]*["']?Secret["']?[ \t]*(?:#.*)?$/m;

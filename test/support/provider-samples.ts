@@ -29,6 +29,12 @@ export function r(n: number, alphabet?: string): string {
   }
 }
 export const uuid = () => randomUUID();
+/** n different characters (a short key under an entropy threshold: 12 random characters may repeat below it). */
+export const distinct = (n: number, alphabet: string) =>
+  [...alphabet]
+    .sort(() => Math.random() - 0.5)
+    .slice(0, n)
+    .join('');
 
 export interface Sample {
   /** gitleaks' rule id. */
@@ -118,7 +124,7 @@ export function samplesAtoF(): Sample[] {
     tok('artifactory-reference-token', `cmVmd${r(59, AN)}`),
     env('asana-client-id', 'ASANA_CLIENT_ID', r(16, DIGITS)),
     env('asana-client-secret', 'ASANA_CLIENT_SECRET', r(32, LAN)),
-    env('atlassian-api-token', 'JIRA_API_TOKEN', r(20, LAN) + r(4, HEX)),
+    env('atlassian-api-token', 'JIRA_API_TOKEN', distinct(20, LAN) + distinct(4, HEX)),
     tok('atlassian-api-token', `ATATT3${r(186, `${WD}=`)}`),
     tok('authress-service-client-access-key', `sc_${r(10, AN)}.${r(5, AN)}.acc_${r(20, LAN)}.${r(40, `${B64}_=-`)}`),
     tok('aws-access-token', `ABIA${r(16, AWS_ID)}`, { kind: 'awsAccessKeyId' }),
@@ -168,7 +174,7 @@ export function samplesAtoF(): Sample[] {
     tok('dynatrace-api-token', `dt0c01.${r(24, AN)}.${r(64, AN)}`),
     tok('easypost-api-token', `EZAK${r(54, AN)}`),
     tok('easypost-test-api-token', `EZTK${r(54, AN)}`, { severity: 'warning' }),
-    env('etsy-access-token', 'ETSY_API_KEY', r(24, LAN)),
+    env('etsy-access-token', 'ETSY_API_KEY', distinct(24, LAN)),
     inFile(
       'facebook-access-token',
       'src/facebook.ts',

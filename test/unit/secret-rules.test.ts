@@ -58,7 +58,7 @@ describe("secret scanning: gitleaks' default rules, one generated key each", () 
 
   it(
     'finds a generated key of every format, each alone, under the rule and kind expected, redacted; every gitleaks ' +
-      'rule has a sample and every rule of the table is one of them',
+      'rule has a sample and every rule of the table is one of them; decoys of those shapes are not reported',
     async function () {
       this.timeout(60_000);
       const samples = [...samplesAtoF(), ...samplesGtoZ()];
@@ -96,6 +96,19 @@ describe("secret scanning: gitleaks' default rules, one generated key each", () 
         [],
         'no value in the answer',
       );
+
+      const decoys = await scanFiles(
+        {
+          'scripts/call.sh': 'curl -u "$CI_USER:$CI_PASS" https://ci/api\ncurl -H "Authorization: Bearer $TOKEN" x\n',
+          'k8s/secret.yaml': 'kind: Secret\ndata:\n  password: Y2hhbmdlbWU=\nstringData:\n  token: "{{ .Values.t }}"\n',
+          '.env': 'TWITTER_API_KEY=xxxxxxxxxxxxxxxxxxxxxxxxx\nDISCORD_CLIENT_SECRET=${DISCORD_SECRET}\n',
+          'docs/sourcegraph.md': `Sourcegraph at commit ${r(40, '0123456789abcdef')}.\n`,
+          'docs/keys.md': 'Vault: s.abcdefghijklmnopqrstuvwx; Bedrock: bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t\n',
+        },
+        log,
+      );
+      assert.deepEqual(decoys.findings, [], 'references, placeholders, hashes and prefixes are not keys');
+      assert.deepEqual(decoys.suppressed, { placeholder: 2, fixture: 0, reference: 2 });
     },
   );
 });
