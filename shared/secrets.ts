@@ -79,7 +79,8 @@ const KNOWN_SECRET_SHAPES = [
   /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i, // a URL carrying a password
 ];
 
-function entropyBitsPerChar(s: string): number {
+/** Shannon entropy of a string's characters, in bits per character. */
+export function entropyBitsPerChar(s: string): number {
   const counts = new Map<string, number>();
   for (const c of s) counts.set(c, (counts.get(c) ?? 0) + 1);
   let bits = 0;

@@ -73,6 +73,15 @@ const LABEL: Record<SecretKind, string> = {
   databaseConnectionString: 'database connection string with a password',
   stripeKey: 'Stripe secret key',
   jwt: 'JSON Web Token',
+  googleApiKey: 'Google API key',
+  gitlabToken: 'GitLab token',
+  apiToken: 'API key or access token',
+  clientSecret: 'client or signing secret',
+  clientId: 'client or account identifier',
+  webhookUrl: 'webhook URL with its secret',
+  password: 'password',
+  encryptionKey: 'encryption key',
+  kubernetesSecret: 'Kubernetes Secret value',
   genericHighEntropy: 'high-entropy value assigned to a secret-named key',
   otherSecret: 'secret',
 };
@@ -81,7 +90,7 @@ export const kindLabel = (kind: SecretKind) => LABEL[kind];
 
 /** Identifiers and test-mode keys warn; everything else that looks live blocks. */
 export function secretSeverity(kind: SecretKind, variant: 'live' | 'test' | 'expired' = 'live'): Severity {
-  if (kind === 'awsAccountId' || variant !== 'live') return 'warning';
+  if (kind === 'awsAccountId' || kind === 'clientId' || variant !== 'live') return 'warning';
   return 'error';
 }
 
@@ -182,14 +191,25 @@ export interface RangedMatch {
 export const GENERIC_RULE_ID = 'awp/generic-high-entropy';
 
 /**
- * One finding per secret: where matches overlap, a rule for the kind wins over the generic rule, then the earlier rule.
+ * One finding per secret: where matches overlap, the service's own rules for a format win over secretlint's preset
+ * (whose URL-password rule also takes Sidekiq's URLs, and whose Slack rule stops short of an app token's last part),
+ * both over the generic rule, then the earlier rule.
  */
 export function dedupe<T extends RangedMatch>(matches: T[]): T[] {
+  const rank = (m: T) => (m.ruleId === GENERIC_RULE_ID ? 2 : m.ruleId.startsWith('@secretlint/') ? 1 : 0);
+  // Kept matches never overlap, so sorted by start they are sorted by end too: a binary search finds the one a
+  // candidate could overlap, and a file of thousands of matches is not compared pair by pair.
   const kept: T[] = [];
-  const rank = (m: T) => (m.ruleId === GENERIC_RULE_ID ? 1 : 0);
   for (const m of [...matches].sort((a, b) => rank(a) - rank(b))) {
-    if (kept.some((k) => m.range[0] < k.range[1] && k.range[0] < m.range[1])) continue;
-    kept.push(m);
+    let lo = 0;
+    let hi = kept.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (kept[mid]!.range[1] <= m.range[0]) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo < kept.length && kept[lo]!.range[0] < m.range[1]) continue;
+    kept.splice(lo, 0, m);
   }
-  return kept.sort((a, b) => a.range[0] - b.range[0]);
+  return kept;
 }

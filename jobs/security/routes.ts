@@ -22,12 +22,12 @@ export const routes = [
   }),
   r.post('/v1/security/validate', 'Scan files for leaked secrets and risky configuration', {
     description:
-      "secretlint's recommended preset plus Stripe keys, JSON Web Tokens and an entropy-checked generic " +
-      'rule; placeholders, examples, references and test fixtures named as such are counted in `suppressed`, ' +
-      'not reported. Dockerfiles (root user, `latest`) and GitHub Actions workflows (untrusted event text in ' +
-      'run:, pull_request_target checking out the head) are checked too. Evidence is a prefix and a length, ' +
-      'never the value. `verdict`: `block` for a live-looking secret or an exploitable workflow, `warn` for ' +
-      'the rest.',
+      "secretlint's recommended preset plus a provider key table covering gitleaks' default rules (ruleId " +
+      'awp/<gitleaks id>), Stripe keys, JSON Web Tokens and an entropy-checked generic rule; placeholders, ' +
+      'examples, references and test fixtures named as such are counted in `suppressed`, not reported. ' +
+      'Dockerfiles (root user, `latest`) and GitHub Actions workflows (untrusted event text in run:, ' +
+      'pull_request_target checking out the head) are checked too. Evidence is a prefix and a length, never the ' +
+      'value. `verdict`: `block` for a live-looking secret or an exploitable workflow, `warn` for the rest.',
     body: SecurityValidateRequest,
     response: { 200: SecurityValidateResult },
     countsAsWorkflow: true,

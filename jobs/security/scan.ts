@@ -9,6 +9,7 @@ import {
 } from './schemas.js';
 import { REDACTED } from '../../shared/secrets.js';
 import { configChecks, isConfigFile } from './config-checks.js';
+import { MAX_MATCHES } from './provider-keys.js';
 import { PRESET_VERSION, RULE_IDS, scanFileForSecrets } from './secret-scan.js';
 
 // Real Dockerfiles and workflows are a few KiB; the parsers take seconds on a pathological MiB (deeply nested YAML flow
@@ -44,6 +45,11 @@ export async function scanFiles(
       const ofFile = [...scan.findings];
       for (const reason of SUPPRESSION_REASONS) suppressed[reason] += scan.suppressed[reason] ?? 0;
       const mask = (text: string) => scan.secrets.reduce((t, secret) => t.split(secret).join(REDACTED), text);
+      if (scan.capped)
+        scanErrors.push({
+          file,
+          message: `over ${MAX_MATCHES} matches of the provider key rules: the first ${MAX_MATCHES} were checked`,
+        });
       if (isConfigFile(file) && Buffer.byteLength(content) > CONFIG_MAX_BYTES) {
         scanErrors.push({
           file,

@@ -9,7 +9,10 @@ import { Ok, StringEnum } from '../../shared/schemas/common.js';
  * secret value: findings show a short prefix and the length.
  */
 
-/** What a leaked secret is. */
+/**
+ * What a leaked secret is: a provider's own kind for the common ones, a category (apiToken, clientSecret, …) for the
+ * long tail of the provider table, whose `ruleId` (`awp/<gitleaks id>`) names the format.
+ */
 export const SECRET_KINDS = [
   'awsAccessKeyId',
   'awsSecretAccessKey',
@@ -30,6 +33,16 @@ export const SECRET_KINDS = [
   'databaseConnectionString',
   'stripeKey',
   'jwt',
+  'googleApiKey',
+  'gitlabToken',
+  // Categories for the rest of the provider table: the finding's ruleId and message name the provider.
+  'apiToken',
+  'clientSecret',
+  'clientId',
+  'webhookUrl',
+  'password',
+  'encryptionKey',
+  'kubernetesSecret',
   'genericHighEntropy',
   'otherSecret',
 ] as const;
@@ -63,7 +76,11 @@ export type SecurityValidateRequest = Static<typeof SecurityValidateRequest>;
 
 export const SecurityFinding = Type.Object({
   category: StringEnum(FINDING_CATEGORIES),
-  ruleId: Type.String({ description: "The rule that found it: a secretlint rule id, or awp/… for the service's own" }),
+  ruleId: Type.String({
+    description:
+      "The rule that found it: a secretlint rule id, or awp/… for the service's own (for the provider table, " +
+      "awp/ and gitleaks' id for the same key format, e.g. awp/gcp-api-key)",
+  }),
   kind: StringEnum([...SECRET_KINDS, ...CONFIG_KINDS]),
   file: Type.String(),
   line: Type.Integer({ description: 'From 1' }),

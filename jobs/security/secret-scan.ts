@@ -1,4 +1,5 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig, SecretLintCoreResultMessage } from '@secretlint/types';
 import { createRequire } from 'node:module';
@@ -17,19 +18,30 @@ import {
   secretSeverity,
 } from './logic.js';
 import { OWN_RULES } from './own-rules.js';
+import { MAX_MATCHES, PROVIDER_RULE_ID, PROVIDER_RULE_IDS, providerKeysRule, providerRule } from './provider-keys.js';
 
 /**
  * Secret scanning with secretlint: its recommended preset (AWS, GCP, private
  * keys, npm, basic auth, Slack, SendGrid, Shopify, GitHub, OpenAI,
  * Anthropic, Linear, 1Password, database connection strings) plus the
- * service's own rules (Stripe, JWT, generic high entropy). Findings carry
- * where the secret is and a redacted form of it; the value itself never
- * leaves this file's functions.
+ * service's own rules (Stripe, JWT, generic high entropy, and the provider
+ * key table of provider-keys.ts, which covers the rest of gitleaks' rules).
+ * Findings carry where the secret is and a redacted form of it; the value
+ * itself never leaves this file's functions.
  */
+
+// secretlint marks each rule's start and end in the process-wide performance timeline, and its profiler keeps every
+// entry and searches them all at each end mark: scanning slowed quadratically over the process's life (one 232-file
+// scan took 0.7 s, the fifth 17 s) and the marks were never freed. Nothing reads the profile, so it marks nothing.
+secretLintProfiler.mark = () => {};
 
 const PRESET_ID = '@secretlint/secretlint-rule-preset-recommend';
 export const PRESET_VERSION: string = createRequire(import.meta.url)(`${PRESET_ID}/package.json`).version;
-export const RULE_IDS = [...recommended.rules.map((r) => r.meta.id), ...OWN_RULES.map((r) => r.meta.id)];
+export const RULE_IDS = [
+  ...recommended.rules.map((r) => r.meta.id),
+  ...OWN_RULES.map((r) => r.meta.id),
+  ...PROVIDER_RULE_IDS.map((id) => `awp/${id}`),
+];
 
 const OWN_KINDS: Record<string, SecretKind> = { 'awp/stripe': 'stripeKey', 'awp/jwt': 'jwt' };
 
@@ -41,7 +53,7 @@ const CONFIG: SecretLintCoreConfig = {
       rule: recommended,
       rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true } }],
     },
-    ...OWN_RULES.map((rule) => ({ id: rule.meta.id, rule })),
+    ...[...OWN_RULES, providerKeysRule].map((rule) => ({ id: rule.meta.id, rule })),
   ],
 };
 
@@ -66,6 +78,8 @@ interface Match {
   range: readonly [number, number];
   kind: SecretKind;
   ruleId: string;
+  /** The provider table's name for it ("Twilio API key"); else the kind's. */
+  label: string;
   variant: 'live' | 'test' | 'expired';
   suppress: SuppressionReason | null;
 }
@@ -78,6 +92,7 @@ interface Match {
  */
 function secretRange(content: string, msg: SecretLintCoreResultMessage): readonly [number, number] {
   const [start, end] = msg.range;
+  if (msg.ruleId.startsWith('awp/')) return [start, end]; // own rules report the secret itself
   const values = Object.values(msg.data ?? {}).filter(
     (v): v is string => typeof v === 'string' && v.length === end - start,
   );
@@ -100,10 +115,12 @@ function secretPart(kind: SecretKind, text: string): string {
 function toMatch(file: string, content: string, msg: SecretLintCoreResultMessage): Match {
   const data = (msg.data ?? {}) as { variant?: string; suppress?: string; key?: string };
   let range = secretRange(content, msg);
+  const provider = msg.ruleId === PROVIDER_RULE_ID ? providerRule(msg.messageId) : undefined;
   const kind =
-    msg.ruleId === GENERIC_RULE_ID
+    provider?.kind ??
+    (msg.ruleId === GENERIC_RULE_ID
       ? genericKind(data.key ?? '', content.slice(range[0], range[1]))
-      : secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]);
+      : secretKind(msg.ruleId, msg.messageId, OWN_KINDS[msg.ruleId]));
   if (kind === 'databaseConnectionString') {
     // The preset's URL patterns run on past the closing quote (`app";`): end the secret where the URL ends.
     const trailing = /["'`;,)\]}>]+$/.exec(content.slice(range[0], range[1]))?.[0].length ?? 0;
@@ -113,11 +130,13 @@ function toMatch(file: string, content: string, msg: SecretLintCoreResultMessage
     (data.suppress as SuppressionReason | undefined) ??
     (isFixturePath(file)
       ? 'fixture'
-      : isPlaceholder(secretPart(kind, content.slice(range[0], range[1])))
+      : // the provider table judged its own (a format's fixed runs, like Dropbox's ten A's, are not a placeholder)
+        !provider && isPlaceholder(secretPart(kind, content.slice(range[0], range[1])))
         ? 'placeholder'
         : null);
   const variant = data.variant === 'test' || data.variant === 'expired' ? data.variant : 'live';
-  return { range, kind, ruleId: msg.ruleId, variant, suppress };
+  const ruleId = provider ? `awp/${provider.id}` : msg.ruleId;
+  return { range, kind, ruleId, label: provider?.label ?? kindLabel(kind), variant, suppress };
 }
 
 const ADVICE: Record<Match['variant'], string> = {
@@ -127,11 +146,20 @@ const ADVICE: Record<Match['variant'], string> = {
     'the token has expired, but its claims are readable and its signing key may sign others: check what it grants',
 };
 
+function advice(m: Match): string {
+  if (m.kind === 'awsAccountId') return 'not a credential, but it names the account to attack';
+  if (m.kind === 'clientId')
+    return 'not a credential on its own, but half of one: check that its secret is not committed too';
+  return ADVICE[m.variant];
+}
+
 export interface FileScan {
   findings: SecurityFinding[];
   suppressed: Partial<Record<SuppressionReason, number>>;
   /** The secrets found, for masking other text about the same file; never put in an answer. */
   secrets: string[];
+  /** The provider table stopped at MAX_MATCHES matches in this file. */
+  capped: boolean;
 }
 
 /** Scans one file. Throws only when secretlint itself fails (the caller reports the file as not checked). */
@@ -153,7 +181,6 @@ export async function scanFileForSecrets(file: string, content: string): Promise
       continue;
     }
     const { line, column } = at(m.range[0]);
-    const label = kindLabel(m.kind);
     secrets.push(content.slice(m.range[0], m.range[1]));
     findings.push({
       category: 'secret',
@@ -163,12 +190,10 @@ export async function scanFileForSecrets(file: string, content: string): Promise
       line,
       column,
       severity: secretSeverity(m.kind, m.variant),
-      message:
-        m.kind === 'awsAccountId'
-          ? `AWS account ID in ${file} at line ${line}: not a credential, but it names the account to attack`
-          : `${label} in ${file} at line ${line}: ${ADVICE[m.variant]}`,
+      message: `${m.label} in ${file} at line ${line}: ${advice(m)}`,
       evidence: redactedEvidence(content.slice(m.range[0], m.range[1])),
     });
   }
-  return { findings, suppressed, secrets };
+  const capped = result.messages.filter((m) => m.ruleId === PROVIDER_RULE_ID).length >= MAX_MATCHES;
+  return { findings, suppressed, secrets, capped };
 }

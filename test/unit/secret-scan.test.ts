@@ -70,9 +70,8 @@ describe('secret scanning: the pure rules, and input built to make patterns back
   });
 
   // Each pattern runs over untrusted text as large as a request allows. A pattern that backtracks without bound on one
-  // of
-  // these inputs takes minutes (50 KB of "a" took 6.5 s before the generic rule's key was bounded); this test
-  // would then hit its timeout.
+  // of these inputs takes minutes (50 KB of "a" took 6.5 s before the generic rule's key was bounded); this test would
+  // then hit its timeout.
   it("answers on 1 MB files built against each rule's pattern", async function () {
     this.timeout(120_000);
     const MB = 1_000_000;
@@ -96,12 +95,29 @@ describe('secret scanning: the pure rules, and input built to make patterns back
       'x.json': fill('{"private_key":"'),
       '.npmrc': fill('_authToken='),
       'mongo.txt': fill('mongodb://a:'),
+      'aiza.txt': fill('AIza-'),
+      'glc.txt': fill('glc_/'),
+      'glpat.txt': fill('glpat-'),
+      'jwt64.txt': fill('ZXlK/'),
+      'jwt64-run.txt': fill('A', 'ZXlK'),
+      'sentry.txt': fill('A', 'sntrys_eyJpYXQiO'),
+      'keyed.txt': fill('twitter,'),
+      'curl.sh': fill('curl -H "Authorization: Bearer a'),
+      'curl-lines.sh': fill('curl \\\n'),
+      'docs.yaml': fill('---\nkind: Secret\ndata:\n'),
+      'secret.yaml': fill('a', 'kind: Secret\ndata:\n  x: '),
     };
     for (const [file, content] of Object.entries(inputs)) {
       const res = await scanFiles({ [file]: content }, createLogger('silent'));
       assert.equal(res.scanErrors.length, 0, file);
       assert.ok(res.findings.length <= 100, `${file}: at most 100 findings listed`);
     }
+    // Every match is a Slack app token: the table stops at its cap, and says so.
+    const many = await scanFiles({ 'xapp.txt': fill('xapp-1-') }, createLogger('silent'));
+    assert.deepEqual(
+      [many.findings.length, many.omitted, many.scanErrors.map((e) => e.message)],
+      [100, 900, ['over 1000 matches of the provider key rules: the first 1000 were checked']],
+    );
     const huge = await scanFiles(
       { Dockerfile: fill('FROM a\n'), '.github/workflows/deep.yml': fill('[', 'a: ') },
       createLogger('silent'),
