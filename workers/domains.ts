@@ -66,7 +66,10 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   if (workers.length === 0) return [];
   // A step job runs the next step of its segment itself when that domain is served here
   // (jobs/orchestrator/step-job.ts).
-  const forget = markServed(deps.config.QUEUE_PREFIX, workers.map((w) => w.name));
+  const forget = markServed(
+    deps.config.QUEUE_PREFIX,
+    workers.map((w) => w.name),
+  );
   // The connections BullMQ made for these workers (a blocking one each), which shutdown may have to end itself (see
   // endClients).
   const own = copiesOf(deps.redis).filter((c) => !before.has(c));
