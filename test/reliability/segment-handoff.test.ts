@@ -45,7 +45,7 @@ describe('a segment runs where it lands, and is handed on where it does not', fu
     ]);
   });
 
-  it("a step whose domain another process serves is handed to that domain's queue, and the run goes on there", async () => {
+  it("another process's domain gets the step on its own queue, and the run goes on there", async () => {
     const prefix = `{awp-handoff-${randomBytes(3).toString('hex')}}`;
     const deps = createDeps(harness.configWith({ QUEUE_PREFIX: prefix }), createLogger('silent'));
     const parts = [startWorkers(deps, ['hunt', 'orchestrator'])];
