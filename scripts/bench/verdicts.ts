@@ -75,7 +75,7 @@ export interface Figures {
     cores: number;
     secondMachine?: { processes: number; cores: number; runsPerSec: number; limitedBy: string };
   };
-  /** Tenant B's p50 idle and while tenant A has `queued` runs submitted (null: A's backlog was gone first). */
+  /** Tenant B's p50 idle and while tenant A has `queued` runs submitted (null: no loaded sample). */
   fairness?: { idleP50: number; loadedP50: number | null; queued: number };
 }
 
@@ -245,7 +245,11 @@ function scaleOutRows(f: Figures): TargetRow[] {
       ratio: r,
       target: '≤ 2×',
       met: r === null ? null : r <= 2,
-      ...(r === null ? { note: "A's backlog was gone before B's loaded runs" } : scaled ? { note: scaled } : {}),
+      ...(r === null
+        ? { note: "A's backlog fell under its floor before B's loaded runs" }
+        : scaled
+          ? { note: scaled }
+          : {}),
     });
   }
   return rows;

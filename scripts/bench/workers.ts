@@ -81,9 +81,6 @@ export async function benchWorkers(env: BenchEnv) {
     inFlight,
     cores,
     levels: levels.map((l) => ({ ...l, ratioToFirst: ratio(l.perSec, base.perSec) })),
-    ratios: Object.fromEntries(
-      levels.map((l) => [`${l.workerProcesses}vs${base.workerProcesses}`, ratio(l.perSec, base.perSec)]),
-    ),
     byCalculation: {
       inputs: { cpuMsPerRun: cpu, from: `${base.workerProcesses} worker process(es), measured above` },
       secondMachineCores: secondCores,
