@@ -14,28 +14,35 @@ export const RUN_BODY = JSON.stringify({
 
 const tokens = new WeakMap<BenchEnv, Promise<string>>();
 
+/** An account of the bench (team plan: no quota), made on first use, with a token of the default scopes. */
+export async function accountToken(env: BenchEnv, accountId: string): Promise<{ token: string; made: boolean }> {
+  const made = await env.deps
+    .db('accounts')
+    .insert({
+      id: accountId,
+      email: `${accountId.replace(/^acct_/, '')}@awp.local`,
+      name: accountId,
+      password_hash: '!',
+      plan: 'team',
+      status: 'active',
+    })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  const { token } = await issueToken(env.deps.db, accountId, { name: 'bench', scopes: DEFAULT_SCOPES });
+  return { token, made: made.length > 0 };
+}
+
 /**
- * The bench account (team plan: no quota), its catalog (50 listings, made
- * once so every section's hunt step searches the same catalog) and a token.
+ * The bench account, its catalog (50 listings, made once so every section's hunt step searches the same catalog)
+ * and a token.
  */
 export function benchToken(env: BenchEnv): Promise<string> {
   let t = tokens.get(env);
   if (!t) {
     t = (async () => {
-      const made = await env.deps
-        .db('accounts')
-        .insert({
-          id: BENCH_ACCOUNT,
-          email: 'bench@awp.local',
-          name: 'bench',
-          password_hash: '!',
-          plan: 'team',
-          status: 'active',
-        })
-        .onConflict('id')
-        .ignore()
-        .returning('id');
-      if (made.length > 0) {
+      const { token, made } = await accountToken(env, BENCH_ACCOUNT);
+      if (made) {
         await insertListings(
           env.deps.db,
           BENCH_ACCOUNT,
@@ -50,7 +57,7 @@ export function benchToken(env: BenchEnv): Promise<string> {
           })),
         );
       }
-      return (await issueToken(env.deps.db, BENCH_ACCOUNT, { name: 'bench', scopes: DEFAULT_SCOPES })).token;
+      return token;
     })();
     tokens.set(env, t);
   }
@@ -107,21 +114,21 @@ export function benchmarkRuns(env: BenchEnv, token: string, hashes: number): () 
   };
 }
 
-/** Runs of the bench account not yet at rest (async submissions still being worked through). */
-export async function unfinishedRuns(env: BenchEnv): Promise<number> {
+/** Runs of an account (the bench's by default) not yet at rest (async submissions still being worked through). */
+export async function unfinishedRuns(env: BenchEnv, accountId = BENCH_ACCOUNT): Promise<number> {
   const row = await env.deps
     .db('runs')
-    .where({ account_id: BENCH_ACCOUNT })
+    .where({ account_id: accountId })
     .whereIn('status', [...ACTIVE_STATUSES])
     .count({ n: '*' })
     .first();
   return Number(row?.n ?? 0);
 }
 
-/** Waits until every run of the bench account rests; returns the seconds it took. */
-export async function drainRuns(env: BenchEnv, timeoutMs: number): Promise<number> {
+/** Waits until every run of the account (the bench's by default) rests; returns the seconds it took. */
+export async function drainRuns(env: BenchEnv, timeoutMs: number, accountId = BENCH_ACCOUNT): Promise<number> {
   const started = performance.now();
-  while ((await unfinishedRuns(env)) > 0) {
+  while ((await unfinishedRuns(env, accountId)) > 0) {
     if (performance.now() - started > timeoutMs) throw new Error(`runs still unfinished after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 250));
   }

@@ -69,7 +69,18 @@ export interface Figures {
   identicalWork?: { awpP50: number; awpPerSec: number; stepHashes: number };
   /** awp ÷ each peer, measured in the same run: p50 latency (lower is better) and throughput (higher is better). */
   peers?: Record<string, { latencyP50: number; throughput: number; p50Ms: number; perSec: number }>;
+  /** Identical-work runs/s by worker processes (first count first), and the rate by calculation on a second machine. */
+  workers?: {
+    levels: Array<{ processes: number; perSec: number }>;
+    cores: number;
+    secondMachine?: { processes: number; cores: number; runsPerSec: number; limitedBy: string };
+  };
+  /** Tenant B's p50 idle and while tenant A has `queued` runs submitted (null: no loaded sample). */
+  fairness?: { idleP50: number; loadedP50: number | null; queued: number };
 }
+
+/** The backlog the fairness target is set at. */
+export const FAIRNESS_BACKLOG = 5000;
 
 const ratioOf = (a: number, b: number) => round(a / b);
 const none = (figure: string, target: string, note: string): TargetRow => ({
@@ -139,6 +150,7 @@ export function targetRows(f: Figures): TargetRow[] {
     rows.push(
       none('Same workflow in DBOS Transact and LangGraph JS', 'awp ahead on runs/s and p50', 'run with --peers'),
     );
+  rows.push(...scaleOutRows(f));
   if (f.healthz) {
     const r = ratioOf(f.healthz.awpPerSec, f.healthz.barePerSec);
     rows.push({
@@ -198,6 +210,48 @@ export function targetRows(f: Figures): TargetRow[] {
         f.layout === '0' ? 'API and workers ran in the bench process (BENCH_SPLIT=0)' : 'rss section not run',
       ),
     );
+  return rows;
+}
+
+/** Scale-out (worker processes) and fairness (a tenant's p50 behind another's backlog), when measured. */
+function scaleOutRows(f: Figures): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const w = f.workers;
+  if (w && w.levels.length > 0) {
+    const first = w.levels[0]!;
+    const last = w.levels[w.levels.length - 1]!;
+    const calc = w.secondMachine;
+    rows.push({
+      figure: `Identical-work runs/s by worker processes (${w.levels.map((l) => l.processes).join(', ')})`,
+      awp: w.levels.map((l) => `${l.processes}: ${l.perSec}`).join(', ') + ' runs/s',
+      primitive: calc
+        ? `by calculation, ${calc.processes} on a second ${calc.cores}-core machine: ${calc.runsPerSec}/s ` +
+          `(${calc.limitedBy})`
+        : `${first.processes} worker process(es)`,
+      ratio: ratioOf(last.perSec, first.perSec),
+      target: 'scales with the cores it gets',
+      met: null,
+      note: `${w.cores} cores shared by every process: read byCalculation (docs/benchmarks.md)`,
+    });
+  }
+  const fair = f.fairness;
+  if (fair) {
+    const r = fair.loadedP50 === null ? null : ratioOf(fair.loadedP50, fair.idleP50);
+    const scaled = fair.queued !== FAIRNESS_BACKLOG ? `scaled down from ${FAIRNESS_BACKLOG} queued` : undefined;
+    rows.push({
+      figure: `Tenant B p50 while tenant A has ${fair.queued} runs queued`,
+      awp: fair.loadedP50 === null ? '—' : `${fair.loadedP50} ms`,
+      primitive: `tenant B idle ${fair.idleP50} ms`,
+      ratio: r,
+      target: '≤ 2×',
+      met: r === null ? null : r <= 2,
+      ...(r === null
+        ? { note: "A's backlog fell under its floor before B's loaded runs" }
+        : scaled
+          ? { note: scaled }
+          : {}),
+    });
+  }
   return rows;
 }
 

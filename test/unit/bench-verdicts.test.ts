@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { queryFamily } from '../../scripts/bench/pg-stats.js';
 import { category, summariseProfile, type CpuProfile } from '../../scripts/bench/profile.js';
 import { callsDelta, parseInfo, type RedisSnapshot } from '../../scripts/bench/redis-stats.js';
+import { runsPerSecBound, workerCounts } from '../../scripts/bench/scale-out.js';
 import { rssTrend, targetRows, type Figures } from '../../scripts/bench/verdicts.js';
 
 /** The judgements `npm run bench` prints; the figures themselves are never asserted (they are timings). */
@@ -64,6 +65,54 @@ describe('bench verdicts', () => {
     assert.equal(idle('1', 151), false);
     assert.equal(idle('1', 100), null);
     assert.equal(idle('2', 100), true);
+  });
+
+  it("judges tenant B's loaded p50 against 2× its idle p50, and says when the backlog was scaled down", () => {
+    const row = (fairness: Figures['fairness']) =>
+      targetRows({ fairness }).find((r) => r.figure.startsWith('Tenant B'))!;
+    assert.equal(row({ idleP50: 20, loadedP50: 40, queued: 5000 }).met, true, 'exactly 2×');
+    assert.equal(row({ idleP50: 20, loadedP50: 41, queued: 5000 }).met, false);
+    assert.equal(row({ idleP50: 20, loadedP50: 41, queued: 5000 }).note, undefined);
+    assert.match(row({ idleP50: 20, loadedP50: 30, queued: 500 }).note!, /scaled down from 5000/);
+    assert.equal(row({ idleP50: 20, loadedP50: null, queued: 5000 }).met, null, 'no loaded sample: not judged');
+    const workers = targetRows({
+      workers: {
+        levels: [
+          { processes: 1, perSec: 50 },
+          { processes: 4, perSec: 55 },
+        ],
+        cores: 2,
+      },
+    }).find((r) => r.figure.startsWith('Identical-work runs/s by worker processes'))!;
+    assert.equal(workers.ratio, 1.1);
+    assert.equal(workers.met, null, 'a 2-core machine cannot show scale-out: read, not judged');
+  });
+
+  it('bounds runs/s by each one-core process, the worker processes and each machine, and names the least', () => {
+    const cpu = { api: 5, workers: 10, postgres: 8, redis: 2, 'bench (client)': 2 };
+    const all = ['api', 'workers', 'postgres', 'redis', 'bench (client)'];
+    const one = runsPerSecBound(cpu, 1, [{ name: 'this machine', cores: 2, roles: all }]);
+    assert.equal(one.runsPerSec, 74.1, '2 × 1000 / 27 ms of CPU per run in all');
+    assert.match(one.limitedBy, /^this machine/);
+    assert.match(one.calculation, /= 74\.1 \(this machine/);
+    const split = (w: number) =>
+      runsPerSecBound(cpu, w, [
+        { name: 'first', cores: 2, roles: ['api', 'postgres', 'redis', 'bench (client)'] },
+        { name: 'second', cores: 4, roles: ['workers'] },
+      ]);
+    assert.deepEqual([split(1).runsPerSec, split(1).limitedBy], [100, '1 worker process'], '1000 / 10');
+    assert.deepEqual(
+      [split(4).runsPerSec, split(4).limitedBy],
+      [117.6, 'first (2 cores: api, postgres, redis, ' + 'bench (client))'],
+      "2 × 1000 / 17: the first machine, not the second machine's 400",
+    );
+    assert.equal(
+      runsPerSecBound({ ...cpu, api: 12 }, 4, [{ name: 'big', cores: 64, roles: all }]).limitedBy,
+      'api process',
+      'one API process: one core',
+    );
+    assert.deepEqual(workerCounts('4, 1,2,2'), [1, 2, 4]);
+    assert.throws(() => workerCounts('0,2'), /BENCH_WORKER_COUNTS/);
   });
 
   it('names a statement by its verb and table', () => {
