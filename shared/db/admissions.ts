@@ -176,7 +176,7 @@ export async function admitFromHold(
      admitted AS (
        UPDATE runs r SET slot = free.s, held_at = NULL, updated_at = now(), event_seq = r.event_seq + 1
        FROM numbered JOIN free USING (n) WHERE r.id = numbered.id
-       RETURNING r.id, r.account_id, r.segment, r.route, r.event_seq, numbered.since,
+       RETURNING r.id, r.account_id, r.segment, r.route, r.event_seq, numbered.since, numbered.n,
          (SELECT jsonb_build_object('id', w.id, 'stepIndex', w.step_index) FROM waitpoints w
           WHERE w.run_id = r.id AND w.segment = r.segment - 1 AND w.resolved_at IS NOT NULL
           ORDER BY w.resolved_at DESC LIMIT 1) AS resume),
@@ -197,13 +197,13 @@ export async function admitFromHold(
        WHERE a.account_id = (SELECT account FROM p)
          AND ((SELECT recount FROM p) IS NOT NULL OR EXISTS (SELECT 1 FROM admitted)))
      SELECT a.id, a.segment, a.route, a.resume, e.seq, e.created_at, e.data
-     FROM admitted a JOIN ev e ON e.run_id = a.id ORDER BY e.created_at, a.id`,
+     FROM admitted a JOIN ev e ON e.run_id = a.id ORDER BY a.n`,
     [accountId, cap, recount],
   );
   return result.rows;
 }
 
-/** Accounts that hold runs (by their count, or by their rows should the count be off), least recently admitted first. */
+/** Accounts that hold runs (by their count, or by their rows should it be off), least recently admitted first. */
 export async function accountsHolding(db: Db, limit: number): Promise<string[]> {
   const result = await db.raw(
     `SELECT a.account_id FROM run_admissions a

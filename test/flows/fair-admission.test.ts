@@ -12,7 +12,7 @@ import { pollUntilRest, seedCatalog } from '../support/runs.js';
  * to an app whose team plan allows 2 runs in flight; their `resolve` step waits until the test lets it go, so which
  * runs hold a place, which are held and in what order they start is decided by the test, never by timing.
  */
-describe('fair admission: an account has at most its places in flight, the rest held and admitted in turn', function () {
+describe('fair admission: an account has its places in flight, the rest are held and admitted in turn', function () {
   this.timeout(60_000);
   let app: Awaited<ReturnType<typeof startExtraApp>>;
   let unregister: () => void;
