@@ -132,6 +132,27 @@ describe('fair admission: an account has its places in flight, the rest are held
     assert.deepEqual(admitted.map((e) => e.run_id).sort(), [held1, held2, held3].sort(), 'each held run admitted once');
   });
 
+  it('twenty submissions at once take exactly the two places; the other eighteen are held in a line 1..18', async () => {
+    const { accountId, token } = await harness.account();
+    blocked.add(accountId);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => submit(token)));
+    assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([202]));
+    const ids = answers.map((a) => a.body.runId as string);
+    const inFlight = answers.filter((a) => !a.body.hold).map((a) => a.body.runId as string);
+    assert.equal(inFlight.length, 2);
+    assert.deepEqual(
+      answers
+        .map((a) => a.body.hold?.position as number | undefined)
+        .filter(Boolean)
+        .sort((x, y) => x! - y!),
+      Array.from({ length: 18 }, (_, i) => i + 1),
+    );
+    const places = await harness.deps.db('runs').whereIn('id', ids).whereNotNull('slot').select('slot');
+    assert.deepEqual(places.map((p) => p.slot).sort(), [0, 1]);
+    await running(inFlight);
+    await drain(accountId, token, ids);
+  });
+
   it("another account's run starts at once, ahead of the first account's held backlog", async () => {
     const a = await harness.account();
     const b = await harness.account();
