@@ -132,7 +132,7 @@ describe('fair admission: an account has its places in flight, the rest are held
     assert.deepEqual(admitted.map((e) => e.run_id).sort(), [held1, held2, held3].sort(), 'each held run admitted once');
   });
 
-  it('twenty submissions at once take exactly the two places; the other eighteen are held in a line 1..18', async () => {
+  it('twenty submissions at once take exactly the two places; the other eighteen are held, in line 1..18', async () => {
     const { accountId, token } = await harness.account();
     blocked.add(accountId);
     const answers = await Promise.all(Array.from({ length: 20 }, () => submit(token)));
