@@ -7,6 +7,27 @@ export const runConfig = {
     default: 25_000,
     description: 'How long POST /v1/orchestrator/run waits for a run to rest before answering 202',
   }),
+  ACCOUNT_RUNS_IN_FLIGHT_BUILDER: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 4,
+    description:
+      'Runs of one builder-plan account queued or running at once; the rest are held (queued, with a position) ' +
+      'and start in submission order as its runs come to rest',
+  }),
+  ACCOUNT_RUNS_IN_FLIGHT_TEAM: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 16,
+    description:
+      'Runs of one team-plan account queued or running at once; keep it well under the worker slots ' +
+      '(WORKER_CONCURRENCY × worker processes) so other accounts find free workers',
+  }),
+  ACCOUNT_RUNS_HELD_MAX: Type.Integer({
+    minimum: 0,
+    default: 10_000,
+    description: 'Runs one account may have held beyond its runs in flight; one more is refused 429 with Retry-After',
+  }),
   STEP_TIMEOUT_MS: Type.Integer({ minimum: 100, default: 120_000, description: 'Upper bound on one domain step' }),
   JOB_RETRY_BASE_MS: Type.Integer({
     minimum: 1,

@@ -51,6 +51,11 @@ export function RunPage({ runId }: { runId: string }) {
         </strong>{' '}
         · route {run.route.join(' → ')} · created {when(run.createdAt)}
       </p>
+      {run.hold && (
+        <p class="hold" data-testid="run-hold">
+          Number {run.hold.position} in line: {run.hold.reason}
+        </p>
+      )}
       {run.request && <p>Request: “{run.request}”</p>}
       {run.error && <p class="error">{run.error}</p>}
       {run.waitpoint && <Waitpoint run={run} onAnswered={asyncHandler(load)} />}

@@ -9,6 +9,11 @@ export function usagePeriod(now = new Date()): string {
   return now.toISOString().slice(0, 7);
 }
 
+/** Seconds until the next calendar month (UTC), when a used-up monthly quota is whole again: its `Retry-After`. */
+export function secondsToNextPeriod(now = new Date()): number {
+  return Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1) - now.getTime()) / 1000));
+}
+
 /**
  * Admits one workflow request (orchestrator, template and domain POSTs) or
  * refuses it: an account that has not activated gets `UNVERIFIED_REQUEST_LIMIT`
@@ -36,6 +41,7 @@ export async function admitWorkflowRequest(deps: Deps, principal: Principal): Pr
         `The builder plan's ${BUILDER_MONTHLY_RUNS} orchestration runs for ${usagePeriod()} are used up; the ` +
           `team plan is unlimited`,
         { plan: 'builder', limit: BUILDER_MONTHLY_RUNS, period: usagePeriod() },
+        { 'Retry-After': String(secondsToNextPeriod()) },
       );
     }
   });

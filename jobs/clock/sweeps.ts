@@ -1,6 +1,7 @@
 import type { DomainSweep } from '../domain.js';
 import { fromModules } from '../module-registry.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
+import { sweepAdmissions } from '../orchestrator/admission.js';
 import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
 import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from './retention.js';
 
@@ -11,6 +12,8 @@ import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, swee
  */
 const ENGINE_SWEEPS: Record<string, DomainSweep> = {
   'runs.stuck': { cron: '* * * * *', run: sweepStuckRuns },
+  // Held runs a finalizer did not admit (it crashed after its write, Postgres was away) start within a minute.
+  'runs.admit': { cron: '* * * * *', run: sweepAdmissions },
   // Approvals escalate before they expire, and fail closed when they do.
   'waitpoints.expire': { cron: '* * * * *', run: sweepWaitpoints },
   // Retention (./retention.ts): every ten minutes, at staggered minutes, each bounded to a few batches.

@@ -9,6 +9,7 @@ import { planSegmentEnd } from './segment-end.js';
 import { announce } from './run-events.js';
 import { runsFinished } from '../metrics.js';
 import { domainModule, engineHooks } from '../module-registry.js';
+import { admitDue } from './admission.js';
 
 /** What the domains of a route do in the transaction that ends the run (pay: seal its proof pack). */
 const runEndHooks = (route: string[]) => [...new Set(route)].flatMap((d) => domainModule(d)?.onRunFinished ?? []);
@@ -77,6 +78,8 @@ export async function finalizeSegment(
       for (const domain of new Set(run.route))
         runsFinished.inc({ outcome: FINAL_OUTCOMES[plan.status] ?? plan.status, domain });
     if (written.deliveries > 0) await engineHooks().wakeDeliveries(deps);
+    // The run's place among its account's runs in flight freed with this write: a held run of the account may start.
+    await admitDue(deps, run.account_id);
     return { status: plan.status };
   }
   throw new Error(`run ${runId} kept moving while it was finalized; retrying`);

@@ -107,3 +107,21 @@ export async function enqueueFinalize(
     .queue('orchestrator')
     .add('finalize', data, { ...jobOptions(deps.config), jobId: finalizeJobId(runId, segment, drive) });
 }
+
+/**
+ * The run is committed in Postgres before its flow is enqueued. If Redis
+ * cannot take the flow now, the run stays `queued` and the clock's stuck-run
+ * sweep enqueues it (same deterministic job ids) within a minute: the client
+ * still gets its runId, and nothing is lost.
+ */
+export async function enqueueOrLeaveToSweep(
+  deps: Pick<Deps, 'log'>,
+  runId: string,
+  enqueue: () => Promise<void>,
+): Promise<void> {
+  try {
+    await enqueue();
+  } catch (err) {
+    deps.log.warn({ runId, err: (err as Error).message }, 'flow not enqueued; the stuck-run sweep will enqueue it');
+  }
+}

@@ -2,6 +2,8 @@ import { waitForRest } from './follow.js';
 import { runLinks } from './views.js';
 import type { Deps } from '../../shared/deps.js';
 import { currentStatus } from './run-queries.js';
+import { runHold } from './admission.js';
+import type { RunRow } from '../../shared/db/runs.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
 /**
@@ -10,7 +12,7 @@ import { Reply } from '../../shared/http/route-spec.js';
  */
 export async function answerRun(
   deps: Deps,
-  run: { id: string; segment: number; status: string },
+  run: Pick<RunRow, 'id' | 'segment' | 'status' | 'held_at'>,
   prefer: string | undefined,
 ): Promise<unknown> {
   const runId = run.id;
@@ -22,9 +24,11 @@ export async function answerRun(
   if (result) return result;
   // An async answer says what the submission wrote (no read); after a sync wait ran out, the run's status now.
   const status = async ? run.status : await currentStatus(deps, runId);
+  // A held run says why it has not started and where it stands (read now: it may have been admitted meanwhile).
+  const hold = run.held_at && status === 'queued' ? await runHold(deps.db, { ...run, status }) : null;
   return new Reply(
     202,
-    { ok: true, runId, status, links: runLinks(runId) },
+    { ok: true, runId, status, ...(hold ? { hold } : {}), links: runLinks(runId) },
     { Location: runLinks(runId).self, ...(async ? { 'Preference-Applied': 'respond-async' } : {}) },
   );
 }

@@ -82,10 +82,23 @@ export const OrchestratorResult = Ok(
   'OrchestratorResult',
 );
 
+/** Why a `queued` run has not started: its account's places for runs in flight are taken (admission.ts). */
+export const RunHold = Type.Object(
+  {
+    reason: Type.String(),
+    position: Type.Integer({ minimum: 1, description: "1: the next of the account's held runs to start" }),
+    inFlight: Type.Integer({ minimum: 0, description: "The account's runs in flight now" }),
+    inFlightLimit: Type.Integer({ minimum: 0, description: "Runs in flight the account's plan allows at once" }),
+    heldAt: Timestamp,
+  },
+  { $id: 'RunHold' },
+);
+
 export const RunAccepted = Ok(
   {
     runId: Type.String(),
     status: RunStatus,
+    hold: Type.Optional(RunHold),
     links: Type.Object({ self: Type.String(), events: Type.String(), cancel: Type.String() }),
   },
   'RunAccepted',
@@ -131,6 +144,7 @@ export const RunDetailResponse = Ok(
         error: Type.Union([Type.String(), Type.Null()]),
         steps: Type.Array(Type.Object({}, { additionalProperties: true })),
         waitpoint: Nullable(RunWaitpoint, 'The waitpoint the run rests at; null when it does not wait'),
+        hold: Nullable(RunHold, 'Why a queued run waits for a place, and its position; null when it is not held'),
         result: Type.Unknown(),
         links: Type.Object({ self: Type.String(), events: Type.String(), cancel: Type.String() }),
       },

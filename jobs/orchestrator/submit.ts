@@ -8,18 +8,13 @@ import { availableDomains, stepHandler } from '../steps.js';
 import { domainModule, engineHooks } from '../module-registry.js';
 import { refuseRepeatedAnswer } from './repeated-answer.js';
 import { extendRoute } from './extend-route.js';
-import { insertRun, type RunInsert } from '../../shared/db/run-writes.js';
+import type { RunInsert } from '../../shared/db/run-writes.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
 import { recordTurn } from '../../shared/db/conversations.js';
 import { decideRoute, previousTurn } from './decide.js';
-import { enqueueSegment } from './flow.js';
 import { inRunTx } from './run-events.js';
-import {
-  enqueueOrLeaveToSweep,
-  enqueueResumed,
-  resolveRunWaitpoint,
-  type WaitpointDecision,
-} from './waitpoint-resume.js';
+import { enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
+import { insertAdmitted, startSubmitted } from './admission.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
 import { answerApproves, gateOfWaitpoint } from '../approval-gates.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
@@ -27,7 +22,8 @@ import { assertScopes } from '../../shared/auth/scopes.js';
 /**
  * Starts a run, or resumes the conversation's waiting run when the request
  * is a follow-up carrying `itemId`/`action`. Writes the run and its first
- * events in one transaction, then enqueues the flow; returns the run row.
+ * events in one transaction, then enqueues the flow (or holds the run while
+ * its account has no place: admission.ts); returns the run row.
  */
 export async function submitRun(deps: Deps, principal: Principal, body: OrchestratorRequest): Promise<RunRow> {
   const { conversation, previous } = await previousTurn(deps, principal.accountId, body.conversationId);
@@ -77,19 +73,20 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
       routing: { source: decision.source, followUp: decision.followUp, reason: decision.reason },
     },
   };
-  // The run and its first event are one statement; a conversation turn or a task move joins them in one transaction.
+  // The run and its first event are one statement, which also takes the run's place among its account's runs in
+  // flight or holds it (admission.ts); a conversation turn or a task move joins them in one transaction.
   // Not published: nobody can follow a run before its id is answered, and a follower reads this event from Postgres
   // first.
   const run =
     conversationId || taskId
       ? await deps.db.transaction(async (trx) => {
-          const inserted = await insertRun(trx, row, created);
+          const inserted = await insertAdmitted(trx, deps.config, principal.plan, row, created);
           if (conversationId) await recordTurn(trx, principal.accountId, conversationId, runId);
           if (taskId) await engineHooks().taskRunStarted(trx, principal.accountId, taskId, runId);
           return inserted;
         })
-      : await insertRun(deps.db, row, created);
-  await enqueueOrLeaveToSweep(deps, runId, () => enqueueSegment(deps, runId, 0, decision.route));
+      : await insertAdmitted(deps.db, deps.config, principal.plan, row, created);
+  await startSubmitted(deps, run);
   return run;
 }
 

@@ -2,6 +2,7 @@ import type { Deps } from '../../shared/deps.js';
 import { iso } from '../../shared/db/knex.js';
 import { currentSegmentFinal, openWaitpoint, stepsOf, type RunRow } from '../../shared/db/runs.js';
 import { domainModule } from '../module-registry.js';
+import { runHold } from './admission.js';
 
 /** Links a client follows for a run. */
 export function runLinks(runId: string) {
@@ -25,14 +26,15 @@ export function runSummary(run: RunRow) {
 }
 
 /**
- * The full run: summary, routing, steps with timings, open waitpoint and the result of its current segment once it
- * rested (its `final` event).
+ * The full run: summary, routing, steps with timings, open waitpoint, hold (a queued run waiting for a place) and the
+ * result of its current segment once it rested (its `final` event).
  */
 export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
-  const [steps, waitpoint, final] = await Promise.all([
+  const [steps, waitpoint, final, hold] = await Promise.all([
     stepsOf(deps.db, run.id),
     openWaitpoint(deps.db, run.id),
     currentSegmentFinal(deps.db, run.id),
+    runHold(deps.db, run),
   ]);
   const results = (final?.result as { results?: Record<string, unknown> } | undefined)?.results ?? {};
   // A domain may lift fields of its result to the top (a delivery run's stages and handoff), so the run reads as the
@@ -68,6 +70,7 @@ export async function runDetail(deps: Pick<Deps, 'db'>, run: RunRow) {
           escalatedAt: iso(waitpoint.escalated_at),
         }
       : null,
+    hold,
     result: final?.result ?? null,
     links: runLinks(run.id),
   };

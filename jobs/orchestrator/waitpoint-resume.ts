@@ -4,7 +4,9 @@ import { conflict, notFound } from '../../shared/errors.js';
 import type { RunRow } from '../../shared/db/runs.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
 import { lockOpenWaitpoint, lockRun, queueNextSegment, resolveWaitpoint } from '../../shared/db/run-writes.js';
-import { enqueueSegment } from './flow.js';
+import { holdResumed } from '../../shared/db/admissions.js';
+import { enqueueOrLeaveToSweep, enqueueSegment } from './flow.js';
+import { admitDue } from './admission.js';
 import type { Emit } from './run-events.js';
 
 /*
@@ -76,8 +78,10 @@ export async function resolveRunWaitpoint(
       }
     : locked.routing;
   // Every waiting status moves to queued in the run machine (run-state.ts); the guard is the one the run rests at, held
-  // under the lock.
-  const queued = (await queueNextSegment(trx, runId, [locked.status], segment, decision.route, routing))!;
+  // under the lock. The resumed segment waits for a place among its account's runs in flight like a new run
+  // (admission.ts), so answering many waiting runs at once is no way past the limit.
+  const held = await holdResumed(trx, accountId);
+  const queued = (await queueNextSegment(trx, runId, [locked.status], segment, decision.route, routing, held))!;
   emit('trace', {
     event: 'run.resumed',
     waitpointId: wp.id,
@@ -90,31 +94,13 @@ export async function resolveRunWaitpoint(
   return { wp, segment, route: decision.route, run: queued };
 }
 
-/** Enqueues the segment a committed resume queued, from the step that waited. */
-export async function enqueueResumed(
-  deps: Pick<Deps, 'queues' | 'config' | 'log'>,
-  runId: string,
-  resumed: ResumedRun,
-): Promise<void> {
+/**
+ * Enqueues the segment a committed resume queued, from the step that waited: through admission when it is held (it
+ * starts now if its account has a place, else in its turn).
+ */
+export async function enqueueResumed(deps: Deps, runId: string, resumed: ResumedRun): Promise<void> {
+  if (resumed.run.held_at) return admitDue(deps, resumed.run.account_id);
   await enqueueOrLeaveToSweep(deps, runId, () =>
     enqueueSegment(deps, runId, resumed.segment, resumed.route, resumed.wp.step_index, resumed.wp.id),
   );
-}
-
-/**
- * The run is committed in Postgres before its flow is enqueued. If Redis
- * cannot take the flow now, the run stays `queued` and the clock's stuck-run
- * sweep enqueues it (same deterministic job ids) within a minute: the client
- * still gets its runId, and nothing is lost.
- */
-export async function enqueueOrLeaveToSweep(
-  deps: Pick<Deps, 'log'>,
-  runId: string,
-  enqueue: () => Promise<void>,
-): Promise<void> {
-  try {
-    await enqueue();
-  } catch (err) {
-    deps.log.warn({ runId, err: (err as Error).message }, 'flow not enqueued; the stuck-run sweep will enqueue it');
-  }
 }

@@ -11,6 +11,7 @@ import { claimDeliveries, nextPushDue, readyDeliveries } from '../../shared/db/d
 import { chainOf, deliveriesOfEvent, hasChild, listDeliveries } from '../../shared/db/delivery-reads.js';
 import { listEvents } from '../../shared/db/outbox.js';
 import { listRuns } from '../../shared/db/runs.js';
+import { admissionDue, admitFromHold, holdOf, insertRun } from '../../shared/db/admissions.js';
 import { listSubscriptions } from '../../jobs/events/subscriptions-repository.js';
 import { listTasks } from '../../jobs/tasks/repository.js';
 import * as retention from '../../shared/db/retention.js';
@@ -61,6 +62,49 @@ export const PLAN_QUERIES: PlanQuery[] = [
     ordered: true,
     uses: ['runs_account_page'],
     run: (db, c) => listRuns(db, c.accountId, { limit: 50, cursor: c.runCursor }),
+  },
+  // Admission (shared/db/admissions.ts): the places an account's runs in flight hold, and its held runs in line.
+  {
+    name: 'runs: a submission takes a place or is held',
+    ordered: false,
+    uses: ['runs_account_slots', 'runs_held'],
+    run: (db, c) =>
+      insertRun(
+        db,
+        {
+          id: 'run_plan',
+          accountId: c.accountId,
+          conversationId: null,
+          taskId: null,
+          request: 'plan',
+          input: {},
+          route: ['hunt'],
+          routing: {},
+          channel: 'api',
+          submittedBy: null,
+          grantScopes: [],
+        },
+        { type: 'trace', data: {} },
+        { cap: 4, heldMax: 10, pickable: true },
+      ),
+  },
+  {
+    name: 'runs: admission due',
+    ordered: false,
+    uses: ['run_admissions_pkey', 'runs_account_slots'],
+    run: (db, c) => admissionDue(db, c.accountId),
+  },
+  {
+    name: 'runs: admit held runs',
+    ordered: false,
+    uses: ['runs_held', 'runs_account_slots'],
+    run: (db, c) => admitFromHold(db, c.accountId, 4, null),
+  },
+  {
+    name: "runs: a held run's place in line",
+    ordered: false,
+    uses: ['runs_held'],
+    run: (db, c) => holdOf(db, c.runCursor),
   },
   {
     name: 'runs: list by status',

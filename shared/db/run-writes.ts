@@ -1,4 +1,4 @@
-import { prepared, type Db } from './knex.js';
+import type { Db } from './knex.js';
 import type { RunRow } from './runs.js';
 
 /**
@@ -55,7 +55,11 @@ export async function resolveWaitpoint(
     .update({ resolved_at: trx.fn.now(), resolution: JSON.stringify(resolution) });
 }
 
-/** Queues the run's next segment, possibly on a longer route (a resume that continues into another domain). */
+/**
+ * Queues the run's next segment, possibly on a longer route (a resume that continues into another domain). `held`:
+ * it waits for a place among its account's runs in flight (shared/db/admissions.ts), ordered by its submission time,
+ * so it goes before the runs submitted after it; its place of the last segment is not its own any more.
+ */
 export async function queueNextSegment(
   trx: Db,
   runId: string,
@@ -63,6 +67,7 @@ export async function queueNextSegment(
   segment: number,
   route: string[],
   routing: Record<string, unknown>,
+  held: boolean,
 ): Promise<RunRow | null> {
   const [row] = await trx('runs')
     .where({ id: runId })
@@ -74,6 +79,8 @@ export async function queueNextSegment(
       routing: JSON.stringify(routing),
       updated_at: trx.fn.now(),
       finished_at: null,
+      slot: null,
+      held_at: held ? trx.ref('created_at') : null,
     })
     .returning('*');
   return (row as RunRow | undefined) ?? null;
@@ -94,42 +101,6 @@ export interface RunInsert {
   grantScopes: string[];
 }
 
-/** Inserts a queued run with its first event (sequence 1) in one statement. */
-export async function insertRun(
-  db: Db,
-  r: RunInsert,
-  event: { type: string; data: Record<string, unknown> },
-): Promise<RunRow> {
-  const result = await prepared(
-    db,
-    'insert_run',
-    `WITH run AS (
-       INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel,
-           event_seq,
-                         submitted_by, grant_scopes)
-       VALUES (?, ?, ?, ?, 'queued', ?, ?::jsonb, ARRAY(SELECT jsonb_array_elements_text(?::jsonb)), ?::jsonb, ?, 1,
-               ?, ARRAY(SELECT jsonb_array_elements_text(?::jsonb))) RETURNING *),
-     ev AS (INSERT INTO run_events (run_id, seq, account_id, type, data) SELECT id, 1, account_id, ?, ?::jsonb FROM run)
-     SELECT * FROM run`,
-    [
-      r.id,
-      r.accountId,
-      r.conversationId,
-      r.taskId,
-      r.request,
-      JSON.stringify(r.input),
-      JSON.stringify(r.route),
-      JSON.stringify(r.routing),
-      r.channel,
-      r.submittedBy,
-      JSON.stringify(r.grantScopes),
-      event.type,
-      JSON.stringify(event.data),
-    ],
-  );
-  return result.rows[0];
-}
-
 export interface StalledRun {
   id: string;
   account_id: string;
@@ -145,7 +116,8 @@ export interface StalledRun {
  * Runs that are not resting and have made no progress: queued for longer than
  * `queuedSec`, or running with no step started, heartbeating or finishing for
  * longer than `runningSec`. Their flow was lost or gave up (an outage
- * outlasted its retries, a worker died past BullMQ's stall handling).
+ * outlasted its retries, a worker died past BullMQ's stall handling). A held
+ * run has no flow yet: it waits for a place (jobs/orchestrator/admission.ts).
  */
 export async function stalledRuns(db: Db, queuedSec: number, runningSec: number, limit = 100): Promise<StalledRun[]> {
   const result = await db.raw(
@@ -154,7 +126,7 @@ export async function stalledRuns(db: Db, queuedSec: number, runningSec: number,
      FROM runs r
      LEFT JOIN LATERAL (SELECT s.id, s.domain FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running'
          ORDER BY s.segment DESC, s.idx DESC LIMIT 1) running ON true
-     WHERE r.status IN ('queued', 'running')
+     WHERE r.status IN ('queued', 'running') AND r.held_at IS NULL
        AND r.updated_at < now() - make_interval(secs => CASE WHEN r.status = 'queued' THEN ?::float8 ELSE ?::float8 END)
        AND NOT EXISTS (SELECT 1 FROM run_steps s WHERE s.run_id = r.id
                        AND greatest(s.started_at, s.heartbeat_at, s.finished_at) > now() - make_interval(secs =>

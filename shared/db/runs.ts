@@ -20,6 +20,10 @@ export interface RunRow {
   submitted_by: string | null;
   /** The scopes the run was submitted with; null for runs from before grants were recorded. */
   grant_scopes: string[] | null;
+  /** Its place among its account's runs in flight; null while it is held, or at rest (shared/db/admissions.ts). */
+  slot?: number | null;
+  /** Set while the run is held for a place (its order among the account's held runs). */
+  held_at?: Date | null;
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;

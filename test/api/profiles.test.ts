@@ -138,6 +138,14 @@ describe('profiles and activation', () => {
     assert.equal(over.status, 429);
     assert.equal(over.body.error, 'quotaExceeded');
     assert.equal(over.body.details.limit, 500);
+    const nextMonth = new Date();
+    nextMonth.setUTCMonth(nextMonth.getUTCMonth() + 1, 1);
+    nextMonth.setUTCHours(0, 0, 0, 0);
+    const retryAfter = Number(over.headers.get('retry-after'));
+    assert.ok(
+      retryAfter >= 1 && Math.abs(Date.now() + retryAfter * 1000 - nextMonth.getTime()) < 60_000,
+      `Retry-After ${retryAfter} s points at the next month`,
+    );
     const team = await harness.account({ plan: 'team' });
     await harness.deps.db('usage_counters').insert({ account_id: team.accountId, period, workflow_requests: 10_000 });
     assert.equal(

@@ -1,0 +1,312 @@
+import assert from 'node:assert/strict';
+import { sweepAdmissions } from '../../jobs/orchestrator/admission.js';
+import { sweepStuckRuns } from '../../jobs/orchestrator/stuck-runs.js';
+import { registerStepHandler } from '../../jobs/steps.js';
+import { startExtraApp } from '../support/extra-app.js';
+import { harness } from '../support/harness.js';
+import { until } from '../support/receiver.js';
+import { pollUntilRest, seedCatalog } from '../support/runs.js';
+
+/**
+ * Per-account admission through the real queue and workers (jobs/orchestrator/admission.ts). The runs are submitted
+ * to an app whose team plan allows 2 runs in flight; their `resolve` step waits until the test lets it go, so which
+ * runs hold a place, which are held and in what order they start is decided by the test, never by timing.
+ */
+describe('fair admission: an account has its places in flight, the rest are held and admitted in turn', function () {
+  this.timeout(60_000);
+  let app: Awaited<ReturnType<typeof startExtraApp>>;
+  let unregister: () => void;
+  /** Accounts whose resolve steps wait for the test; the release of each waiting step, by run id. */
+  const blocked = new Set<string>();
+  const gates = new Map<string, () => void>();
+
+  const submit = (token: string, opts: { sync?: boolean; url?: string } = {}) =>
+    harness.call(
+      'POST',
+      '/v1/orchestrator/run',
+      {
+        token,
+        headers: opts.sync ? {} : { prefer: 'respond-async' },
+        body: { request: 'audit the vendor', domainRoute: ['resolve'] },
+      },
+      opts.url ?? app.url,
+    );
+  const submitMany = async (token: string, n: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await submit(token);
+      assert.equal(res.status, 202, res.text);
+      ids.push(res.body.runId);
+    }
+    return ids;
+  };
+  const view = async (token: string, runId: string) =>
+    (await harness.call('GET', `/v1/runs/${runId}`, { token })).body.run;
+  const running = (ids: string[]) => until(() => ids.every((id) => gates.has(id)), Boolean);
+  const letGo = (runId: string) => {
+    const release = gates.get(runId);
+    assert.ok(release, `run ${runId} is running its step`);
+    release();
+  };
+  /** Lets every step of the account go, now and from now on, and waits until its runs rest. */
+  const drain = async (accountId: string, token: string, ids: string[]) => {
+    blocked.delete(accountId);
+    for (const id of ids) gates.get(id)?.();
+    for (const id of ids) await pollUntilRest(token, id);
+  };
+
+  before(async () => {
+    app = await startExtraApp({
+      ACCOUNT_RUNS_IN_FLIGHT_TEAM: '2',
+      ACCOUNT_RUNS_HELD_MAX: '25',
+      RUN_SYNC_WAIT_MS: '300',
+    });
+    unregister = registerStepHandler('resolve', async (input) => {
+      if (blocked.has(input.accountId))
+        await new Promise<void>((resolve, reject) => {
+          gates.set(input.runId, resolve);
+          input.signal.addEventListener('abort', () => reject(input.signal.reason as Error), { once: true });
+        });
+      return { output: { audited: true }, evidence: [], conversation: ['audited'] };
+    });
+  });
+
+  after(async () => {
+    blocked.clear();
+    for (const release of gates.values()) release();
+    unregister();
+    await app.stop();
+  });
+
+  it('holds the runs past its places, says why and where, and starts them in submission order', async () => {
+    const { accountId, token } = await harness.account();
+    blocked.add(accountId);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await submit(token));
+    // Without respond-async the answer waits RUN_SYNC_WAIT_MS, then says the run is still held.
+    answers.push(await submit(token, { sync: true }));
+    const ids = answers.map((a) => a.body.runId as string);
+    const [first, second, held1, held2, held3] = ids as [string, string, string, string, string];
+    assert.deepEqual(
+      answers.map((a) => [a.status, a.body.status, a.body.hold?.position ?? null]),
+      [
+        [202, 'queued', null],
+        [202, 'queued', null],
+        [202, 'queued', 1],
+        [202, 'queued', 2],
+        [202, 'queued', 3],
+      ],
+    );
+    await running([first, second]);
+
+    const waiting = await view(token, held1);
+    assert.equal(waiting.status, 'queued');
+    assert.deepEqual(waiting.steps, []);
+    assert.equal(waiting.hold.position, 1);
+    assert.equal(waiting.hold.inFlight, 2);
+    assert.equal(waiting.hold.inFlightLimit, 2);
+    assert.match(waiting.hold.reason, /places for runs in flight are taken/);
+    assert.equal((await view(token, first)).hold, null);
+    const created = await harness.deps.db('run_events').where({ run_id: held1, seq: 1 }).first();
+    assert.equal(created.data.hold.position, 1, 'a follower reads the hold from the first event');
+
+    // One place frees: the oldest held run starts, the others move up, nothing else starts.
+    letGo(first);
+    await running([held1]);
+    assert.equal((await view(token, held1)).hold, null);
+    assert.equal((await view(token, held2)).hold.position, 1);
+    assert.equal((await view(token, held3)).hold.position, 2);
+    assert.ok(!gates.has(held2) && !gates.has(held3));
+    letGo(second);
+    await running([held2]);
+    assert.equal((await view(token, held3)).hold.position, 1);
+    assert.ok(!gates.has(held3));
+
+    await drain(accountId, token, ids);
+    for (const id of ids) assert.equal((await view(token, id)).status, 'ready');
+    const admitted = await harness.deps
+      .db('run_events')
+      .whereIn('run_id', ids)
+      .whereRaw(`type = 'trace' AND data->>'event' = 'run.admitted'`)
+      .select('run_id');
+    assert.deepEqual(admitted.map((e) => e.run_id).sort(), [held1, held2, held3].sort(), 'each held run admitted once');
+  });
+
+  it('twenty submissions at once take exactly the two places; the other eighteen are held, in line 1..18', async () => {
+    const { accountId, token } = await harness.account();
+    blocked.add(accountId);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => submit(token)));
+    assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([202]));
+    const ids = answers.map((a) => a.body.runId as string);
+    const inFlight = answers.filter((a) => !a.body.hold).map((a) => a.body.runId as string);
+    assert.equal(inFlight.length, 2);
+    assert.deepEqual(
+      answers
+        .map((a) => a.body.hold?.position as number | undefined)
+        .filter(Boolean)
+        .sort((x, y) => x! - y!),
+      Array.from({ length: 18 }, (_, i) => i + 1),
+    );
+    const places = await harness.deps.db('runs').whereIn('id', ids).whereNotNull('slot').select('slot');
+    assert.deepEqual(places.map((p) => p.slot).sort(), [0, 1]);
+    await running(inFlight);
+    await drain(accountId, token, ids);
+  });
+
+  it("another account's run starts at once, ahead of the first account's held backlog", async () => {
+    const a = await harness.account();
+    const b = await harness.account();
+    blocked.add(a.accountId);
+    const backlog = await submitMany(a.token, 22);
+    await running(backlog.slice(0, 2));
+
+    const other = await submit(b.token);
+    assert.equal(other.body.hold, undefined, 'not held');
+    const done = await pollUntilRest(b.token, other.body.runId);
+    assert.equal(done.status, 'ready');
+    const stillHeld = await harness.deps
+      .db('runs')
+      .whereIn('id', backlog)
+      .whereNotNull('held_at')
+      .where('status', 'queued');
+    assert.deepEqual(
+      stillHeld.map((r) => r.id).sort(),
+      backlog.slice(2).sort(),
+      "all 20 of the first account's held runs are still held after the other account's run rested",
+    );
+    await drain(a.accountId, a.token, backlog);
+  });
+
+  it('a held run cancels at once: it rests canceled without running, and takes no place from anyone', async () => {
+    const { accountId, token } = await harness.account();
+    blocked.add(accountId);
+    const ids = await submitMany(token, 4);
+    await running(ids.slice(0, 2));
+
+    const cancel = await harness.call('POST', `/v1/runs/${ids[2]}/cancel`, { token });
+    assert.equal(cancel.status, 200, cancel.text);
+    const canceled = await pollUntilRest(token, ids[2]!);
+    assert.equal(canceled.status, 'canceled');
+    assert.deepEqual(canceled.steps, []);
+    assert.equal(canceled.hold, null);
+    assert.equal((await harness.call('POST', `/v1/runs/${ids[2]}/cancel`, { token })).status, 409);
+    // It held no place: nothing was admitted for it, and the next held run moved up.
+    const next = await view(token, ids[3]!);
+    assert.equal(next.hold.position, 1);
+    assert.equal(next.hold.inFlight, 2);
+    assert.equal((await harness.deps.db('run_admissions').where({ account_id: accountId }).first()).held, 1);
+
+    letGo(ids[0]!);
+    await running([ids[3]!]);
+    await drain(accountId, token, ids);
+    assert.equal((await view(token, ids[3]!)).status, 'ready');
+  });
+
+  it('the clock admits a held run whose admission was lost; the stuck-run sweep leaves held runs alone', async () => {
+    const { accountId, token } = await harness.account();
+    blocked.add(accountId);
+    const ids = await submitMany(token, 3);
+    const [first, second, held] = ids as [string, string, string];
+    await running([first, second]);
+
+    // Held for ten minutes: waiting for a place, not stuck.
+    await harness.deps
+      .db('runs')
+      .where({ id: held })
+      .update({ updated_at: harness.deps.db.raw(`now() - interval '10 minutes'`) });
+    await sweepStuckRuns(harness.deps);
+    const untouched = await harness.deps.db('runs').where({ id: held }).first();
+    assert.equal(untouched.drives, 0);
+    assert.ok(untouched.held_at, 'still held');
+
+    // A place frees with no admission after it (a finalizer that died after its write), and the held count is lost.
+    await harness.deps
+      .db('runs')
+      .where({ id: first })
+      .update({ status: 'failed', finished_at: harness.deps.db.fn.now() });
+    await harness.deps.db('run_admissions').where({ account_id: accountId }).update({ held: 0 });
+    assert.ok((await view(token, held)).hold, 'nobody admitted it');
+
+    const swept = await sweepAdmissions(harness.deps);
+    assert.ok(swept.admitted >= 1, JSON.stringify(swept));
+    await running([held]);
+    assert.equal((await view(token, held)).hold, null);
+    assert.equal((await harness.deps.db('run_admissions').where({ account_id: accountId }).first()).held, 0);
+    await drain(accountId, token, [second, held]);
+  });
+
+  it('a resumed run waits for a place like a new one, ahead of the runs submitted after it', async () => {
+    const { accountId, token } = await harness.account();
+    await seedCatalog(accountId);
+    const choice = await harness.call(
+      'POST',
+      '/v1/orchestrator/run',
+      {
+        token,
+        headers: { prefer: 'respond-async' },
+        body: { request: 'shortlist espresso machines under $250 so I can choose one', conversationId: 'conv-fair' },
+      },
+      app.url,
+    );
+    const waiting = await pollUntilRest(token, choice.body.runId);
+    assert.equal(waiting.status, 'NEEDS_INPUT');
+    blocked.add(accountId);
+    const ids = await submitMany(token, 3);
+    await running(ids.slice(0, 2));
+
+    const resumed = await harness.call('POST', `/v1/runs/${waiting.runId}/resume`, {
+      token,
+      body: { itemId: waiting.result.results.hunt.choices[0].itemId },
+    });
+    assert.equal(resumed.status, 202, resumed.text);
+    assert.equal((await view(token, waiting.runId)).hold.position, 1, 'submitted first, it goes first');
+    assert.equal((await view(token, ids[2]!)).hold.position, 2);
+
+    letGo(ids[0]!);
+    const rested = await pollUntilRest(token, waiting.runId);
+    assert.equal(rested.status, 'awaitingApproval', 'the buy went on into pay, which waits for a mandate');
+    // The resumed run took the freed place; the later run only the one the resumed run freed when it rested.
+    await drain(accountId, token, ids);
+    const admissions = await harness.deps
+      .db('run_events')
+      .whereIn('run_id', [waiting.runId, ids[2]!])
+      .whereRaw(`type = 'trace' AND data->>'event' = 'run.admitted'`)
+      .orderBy('created_at')
+      .select('run_id');
+    assert.deepEqual(
+      admissions.map((e) => e.run_id),
+      [waiting.runId, ids[2]],
+    );
+  });
+
+  it('a full hold is refused 429 with Retry-After, and takes runs again once one leaves it', async () => {
+    const small = await startExtraApp({ ACCOUNT_RUNS_IN_FLIGHT_TEAM: '1', ACCOUNT_RUNS_HELD_MAX: '2' });
+    try {
+      const { accountId, token } = await harness.account();
+      blocked.add(accountId);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await submit(token, { url: small.url })).body.runId);
+      await running(ids.slice(0, 1));
+      const before = await harness.deps.db('runs').where({ account_id: accountId }).count({ n: '*' }).first();
+
+      const refused = await submit(token, { url: small.url });
+      assert.equal(refused.status, 429, refused.text);
+      assert.equal(refused.body.error, 'rateLimitExceeded');
+      assert.match(refused.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+      assert.equal(refused.body.details.heldLimit, 2);
+      assert.equal(refused.body.details.inFlightLimit, 1);
+      assert.deepEqual(
+        await harness.deps.db('runs').where({ account_id: accountId }).count({ n: '*' }).first(),
+        before,
+      );
+
+      assert.equal((await harness.call('POST', `/v1/runs/${ids[1]}/cancel`, { token })).status, 200);
+      const again = await submit(token, { url: small.url });
+      assert.equal(again.status, 202, again.text);
+      assert.equal(again.body.hold.position, 2);
+      await drain(accountId, token, [...ids, again.body.runId]);
+    } finally {
+      await small.stop();
+    }
+  });
+});
