@@ -83,10 +83,13 @@ async function waitForPort(port: number, timeoutMs: number, child?: ChildProcess
   throw new Error(`nothing listened on port ${port} within ${timeoutMs} ms`);
 }
 
-/** Starts redis-server on a free loopback port. `persist` keeps an append-only file in `dir`. */
+/**
+ * Starts redis-server on a free loopback port. `persist` keeps an append-only file in `dir`; `args` are more
+ * redis-server options (a cluster node's, say).
+ */
 export async function startRedis(
   dir: string,
-  opts: { persist: boolean; port?: number; bin?: string },
+  opts: { persist: boolean; port?: number; bin?: string; args?: string[] },
 ): Promise<LocalService & { port: number; child: ChildProcess }> {
   fs.mkdirSync(dir, { recursive: true });
   const port = opts.port ?? (await freePort());
@@ -106,6 +109,7 @@ export async function startRedis(
     'no',
     '--loglevel',
     'warning',
+    ...(opts.args ?? []),
   ];
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'inherit'] });
   await waitForPort(port, 10_000, child);

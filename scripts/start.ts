@@ -34,9 +34,10 @@ await ensureDashboardBuilt((m) => log.info(m));
 
 const env: Record<string, string> = {};
 const dataDir = path.resolve(base.DATA_DIR);
-if (!base.REDIS_URL || !base.DATABASE_URL) {
+const localRedis = !base.REDIS_URL && !base.REDIS_CLUSTER_NODES;
+if (localRedis || !base.DATABASE_URL) {
   const bins = ensureBinaries((m) => log.info(m));
-  if (!base.REDIS_URL) {
+  if (localRedis) {
     const redis = await startRedis(path.join(dataDir, 'redis'), { persist: true, bin: bins.redis });
     parts.push({ name: 'local redis', stop: redis.stop });
     env.REDIS_URL = redis.url;

@@ -18,6 +18,14 @@ export const serviceConfig = {
   REDIS_URL: Type.Optional(
     Type.String({ description: 'Redis URL; when unset `npm start` starts a local redis-server under .data/' }),
   ),
+  REDIS_CLUSTER_NODES: Type.Optional(
+    Type.String({
+      description:
+        'Run on a Redis Cluster instead of REDIS_URL (set one of the two): comma-separated seed nodes, ' +
+        '`redis://[user:password@]host:port` (`rediss://` for TLS; credentials from the first). QUEUE_PREFIX ' +
+        'must then carry a hash tag ([scale-out](scale-out.md))',
+    }),
+  ),
   DB_POOL_MAX: Type.Integer({
     minimum: 1,
     maximum: 500,
@@ -26,7 +34,17 @@ export const serviceConfig = {
   }),
   QUEUE_PREFIX: Type.String({
     default: '{awp}',
-    description: 'BullMQ key prefix; the hash tag keeps a flow on one Redis Cluster slot',
+    description:
+      'BullMQ key prefix; its hash tag (`{…}`) keeps a flow on one Redis Cluster slot, and rate-limit keys start ' +
+      'with it, braces dropped',
+  }),
+  QUEUE_SHARDS: Type.Integer({
+    minimum: 1,
+    maximum: 64,
+    default: 1,
+    description:
+      'Hash-tagged queue shards run flows spread over (`{awp}`, `{awp-1}`, …): on a Redis Cluster, more than one ' +
+      'spreads the queues over the masters; every domain worker serves every shard',
   }),
   LOG_LEVEL: Type.String({ default: 'info', description: 'pino level (trace, debug, info, warn, error, silent)' }),
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({

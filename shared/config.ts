@@ -6,6 +6,7 @@ import { outboundConfig } from './config-outbound.js';
 import { integrationConfig } from './config-integrations.js';
 import { securityConfig } from './config-security.js';
 import { housekeepingConfig } from './config-housekeeping.js';
+import { hashTag, parseClusterNodes } from './redis/cluster.js';
 
 /**
  * Every environment variable the service reads, in one schema. The table of
@@ -41,10 +42,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     const list = errors.map((e) => `${e.path.slice(1) || '(root)'}: ${e.message}`).join('; ');
     throw new Error(`Invalid configuration: ${list}`);
   }
+  const redisProblem = redisSettingsProblem(converted as Config);
+  if (redisProblem) throw new Error(`Invalid configuration: ${redisProblem}`);
   if ((converted as Config).NODE_ENV === 'production' && !(converted as Config).AWP_MASTER_KEY) {
     throw new Error(
       'Invalid configuration: AWP_MASTER_KEY is required when NODE_ENV=production (openssl rand -base64 32)',
     );
   }
   return Object.freeze(converted as Config);
+}
+
+/** What is wrong with the Redis settings together (each is valid alone), or null. */
+function redisSettingsProblem(c: Config): string | null {
+  if (c.REDIS_CLUSTER_NODES) {
+    if (c.REDIS_URL) return 'set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both';
+    try {
+      parseClusterNodes(c.REDIS_CLUSTER_NODES);
+    } catch (err) {
+      return (err as Error).message;
+    }
+  }
+  if ((c.REDIS_CLUSTER_NODES || c.QUEUE_SHARDS > 1) && hashTag(c.QUEUE_PREFIX) === null) {
+    const why = c.REDIS_CLUSTER_NODES ? 'on a Redis Cluster' : 'with QUEUE_SHARDS > 1';
+    return `QUEUE_PREFIX ${JSON.stringify(c.QUEUE_PREFIX)} needs a hash tag ${why} (such as {awp})`;
+  }
+  return null;
 }

@@ -1,11 +1,12 @@
 import type { Knex } from 'knex';
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createDb } from './db/knex.js';
 import { DependencyChecks, HealthMonitor } from './health.js';
 import { createLogger, type Logger } from './log.js';
 import { QueueHub } from './queues.js';
-import { createRedis } from './redis/connection.js';
+import { createRedis, type RedisClient } from './redis/connection.js';
+import { createRedisCluster } from './redis/cluster.js';
+import { DOMAIN_NAMES } from './domain-names.js';
 import { Bus } from './redis/bus.js';
 
 /**
@@ -16,7 +17,8 @@ import { Bus } from './redis/bus.js';
 export interface Deps {
   config: Config;
   db: Knex;
-  redis: Redis;
+  /** One Redis server, or a Redis Cluster (REDIS_CLUSTER_NODES). */
+  redis: RedisClient;
   log: Logger;
   queues: QueueHub;
   /** Pub/sub for live run events and cancel signals. */
@@ -27,8 +29,10 @@ export interface Deps {
 }
 
 export function createDeps(config: Config, log: Logger = createLogger(config.LOG_LEVEL)): Deps {
-  if (!config.DATABASE_URL || !config.REDIS_URL) {
-    throw new Error('DATABASE_URL and REDIS_URL must be set (npm start sets them for local services)');
+  if (!config.DATABASE_URL || !(config.REDIS_URL || config.REDIS_CLUSTER_NODES)) {
+    throw new Error(
+      'DATABASE_URL and REDIS_URL (or REDIS_CLUSTER_NODES) must be set (npm start sets them for local services)',
+    );
   }
   // knex reports pool errors (Postgres restarting) itself: into the service log, not the console.
   const db = createDb(
@@ -42,10 +46,15 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
   // No auto-pipelining: measured, its gain was within the bench's noise, and with it a worker's close while Redis is
   // down
   // could outlast the shutdown deadline (test/reliability/shutdown-redis-restart.test.ts failed once under load).
-  const redis = createRedis(config.REDIS_URL);
+  const redis = config.REDIS_CLUSTER_NODES
+    ? createRedisCluster(config.REDIS_CLUSTER_NODES)
+    : createRedis(config.REDIS_URL!);
   redis.on('error', (err) => log.warn({ err: err.message }, 'redis connection error'));
-  const queues = new QueueHub(redis, config.QUEUE_PREFIX, (err) =>
-    log.warn({ err: err.message }, 'queue connection error'),
+  const queues = new QueueHub(
+    redis,
+    config.QUEUE_PREFIX,
+    (err) => log.warn({ err: err.message }, 'queue connection error'),
+    { shards: config.QUEUE_SHARDS, flowQueues: DOMAIN_NAMES },
   );
   const bus = new Bus(redis, config.QUEUE_PREFIX);
   const health = new HealthMonitor(new DependencyChecks({ db, redis }));

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis/connection.js';
 import { pendingMigrations } from './db/migrate.js';
 
 export type Health = { postgres: 'up' | 'down'; redis: 'up' | 'down' };
@@ -29,7 +29,7 @@ export class DependencyChecks {
   private pgProbe?: Promise<unknown>;
   private redisProbe?: Promise<unknown>;
 
-  constructor(private readonly deps: { db: Knex; redis: Redis }) {}
+  constructor(private readonly deps: { db: Knex; redis: RedisClient }) {}
 
   async check(): Promise<Health> {
     const [pg, redis] = await Promise.allSettled([this.postgres(), this.redis()]);

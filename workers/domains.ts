@@ -1,7 +1,7 @@
 import { Worker, type ConnectionOptions } from 'bullmq';
 import { MODULES } from '../jobs/modules.js';
 import { useModules } from '../jobs/module-registry.js';
-import { hasProcessor, processorOf, QUEUE_NAMES } from '../jobs/registry.js';
+import { hasProcessor, processorOf, QUEUE_NAMES, type Processor } from '../jobs/registry.js';
 import { DOMAIN_NAMES } from '../shared/domain-names.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../shared/queues.js';
 import type { Deps } from '../shared/deps.js';
@@ -27,9 +27,10 @@ export function selectedQueues(deps: Deps): string[] {
 
 /**
  * Starts one BullMQ worker per queue that has a processor (a domain whose
- * module is not built yet gets none). They stop as one part, closing in
- * parallel: closed one after another, the later ones would keep taking new
- * jobs while the earlier ones drain.
+ * module is not built yet gets none), on each queue shard the queue exists
+ * on (shared/queues.ts: a domain's queue on every shard). They stop as one
+ * part, closing in parallel: closed one after another, the later ones would
+ * keep taking new jobs while the earlier ones drain.
  */
 export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   useModules(MODULES);
@@ -38,30 +39,8 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   for (const name of queues) {
     if (!hasProcessor(name)) continue;
     const processor = processorOf(name)!;
-    const worker = new Worker(
-      name,
-      async (job) => {
-        const timer = jobDuration.startTimer({ queue: name });
-        try {
-          const result = await processor(job, deps);
-          timer({ result: 'completed' });
-          return result;
-        } catch (err) {
-          timer({ result: 'failed' });
-          throw err;
-        }
-      },
-      {
-        connection: deps.redis as unknown as ConnectionOptions,
-        prefix: deps.config.QUEUE_PREFIX,
-        concurrency: deps.config.WORKER_CONCURRENCY,
-        lockDuration: deps.config.WORKER_LOCK_MS,
-        stalledInterval: deps.config.WORKER_LOCK_MS,
-      },
-    );
-    worker.on('failed', (job, err) => deps.log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
-    worker.on('error', (err) => deps.log.error({ queue: name, err: err.message }, 'worker error'));
-    workers.push({ name, worker });
+    for (const shard of deps.queues.shardsOf(name))
+      workers.push({ name, worker: startWorker(deps, name, deps.queues.prefixes[shard]!, processor) });
   }
   if (workers.length === 0) return [];
   // A step job runs the next step of its segment itself when that domain is served here
@@ -88,6 +67,34 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
       },
     },
   ];
+}
+
+/** One BullMQ worker on queue `name` under `prefix`, timing each job. */
+function startWorker(deps: Deps, name: string, prefix: string, processor: Processor): Worker {
+  const worker = new Worker(
+    name,
+    async (job) => {
+      const timer = jobDuration.startTimer({ queue: name });
+      try {
+        const result = await processor(job, deps);
+        timer({ result: 'completed' });
+        return result;
+      } catch (err) {
+        timer({ result: 'failed' });
+        throw err;
+      }
+    },
+    {
+      connection: deps.redis as unknown as ConnectionOptions,
+      prefix,
+      concurrency: deps.config.WORKER_CONCURRENCY,
+      lockDuration: deps.config.WORKER_LOCK_MS,
+      stalledInterval: deps.config.WORKER_LOCK_MS,
+    },
+  );
+  worker.on('failed', (job, err) => deps.log.warn({ queue: name, jobId: job?.id, err: err.message }, 'job failed'));
+  worker.on('error', (err) => deps.log.error({ queue: name, err: err.message }, 'worker error'));
+  return worker;
 }
 
 /**

@@ -17,7 +17,11 @@ async function buildBoard(deps: Deps): Promise<Middleware> {
   ]);
   const adapter = new KoaAdapter();
   adapter.setBasePath(BOARD_PATH);
-  createBullBoard({ queues: deps.queues.all(QUEUE_NAMES).map((q) => new BullMQAdapter(q)), serverAdapter: adapter });
+  // A queue on a shard other than 0 is named after its shard too: the board tells queues apart by name.
+  const queues = deps.queues
+    .all(QUEUE_NAMES)
+    .map(({ queue, shard }) => new BullMQAdapter(queue, shard === 0 ? {} : { prefix: `shard ${shard}: ` }));
+  createBullBoard({ queues, serverAdapter: adapter });
   return adapter.registerPlugin() as unknown as Middleware;
 }
 

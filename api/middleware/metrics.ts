@@ -35,15 +35,23 @@ function buildRegistry(deps: Deps) {
   });
   new Gauge({
     name: 'awp_queue_jobs',
-    help: 'BullMQ jobs per queue and state (read on scrape)',
+    help: 'BullMQ jobs per queue and state, summed over the queue shards (read on scrape)',
     labelNames: ['queue', 'state'] as const,
     registers: [registry],
     async collect() {
       const counts = await Promise.all(
-        deps.queues.all(QUEUE_NAMES).map(async (q) => [q.name, await q.getJobCounts(...QUEUE_STATES)] as const),
+        deps.queues
+          .all(QUEUE_NAMES)
+          .map(async ({ queue }) => [queue.name, await queue.getJobCounts(...QUEUE_STATES)] as const),
       );
-      for (const [queue, byState] of counts)
-        for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state] ?? 0);
+      const totals = new Map<string, Record<string, number>>();
+      for (const [queue, byState] of counts) {
+        const total = totals.get(queue) ?? {};
+        for (const state of QUEUE_STATES) total[state] = (total[state] ?? 0) + (byState[state] ?? 0);
+        totals.set(queue, total);
+      }
+      for (const [queue, byState] of totals)
+        for (const state of QUEUE_STATES) this.set({ queue, state }, byState[state]!);
     },
   });
   new Gauge({

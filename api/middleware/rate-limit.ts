@@ -3,6 +3,7 @@ import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { isOperator } from '../../shared/auth/operator.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
+import { keyspace } from '../../shared/redis/cluster.js';
 
 // Probes: /healthz answers from memory; /readyz must answer while Redis (which counts the budget) is down,
 // and concurrent calls share one in-flight check, so it costs no more than a counted request.
@@ -40,7 +41,8 @@ export function rateLimit(deps: Deps) {
       storeClient: deps.redis,
       points,
       duration: 60,
-      keyPrefix: `${deps.config.QUEUE_PREFIX}:${name}`,
+      // No hash tag: on a Redis Cluster these per-request keys spread over every master.
+      keyPrefix: `${keyspace(deps.config.QUEUE_PREFIX)}:${name}`,
     });
   const tokens = limiter(perToken.limit, 'ratelimit');
   const accounts = limiter(perAccount.limit, 'ratelimit-account');

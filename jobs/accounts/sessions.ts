@@ -3,6 +3,7 @@ import { sha256, verifyPassword } from '../../shared/crypto.js';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, conflict, notFound, unauthorized } from '../../shared/errors.js';
 import { newId, randomSecret } from '../../shared/ids.js';
+import { keyspace } from '../../shared/redis/cluster.js';
 import {
   endSession,
   findLiveSession,
@@ -31,7 +32,7 @@ function signInLimiter(deps: Pick<Deps, 'redis' | 'config'>): RateLimiterRedis {
       storeClient: deps.redis,
       points: deps.config.SIGN_IN_ATTEMPTS_PER_15_MIN,
       duration: WINDOW_SECONDS,
-      keyPrefix: `${deps.config.QUEUE_PREFIX}:signin`,
+      keyPrefix: `${keyspace(deps.config.QUEUE_PREFIX)}:signin`, // no hash tag: spread over a cluster's masters
     });
     limiters.set(deps.redis, limiter);
   }

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { RedisClient } from '../../shared/redis/connection.js';
 
 export interface RedisSnapshot {
   /** INFO commandstats calls by command; commands a Lua script (BullMQ's) runs are counted too. */
@@ -17,7 +18,7 @@ export function parseInfo(text: string): Record<string, string> {
   return out;
 }
 
-export async function redisSnapshot(redis: Redis): Promise<RedisSnapshot> {
+export async function redisSnapshot(redis: RedisClient): Promise<RedisSnapshot> {
   const stats = parseInfo(await redis.info('commandstats'));
   const calls: Record<string, number> = {};
   for (const [k, v] of Object.entries(stats)) {

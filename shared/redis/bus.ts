@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import { duplicateClient, type RedisClient } from './connection.js';
 
 type Listener = (message: string) => void;
 
@@ -6,14 +6,16 @@ type Listener = (message: string) => void;
  * Redis pub/sub fan-out for one process: a single subscriber connection,
  * channels subscribed on first listener and dropped after the last. Live run
  * events and cancel signals travel here; Postgres stays the record, so a
- * missed message costs latency, never data.
+ * missed message costs latency, never data. On a Redis Cluster these are
+ * classic (not sharded) channels: a message published on any node reaches
+ * subscribers on every node.
  */
 export class Bus {
-  private sub?: Redis;
+  private sub?: RedisClient;
   private readonly listeners = new Map<string, Set<Listener>>();
 
   constructor(
-    private readonly publisher: Redis,
+    private readonly publisher: RedisClient,
     readonly prefix: string,
   ) {}
 
@@ -38,7 +40,7 @@ export class Bus {
   async subscribe(name: string, listener: Listener): Promise<() => Promise<void>> {
     const channel = this.channel(name);
     if (!this.sub) {
-      this.sub = this.publisher.duplicate();
+      this.sub = duplicateClient(this.publisher);
       this.sub.on('error', () => undefined); // reconnects on its own; errors surface on the publisher
       this.sub.on('message', (ch: string, msg: string) => {
         for (const l of this.listeners.get(ch) ?? []) l(msg);

@@ -1,4 +1,4 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 
 /** The service reads replies in ioredis's default (legacy) shape, the one `AwpRedis` is typed with. */
 type LegacyOptions = RedisOptions & { replyMapping?: 'legacy' };
@@ -65,8 +65,19 @@ function endSocketless(client: RedisInternals): void {
   client.prevCommandQueue = null;
 }
 
-/** The copies `redis` has made so far (none when it is not an `AwpRedis`). */
-export function copiesOf(redis: Redis): AwpRedis[] {
+/** The service's Redis: one server (REDIS_URL), or a Redis Cluster (REDIS_CLUSTER_NODES; shared/redis/cluster.ts). */
+export type RedisClient = Redis | Cluster;
+
+/** A new connection like `client` (a subscriber, say): the two classes take different arguments. */
+export function duplicateClient(client: RedisClient): RedisClient {
+  return client instanceof Cluster ? client.duplicate() : client.duplicate();
+}
+
+/**
+ * The copies `redis` has made so far (none when it is not an `AwpRedis`: a cluster client's copies end through
+ * ioredis's own `disconnect()`).
+ */
+export function copiesOf(redis: RedisClient): AwpRedis[] {
   return redis instanceof AwpRedis ? [...redis.copies] : [];
 }
 
@@ -79,7 +90,7 @@ export function copiesOf(redis: Redis): AwpRedis[] {
  * start-up and the close goes on. A client that is not connected has
  * nothing in flight, so ending it at shutdown loses nothing.
  */
-export function endClients(clients: Redis[], which: 'notReady' | 'all'): void {
+export function endClients(clients: RedisClient[], which: 'notReady' | 'all'): void {
   for (const client of clients) if (which === 'all' || client.status !== 'ready') client.disconnect();
 }
 

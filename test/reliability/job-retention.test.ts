@@ -5,6 +5,7 @@ import { enqueueStep, finalizeJobId } from '../../jobs/orchestrator/flow.js';
 import { MAX_DRIVES, sweepStuckRuns } from '../../jobs/orchestrator/stuck-runs.js';
 import { createDeps } from '../../shared/deps.js';
 import { newId } from '../../shared/ids.js';
+import { duplicateClient } from '../../shared/redis/connection.js';
 import { createLogger } from '../../shared/log.js';
 import { harness } from '../support/harness.js';
 
@@ -35,7 +36,7 @@ describe('BullMQ job retention', function () {
   });
   const work = (queue: string, fn: (job: Job) => Promise<unknown>) => {
     const w = new Worker(queue, fn, {
-      connection: deps.redis.duplicate({ maxRetriesPerRequest: null }) as unknown as ConnectionOptions,
+      connection: duplicateClient(deps.redis) as unknown as ConnectionOptions,
       prefix,
     });
     workers.push(w);

@@ -100,12 +100,16 @@ export class Harness {
     return { status: res.status, body: parsed as T, headers: res.headers, text };
   }
 
-  /** An account with a token, created directly in Postgres (activated team account unless told otherwise). */
+  /**
+   * An account with a token, created directly in Postgres (activated team account unless told otherwise); in `db`, a
+   * database of another app's, when given.
+   */
   async account(
     opts: { activated?: boolean; plan?: 'builder' | 'team'; scopes?: string[] } = {},
+    db = this.deps.db,
   ): Promise<{ accountId: string; token: string; tokenId: string }> {
     const accountId = newId('acct');
-    await this.deps.db('accounts').insert({
+    await db('accounts').insert({
       id: accountId,
       email: `${accountId}@test.local`,
       name: 'test',
@@ -113,7 +117,7 @@ export class Harness {
       plan: opts.plan ?? 'team',
       status: opts.activated === false ? 'pending' : 'active',
     });
-    const { token, row } = await issueToken(this.deps.db, accountId, {
+    const { token, row } = await issueToken(db, accountId, {
       name: 'test',
       scopes: opts.scopes ?? DEFAULT_SCOPES,
     });

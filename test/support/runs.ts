@@ -3,9 +3,9 @@ import { RESTING_STATUSES } from '../../jobs/orchestrator/run-state.js';
 import { insertListings } from '../../jobs/hunt/catalog-repository.js';
 import { harness } from './harness.js';
 
-/** Three espresso machines, two within a $250 budget. */
-export async function seedCatalog(accountId: string) {
-  await insertListings(harness.deps.db, accountId, [
+/** Three espresso machines, two within a $250 budget (in `db`, another app's database, when given). */
+export async function seedCatalog(accountId: string, db = harness.deps.db) {
+  await insertListings(db, accountId, [
     {
       title: 'Espresso machine Classic',
       price: 189,
