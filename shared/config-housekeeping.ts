@@ -11,7 +11,9 @@ export const housekeepingConfig = {
   RUN_EVENTS_RETENTION_DAYS: Type.Integer({
     minimum: 1,
     default: 30,
-    description: 'Days a finished run keeps its events; then only its `final` events stay',
+    description:
+      'Days a run event is kept (at least: events go by the week, up to 7 days later); a run that has not ' +
+      'finished keeps all its events, and every run its `final` events',
   }),
   RUN_STEPS_RETENTION_DAYS: Type.Integer({
     minimum: 1,
@@ -61,6 +63,8 @@ export const housekeepingConfig = {
     minimum: 10,
     maximum: 100_000,
     default: 1000,
-    description: 'Rows (runs, for run events and steps) one retention batch deletes; a sweep runs at most 50 batches',
+    description:
+      'Rows (runs, for run events and steps; `final` events moved out of a week before it goes) one retention ' +
+      'batch handles; a sweep runs at most 50 batches',
   }),
 };

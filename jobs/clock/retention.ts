@@ -7,6 +7,14 @@ import {
   trimRunEvents,
   trimRunSteps,
 } from '../../shared/db/retention.js';
+import {
+  createRunEventPartitions,
+  dropRunEventPartition,
+  expiredPartitions,
+  keepFinalEvents,
+  keepUnfinishedRunEvents,
+  runEventPartitions,
+} from '../../shared/db/run-event-partitions.js';
 import { TERMINAL_STATUSES } from '../orchestrator/run-state.js';
 
 /**
@@ -34,7 +42,41 @@ async function drain(
   return { deleted, batches };
 }
 
-/** Events of runs finished more than RUN_EVENTS_RETENTION_DAYS ago, except each run's `final` events. */
+/**
+ * run_events by the week (shared/db/run-event-partitions.ts): creates the coming weeks' partitions, then drops each
+ * week older than RUN_EVENTS_RETENTION_DAYS, once what must outlive it is moved to run_events_kept: the events of
+ * runs that have not finished, and every `final` event (in batches; a week with more finals than one sweep's
+ * batches is dropped by a later sweep). Partitions an interrupted sweep left detaching or detached are dropped first.
+ */
+export async function sweepRunEventPartitions(deps: Pick<Deps, 'db' | 'config'>, now = new Date()) {
+  const size = deps.config.RETENTION_BATCH_SIZE;
+  const created = await createRunEventPartitions(deps.db, now);
+  const { attached, leftovers } = await runEventPartitions(deps.db);
+  const dropped: string[] = [];
+  for (const { name, state } of leftovers) {
+    await dropRunEventPartition(deps.db, name, state);
+    dropped.push(name);
+  }
+  let kept = 0;
+  const cutoff = new Date(now.getTime() - deps.config.RUN_EVENTS_RETENTION_DAYS * 86_400_000);
+  for (const week of expiredPartitions(attached, cutoff)) {
+    kept += await keepUnfinishedRunEvents(deps.db, week);
+    const finals = await drain(size, async () => {
+      const n = await keepFinalEvents(deps.db, week, size);
+      return { handled: n, deleted: n };
+    });
+    kept += finals.deleted;
+    if (finals.deleted === finals.batches * size) break; // every batch was full: the next sweep goes on with this week
+    await dropRunEventPartition(deps.db, week.name, 'attached');
+    dropped.push(week.name);
+  }
+  return { created, kept, dropped };
+}
+
+/**
+ * Kept events (moved out of a dropped week while their run was unfinished) of runs finished more than
+ * RUN_EVENTS_RETENTION_DAYS ago, except each run's `final` events.
+ */
 export async function sweepRunEvents(deps: Pick<Deps, 'db' | 'config'>) {
   const size = deps.config.RETENTION_BATCH_SIZE;
   return drain(size, async () => {

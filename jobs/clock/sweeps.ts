@@ -3,7 +3,14 @@ import { fromModules } from '../module-registry.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
 import { sweepAdmissions } from '../orchestrator/admission.js';
 import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
-import { sweepDeliveries, sweepIdempotencyKeys, sweepMails, sweepRunEvents, sweepRunSteps } from './retention.js';
+import {
+  sweepDeliveries,
+  sweepIdempotencyKeys,
+  sweepMails,
+  sweepRunEventPartitions,
+  sweepRunEvents,
+  sweepRunSteps,
+} from './retention.js';
 
 /**
  * Periodic maintenance, each a plain function of deps. The clock process only
@@ -18,6 +25,7 @@ const ENGINE_SWEEPS: Record<string, DomainSweep> = {
   'waitpoints.expire': { cron: '* * * * *', run: sweepWaitpoints },
   // Retention (./retention.ts): every ten minutes, at staggered minutes, each bounded to a few batches.
   'idempotency.purge': { cron: '1-59/10 * * * *', run: sweepIdempotencyKeys },
+  'retention.runEventWeeks': { cron: '2-59/10 * * * *', run: sweepRunEventPartitions },
   'retention.runEvents': { cron: '3-59/10 * * * *', run: sweepRunEvents },
   'retention.runSteps': { cron: '5-59/10 * * * *', run: sweepRunSteps },
   'retention.deliveries': { cron: '7-59/10 * * * *', run: sweepDeliveries },

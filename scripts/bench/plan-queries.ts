@@ -362,7 +362,7 @@ export const PLAN_QUERIES: PlanQuery[] = [
   {
     name: 'retention: run events',
     ordered: true,
-    uses: ['runs_events_untrimmed', 'run_events_pkey'],
+    uses: ['runs_events_untrimmed', 'run_events_kept_pkey'],
     run: (db) => retention.trimRunEvents(db, { olderThanDays: 30, terminal: TERMINAL, batch: 500 }),
   },
   {

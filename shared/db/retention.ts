@@ -17,9 +17,12 @@ export interface RunTrim {
 }
 
 /**
- * Deletes the events of finished runs, except their `final` events (a stream
- * or a waiting client of an old run still learns how it ended), and marks
- * the runs trimmed so the next batch starts after them.
+ * Deletes the kept events of finished runs, except their `final` events (a
+ * stream or a waiting client of an old run still learns how it ended), and
+ * marks the runs trimmed so the next batch starts after them. Kept events are
+ * those moved out of a week partition before it was dropped because their run
+ * had not finished (shared/db/run-event-partitions.ts); the others go with
+ * their week, which costs no DELETE.
  */
 export async function trimRunEvents(db: Db, o: RunTrim): Promise<{ runs: number; deleted: number }> {
   const result = await db.raw(
@@ -28,7 +31,8 @@ export async function trimRunEvents(db: Db, o: RunTrim): Promise<{ runs: number;
        WHERE finished_at IS NOT NULL AND events_trimmed_at IS NULL
          AND finished_at < now() - make_interval(days => ?) AND status = ANY(?::text[])
        ORDER BY finished_at LIMIT ? FOR UPDATE SKIP LOCKED),
-     gone AS (DELETE FROM run_events e USING picked WHERE e.run_id = picked.id AND e.type <> 'final' RETURNING 1),
+     gone AS (DELETE FROM run_events e USING picked
+         WHERE e.run_id = picked.id AND e.kept AND e.type <> 'final' RETURNING 1),
      marked AS (UPDATE runs r SET events_trimmed_at = now() FROM picked WHERE r.id = picked.id RETURNING 1)
      SELECT (SELECT count(*) FROM marked)::int AS runs, (SELECT count(*) FROM gone)::int AS deleted`,
     [o.olderThanDays, o.terminal, o.batch],

@@ -62,7 +62,9 @@ export function parseClusterNodes(value: string): ClusterSeeds {
   };
 }
 
-/** A Redis Cluster client shaped like `createRedis`'s (BullMQ's blocking commands need `maxRetriesPerRequest: null`). */
+/**
+ * A Redis Cluster client shaped like `createRedis`'s (BullMQ's blocking commands need `maxRetriesPerRequest: null`).
+ */
 export function createRedisCluster(value: string): Cluster {
   const seeds = parseClusterNodes(value);
   return new Cluster(seeds.nodes, {

@@ -4,6 +4,7 @@ import {
   sweepDeliveries,
   sweepIdempotencyKeys,
   sweepMails,
+  sweepRunEventPartitions,
   sweepRunEvents,
   sweepRunSteps,
 } from '../../jobs/clock/retention.js';
@@ -36,9 +37,9 @@ function deps(overrides: Record<string, string> = {}) {
 
 /**
  * A run with three events (the last `final`) and one step, finished (or, with `finishedAgo` null, waiting) for that
- * long.
+ * long. Its events are kept ones (moved out of their week before it was dropped) unless `kept` is false.
  */
-async function run(accountId: string, status: string, finishedAgo: string | null): Promise<string> {
+async function run(accountId: string, status: string, finishedAgo: string | null, kept = true): Promise<string> {
   const id = newId('run');
   const db = harness.deps.db;
   await db('runs').insert({
@@ -60,6 +61,7 @@ async function run(accountId: string, status: string, finishedAgo: string | null
       account_id: accountId,
       type,
       data: '{}',
+      kept,
       created_at: ago('90 days'),
     })),
   );
@@ -89,6 +91,7 @@ describe('retention sweeps', function () {
 
   it('are scheduled on the clock', () => {
     assert.equal(sweeps()['retention.runEvents']!.run, sweepRunEvents);
+    assert.equal(sweeps()['retention.runEventWeeks']!.run, sweepRunEventPartitions);
     assert.equal(sweeps()['retention.runSteps']!.run, sweepRunSteps);
     assert.equal(sweeps()['retention.deliveries']!.run, sweepDeliveries);
     assert.equal(sweeps()['retention.mails']!.run, sweepMails);
@@ -96,20 +99,21 @@ describe('retention sweeps', function () {
   });
 
   it(
-    'run events: a run finished past retention keeps only its final event; recent, waiting and running runs ' +
-      'keep all',
+    'kept run events: a run finished past retention keeps only its final event; recent, waiting and running ' +
+      'runs keep all; events still in their week are left to it',
     async () => {
       const old = await Promise.all(
         Array.from({ length: 25 }, (_, i) => run(accountId, i % 2 ? 'failed' : 'ready', '40 days')),
       );
+      const inItsWeek = await run(accountId, 'ready', '40 days', false);
       const recent = await run(accountId, 'ready', '5 days');
       const waiting = await run(accountId, 'NEEDS_INPUT', null);
       const running = await run(accountId, 'running', null);
       const result = await sweepRunEvents(deps());
-      assert.equal(result.batches, 3, 'three batches of 10 runs');
+      assert.equal(result.batches, 3, 'three batches of 10 runs (26 of them)');
       assert.ok(result.deleted >= 50, `deleted ${result.deleted}`);
       for (const id of old) assert.deepEqual(await eventTypes(id), ['final']);
-      for (const id of [recent, waiting, running])
+      for (const id of [recent, waiting, running, inItsWeek])
         assert.deepEqual(await eventTypes(id), ['trace', 'handoff', 'final']);
       // Trimmed runs are marked: the next sweep has nothing to do and does not rescan them.
       const again = await sweepRunEvents(deps());
