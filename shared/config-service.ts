@@ -35,7 +35,7 @@ export const serviceConfig = {
   QUEUE_PREFIX: Type.String({
     default: '{awp}',
     description:
-      'BullMQ key prefix; its hash tag (`{…}`) keeps a flow on one Redis Cluster slot, and rate-limit keys start ' +
+      "BullMQ key prefix; its hash tag (`{…}`) keeps a queue's keys on one Redis Cluster slot, and rate-limit keys start " +
       'with it, braces dropped',
   }),
   QUEUE_SHARDS: Type.Integer({
@@ -43,8 +43,8 @@ export const serviceConfig = {
     maximum: 64,
     default: 1,
     description:
-      'Hash-tagged queue shards run flows spread over (`{awp}`, `{awp-1}`, …): on a Redis Cluster, more than one ' +
-      'spreads the queues over the masters; every domain worker serves every shard',
+      'Hash-tagged queue shards the step jobs spread over, by run (`{awp}`, `{awp-1}`, …): on a Redis Cluster, more ' +
+      "than one spreads the domains' queues over the masters; every domain worker serves every shard",
   }),
   LOG_LEVEL: Type.String({ default: 'info', description: 'pino level (trace, debug, info, warn, error, silent)' }),
   HTTP_HEADERS_TIMEOUT_MS: Type.Integer({

@@ -54,7 +54,7 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
     redis,
     config.QUEUE_PREFIX,
     (err) => log.warn({ err: err.message }, 'queue connection error'),
-    { shards: config.QUEUE_SHARDS, flowQueues: DOMAIN_NAMES },
+    { shards: config.QUEUE_SHARDS, stepQueues: DOMAIN_NAMES },
   );
   const bus = new Bus(redis, config.QUEUE_PREFIX);
   const health = new HealthMonitor(new DependencyChecks({ db, redis }));

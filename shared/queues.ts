@@ -1,4 +1,4 @@
-import { FlowProducer, Queue, type ConnectionOptions, type FlowJob, type JobNode } from 'bullmq';
+import { FlowProducer, Queue, type ConnectionOptions } from 'bullmq';
 import type { RedisClient } from './redis/connection.js';
 import { shardOf, shardPrefixes } from './redis/cluster.js';
 
@@ -13,44 +13,32 @@ export const SERVICE_QUEUES = ['orchestrator', 'events', 'webhooks', 'clock', 'b
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 
-/** What adds a flow: one FlowProducer, or the shards' (`QueueHub.flows`). */
-export interface FlowAdder {
-  add(flow: FlowJob): Promise<JobNode>;
-}
-
 /**
- * Lazily created Queue handles and FlowProducers on one connection. Flows (a run segment's steps) go to one of the
- * queue shards, chosen by their root job's id (shared/redis/cluster.ts); every other job goes to shard 0, the
- * configured prefix. A queue a flow uses therefore exists once per shard, and its workers serve every shard
- * (workers/domains.ts).
+ * Lazily created Queue handles plus one FlowProducer, on one connection. A run's step jobs go to one of the queue
+ * shards, chosen by its run id (`queueFor`, shared/redis/cluster.ts); every other job goes to shard 0, the configured
+ * prefix. A domain's queue therefore exists once per shard, and its workers serve every shard (workers/domains.ts).
  */
 export class QueueHub {
   /** The queue prefix of each shard; `prefixes[0]` is QUEUE_PREFIX. */
   readonly prefixes: string[];
-  private readonly flowQueues: Set<string>;
+  private readonly stepQueues: Set<string>;
   private readonly queues = new Map<string, Queue>();
-  private readonly producers = new Map<number, FlowProducer>();
-  private readonly router: FlowAdder = {
-    add: (flow) => this.producer(shardOf(flow.opts?.jobId ?? flow.name, this.prefixes.length)).add(flow),
-  };
+  private flowProducer?: FlowProducer;
 
-  /**
-   * `flowQueues`: the queues flows use (the domains'), the only ones that exist on every shard; `shards`:
-   * QUEUE_SHARDS.
-   */
+  /** `stepQueues`: the queues step jobs use (the domains'), the only ones that exist on every shard. */
   constructor(
     readonly connection: RedisClient,
     readonly prefix: string,
     private readonly onError: (err: Error) => void = () => undefined,
-    sharding: { shards: number; flowQueues: readonly string[] } = { shards: 1, flowQueues: [] },
+    sharding: { shards: number; stepQueues: readonly string[] } = { shards: 1, stepQueues: [] },
   ) {
     this.prefixes = shardPrefixes(prefix, sharding.shards);
-    this.flowQueues = new Set(sharding.flowQueues);
+    this.stepQueues = new Set(sharding.stepQueues);
   }
 
-  /** The shards queue `name` exists on: every shard for a queue flows use, shard 0 for the others. */
+  /** The shards queue `name` exists on: every shard for a step queue, shard 0 for the others. */
   shardsOf(name: string): number[] {
-    return this.flowQueues.has(name) ? this.prefixes.map((_, shard) => shard) : [0];
+    return this.stepQueues.has(name) ? this.prefixes.map((_, shard) => shard) : [0];
   }
 
   /** The queue on shard 0 (or on `shard`). */
@@ -67,35 +55,33 @@ export class QueueHub {
     return q;
   }
 
+  /** Where run `runId`'s jobs on step queue `name` go: one shard per run, so its jobs' ids stay unique there. */
+  queueFor(name: string, runId: string): Queue {
+    return this.queue(name, this.stepQueues.has(name) ? shardOf(runId, this.prefixes.length) : 0);
+  }
+
   /** Handles for the given queue names, on each shard they exist on (Bull Board and the metrics show every queue). */
   all(names: readonly string[]): Array<{ queue: Queue; shard: number }> {
     return names.flatMap((n) => this.shardsOf(n).map((shard) => ({ queue: this.queue(n, shard), shard })));
   }
 
-  /** Adds a flow to its shard. */
-  flows(): FlowAdder {
-    return this.router;
-  }
-
-  private producer(shard: number): FlowProducer {
-    let producer = this.producers.get(shard);
-    if (!producer) {
-      producer = new FlowProducer({
+  flows(): FlowProducer {
+    if (!this.flowProducer) {
+      this.flowProducer = new FlowProducer({
         connection: this.connection as unknown as ConnectionOptions,
-        prefix: this.prefixes[shard]!,
+        prefix: this.prefix,
       });
-      producer.on('error', this.onError);
+      this.flowProducer.on('error', this.onError);
       // BullMQ adds a 'closing' listener per add in flight; concurrent submits are normal here.
-      producer.setMaxListeners(1000);
-      this.producers.set(shard, producer);
+      this.flowProducer.setMaxListeners(1000);
     }
-    return producer;
+    return this.flowProducer;
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.queues.values()].map((q) => q.close()));
-    await Promise.all([...this.producers.values()].map((p) => p.close()));
+    await this.flowProducer?.close();
     this.queues.clear();
-    this.producers.clear();
+    this.flowProducer = undefined;
   }
 }

@@ -92,7 +92,9 @@ export function segmentStart(
  * is a no-op while the first is kept.
  */
 export async function enqueueStep(deps: Pick<Deps, 'queues' | 'config'>, data: StepJobData): Promise<void> {
-  await deps.queues.queue(data.domain).add('step', data, { ...jobOptions(deps.config), jobId: stepJobId(data) });
+  await deps.queues
+    .queueFor(data.domain, data.runId)
+    .add('step', data, { ...jobOptions(deps.config), jobId: stepJobId(data) });
 }
 
 /** A finalize of its own (no steps before it), for a run the sweep ended. */

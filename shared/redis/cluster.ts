@@ -8,13 +8,12 @@ import { Cluster } from 'ioredis';
  * A Redis Cluster hashes a key by its hash tag (the text between the first
  * `{` and the next `}`) when it has one, so keys with the same tag live on
  * one slot, on one master. BullMQ needs that: its scripts touch many keys of
- * a queue at once, and a flow's scripts touch the keys of every queue in the
- * flow (a run's steps are a flow across the domains' queues). So every queue
- * shares the tag of QUEUE_PREFIX, and with QUEUE_SHARDS > 1 each shard is a
- * second tag (`{awp}`, `{awp-1}`, …): a whole segment flow stays on one shard,
- * and the shards spread over the masters. The service's other per-request
- * keys (rate limits, sign-in attempts) carry no tag so they spread over every
- * slot (`keyspace`).
+ * a queue at once. So the queues carry the tag of QUEUE_PREFIX, and with
+ * QUEUE_SHARDS > 1 the domains' queues exist once per shard, each shard a tag
+ * of its own (`{awp}`, `{awp-1}`, …): a run's step jobs go to one shard, by
+ * its run id, and the shards spread over the masters. The service's other
+ * per-request keys (rate limits, sign-in attempts) carry no tag so they
+ * spread over every slot (`keyspace`).
  */
 
 export interface ClusterSeed {
@@ -100,7 +99,7 @@ export function shardPrefixes(prefix: string, shards: number): string[] {
   );
 }
 
-/** Which of `shards` a flow with this root job id goes to: stable, so re-adding a flow lands where it is. */
+/** Which of `shards` the jobs of this run go to: stable, so a job added again (same id) lands where the first is. */
 export function shardOf(key: string, shards: number): number {
   if (shards <= 1) return 0;
   return createHash('sha256').update(key).digest().readUInt32BE(0) % shards;

@@ -8,9 +8,9 @@ import { startReceiver, until } from '../support/receiver.js';
 import { ndjson, seedCatalog } from '../support/runs.js';
 
 /**
- * The engine on a Redis Cluster of three masters, its flows spread over two hash-tagged queue shards: a key of a
- * queue, or of a flow, on another slot than the rest would fail its script with CROSSSLOT, and pub/sub must reach
- * subscribers on whichever node they are connected to.
+ * The engine on a Redis Cluster of three masters, its step jobs spread over two hash-tagged queue shards: a key of a
+ * queue on another slot than the rest would fail its script with CROSSSLOT, and pub/sub must reach subscribers on
+ * whichever node they are connected to.
  */
 describe('the engine on a Redis Cluster (three masters, two queue shards)', function () {
   this.timeout(60_000);
@@ -53,7 +53,7 @@ describe('the engine on a Redis Cluster (three masters, two queue shards)', func
     assert.notEqual(await slot(`${first}:hunt:wait`), await slot(`${second}:hunt:wait`));
   });
 
-  it('submit: a two-domain run steps through both queues and answers ready', async () => {
+  it('submit: a two-domain run runs both steps and answers ready', async () => {
     const res = await submit({
       request: 'find the cheapest espresso machine under $250',
       domainRoute: ['hunt', 'resolve'],
@@ -139,14 +139,14 @@ describe('the engine on a Redis Cluster (three masters, two queue shards)', func
     assert.ok(rx.received.some((r) => r.body.type === 'run.completed'));
   });
 
-  it('flows go to both shards, and the workers serve each', async () => {
+  it("runs' step jobs go to both shards, and the workers serve each", async () => {
     const completedOn = async (shard: number) => {
       const counts = await Promise.all(
         DOMAIN_NAMES.map((d) => app.deps.queues.queue(d, shard).getJobCounts('completed')),
       );
       return counts.reduce((n, c) => n + (c.completed ?? 0), 0);
     };
-    // Which shard a flow lands on follows its run id: a few more runs make an empty shard all but impossible.
+    // Which shard a run's jobs land on follows its run id: a few more runs make an empty shard all but impossible.
     for (let i = 0; i < 20 && ((await completedOn(0)) === 0 || (await completedOn(1)) === 0); i++) {
       const res = await submit({ request: 'find an espresso machine', domainRoute: ['hunt'] });
       assert.equal(res.body.status, 'ready', res.text);
