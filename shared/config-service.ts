@@ -35,8 +35,8 @@ export const serviceConfig = {
   QUEUE_PREFIX: Type.String({
     default: '{awp}',
     description:
-      "BullMQ key prefix; its hash tag (`{…}`) keeps a queue's keys on one Redis Cluster slot, and rate-limit keys start " +
-      'with it, braces dropped',
+      "BullMQ key prefix; its hash tag (`{…}`) keeps a queue's keys on one Redis Cluster slot, and rate-limit " +
+      'keys start with it, braces dropped',
   }),
   QUEUE_SHARDS: Type.Integer({
     minimum: 1,
