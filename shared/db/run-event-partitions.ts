@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from './knex.js';
 
 /*
- * run_events is partitioned (migrations/20261129000100_run_events_partitions.ts):
+ * run_events is partitioned (migrations/20261129005000_run_events_partitions.ts):
  *
  *   run_events                 LIST (kept)
  *   ├─ run_events_kept         kept: rows moved out of a week before it was dropped (never dropped)

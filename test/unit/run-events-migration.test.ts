@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { validateMigrations } from '../../jobs/migration/validate.js';
-import { conversionSteps } from '../../migrations/20261129000100_run_events_partitions.js';
+import { conversionSteps } from '../../migrations/20261129005000_run_events_partitions.js';
 import { ROOT } from '../support/spawn.js';
 
 /** The conversion as Postgres receives it: each step in its own transaction, a CONCURRENTLY build alone. */
