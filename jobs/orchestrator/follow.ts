@@ -50,8 +50,10 @@ export function followRun(
     void unsubscribe?.();
     out.end();
   };
-  const send = (ev: RunEvent) => {
-    if (closed || ev.id !== last + 1) return;
+  // A live event is sent only as the next in sequence; one read from Postgres (the record) may follow a gap that
+  // retention left (a finished run's trimmed events), so it needs only to be newer.
+  const send = (ev: RunEvent, fromRecord = false) => {
+    if (closed || (fromRecord ? ev.id <= last : ev.id !== last + 1)) return;
     last = ev.id;
     out.write(frame(ev, format));
     if (ev.type === 'final') close();
@@ -62,7 +64,7 @@ export function followRun(
       try {
         for (;;) {
           const page = await eventsAfter(deps.db, runId, last, 500);
-          page.forEach(send);
+          for (const ev of page) send(ev, true);
           if (page.length < 500 || closed) break;
         }
         if (!closed) await closeIfRested();

@@ -106,4 +106,21 @@ describe('followers miss nothing that Postgres has', function () {
       restore();
     }
   });
+
+  it('a finished run whose events retention trimmed is still followed to its final (ids skip what was deleted)', async () => {
+    const started = await harness.call('POST', '/v1/orchestrator/run', {
+      token,
+      body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt'] },
+    });
+    assert.equal(started.status, 200, started.text);
+    const runId = started.body.runId;
+    // What the retention sweep leaves of an old run: its final, nothing before it.
+    await harness.deps.db('run_events').where({ run_id: runId }).whereNot({ type: 'final' }).delete();
+    const events = await readAll(`${harness.url}/v1/runs/${runId}/events`, token);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['final'],
+    );
+    assert.ok(events[0].id > 1, 'the final keeps its own id');
+  });
 });
