@@ -107,7 +107,7 @@ describe('followers miss nothing that Postgres has', function () {
     }
   });
 
-  it('a finished run whose events retention trimmed is still followed to its final (ids skip what was deleted)', async () => {
+  it('a finished run whose events retention trimmed is followed to its final (ids skip what was deleted)', async () => {
     const started = await harness.call('POST', '/v1/orchestrator/run', {
       token,
       body: { request: 'find the cheapest espresso machine', domainRoute: ['hunt'] },
