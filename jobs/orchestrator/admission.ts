@@ -43,6 +43,8 @@ export function admissionLimits(
 const PICK_TRIES = 3;
 /** Tries of an admission whose place a submission took under it (or that lost a deadlock). */
 const ADMIT_TRIES = 3;
+/** When admitDue looks again after a pass that left a held run and a free place (ms after each pass). */
+const LOOK_AGAIN_MS = [20, 100, 500];
 /** Accounts one sweep serves. */
 const SWEEP_ACCOUNTS = 500;
 
@@ -91,9 +93,15 @@ export async function startSubmitted(deps: Deps, run: RunRow): Promise<void> {
  * came to rest (finalize), was canceled, or was held. One indexed read when it holds none. Never throws: what it
  * misses (a crash, an outage) the admission sweep admits within a minute.
  */
-export async function admitDue(deps: Deps, accountId: string): Promise<void> {
+export async function admitDue(deps: Deps, accountId: string, lookAgain = LOOK_AGAIN_MS): Promise<void> {
   try {
-    if (await admissionDue(deps.db, accountId)) await enqueueAdmitted(deps, await admitHeld(deps, accountId, false));
+    if (!(await admissionDue(deps.db, accountId))) return;
+    await enqueueAdmitted(deps, await admitHeld(deps, accountId, false));
+    // A held run another transaction had locked (a cancel, a resume that lost its race) was skipped: look again
+    // shortly, rather than leave it to the sweep's minute. Not waited for; the sweep still covers a crash.
+    const [next, ...later] = lookAgain;
+    if (next !== undefined && (await admissionDue(deps.db, accountId)))
+      setTimeout(() => void admitDue(deps, accountId, later), next).unref();
   } catch (err) {
     deps.log.warn({ accountId, err: (err as Error).message }, 'admission failed; the admission sweep will admit');
   }

@@ -153,9 +153,9 @@ const GAP = `extract(epoch FROM now() - a.last_admitted_at) * 1000 / (SELECT cou
  * Admits the account's oldest held runs into its free places (under `lockAdmissions`): each gets a free place,
  * loses its hold, and has a `run.admitted` event appended; the account's held count and admission pace follow.
  * `recount` (the sweep): the held count counted under the lock, which the row is set from instead of trusted.
- * A held run another transaction has locked (a cancel, a resume that lost its race) is waited for, not skipped: a
- * skipped run would wait for the sweep, a minute. Admitters serialise on the admission row, so the wait is short;
- * one that ends in a deadlock is tried again, like a unique violation when a submission took a place under it.
+ * Held runs another transaction has locked (a cancel, a resume) are skipped, not waited for: those transactions lock
+ * the run before this row, so waiting could deadlock; admitDue looks again shortly. Throws a unique violation when a submission took a
+ * place under it (the caller tries again).
  */
 export async function admitFromHold(
   trx: Db,
@@ -172,7 +172,7 @@ export async function admitFromHold(
        WHERE s NOT IN (${TAKEN})),
      next AS (
        SELECT id, held_at, updated_at FROM runs WHERE ${HELD}
-       ORDER BY held_at, id LIMIT (SELECT count(*) FROM free) FOR UPDATE),
+       ORDER BY held_at, id LIMIT (SELECT count(*) FROM free) FOR UPDATE SKIP LOCKED),
      numbered AS (SELECT id, updated_at AS since, row_number() OVER (ORDER BY held_at, id) AS n FROM next),
      admitted AS (
        UPDATE runs r SET slot = free.s, held_at = NULL, updated_at = now(), event_seq = r.event_seq + 1
