@@ -117,7 +117,7 @@ async function admitHeld(deps: Deps, accountId: string, recount: boolean): Promi
     try {
       const admitted = await deps.db.transaction(async (trx) => {
         const row = await lockAdmissions(trx, accountId);
-        if (!row || (!recount && row.held <= 0)) return [];
+        if (!row) return [];
         return admitFromHold(trx, accountId, row.cap, recount ? await countHeld(trx, accountId) : null);
       });
       for (const a of admitted)

@@ -1,8 +1,9 @@
 /**
  * Per-account admission of runs (jobs/orchestrator/admission.ts decides; this says it in SQL). A run in flight holds
  * one of its account's places (`runs.slot`, unique among the account's queued and running runs); a run beyond them is
- * held (`runs.held_at`, no slot) until a place frees. `run_admissions` keeps, per account, its limit, how many runs
- * it holds and its admission pace.
+ * held (`runs.held_at`, no slot) until a place frees. `run_admissions` keeps, per account, its limit and its
+ * admission pace; the held runs themselves say how many it holds (`held` there is a tally admissions and the sweep
+ * keep for the operator, never a submission's gate).
  */
 import { prepared, type Db } from './knex.js';
 import type { RunRow } from './runs.js';
@@ -50,15 +51,16 @@ export async function insertRun(
        ORDER BY random() LIMIT 1),
      known AS (
        INSERT INTO run_admissions (account_id, cap)
-       SELECT account, cap FROM p WHERE EXISTS (SELECT 1 FROM pick)
-         AND NOT EXISTS (SELECT 1 FROM run_admissions WHERE account_id = p.account)
+       SELECT account, cap FROM p WHERE NOT EXISTS (SELECT 1 FROM run_admissions WHERE account_id = p.account)
        ON CONFLICT (account_id) DO NOTHING),
+     -- A plan change reaches the limit; an unchanged one writes (and locks) nothing.
+     recap AS (
+       UPDATE run_admissions a SET cap = p.cap FROM p WHERE a.account_id = p.account AND a.cap <> p.cap),
+     -- Held runs are counted, not tallied on the admission row: a tally would make every held submission of a
+     -- bursting account wait for the one before it to commit (one row lock across each commit).
      hold AS (
-       INSERT INTO run_admissions AS a (account_id, cap, held)
-       SELECT account, cap, 1 FROM p WHERE NOT EXISTS (SELECT 1 FROM pick) AND held_max > 0
-       ON CONFLICT (account_id) DO UPDATE SET held = a.held + 1, cap = excluded.cap
-         WHERE a.held < (SELECT held_max FROM p)
-       RETURNING held),
+       SELECT n + 1 AS held FROM p, (SELECT count(*)::int AS n FROM runs WHERE ${HELD}) h
+       WHERE NOT EXISTS (SELECT 1 FROM pick) AND n < held_max),
      run AS (
        INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel,
                          event_seq, submitted_by, grant_scopes, slot, held_at)
@@ -113,7 +115,7 @@ export async function admissionDue(db: Db, accountId: string): Promise<boolean> 
     db,
     'admission_due',
     `WITH p AS (SELECT ?::text AS account)
-     SELECT a.held > 0 AND (SELECT count(*) FROM (${TAKEN}) t) < a.cap AS due
+     SELECT EXISTS (SELECT 1 FROM runs WHERE ${HELD}) AND (SELECT count(*) FROM (${TAKEN}) t) < a.cap AS due
      FROM run_admissions a WHERE a.account_id = (SELECT account FROM p)`,
     [accountId],
   );
