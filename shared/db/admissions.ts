@@ -156,8 +156,8 @@ const GAP = `extract(epoch FROM now() - a.last_admitted_at) * 1000 / (SELECT cou
  * loses its hold, and has a `run.admitted` event appended; the account's held count and admission pace follow.
  * `recount` (the sweep): the held count counted under the lock, which the row is set from instead of trusted.
  * Held runs another transaction has locked (a cancel, a resume) are skipped, not waited for: those transactions lock
- * the run before this row, so waiting could deadlock; admitDue looks again shortly. Throws a unique violation when a submission took a
- * place under it (the caller tries again).
+ * the run before this row, so waiting could deadlock; admitDue looks again shortly. Throws a unique violation when
+ * a submission took a place under it (the caller tries again).
  */
 export async function admitFromHold(
   trx: Db,
