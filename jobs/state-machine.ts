@@ -1,3 +1,5 @@
+import { conflict } from '../shared/errors.js';
+
 /**
  * A status machine as data: each status lists the statuses it may move to.
  * Terminal statuses are the ones with no moves, derived here, so a machine
@@ -11,6 +13,8 @@ export interface Machine<S extends string> {
   allowed(from: string): readonly S[];
   /** Whether `from → to` is a move of the table (staying put is not a move). */
   canMove(from: string, to: string): boolean;
+  /** Throws 409 naming the move and the allowed ones unless `from → to` is a move; `what` names it ("A task"). */
+  assertMove(from: string, to: string, what: string): void;
   isTerminal(status: string): boolean;
 }
 
@@ -26,6 +30,10 @@ export function defineMachine<const T extends { readonly [K in keyof T]: readonl
     terminal,
     allowed,
     canMove: (from, to) => (allowed(from) as readonly string[]).includes(to),
+    assertMove(from, to, what) {
+      if (!this.canMove(from, to))
+        throw conflict(`${what} cannot move from ${from} to ${to}`, { from, to, allowed: allowed(from) });
+    },
     isTerminal: (status) => (terminal as readonly string[]).includes(status),
   };
 }

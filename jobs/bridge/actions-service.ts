@@ -201,12 +201,7 @@ export async function transitionAction(
     providerRef?: string | null;
   } = {},
 ): Promise<ActionRow> {
-  if (!ACTIONS.canMove(row.status, to))
-    throw conflict(`A bridge action cannot move from ${row.status} to ${to}`, {
-      from: row.status,
-      to,
-      allowed: ACTIONS.allowed(row.status),
-    });
+  ACTIONS.assertMove(row.status, to, 'A bridge action');
   const { note, ...rest } = fields;
   return moveAction(trx, row.id, {
     status: to,

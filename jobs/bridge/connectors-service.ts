@@ -193,13 +193,7 @@ export async function updateConnectorByClient(
     if (signing && callbackSigning !== undefined) problems.push(signing);
     if (problems.length > 0) throw refused(problems);
     const to = change.status ?? row.status;
-    if (to !== row.status && !CONNECTORS.canMove(row.status, to)) {
-      throw conflict(`A connector cannot move from ${row.status} to ${to}`, {
-        from: row.status,
-        to,
-        allowed: CONNECTORS.allowed(row.status),
-      });
-    }
+    if (to !== row.status) CONNECTORS.assertMove(row.status, to, 'A connector');
     const endpoint = change.endpoint !== undefined ? checkConnectorEndpoint(deps, change.endpoint) : undefined;
     const statusReason =
       to !== row.status || change.statusReason !== undefined ? (change.statusReason ?? null) : undefined;

@@ -12,7 +12,7 @@ import {
 import type { Db } from '../../shared/db/knex.js';
 import { getRun } from '../../shared/db/runs.js';
 import { getTask } from '../tasks/index.js';
-import { conflict, invalidPayload, notFound } from '../../shared/errors.js';
+import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { ENVELOPES } from './machine.js';
@@ -128,13 +128,7 @@ export async function updateEnvelope(
   return deps.db.transaction(async (trx) => {
     const row = await getEnvelope(trx, principal.accountId, msgId, true);
     if (!row) throw notFound(`Envelope ${msgId}`);
-    if (!ENVELOPES.canMove(row.status, change.status)) {
-      throw conflict(`An envelope cannot move from ${row.status} to ${change.status}`, {
-        from: row.status,
-        to: change.status,
-        allowed: ENVELOPES.allowed(row.status),
-      });
-    }
+    ENVELOPES.assertMove(row.status, change.status, 'An envelope');
     const move = {
       from: row.status,
       to: change.status,

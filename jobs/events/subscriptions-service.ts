@@ -12,7 +12,7 @@ import {
   type SubscriptionChange,
   type SubscriptionRow,
 } from './subscriptions-repository.js';
-import { conflict, notFound } from '../../shared/errors.js';
+import { notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
 import { newId } from '../../shared/ids.js';
 import { seal } from '../../shared/vault/index.js';
@@ -50,13 +50,7 @@ export async function transitionSubscription(
   opts: { reason?: string; change?: SubscriptionChange } = {},
 ): Promise<SubscriptionRow> {
   const moves = sub.status !== to;
-  if (moves && !SUBSCRIPTIONS.canMove(sub.status, to)) {
-    throw conflict(`A subscription cannot move from ${sub.status} to ${to}`, {
-      from: sub.status,
-      to,
-      allowed: SUBSCRIPTIONS.allowed(sub.status),
-    });
-  }
+  if (moves) SUBSCRIPTIONS.assertMove(sub.status, to, 'A subscription');
   const row = await updateSubscription(trx, sub.id, {
     ...opts.change,
     status: to,

@@ -1,6 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
 import { getConversation } from '../../shared/db/conversations.js';
-import { egressFetch } from '../../shared/http/egress.js';
+import { askLlmForJson, llmConfigured } from '../../shared/http/llm-json.js';
 import { checkBeforePay } from './logic.js';
 import { routableDomains, routeRequest, type RouteDecision, type RouteInput } from './route.js';
 
@@ -10,39 +10,15 @@ import { routableDomains, routeRequest, type RouteDecision, type RouteInput } fr
  * null so the caller falls back to the deterministic router.
  */
 export async function llmRoute(config: Deps['config'], input: RouteInput): Promise<string[] | null> {
-  if (!config.LLM_BASE_URL || !config.LLM_MODEL) return null;
+  if (!llmConfigured(config)) return null;
   try {
-    const res = await egressFetch(
-      config.AWP_ALLOW_PRIVATE_EGRESS,
-      `${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`,
-      {
-        method: 'POST',
-        timeoutMs: config.LLM_TIMEOUT_MS,
-        maxBytes: 256 * 1024,
-        headers: {
-          'content-type': 'application/json',
-          ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}),
-        },
-        body: JSON.stringify({
-          model: config.LLM_MODEL,
-          temperature: 0,
-          messages: [
-            {
-              role: 'system',
-              content:
-                `Route the user's request to an ordered list of domains from: ${routableDomains().join(', ')}. ` +
-                `Answer with JSON only: {"route": ["domain", ...]}.`,
-            },
-            { role: 'user', content: input.request },
-          ],
-        }),
-      },
+    const parsed = await askLlmForJson(
+      config,
+      `Route the user's request to an ordered list of domains from: ${routableDomains().join(', ')}. ` +
+        `Answer with JSON only: {"route": ["domain", ...]}.`,
+      input.request,
     );
-    if (res.status !== 200 || res.truncated) return null;
-    const body = JSON.parse(res.text) as { choices?: Array<{ message?: { content?: string } }> };
-    const text = body.choices?.[0]?.message?.content ?? '';
-    const parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { route?: unknown };
-    const route = Array.isArray(parsed.route) ? parsed.route : null;
+    const route = Array.isArray(parsed?.route) ? (parsed.route as unknown[]) : null;
     return route &&
       route.length > 0 &&
       route.length <= 12 &&

@@ -119,12 +119,7 @@ async function lockLive(
   if (!mission) throw notFound(`Mission ${proxyId}`);
   if (MISSIONS.isTerminal(mission.status))
     throw conflict(`Mission ${proxyId} is already ${mission.status}; it takes one outcome`, { status: mission.status });
-  if (!MISSIONS.canMove(mission.status, to))
-    throw conflict(`A mission cannot move from ${mission.status} to ${to}`, {
-      from: mission.status,
-      to,
-      allowed: MISSIONS.allowed(mission.status),
-    });
+  MISSIONS.assertMove(mission.status, to, 'A mission');
   return mission;
 }
 

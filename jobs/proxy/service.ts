@@ -175,12 +175,7 @@ export async function updateMission(
   const mission = await deps.db.transaction(async (trx) => {
     const row = await getMission(trx, principal.accountId, proxyId, true);
     if (!row) throw notFound(`Mission ${proxyId}`);
-    if (!MISSIONS.canMove(row.status, change.status))
-      throw conflict(`A mission cannot move from ${row.status} to ${change.status}`, {
-        from: row.status,
-        to: change.status,
-        allowed: MISSIONS.allowed(row.status),
-      });
+    MISSIONS.assertMove(row.status, change.status, 'A mission');
     const move = {
       from: row.status,
       to: change.status,

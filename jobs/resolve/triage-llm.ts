@@ -1,5 +1,5 @@
 import type { Config } from '../../shared/config.js';
-import { egressFetch } from '../../shared/http/egress.js';
+import { askLlmForJson, llmConfigured } from '../../shared/http/llm-json.js';
 import type { SourceText } from './contradictions.js';
 import type { AddedSignal } from './triage.js';
 
@@ -16,43 +16,18 @@ export type LlmOutcome = { status: 'notConfigured' | 'added' | 'nothingAdded' | 
 const MAX_SIGNALS = 10;
 
 export async function llmSignals(config: Config, sources: SourceText[], signal?: AbortSignal): Promise<LlmOutcome> {
-  if (!config.LLM_BASE_URL || !config.LLM_MODEL) return { status: 'notConfigured', signals: [] };
+  if (!llmConfigured(config)) return { status: 'notConfigured', signals: [] };
   try {
-    const res = await egressFetch(
-      config.AWP_ALLOW_PRIVATE_EGRESS,
-      `${config.LLM_BASE_URL.replace(/\/$/, '')}/chat/completions`,
-      {
-        method: 'POST',
-        timeoutMs: config.LLM_TIMEOUT_MS,
-        maxBytes: 256 * 1024,
-        signal,
-        headers: {
-          'content-type': 'application/json',
-          ...(config.LLM_API_KEY ? { authorization: `Bearer ${config.LLM_API_KEY}` } : {}),
-        },
-        body: JSON.stringify({
-          model: config.LLM_MODEL,
-          temperature: 0,
-          messages: [
-            {
-              role: 'system',
-              content:
-                'You are a fraud analyst. List signs of a scam in the sources (FTC signs: impersonation, ' +
-                'problem or prize, pressure, a specific payment method). Answer with JSON only: {"signals": ' +
-                '[{"source": "<source name>", "quote": "<exact text copied from that source>", "signal": ' +
-                '"<what it shows>"}]}. Quote exactly; list nothing when there is no sign.',
-            },
-            { role: 'user', content: JSON.stringify(sources) },
-          ],
-        }),
-      },
+    const parsed = await askLlmForJson(
+      config,
+      'You are a fraud analyst. List signs of a scam in the sources (FTC signs: impersonation, ' +
+        'problem or prize, pressure, a specific payment method). Answer with JSON only: {"signals": ' +
+        '[{"source": "<source name>", "quote": "<exact text copied from that source>", "signal": ' +
+        '"<what it shows>"}]}. Quote exactly; list nothing when there is no sign.',
+      JSON.stringify(sources),
+      signal,
     );
-    if (res.status !== 200 || res.truncated) return { status: 'fellBack', signals: [] };
-    const text =
-      (JSON.parse(res.text) as { choices?: Array<{ message?: { content?: string } }> }).choices?.[0]?.message
-        ?.content ?? '';
-    const parsed = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { signals?: unknown };
-    if (!Array.isArray(parsed.signals)) return { status: 'fellBack', signals: [] };
+    if (!parsed || !Array.isArray(parsed.signals)) return { status: 'fellBack', signals: [] };
     const added: AddedSignal[] = [];
     for (const s of parsed.signals.slice(0, MAX_SIGNALS) as Array<Record<string, unknown>>) {
       const source = sources.find((x) => x.source === s?.source);

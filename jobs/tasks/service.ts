@@ -10,7 +10,7 @@ import {
   updateTask,
   type TaskRow,
 } from './repository.js';
-import { conflict, notFound } from '../../shared/errors.js';
+import { notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { wakeDispatcher } from '../events/index.js';
@@ -51,13 +51,7 @@ export async function moveTask(
 ): Promise<TaskRow & { deliveries: number }> {
   const taskId = task.id;
   const moves = task.status !== to;
-  if (moves && !TASKS.canMove(task.status, to)) {
-    throw conflict(`A task cannot move from ${task.status} to ${to}`, {
-      from: task.status,
-      to,
-      allowed: TASKS.allowed(task.status),
-    });
-  }
+  if (moves) TASKS.assertMove(task.status, to, 'A task');
   const row = await updateTask(trx, taskId, {
     status: to,
     outData: opts.outData,

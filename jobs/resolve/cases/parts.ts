@@ -113,13 +113,8 @@ export async function updateDeadlineByClient(
     const row = await lockCase(trx, principal.accountId, caseId);
     const deadline = await getDeadline(trx, row.id, deadlineId, true);
     if (!deadline) throw notFound(`Deadline ${deadlineId} of case ${caseId}`);
-    if (body.status && body.status !== deadline.status && !DEADLINES.canMove(deadline.status, body.status)) {
-      throw conflict(`A deadline cannot move from ${deadline.status} to ${body.status}`, {
-        from: deadline.status,
-        to: body.status,
-        allowed: DEADLINES.allowed(deadline.status),
-      });
-    }
+    if (body.status && body.status !== deadline.status)
+      DEADLINES.assertMove(deadline.status, body.status, 'A deadline');
     const patch = {
       status: body.status,
       title: body.title,
@@ -204,13 +199,8 @@ export async function updateActionByClient(
       const row = await lockCase(trx, principal.accountId, caseId);
       const action = await getAction(trx, row.id, actionId, true);
       if (!action) throw notFound(`Action ${actionId} of case ${caseId}`);
-      if (body.status && body.status !== action.status && !ACTIONS.canMove(action.status, body.status)) {
-        throw conflict(`An action item cannot move from ${action.status} to ${body.status}`, {
-          from: action.status,
-          to: body.status,
-          allowed: ACTIONS.allowed(action.status),
-        });
-      }
+      if (body.status && body.status !== action.status)
+        ACTIONS.assertMove(action.status, body.status, 'An action item');
       const patch = {
         status: body.status,
         title: body.title,

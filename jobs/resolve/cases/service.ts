@@ -13,7 +13,7 @@ import {
 } from './repository.js';
 import type { Db } from '../../../shared/db/knex.js';
 import { recordEvent } from '../../../shared/db/outbox.js';
-import { conflict, invalidPayload } from '../../../shared/errors.js';
+import { invalidPayload } from '../../../shared/errors.js';
 import { newId } from '../../../shared/ids.js';
 import type { Principal } from '../../../shared/schemas/auth.js';
 import type { CaseUpdate, CaseUpsert } from './schemas.js';
@@ -50,13 +50,7 @@ async function applyChange(
   change: Change,
   opts: { actor: string; note?: string },
 ): Promise<{ value: CaseRow; deliveries: number }> {
-  if (change.status && change.status !== row.status && !CASES.canMove(row.status, change.status)) {
-    throw conflict(`A case cannot move from ${row.status} to ${change.status}`, {
-      from: row.status,
-      to: change.status,
-      allowed: CASES.allowed(row.status),
-    });
-  }
+  if (change.status && change.status !== row.status) CASES.assertMove(row.status, change.status, 'A case');
   let metadata: Record<string, unknown> | undefined;
   if (change.metadata) {
     metadata = { ...row.metadata };
