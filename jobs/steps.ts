@@ -1,5 +1,4 @@
-import { DOMAIN_NAMES } from '../shared/domain-names.js';
-import { domainModule } from './module-registry.js';
+import { domainModule, modules } from './module-registry.js';
 import type { StepHandler } from './step.js';
 
 /**
@@ -14,7 +13,9 @@ export function stepHandler(domain: string): StepHandler | undefined {
 }
 
 export function availableDomains(): string[] {
-  return DOMAIN_NAMES.filter((d) => stepHandler(d));
+  return modules()
+    .domains.map((d) => d.name)
+    .filter((d) => stepHandler(d));
 }
 
 /** Replaces a domain's step until the returned function is called. */
