@@ -7,7 +7,6 @@ import {
   accountsHolding,
   admissionDue,
   admitFromHold,
-  countHeld,
   holdOf,
   insertRun,
   lockAdmissions,
@@ -96,7 +95,7 @@ export async function startSubmitted(deps: Deps, run: RunRow): Promise<void> {
 export async function admitDue(deps: Deps, accountId: string, lookAgain = LOOK_AGAIN_MS): Promise<void> {
   try {
     if (!(await admissionDue(deps.db, accountId))) return;
-    await enqueueAdmitted(deps, await admitHeld(deps, accountId, false));
+    await enqueueAdmitted(deps, await admitHeld(deps, accountId));
     // A held run another transaction had locked (a cancel, a resume that lost its race) was skipped: look again
     // shortly, rather than leave it to the sweep's minute. Not waited for; the sweep still covers a crash.
     const [next, ...later] = lookAgain;
@@ -110,15 +109,14 @@ export async function admitDue(deps: Deps, accountId: string, lookAgain = LOOK_A
 /**
  * Admits into the account's free places its held runs, oldest first, in one transaction under its admission row's
  * lock (two finalizers never admit the same run or fill the same place), and publishes their `run.admitted` events.
- * `recount`: the account's held count is set from its rows, should a write have been lost.
  */
-async function admitHeld(deps: Deps, accountId: string, recount: boolean): Promise<AdmittedRun[]> {
+async function admitHeld(deps: Deps, accountId: string): Promise<AdmittedRun[]> {
   for (let attempt = 1; ; attempt++) {
     try {
       const admitted = await deps.db.transaction(async (trx) => {
         const row = await lockAdmissions(trx, accountId);
         if (!row) return [];
-        return admitFromHold(trx, accountId, row.cap, recount ? await countHeld(trx, accountId) : null);
+        return admitFromHold(trx, accountId, row.cap);
       });
       for (const a of admitted)
         announce(deps, a.id, [{ id: a.seq, runId: a.id, type: 'trace', at: iso(a.created_at)!, ...a.data }]);
@@ -143,8 +141,8 @@ async function enqueueAdmitted(deps: Deps, runs: AdmittedRun[]): Promise<void> {
 
 /**
  * The clock's safety net (`runs.admit`, every minute): admissions a finalizer missed (it crashed after its write, or
- * Postgres was away) are made here. Each account that holds runs, least recently admitted first, has its held count
- * recounted and its free places filled; the admitted runs are enqueued round-robin across accounts, so no account's
+ * Postgres was away) are made here. Each account that holds runs, least recently admitted first, has its free places
+ * filled; the admitted runs are enqueued round-robin across accounts, so no account's
  * admissions queue behind another's.
  */
 export async function sweepAdmissions(deps: Deps): Promise<{ accounts: number; admitted: number }> {
@@ -152,7 +150,7 @@ export async function sweepAdmissions(deps: Deps): Promise<{ accounts: number; a
   const lists: AdmittedRun[][] = [];
   for (const accountId of accounts) {
     try {
-      lists.push(await admitHeld(deps, accountId, true));
+      lists.push(await admitHeld(deps, accountId));
     } catch (err) {
       deps.log.warn({ accountId, err: (err as Error).message }, 'admission sweep: account skipped');
     }

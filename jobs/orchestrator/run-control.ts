@@ -1,6 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
 import { closeOpenWaitpoint, lockRun } from '../../shared/db/run-writes.js';
-import { releaseHeld } from '../../shared/db/admissions.js';
 import { admitDue } from './admission.js';
 import { conflict, notFound } from '../../shared/errors.js';
 import { publishCancel } from './cancel-registry.js';
@@ -24,7 +23,6 @@ export async function cancelRun(deps: Deps, accountId: string, runId: string) {
     if (isTerminal(locked.status)) return { canceled: false as const, status: locked.status };
     const waiting = WAIT_STATUSES.includes(locked.status);
     const held = locked.status === 'queued' && Boolean(locked.held_at);
-    if (held) await releaseHeld(trx, accountId);
     await moveRun(trx, runId, 'canceled', {
       error: 'canceled by the client',
       segment: waiting ? locked.segment + 1 : locked.segment,

@@ -98,7 +98,7 @@ export const PLAN_QUERIES: PlanQuery[] = [
     name: 'runs: admit held runs',
     ordered: false,
     uses: ['runs_held', 'runs_account_slots'],
-    run: (db, c) => admitFromHold(db, c.accountId, 4, null),
+    run: (db, c) => admitFromHold(db, c.accountId, 4),
   },
   {
     name: "runs: a held run's place in line",

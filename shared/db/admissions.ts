@@ -2,8 +2,8 @@
  * Per-account admission of runs (jobs/orchestrator/admission.ts decides; this says it in SQL). A run in flight holds
  * one of its account's places (`runs.slot`, unique among the account's queued and running runs); a run beyond them is
  * held (`runs.held_at`, no slot) until a place frees. `run_admissions` keeps, per account, its limit and its
- * admission pace; the held runs themselves say how many it holds (`held` there is a tally admissions and the sweep
- * keep for the operator, never a submission's gate).
+ * admission pace; the held runs themselves say how many it holds (its `held` column, a tally of the first design,
+ * is no longer written: a tally drifts, and every held submission would wait on its row lock).
  */
 import { prepared, type Db } from './knex.js';
 import type { RunRow } from './runs.js';
@@ -123,17 +123,8 @@ export async function admissionDue(db: Db, accountId: string): Promise<boolean> 
 }
 
 /** The account's admission row, locked until the transaction ends: admissions of one account serialise on it. */
-export async function lockAdmissions(trx: Db, accountId: string): Promise<{ cap: number; held: number } | null> {
-  return (await trx('run_admissions').where({ account_id: accountId }).forUpdate().first('cap', 'held')) ?? null;
-}
-
-/** How many runs the account holds, counted (the sweep sets `run_admissions.held` from it). */
-export async function countHeld(trx: Db, accountId: string): Promise<number> {
-  const result = await trx.raw(
-    `WITH p AS (SELECT ?::text AS account) SELECT count(*)::int AS n FROM runs WHERE ${HELD}`,
-    [accountId],
-  );
-  return result.rows[0].n;
+export async function lockAdmissions(trx: Db, accountId: string): Promise<{ cap: number } | null> {
+  return (await trx('run_admissions').where({ account_id: accountId }).forUpdate().first('cap')) ?? null;
 }
 
 export interface AdmittedRun {
@@ -153,22 +144,16 @@ const GAP = `extract(epoch FROM now() - a.last_admitted_at) * 1000 / (SELECT cou
 
 /**
  * Admits the account's oldest held runs into its free places (under `lockAdmissions`): each gets a free place,
- * loses its hold, and has a `run.admitted` event appended; the account's held count and admission pace follow.
- * `recount` (the sweep): the held count counted under the lock, which the row is set from instead of trusted.
+ * loses its hold, and has a `run.admitted` event appended; the account's admission pace follows.
  * Held runs another transaction has locked (a cancel, a resume) are skipped, not waited for: those transactions lock
  * the run before this row, so waiting could deadlock; admitDue looks again shortly. Throws a unique violation when
  * a submission took a place under it (the caller tries again).
  */
-export async function admitFromHold(
-  trx: Db,
-  accountId: string,
-  cap: number,
-  recount: number | null,
-): Promise<AdmittedRun[]> {
+export async function admitFromHold(trx: Db, accountId: string, cap: number): Promise<AdmittedRun[]> {
   const result = await prepared(
     trx,
     'admit_from_hold',
-    `WITH p AS (SELECT ?::text AS account, ?::int AS cap, ?::int AS recount),
+    `WITH p AS (SELECT ?::text AS account, ?::int AS cap),
      free AS (
        SELECT s, row_number() OVER (ORDER BY random()) AS n FROM generate_series(0, (SELECT cap FROM p) - 1) s
        WHERE s NOT IN (${TAKEN})),
@@ -190,47 +175,37 @@ export async function admitFromHold(
        FROM admitted RETURNING run_id, seq, created_at, data),
      counted AS (
        UPDATE run_admissions a
-       SET held = greatest(coalesce((SELECT recount FROM p), a.held) - (SELECT count(*) FROM admitted), 0),
-           last_admitted_at = CASE WHEN EXISTS (SELECT 1 FROM admitted) THEN now() ELSE a.last_admitted_at END,
+       SET last_admitted_at = CASE WHEN EXISTS (SELECT 1 FROM admitted) THEN now() ELSE a.last_admitted_at END,
            -- The pace: time between admissions per run admitted, smoothed (the newest gap weighs 0.3).
            admit_interval_ms = CASE WHEN NOT EXISTS (SELECT 1 FROM admitted) OR a.last_admitted_at IS NULL
                THEN a.admit_interval_ms
              WHEN a.admit_interval_ms IS NULL THEN round(${GAP})
              ELSE round(0.7 * a.admit_interval_ms + 0.3 * ${GAP}) END
-       WHERE a.account_id = (SELECT account FROM p)
-         AND ((SELECT recount FROM p) IS NOT NULL OR EXISTS (SELECT 1 FROM admitted)))
+       WHERE a.account_id = (SELECT account FROM p) AND EXISTS (SELECT 1 FROM admitted))
      SELECT a.id, a.segment, a.route, a.resume, e.seq, e.created_at, e.data
      FROM admitted a JOIN ev e ON e.run_id = a.id ORDER BY a.n`,
-    [accountId, cap, recount],
+    [accountId, cap],
   );
   return result.rows;
 }
 
-/** Accounts that hold runs (by their count, or by their rows should it be off), least recently admitted first. */
+/** Accounts that hold runs, least recently admitted first. */
 export async function accountsHolding(db: Db, limit: number): Promise<string[]> {
   const result = await db.raw(
     `SELECT a.account_id FROM run_admissions a
-     WHERE a.held > 0 OR a.account_id IN (SELECT account_id FROM runs WHERE held_at IS NOT NULL AND status = 'queued')
+     WHERE a.account_id IN (SELECT account_id FROM runs WHERE held_at IS NOT NULL AND status = 'queued')
      ORDER BY a.last_admitted_at NULLS FIRST, a.account_id LIMIT ?`,
     [limit],
   );
   return result.rows.map((r: { account_id: string }) => r.account_id);
 }
 
-/** A held run given up (canceled) in `trx`: the account holds one fewer. */
-export async function releaseHeld(trx: Db, accountId: string): Promise<void> {
-  await trx('run_admissions')
-    .where({ account_id: accountId })
-    .update({ held: trx.raw('greatest(held - 1, 0)') });
-}
-
 /**
- * A resumed run held in `trx` until a place frees: the account holds one more. False when the account has no
- * admission row yet (its runs are from before admission): the resumed run then goes on unheld.
+ * Whether a resumed run is held until a place frees: when the account has an admission row. Without one (its runs
+ * are from before admission) the resumed run goes on unheld. A read: nothing to tally.
  */
 export async function holdResumed(trx: Db, accountId: string): Promise<boolean> {
-  const rows = await trx('run_admissions').where({ account_id: accountId }).increment('held', 1).returning('held');
-  return rows.length > 0;
+  return Boolean(await trx('run_admissions').where({ account_id: accountId }).first('account_id'));
 }
 
 export interface HoldState {
