@@ -44,8 +44,7 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
     },
   );
   // No auto-pipelining: measured, its gain was within the bench's noise, and with it a worker's close while Redis is
-  // down
-  // could outlast the shutdown deadline (test/reliability/shutdown-redis-restart.test.ts failed once under load).
+  // down could outlast the shutdown deadline (test/reliability/shutdown-redis-restart.test.ts failed once under load).
   const redis = config.REDIS_CLUSTER_NODES
     ? createRedisCluster(config.REDIS_CLUSTER_NODES)
     : createRedis(config.REDIS_URL!);

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from './config.js';
 import { createDeps, type Deps } from './deps.js';
 import { createLogger, type Logger } from './log.js';
+import { isTransientInfraError } from './transient.js';
 
 export interface Stoppable {
   name: string;
@@ -23,6 +24,11 @@ export const FORCE_CLOSE_MS = 2_000;
  * rather than waiting for an orchestrator's SIGKILL. The deadline timer stays
  * armed (unref'd) after the parts stop, so a handle left open exits 1 too
  * instead of keeping the process alive.
+ *
+ * Once stopping, a promise rejected because shutdown closed its connection
+ * (a Redis command queued on a client `deps.close()` ended, BullMQ's own
+ * included) no longer crashes the process: it is logged and the exit stays 0.
+ * Any other unhandled rejection during shutdown is logged and makes it 1.
  */
 export function onShutdown(log: Logger, parts: () => Stoppable[], graceMs: number): void {
   let stopping = false;
@@ -30,6 +36,13 @@ export function onShutdown(log: Logger, parts: () => Stoppable[], graceMs: numbe
     if (stopping) return;
     stopping = true;
     log.info({ signal, graceMs }, 'shutting down');
+    let failed = false;
+    process.on('unhandledRejection', (err) => {
+      if (isTransientInfraError(err)) return log.warn({ err: String(err) }, 'a command was cut off by shutdown');
+      failed = true;
+      process.exitCode = 1;
+      log.error({ err }, 'unhandled rejection while shutting down');
+    });
     const grace = new AbortController();
     setTimeout(() => {
       log.warn('shutdown grace over; force-closing what is left');
@@ -47,7 +60,7 @@ export function onShutdown(log: Logger, parts: () => Stoppable[], graceMs: numbe
         log.error({ part: part.name, err }, 'stop failed');
       }
     }
-    process.exitCode = 0;
+    if (!failed) process.exitCode = 0;
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
