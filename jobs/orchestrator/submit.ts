@@ -23,9 +23,17 @@ import { assertScopes } from '../../shared/auth/scopes.js';
  * Starts a run, or resumes the conversation's waiting run when the request
  * is a follow-up carrying `itemId`/`action`. Writes the run and its first
  * events in one transaction, then enqueues the flow (or holds the run while
- * its account has no place: admission.ts); returns the run row.
+ * its account has no place: admission.ts); returns the run row. `runId` is
+ * given by a caller that must start a run at most once (a signal match, a
+ * schedule firing: jobs/automation/start-run.ts): a second insert of that id
+ * fails on the primary key and writes nothing.
  */
-export async function submitRun(deps: Deps, principal: Principal, body: OrchestratorRequest): Promise<RunRow> {
+export async function submitRun(
+  deps: Deps,
+  principal: Principal,
+  body: OrchestratorRequest,
+  runId = newId('run'),
+): Promise<RunRow> {
   const { conversation, previous } = await previousTurn(deps, principal.accountId, body.conversationId);
   if ((body.itemId || body.action) && body.conversationId) {
     const lastRunId = conversation?.context?.lastRunId ?? conversation?.last_run_id;
@@ -49,7 +57,6 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
   if (body.taskId && !(await engineHooks().taskExists(deps.db, principal.accountId, body.taskId)))
     throw notFound(`Task ${body.taskId}`);
 
-  const runId = newId('run');
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
   const row: RunInsert = {
     id: runId,
