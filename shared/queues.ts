@@ -4,13 +4,22 @@ import { shardOf, shardPrefixes } from './redis/cluster.js';
 
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
- * delivery, clock ticks and bridge actions (provider calls, apart from the
- * orchestrator's `bridge` step queue). Domain queues are named by the domain modules
+ * delivery, clock ticks, bridge actions (provider calls, apart from the
+ * orchestrator's `bridge` step queue) and portal actions (headless chromium). Domain queues are named by the domain modules
  * (one queue per domain, named after it), listed in `jobs/registry.ts`.
  */
-export const SERVICE_QUEUES = ['orchestrator', 'events', 'webhooks', 'clock', 'bridge-actions'] as const;
+export const SERVICE_QUEUES = [
+  'orchestrator',
+  'events',
+  'webhooks',
+  'clock',
+  'bridge-actions',
+  'portal-actions',
+] as const;
 /** The queue hosted bridge actions run on (and client-hosted ones time out on). */
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
+/** The queue portal actions run on: a browser run takes up to PORTAL_ACTION_TIMEOUT_MS, so it delays no provider call. */
+export const PORTAL_ACTIONS_QUEUE = 'portal-actions';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 
 /**

@@ -173,3 +173,37 @@ export async function moveAction(db: Db, id: string, c: ActionChange): Promise<A
 export function actionsOfThread(db: Db, threadId: string) {
   return db('bridge_actions').where({ thread_id: threadId }).select('created_at', 'id', 'status', 'capability');
 }
+
+/**
+ * Actions under way whose job is overdue, in id order after `afterId`: queued (since `overdueSeconds`), a retry or a
+ * client's deadline due `overdueSeconds` ago, or running `runningMs` (the call's own limit) plus that long. Their jobs
+ * may be lost; the sweep checks (jobs/bridge/action-jobs.ts).
+ */
+export async function actionsWithOverdueJobs(
+  db: Db,
+  at: { overdueSeconds: number; runningMs: number },
+  afterId: string,
+  limit: number,
+): Promise<ActionRow[]> {
+  const overdue = db.raw('now() - make_interval(secs => ?)', [at.overdueSeconds]);
+  return db('bridge_actions')
+    .whereIn('status', ['queued', 'running', 'retrying', 'awaitingClient'])
+    .andWhere('id', '>', afterId)
+    .andWhere((q) =>
+      q
+        .where((w) => w.where('status', 'queued').andWhere('updated_at', '<', overdue))
+        .orWhere((w) => w.where('status', 'retrying').andWhere('next_attempt_at', '<', overdue))
+        .orWhere((w) => w.where('status', 'awaitingClient').andWhere('client_deadline', '<', overdue))
+        .orWhere((w) =>
+          w
+            .where('status', 'running')
+            .andWhere(
+              'updated_at',
+              '<',
+              db.raw('now() - make_interval(secs => ?)', [at.overdueSeconds + at.runningMs / 1000]),
+            ),
+        ),
+    )
+    .orderBy('id')
+    .limit(limit);
+}
