@@ -57,7 +57,7 @@ describe('nothing pending forever: signal matches and schedule firings', functio
     return { match, signal: recorded!.signal };
   }
 
-  it('a match committed but never started is started by the sweep, once, though the sweep runs three times', async () => {
+  it('a match committed but never started is started by the sweep, once, though it sweeps three times', async () => {
     const { match } = await committedMatch();
     assert.equal((await sweepPendingMatches(harness.deps)).taken, 0, 'a fresh pending match is left to its request');
     await age('signal_matches', match.id);
@@ -74,7 +74,7 @@ describe('nothing pending forever: signal matches and schedule firings', functio
     assert.equal((await pollUntilRest(a.token, row.run_id)).status, 'ready', 'and it ran');
   });
 
-  it('a match whose run started but whose outcome was never recorded is settled with that run, not a second', async () => {
+  it('a match whose run started but whose outcome was lost is settled with that run, not a second', async () => {
     const { match, signal } = await committedMatch();
     // The request's start got as far as the run (a fresh match answers it); the process died before the settle.
     const first = await startMatch(harness.deps, match, signal);
@@ -118,7 +118,7 @@ describe('nothing pending forever: signal matches and schedule firings', functio
     return { scheduleId, firing: firing! };
   }
 
-  it('a firing committed but never started is started by the sweep, once, though the sweep runs three times', async () => {
+  it('a firing committed but never started is started by the sweep, once, though it sweeps three times', async () => {
     const { scheduleId, firing } = await committedFiring();
     await age('schedule_firings', firing.id);
     await Promise.all([sweepPendingFirings(harness.deps), sweepPendingFirings(harness.deps)]);
