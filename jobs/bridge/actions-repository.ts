@@ -185,24 +185,16 @@ export async function actionsWithOverdueJobs(
   afterId: string,
   limit: number,
 ): Promise<ActionRow[]> {
-  const overdue = db.raw('now() - make_interval(secs => ?)', [at.overdueSeconds]);
+  const running = at.overdueSeconds + at.runningMs / 1000;
   return db('bridge_actions')
     .whereIn('status', ['queued', 'running', 'retrying', 'awaitingClient'])
     .andWhere('id', '>', afterId)
-    .andWhere((q) =>
-      q
-        .where((w) => w.where('status', 'queued').andWhere('updated_at', '<', overdue))
-        .orWhere((w) => w.where('status', 'retrying').andWhere('next_attempt_at', '<', overdue))
-        .orWhere((w) => w.where('status', 'awaitingClient').andWhere('client_deadline', '<', overdue))
-        .orWhere((w) =>
-          w
-            .where('status', 'running')
-            .andWhere(
-              'updated_at',
-              '<',
-              db.raw('now() - make_interval(secs => ?)', [at.overdueSeconds + at.runningMs / 1000]),
-            ),
-        ),
+    .andWhereRaw(
+      `((status = 'queued' AND updated_at < now() - make_interval(secs => ?))
+        OR (status = 'retrying' AND next_attempt_at < now() - make_interval(secs => ?))
+        OR (status = 'awaitingClient' AND client_deadline < now() - make_interval(secs => ?))
+        OR (status = 'running' AND updated_at < now() - make_interval(secs => ?)))`,
+      [at.overdueSeconds, at.overdueSeconds, at.overdueSeconds, running],
     )
     .orderBy('id')
     .limit(limit);

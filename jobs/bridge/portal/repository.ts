@@ -136,7 +136,7 @@ export async function movePortalAction(
 export async function queuePortalRun(db: Db, id: string): Promise<PortalActionRow | null> {
   const [row] = await db('portal_actions')
     .where({ id })
-    .andWhere((q) => q.where({ status: 'queued', attempts: 0 }).orWhereIn('status', ['failed', 'blocked']))
+    .andWhereRaw(`((status = 'queued' AND attempts = 0) OR status IN ('failed', 'blocked'))`)
     .update({
       status: 'queued',
       attempts: db.raw('attempts + 1'),
@@ -186,22 +186,10 @@ export async function portalActionsOverdue(
   return db('portal_actions')
     .whereIn('status', ['queued', 'running'])
     .andWhere('attempts', '>', 0)
-    .andWhere((q) =>
-      q
-        .where((w) =>
-          w
-            .where('status', 'queued')
-            .andWhere('updated_at', '<', db.raw('now() - make_interval(secs => ?)', [at.overdueSeconds])),
-        )
-        .orWhere((w) =>
-          w
-            .where('status', 'running')
-            .andWhere(
-              'updated_at',
-              '<',
-              db.raw('now() - make_interval(secs => ?)', [at.overdueSeconds + at.runningMs / 1000]),
-            ),
-        ),
+    .andWhereRaw(
+      `((status = 'queued' AND updated_at < now() - make_interval(secs => ?))
+        OR (status = 'running' AND updated_at < now() - make_interval(secs => ?)))`,
+      [at.overdueSeconds, at.overdueSeconds + at.runningMs / 1000],
     )
     .orderBy('updated_at')
     .limit(limit);
