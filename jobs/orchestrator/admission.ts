@@ -12,7 +12,7 @@ import {
   lockAdmissions,
   type AdmittedRun,
 } from '../../shared/db/admissions.js';
-import { AppError } from '../../shared/errors.js';
+import { Backpressure } from '../../shared/errors.js';
 import type { Plan } from '../../shared/schemas/auth.js';
 import { enqueueOrLeaveToSweep, enqueueSegment } from './flow.js';
 import { announce } from './run-events.js';
@@ -67,14 +67,14 @@ export async function insertAdmitted(
 }
 
 /** 429: the account's hold is full. Retry-After: the account's recent time between admissions (one more fits then). */
-function holdFull(limits: { cap: number; heldMax: number }, admitIntervalMs: number | null): AppError {
+function holdFull(limits: { cap: number; heldMax: number }, admitIntervalMs: number | null): Backpressure {
   const retryAfter = Math.min(60, Math.max(1, Math.ceil((admitIntervalMs ?? 10_000) / 1000)));
-  return new AppError(
+  return new Backpressure(
     'rateLimitExceeded',
     `This account already holds ${limits.heldMax} runs waiting for one of its ${limits.cap} places in flight, the ` +
-      `most it may hold; retry in ${retryAfter} s`,
-    { inFlightLimit: limits.cap, heldLimit: limits.heldMax, retryAfterSeconds: retryAfter },
-    { 'Retry-After': String(retryAfter) },
+      `most it may hold; this run was not accepted (nothing was written); retry in ${retryAfter} s`,
+    retryAfter,
+    { reason: 'accountHold', inFlightLimit: limits.cap, heldLimit: limits.heldMax },
   );
 }
 
@@ -84,6 +84,7 @@ function holdFull(limits: { cap: number; heldMax: number }, admitIntervalMs: num
  */
 export async function startSubmitted(deps: Deps, run: RunRow): Promise<void> {
   if (run.held_at) return admitDue(deps, run.account_id);
+  deps.queues.depths.added(run.route[0]!);
   await enqueueOrLeaveToSweep(deps, run.id, () => enqueueSegment(deps, run.id, 0, run.route));
 }
 
