@@ -61,7 +61,7 @@ describe('backpressure: a domain queue past its depth refuses new runs 503 with 
     await app.stop();
   });
 
-  it('refuses a run whose route names the deep queue: 503, Retry-After, the domain named, nothing written', async () => {
+  it('refuses a run naming the deep queue: 503, Retry-After, the domain named, nothing written', async () => {
     const { accountId, token } = await harness.account({ plan: 'builder' });
     const before = await written(accountId);
     const key = `bp-${randomUUID()}`;
@@ -109,7 +109,7 @@ describe('backpressure: a domain queue past its depth refuses new runs 503 with 
     assert.equal(event.payload.outcome, 'refused');
   });
 
-  it('takes the same request again, under the same Idempotency-Key, once the queue is back under its limit', async () => {
+  it('takes the same request, under the same Idempotency-Key, once the queue is under its limit again', async () => {
     const { accountId, token } = await harness.account({ plan: 'builder' });
     const key = `bp-${randomUUID()}`;
     assert.equal((await submit(token, ['benchmark'], { 'idempotency-key': key })).status, 503);
