@@ -68,7 +68,7 @@ describe('own migrations: the check itself', () => {
     assert.match(found[0]!, /blocks on index-without-concurrently at `CREATE INDEX deliveries_x/);
   });
 
-  it('passes it with a marker naming the rule and why; refuses a marker without a reason or naming no rule', async () => {
+  it('passes it with a marker naming the rule and why; refuses one without a reason or naming no rule', async () => {
     const marked = '// migration-safe: index-without-concurrently: deliveries is created empty two migrations back\n';
     assert.deepEqual(await judge(newFile, indexSql, marked), []);
     const bare = await judge(newFile, indexSql, '// migration-safe: index-without-concurrently: trust me\n');
