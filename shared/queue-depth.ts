@@ -14,10 +14,20 @@ export class QueueDepths {
   /** Counts taken from Redis, all queues together (test/flows/backpressure.test.ts: the cache holds). */
   refreshes = 0;
 
-  /** `shards`: the queue's handle on every shard it exists on. */
-  constructor(private readonly shards: (name: string) => Queue[]) {}
+  /**
+   * `shards`: the queue's handle on every shard it exists on. `waitMs`: how long a caller waits for a count before it
+   * goes on with the last one it knows (none: 0).
+   */
+  constructor(
+    private readonly shards: (name: string) => Pick<Queue, 'getJobCountByTypes'>[],
+    private readonly waitMs = 500,
+  ) {}
 
-  /** The jobs waiting in queue `name` (waiting, prioritized, delayed), counted at most `freshMs` ago. */
+  /**
+   * The jobs waiting in queue `name` (waiting, prioritized, delayed), counted at most `freshMs` ago. A count Redis
+   * does not give (it is away: its commands wait for it, or fail) answers the last one known, or 0: the check fails
+   * open, and the run is taken as it was before the check existed (enqueued, or left to the stuck-run sweep).
+   */
   async waiting(name: string, freshMs: number, now = Date.now()): Promise<number> {
     const known = this.known.get(name);
     const age = known ? now - known.at : Infinity;
@@ -28,7 +38,18 @@ export class QueueDepths {
       refresh.catch(() => undefined); // the next caller sees the failure; this one has its answer
       return known.depth;
     }
-    return refresh;
+    const fallback = known?.depth ?? 0;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<number>((resolve) => {
+      timer = setTimeout(() => resolve(fallback), this.waitMs);
+    });
+    try {
+      return await Promise.race([refresh, late]);
+    } catch {
+      return fallback;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** One more job in queue `name`, enqueued by this process since the last count. */
