@@ -23,6 +23,14 @@ export const runConfig = {
       'Runs of one team-plan account queued or running at once; keep it well under the worker slots ' +
       '(WORKER_CONCURRENCY × worker processes) so other accounts find free workers',
   }),
+  ACCOUNT_RUNS_IN_FLIGHT_CONTENDED: Type.Integer({
+    minimum: 1,
+    maximum: 10_000,
+    default: 2,
+    description:
+      'Places an account that holds a backlog refills up to while another account has runs in flight: a burst ' +
+      "yields the rest of its plan's places to the others, and takes them back when it is alone",
+  }),
   ACCOUNT_RUNS_HELD_MAX: Type.Integer({
     minimum: 0,
     default: 10_000,

@@ -95,12 +95,12 @@ export async function startSubmitted(deps: Deps, run: RunRow): Promise<void> {
  */
 export async function admitDue(deps: Deps, accountId: string, lookAgain = LOOK_AGAIN_MS): Promise<void> {
   try {
-    if (!(await admissionDue(deps.db, accountId))) return;
+    if (!(await admissionDue(deps.db, accountId, deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED))) return;
     await enqueueAdmitted(deps, await admitHeld(deps, accountId));
     // A held run another transaction had locked (a cancel, a resume that lost its race) was skipped: look again
     // shortly, rather than leave it to the sweep's minute. Not waited for; the sweep still covers a crash.
     const [next, ...later] = lookAgain;
-    if (next !== undefined && (await admissionDue(deps.db, accountId)))
+    if (next !== undefined && (await admissionDue(deps.db, accountId, deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED)))
       setTimeout(() => void admitDue(deps, accountId, later), next).unref();
   } catch (err) {
     deps.log.warn({ accountId, err: (err as Error).message }, 'admission failed; the admission sweep will admit');
@@ -117,7 +117,7 @@ async function admitHeld(deps: Deps, accountId: string): Promise<AdmittedRun[]> 
       const admitted = await deps.db.transaction(async (trx) => {
         const row = await lockAdmissions(trx, accountId);
         if (!row) return [];
-        return admitFromHold(trx, accountId, row.cap);
+        return admitFromHold(trx, accountId, { cap: row.cap, contended: deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED });
       });
       for (const a of admitted)
         announce(deps, a.id, [{ id: a.seq, runId: a.id, type: 'trace', at: iso(a.created_at)!, ...a.data }]);
