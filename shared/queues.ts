@@ -1,6 +1,7 @@
 import { FlowProducer, Queue, type ConnectionOptions } from 'bullmq';
 import type { RedisClient } from './redis/connection.js';
 import { shardOf, shardPrefixes } from './redis/cluster.js';
+import { QueueDepths } from './queue-depth.js';
 
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
@@ -33,6 +34,8 @@ export class QueueHub {
   private readonly stepQueues: Set<string>;
   private readonly queues = new Map<string, Queue>();
   private flowProducer?: FlowProducer;
+  /** Jobs waiting per queue, counted now and then: what the submit path compares with QUEUE_DEPTH_MAX. */
+  readonly depths = new QueueDepths((name) => this.shardsOf(name).map((shard) => this.queue(name, shard)));
 
   /** `stepQueues`: the queues step jobs use (the domains'), the only ones that exist on every shard. */
   constructor(

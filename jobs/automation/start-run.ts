@@ -1,7 +1,7 @@
-import { admitWorkflowRequest, getAccountStanding } from '../accounts/index.js';
+import { admitWorkflowRequest, getAccountStanding, giveBackWorkflowRequest } from '../accounts/index.js';
 import type { Deps } from '../../shared/deps.js';
 import { getRun } from '../../shared/db/runs.js';
-import { AppError } from '../../shared/errors.js';
+import { AppError, Backpressure } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { submitRun } from '../orchestrator/index.js';
 import { runTemplate } from '../workflows/index.js';
@@ -23,7 +23,8 @@ export type StartOutcome = { outcome: 'started'; runId: string } | { outcome: 'r
  * Starts the run a signal rule or a schedule names, for its account. There
  * is no request token, so the account itself is admitted: the same
  * unverified allowance and monthly quota a workflow request counts against
- * (shared/auth/workflow-allowance.ts). A refusal (quota, allowance) and a
+ * (jobs/accounts/workflow-allowance.ts). A refusal (quota, allowance, the
+ * account's hold full, a domain queue too deep: 429/503) and a
  * failure to start (a domain not available, a template input that no longer
  * fits) are answers to record, never thrown: the caller writes them on the
  * match or firing. `origin` lands in the run's metadata under `awp`. The run
@@ -58,8 +59,9 @@ export async function startAutomatedRun(
     plan: account.plan,
     activated: account.status === 'active',
   };
+  let taken;
   try {
-    await admitWorkflowRequest(deps, principal);
+    taken = await admitWorkflowRequest(deps, principal);
   } catch (err) {
     if (err instanceof AppError && err.status < 500) return { outcome: 'refused', reason: err.message };
     throw err;
@@ -72,9 +74,18 @@ export async function startAutomatedRun(
         : await submitRun(deps, principal, start.request, runId);
     return { outcome: 'started', runId: run.id };
   } catch (err) {
-    // Another attempt inserted this run first (the request's and the sweep's at once): it started, once.
-    if ((err as { code?: string }).code === UNIQUE_VIOLATION && (await getRun(deps.db, accountId, runId)))
+    // Another attempt inserted this run first (the request's and the sweep's at once): it started, once, and is
+    // counted once.
+    if ((err as { code?: string }).code === UNIQUE_VIOLATION && (await getRun(deps.db, accountId, runId))) {
+      await giveBackWorkflowRequest(deps, taken);
       return { outcome: 'started', runId };
+    }
+    // Refused for load (the account's hold is full, a queue too deep): nothing started, nothing counted; the
+    // refusal, with its reason, is the firing's or match's outcome.
+    if (err instanceof Backpressure) {
+      await giveBackWorkflowRequest(deps, taken);
+      return { outcome: 'refused', reason: err.message };
+    }
     if (err instanceof AppError && err.status < 500) return { outcome: 'failed', reason: err.message };
     deps.log.error(
       { accountId, startedBy: origin.startedBy, err: (err as Error).message },

@@ -15,6 +15,7 @@ import { decideRoute, previousTurn } from './decide.js';
 import { inRunTx } from './run-events.js';
 import { enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
 import { insertAdmitted, startSubmitted } from './admission.js';
+import { refuseWhenSaturated } from './backpressure.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
 import { answerApproves, gateOfWaitpoint } from '../approval-gates.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
@@ -23,10 +24,12 @@ import { assertScopes } from '../../shared/auth/scopes.js';
  * Starts a run, or resumes the conversation's waiting run when the request
  * is a follow-up carrying `itemId`/`action`. Writes the run and its first
  * events in one transaction, then enqueues the flow (or holds the run while
- * its account has no place: admission.ts); returns the run row. `runId` is
- * given by a caller that must start a run at most once (a signal match, a
- * schedule firing: jobs/automation/start-run.ts): a second insert of that id
- * fails on the primary key and writes nothing.
+ * its account has no place: admission.ts); returns the run row. Refused for
+ * load before anything is written: 503 when a queue of its route is too deep
+ * (backpressure.ts), 429 when its account's hold is full (admission.ts).
+ * `runId` is given by a caller that must start a run at most once (a signal
+ * match, a schedule firing: jobs/automation/start-run.ts): a second insert of
+ * that id fails on the primary key and writes nothing.
  */
 export async function submitRun(
   deps: Deps,
@@ -56,6 +59,8 @@ export async function submitRun(
   }
   if (body.taskId && !(await engineHooks().taskExists(deps.db, principal.accountId, body.taskId)))
     throw notFound(`Task ${body.taskId}`);
+  // Checked last, after every refusal a retry cannot fix, and before anything is written.
+  await refuseWhenSaturated(deps, decision.route);
 
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
   const row: RunInsert = {
