@@ -6,8 +6,9 @@ import { QueueDepths } from './queue-depth.js';
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
  * delivery, clock ticks, bridge actions (provider calls, apart from the
- * orchestrator's `bridge` step queue) and portal actions (headless chromium). Domain queues are named by the domain modules
- * (one queue per domain, named after it), listed in `jobs/registry.ts`.
+ * orchestrator's `bridge` step queue) and portal actions (headless chromium).
+ * Domain queues are named by the domain modules (one queue per domain, named
+ * after it), listed in `jobs/registry.ts`.
  */
 export const SERVICE_QUEUES = [
   'orchestrator',
@@ -19,7 +20,7 @@ export const SERVICE_QUEUES = [
 ] as const;
 /** The queue hosted bridge actions run on (and client-hosted ones time out on). */
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
-/** The queue portal actions run on: a browser run takes up to PORTAL_ACTION_TIMEOUT_MS, so it delays no provider call. */
+/** The queue portal actions run on: a browser run may take PORTAL_ACTION_TIMEOUT_MS, and delays no provider call. */
 export const PORTAL_ACTIONS_QUEUE = 'portal-actions';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 

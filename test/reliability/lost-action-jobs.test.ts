@@ -43,7 +43,7 @@ describe('nothing pending forever: bridge and portal actions whose job was lost'
   });
   after(() => provider.stop());
 
-  it('a hosted action committed but never enqueued is sent once by the sweep, though it sweeps three times', async () => {
+  it('a hosted action committed but never enqueued is sent once by the sweep, though it sweeps thrice', async () => {
     const checked = await checkAction(harness.deps, principal, {
       connectorId: 'hosted',
       capability: 'chat.post',
