@@ -7,21 +7,7 @@
  */
 import type { Deps } from '../../../shared/deps.js';
 import type { ConnectorRow } from '../connectors-repository.js';
-
-/** Connector kinds backed by an adapter; each has one file in this folder and one entry in `index.ts`. */
-export const PROVIDER_KINDS = ['stripe', 'twilio', 'smtp', 'slack'] as const;
-export type ProviderKind = (typeof PROVIDER_KINDS)[number];
-
-/** What adapters can do, as bridge capabilities (`<area>.<verb>`). */
-export const PROVIDER_CAPABILITIES = [
-  'pay.charge',
-  'pay.refund',
-  'msg.sms',
-  'msg.voice',
-  'msg.email',
-  'msg.chat',
-] as const;
-export type ProviderCapability = (typeof PROVIDER_CAPABILITIES)[number];
+import type { ProviderCapability, ProviderKind } from './kinds.js';
 
 export interface ProviderCallContext {
   deps: Pick<Deps, 'config' | 'db' | 'redis' | 'log'>;
@@ -53,6 +39,20 @@ export interface ProviderCallback {
   receivedAt: Date;
 }
 
+/** What a verified callback says, in the service's words (channels reconciles it: an action, a mission, a thread). */
+export type ProviderEvent =
+  | { kind: 'deliveryStatus'; providerRef: string; status: 'delivered' | 'failed' | 'pending'; error?: string }
+  | {
+      kind: 'inbound';
+      /** The sender (a phone number, an email address, a Slack user) and where it was sent to. */
+      from: string;
+      to: string | null;
+      text: string;
+      providerRef: string | null;
+      /** The provider's id of the message this one answers, when it says (email In-Reply-To, a Slack thread). */
+      inReplyTo: string | null;
+    };
+
 export type CallbackVerdict = { ok: true; externalId: string } | { ok: false; reason: string };
 
 export interface ProviderAdapter {
@@ -69,4 +69,6 @@ export interface ProviderAdapter {
    * is refused. `externalId` names the callback once (its redelivery has the same one).
    */
   verifyCallback?(callback: ProviderCallback, signingSecret: string): CallbackVerdict;
+  /** Reads a verified callback (a status callback, an inbound SMS, a Slack interaction, an inbound email). */
+  parseCallback?(callback: ProviderCallback): ProviderEvent[];
 }

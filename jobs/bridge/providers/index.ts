@@ -1,5 +1,6 @@
 // The provider adapters, by connector kind: each helper of issue 31 adds its one line.
-import type { ProviderAdapter, ProviderKind } from './adapter.js';
+import type { ProviderAdapter } from './adapter.js';
+import type { ProviderKind } from './kinds.js';
 
 export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> = {};
 
@@ -8,3 +9,4 @@ export function adapterFor(kind: string): ProviderAdapter | null {
 }
 
 export * from './adapter.js';
+export * from './kinds.js';
