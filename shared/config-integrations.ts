@@ -69,6 +69,22 @@ export const integrationConfig = {
     default: 900_000,
     description: "How long a client-hosted bridge action waits for the client's update before it is timedOut",
   }),
+  BRIDGE_PROVIDER_TIMEOUT_MS: Type.Integer({
+    minimum: 1000,
+    default: 259_200_000,
+    description:
+      'How long a bridge action a provider accepted without an outcome (awaitingProvider: an SMS queued, a payment ' +
+      "processing) waits for the provider's callback before it is timedOut (`run` asks the provider again, with the " +
+      'same idempotency key)',
+  }),
+  BRIDGE_STEP_WAIT_MS: Type.Integer({
+    minimum: 0,
+    maximum: 60_000,
+    default: 10_000,
+    description:
+      "How long a run's bridge step waits for its action inside the step; an action still under way then (retrying, " +
+      "or a client-hosted one) rests the run at awaitingAction until the action's end resumes it",
+  }),
   BROWSER_EXECUTABLE: Type.String({
     default: '/usr/bin/chromium',
     description:

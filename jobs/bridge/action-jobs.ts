@@ -2,6 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import { actionsWithOverdueJobs, type ActionRow } from './actions-repository.js';
+import { sweepUnreadRuns } from './run-resume.js';
 
 /**
  * The jobs bridge actions wait for, on the bridge-actions queue, and the
@@ -36,7 +37,9 @@ function jobOf(row: Pick<ActionRow, 'id' | 'status' | 'attempts' | 'next_attempt
     // the same Idempotency-Key.
     case 'running':
       return { name: 'run', id: `${row.id}.${row.attempts}`, data: data(row.attempts), delay: 0 };
+    // A client's or a provider's deadline: the job that times the action out.
     case 'awaitingClient':
+    case 'awaitingProvider':
       return {
         name: 'clientTimeout',
         id: `${row.id}.timeout.${row.attempts}`,
@@ -64,7 +67,7 @@ export async function enqueueAction(
     .add('run', { actionId: action.id, attempt }, { ...OPTIONS, jobId: `${action.id}.${attempt}`, delay: delayMs });
 }
 
-/** Times out a client-hosted action still waiting when its deadline passes. */
+/** Times out an action still waiting for its client or its provider when its deadline passes. */
 export async function enqueueClientTimeout(
   deps: Pick<Deps, 'queues'>,
   action: Pick<ActionRow, 'id' | 'attempts'>,
@@ -109,11 +112,13 @@ const MAX_CHECKED = 2000;
 
 /**
  * The `bridge.actions` sweep: every action under way whose job is overdue
- * (queued, a retry or a client's deadline `OVERDUE_SECONDS` past, or running
- * that long past BRIDGE_ACTION_TIMEOUT_MS) gets its job back if Redis lost it.
- * Without it such an action rested until someone called `run`.
+ * (queued, a retry or a client's or provider's deadline `OVERDUE_SECONDS` past,
+ * or running that long past BRIDGE_ACTION_TIMEOUT_MS) gets its job back if Redis
+ * lost it. Without it such an action rested until someone called `run`. Then
+ * every run resting on an action that settled `OVERDUE_SECONDS` ago without
+ * resuming it is resumed (jobs/bridge/run-resume.ts).
  */
-export async function sweepActions(deps: Deps): Promise<{ checked: number; requeued: number }> {
+export async function sweepActions(deps: Deps): Promise<{ checked: number; requeued: number; runsResumed: number }> {
   let checked = 0;
   let requeued = 0;
   let after = '';
@@ -130,5 +135,7 @@ export async function sweepActions(deps: Deps): Promise<{ checked: number; reque
     after = rows[rows.length - 1]!.id;
   }
   if (requeued > 0) deps.log.warn({ checked, requeued }, 'bridge action jobs put back');
-  return { checked, requeued };
+  const runsResumed = await sweepUnreadRuns(deps, OVERDUE_SECONDS, MAX_CHECKED);
+  if (runsResumed > 0) deps.log.warn({ runsResumed }, 'runs resumed by the sweep on their settled bridge actions');
+  return { checked, requeued, runsResumed };
 }

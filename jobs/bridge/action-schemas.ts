@@ -79,7 +79,9 @@ export const ActionView = Type.Object(
         {},
         {
           additionalProperties: true,
-          description: 'What was sent: endpoint, body hash, credential reference (never a value), signed',
+          description:
+            'What was sent: endpoint, body hash, credential reference (never a value), signed; `adapter` names the ' +
+            'provider adapter that made the call',
         },
       ),
     ),
@@ -94,9 +96,16 @@ export const ActionView = Type.Object(
       sessionId: Nullable(Type.String()),
       caseId: Nullable(Type.String()),
       missionId: Nullable(Type.String()),
+      runId: Nullable(Type.String({ description: 'The run whose bridge step performs it' })),
     }),
     nextAttemptAt: Nullable(Timestamp),
-    clientDeadline: Nullable(Timestamp),
+    clientDeadline: Nullable(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When an action waiting for its client (awaitingClient) or its provider (awaitingProvider) times out',
+      }),
+    ),
     history: Type.Array(
       Type.Object({
         from: Nullable(ActionStatus),

@@ -1,5 +1,6 @@
 import type { Db } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
+import { RUN_SETTLED_STATUSES, UNDER_WAY_STATUSES } from './machines.js';
 
 /** Every SQL statement of bridge actions. */
 
@@ -23,6 +24,9 @@ export interface ActionRow {
   session_id: string | null;
   case_id: string | null;
   mission_id: string | null;
+  /** The run whose bridge step made it, and when that run had its answer (jobs/bridge/run-resume.ts). */
+  run_id: string | null;
+  run_read_at: Date | null;
   /** `hosted` (the server calls the endpoint) or `client` (a client-hosted adapter reports back). */
   hosting: string;
   status: string;
@@ -54,6 +58,7 @@ export type NewAction = Pick<
   | 'session_id'
   | 'case_id'
   | 'mission_id'
+  | 'run_id'
   | 'hosting'
   | 'status'
   | 'idempotency_key'
@@ -71,8 +76,11 @@ export interface ActionChange {
   error?: Record<string, unknown> | null;
   providerRef?: string | null;
   nextAttemptAt?: Date | null;
+  /** When the action waits for its client or its provider (`awaitingClient`, `awaitingProvider`) at most. */
   clientDeadline?: Date | null;
   finished?: boolean;
+  /** The run waiting on the action has its answer (set once; never cleared). */
+  runRead?: boolean;
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
@@ -93,6 +101,11 @@ export async function getAction(
   const q = db('bridge_actions').where({ account_id: accountId, id: actionId }).first();
   if (forUpdate) q.forUpdate();
   return (await q) ?? null;
+}
+
+/** A read by id alone, for the service's own jobs (they carry no account). */
+export async function getActionById(db: Db, actionId: string): Promise<ActionRow | null> {
+  return (await db('bridge_actions').where({ id: actionId }).first()) ?? null;
 }
 
 /** The worker's read: by id alone (the job carries no account), locked. */
@@ -162,6 +175,7 @@ export async function moveAction(db: Db, id: string, c: ActionChange): Promise<A
   if (c.nextAttemptAt !== undefined) patch.next_attempt_at = c.nextAttemptAt;
   if (c.clientDeadline !== undefined) patch.client_deadline = c.clientDeadline;
   if (c.finished !== undefined) patch.finished_at = c.finished ? db.fn.now() : null;
+  if (c.runRead) patch.run_read_at = db.fn.now();
   const [row] = await db('bridge_actions').where({ id }).update(patch).returning('*');
   return row;
 }
@@ -176,8 +190,8 @@ export function actionsOfThread(db: Db, threadId: string) {
 
 /**
  * Actions under way whose job is overdue, in id order after `afterId`: queued (since `overdueSeconds`), a retry or a
- * client's deadline due `overdueSeconds` ago, or running `runningMs` (the call's own limit) plus that long. Their jobs
- * may be lost; the sweep checks (jobs/bridge/action-jobs.ts).
+ * client's or provider's deadline due `overdueSeconds` ago, or running `runningMs` (the call's own limit) plus that
+ * long. Their jobs may be lost; the sweep checks (jobs/bridge/action-jobs.ts).
  */
 export async function actionsWithOverdueJobs(
   db: Db,
@@ -187,15 +201,54 @@ export async function actionsWithOverdueJobs(
 ): Promise<ActionRow[]> {
   const running = at.overdueSeconds + at.runningMs / 1000;
   return db('bridge_actions')
-    .whereIn('status', ['queued', 'running', 'retrying', 'awaitingClient'])
+    .whereIn('status', UNDER_WAY_STATUSES)
     .andWhere('id', '>', afterId)
     .andWhereRaw(
       `((status = 'queued' AND updated_at < now() - make_interval(secs => ?))
         OR (status = 'retrying' AND next_attempt_at < now() - make_interval(secs => ?))
-        OR (status = 'awaitingClient' AND client_deadline < now() - make_interval(secs => ?))
+        OR (status IN ('awaitingClient', 'awaitingProvider') AND client_deadline < now() - make_interval(secs => ?))
         OR (status = 'running' AND updated_at < now() - make_interval(secs => ?)))`,
       [at.overdueSeconds, at.overdueSeconds, at.overdueSeconds, running],
     )
+    .orderBy('id')
+    .limit(limit);
+}
+
+/** Marks that the run of the action has had its answer (or waits for it no more); set once. */
+export async function markRunRead(db: Db, actionId: string): Promise<void> {
+  await db('bridge_actions').where({ id: actionId }).whereNull('run_read_at').update({ run_read_at: db.fn.now() });
+}
+
+/**
+ * Marks that the run waiting on the action has its answer, once: the action for the one caller that did it (the step
+ * that read it settled), null when it is not settled for its run or was read already (a resume had it).
+ */
+export async function claimRunRead(db: Db, actionId: string): Promise<ActionRow | null> {
+  const [row] = await db('bridge_actions')
+    .where({ id: actionId })
+    .whereNull('run_read_at')
+    .whereIn('status', RUN_SETTLED_STATUSES)
+    .update({ run_read_at: db.fn.now() })
+    .returning('*');
+  return row ?? null;
+}
+
+/**
+ * Actions a run made that settled for it more than `overdueSeconds` ago while the run has not had them (its resume
+ * was lost), in id order after `afterId`: the sweep resumes their runs (jobs/bridge/run-resume.ts).
+ */
+export async function actionsWithUnreadRuns(
+  db: Db,
+  overdueSeconds: number,
+  afterId: string,
+  limit: number,
+): Promise<ActionRow[]> {
+  return db('bridge_actions')
+    .whereNotNull('run_id')
+    .whereNull('run_read_at')
+    .whereIn('status', RUN_SETTLED_STATUSES)
+    .andWhere('id', '>', afterId)
+    .andWhereRaw('updated_at < now() - make_interval(secs => ?)', [overdueSeconds])
     .orderBy('id')
     .limit(limit);
 }

@@ -17,8 +17,9 @@ import { requireEffect } from '../orchestrator/index.js';
 import { requireOutreach } from '../policy/index.js';
 import { enqueueAction, putBackJob } from './action-jobs.js';
 import { resourcePatternProblem } from './logic.js';
-import { ACTIONS, type ActionStatus } from './machines.js';
+import { ACTIONS, UNDER_WAY_STATUSES, type ActionStatus } from './machines.js';
 import { runChecks } from './preflight.js';
+import { resumeRunOfAction } from './run-resume.js';
 import { isClientHosted } from './views.js';
 
 export interface ActionRequest {
@@ -30,6 +31,8 @@ export interface ActionRequest {
   sessionId?: string;
   caseId?: string;
   missionId?: string;
+  /** The run whose bridge step performs it (never from a client: the step sets it). */
+  runId?: string;
 }
 
 /** An action that passed its checks, ready to be written (in the caller's transaction) and queued after the commit. */
@@ -110,6 +113,7 @@ export async function writeAction(
     session_id: request.sessionId ?? null,
     case_id: request.caseId ?? null,
     mission_id: request.missionId ?? null,
+    run_id: request.runId ?? null,
     hosting: isClientHosted(connector.endpoint) ? 'client' : 'hosted',
     status: 'queued',
     idempotency_key: id,
@@ -188,7 +192,7 @@ export async function updateActionByClient(
     throw invalidPayload('A failed action carries its error', [
       { path: '/error', message: 'required when status is failed', keyword: 'required' },
     ]);
-  return deps.db.transaction(async (trx) => {
+  const updated = await deps.db.transaction(async (trx) => {
     const row = await getAction(trx, principal.accountId, actionId, true);
     if (!row) throw notFound(`Bridge action ${actionId}`);
     return transitionAction(trx, row, body.status, actorOf(principal), {
@@ -199,18 +203,21 @@ export async function updateActionByClient(
       providerRef: body.providerRef,
     });
   });
+  // A run resting on the action goes on with its answer.
+  await resumeRunOfAction(deps, updated);
+  return updated;
 }
 
 /** Statuses `run` answers as they are: the action is waiting for its worker, its provider or its client. */
-const UNDER_WAY = new Set<string>(['queued', 'running', 'retrying', 'awaitingClient']);
+const UNDER_WAY = new Set<string>(UNDER_WAY_STATUSES);
 
 /**
  * Runs an action: idempotent, so a client may call it right after creating one. An action under way is answered as
  * it is, and the job it waits for is put back in case Redis lost it (each job has a fixed id, so while it exists
- * this adds nothing): a `queued` one's attempt, a `retrying` one's next attempt at its time, an `awaitingClient`
- * one's timeout at its deadline; a `running` one is the worker's (the `bridge.actions` sweep puts its job back once
- * the call's time is long over). A `failed` or `timedOut` one goes back to `queued` with the same idempotency key.
- * Only an action that has ended for good (`succeeded`, `delivered`) is 409.
+ * this adds nothing): a `queued` one's attempt, a `retrying` one's next attempt at its time, an `awaitingClient` or
+ * `awaitingProvider` one's timeout at its deadline; a `running` one is the worker's (the `bridge.actions` sweep puts
+ * its job back once the call's time is long over). A `failed` or `timedOut` one goes back to `queued` with the same
+ * idempotency key. Only an action that has ended for good (`succeeded`, `delivered`) is 409.
  */
 export async function runAction(deps: Deps, principal: Principal, actionId: string): Promise<ActionRow> {
   const row = await deps.db.transaction(async (trx) => {

@@ -16,6 +16,7 @@ export const ACTION_STATUSES = [
   'running',
   'retrying',
   'awaitingClient',
+  'awaitingProvider',
   'succeeded',
   'delivered',
   'failed',

@@ -29,21 +29,36 @@ export type SessionStatus = (typeof SESSIONS.statuses)[number];
 /**
  * A bridge action. A hosted one goes `queued → running` and ends
  * `succeeded` (the provider took it) or `failed`, passing through
- * `retrying` between attempts of a transient failure. A client-hosted one
- * waits in `awaitingClient` until the client reports through `update`, or
- * `timedOut`. A provider's delivery callback moves a `succeeded` action to
- * `delivered` (or `failed`). `run` puts a failed or timed-out action back in
- * the queue, with the same idempotency key.
+ * `retrying` between attempts of a transient failure. A call through a
+ * provider adapter (jobs/bridge/providers/) the provider accepted without
+ * an outcome yet (an SMS queued, a payment processing) waits in
+ * `awaitingProvider` for the provider's callback (channels reconciles it
+ * by `providerRef`) until its deadline (BRIDGE_PROVIDER_TIMEOUT_MS), then
+ * is `timedOut`. A client-hosted one waits in `awaitingClient` until the
+ * client reports through `update`, or `timedOut`. A provider's delivery
+ * callback moves a `succeeded` action to `delivered` (or `failed`). `run`
+ * puts a failed or timed-out action back in the queue, with the same
+ * idempotency key (so a provider asked again answers with what it did).
  */
 export const ACTIONS = defineMachine({
   queued: ['running', 'awaitingClient', 'failed'],
-  running: ['succeeded', 'retrying', 'failed'],
+  running: ['succeeded', 'awaitingProvider', 'retrying', 'failed'],
   retrying: ['running', 'failed'],
   awaitingClient: ['succeeded', 'delivered', 'failed', 'timedOut'],
+  awaitingProvider: ['succeeded', 'delivered', 'failed', 'timedOut'],
   succeeded: ['delivered', 'failed'],
   delivered: [],
   failed: ['queued'],
   timedOut: ['queued'],
 });
+
+/** Statuses of an action that is under way: a job (an attempt, a retry, a deadline) is due for each. */
+export const UNDER_WAY_STATUSES = ['queued', 'running', 'retrying', 'awaitingClient', 'awaitingProvider'] as const;
+
+/**
+ * Statuses in which a run waiting on the action has its answer: it ended, or its provider took it and only the
+ * provider's callback is to come (the action goes on from there; the run reports it accepted).
+ */
+export const RUN_SETTLED_STATUSES = ['succeeded', 'awaitingProvider', 'delivered', 'failed', 'timedOut'] as const;
 
 export type ActionStatus = (typeof ACTIONS.statuses)[number];

@@ -91,13 +91,19 @@ export async function evaluateAndRecord(
   return decisionView(row);
 }
 
-/** The channel a contact capability reaches a person on; null for a capability that contacts no one. */
+/**
+ * The channel a contact capability reaches a person on; null for a capability that contacts no one. `msg.chat` (a
+ * provider adapter's post in the account's own workspace: a Slack channel) names no phone number or address to check.
+ */
 const CAPABILITY_CHANNEL: Record<string, (typeof OUTREACH_CHANNELS)[number]> = {
   'voice.call': 'call',
   'sms.send': 'sms',
   'email.send': 'email',
   'messages.send': 'message',
   'chat.post': 'message',
+  'msg.voice': 'call',
+  'msg.sms': 'sms',
+  'msg.email': 'email',
 };
 
 const pick = <T>(value: unknown, allowed?: readonly T[]) =>

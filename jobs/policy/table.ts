@@ -27,7 +27,18 @@ export interface DomainPolicy {
 }
 
 const MONEY = ['payments.*', 'pay.*', 'transfers.*'];
-const CONTACT = ['voice.call', 'sms.send', 'messages.send', 'email.send', 'chat.post'];
+// The provider adapters' message capabilities (jobs/bridge/providers/kinds.ts) beside the generic ones.
+const CONTACT = [
+  'voice.call',
+  'sms.send',
+  'messages.send',
+  'email.send',
+  'chat.post',
+  'msg.sms',
+  'msg.voice',
+  'msg.email',
+  'msg.chat',
+];
 const READ = ['*.read', '*.get', '*.list', '*.search', '*.status', '*.lookup'];
 
 export const POLICY: Readonly<Record<PolicyDomain, DomainPolicy>> = {
