@@ -94,7 +94,7 @@ describe('bridge actions through provider adapters', function () {
     assert.ok(!responses.some((r) => r.text.includes(credential)), 'no credential value in any response');
   });
 
-  it("a provider that queues it: awaitingProvider until its callback, which finds it by the provider's ref", async () => {
+  it("a provider that queues it: awaitingProvider until its callback, found by the provider's ref", async () => {
     const action = await act('queue');
     const waiting = (await settled(action.actionId, ['awaitingProvider', 'failed'])).body.action;
     assert.equal(waiting.status, 'awaitingProvider');
