@@ -44,6 +44,6 @@ export const RESUME_ACTIONS: readonly string[] = [
 /** Run statuses the domains declare (`statuses`): resting ones, and final ones with what each counts as. */
 export const DOMAIN_STATUSES: { resting: readonly string[]; final: Readonly<Record<string, 'succeeded' | 'failed'>> } =
   {
-    resting: ['awaitingApproval'],
+    resting: ['awaitingAction', 'awaitingApproval'],
     final: { delivered: 'succeeded', blocked: 'failed' },
   };

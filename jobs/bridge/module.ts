@@ -14,22 +14,28 @@ import { portalRoutes } from './portal/routes.js';
 import { processPortalAction, sweepPortalActions } from './portal/run.js';
 import { ActionAwaitingClientPayload } from './action-schemas.js';
 import { registryRoutes, scopes } from './routes.js';
+import { AWAITING_ACTION } from './run-resume.js';
+import { bridgeStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
 /**
  * Connectors, scoped credentials, provider actions and portals: how the
  * service reaches the outside. The registry half (connectors, preflight,
  * connection sessions, the policy) and actions (provider calls on their own
- * queue, jobs/bridge/action-worker.ts), outreach compliance and portals
+ * queue, jobs/bridge/action-worker.ts, through a provider adapter when the
+ * connector's kind has one), outreach compliance and portals
  * (jobs/bridge/portal/: sessions, templates, playbooks, actions run in
- * headless chromium on their own queue) are built. No orchestrator step yet: a run routed through
- * bridge is refused as not available.
+ * headless chromium on their own queue). A run's bridge step performs one
+ * action the request asks for (jobs/bridge/step.ts), resting at
+ * `awaitingAction` while it is under way past a short wait.
  */
 export const bridge = defineDomain({
   name: 'bridge',
-  summary: 'Connectors, scoped credentials, provider actions and portals',
+  summary: 'Connectors, scoped credentials, provider actions and portals; a run step sends what the request asks',
   scopes,
   vocabulary,
+  step: bridgeStep,
+  statuses: { resting: [AWAITING_ACTION] },
   events: {
     'bridge.action.awaitingClient': {
       description:
@@ -38,9 +44,11 @@ export const bridge = defineDomain({
       payload: ActionAwaitingClientPayload,
     },
   },
+  redact: ['recipient', 'message', 'request', 'response'],
   queues: { [BRIDGE_ACTIONS_QUEUE]: processBridgeAction, [PORTAL_ACTIONS_QUEUE]: processPortalAction },
-  // An action whose job Redis lost (a queued attempt, a retry, a client's timeout, a portal run) gets it back within
-  // about two minutes; the workers' claims make a job given twice run once.
+  // An action whose job Redis lost (a queued attempt, a retry, a client's or provider's timeout, a portal run) gets it
+  // back within about two minutes, and a run resting on an action that settled is resumed; the workers' claims make a
+  // job given twice run once.
   sweeps: {
     'bridge.actions': { cron: '* * * * *', run: sweepActions },
     'portal.actions': { cron: '* * * * *', run: sweepPortalActions },

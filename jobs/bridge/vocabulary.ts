@@ -5,7 +5,15 @@ import type { DomainVocabulary } from '../domain.js';
  * test/fixtures/route-table.json, which are not among these examples.
  */
 export const vocabulary: DomainVocabulary = {
-  lexicon: /\b(connectors?|webhooks?|integrations?|oauth|api (token|key) for|portal session|provider action)\b/i,
+  lexicon: new RegExp(
+    [
+      String.raw`\b(connectors?|webhooks?|integrations?|oauth|api (token|key) for|portal session|provider action)\b`,
+      // A message sent to an address a provider reaches: an email address, an international number, a #channel.
+      String.raw`^(please )?(e-?mail|text|sms|post|send)\b[^?!]*?` +
+        String.raw`([\w.+-]@[a-z0-9-]+\.[a-z]|\+\d[\d ().-]{6,}\d|(^|\s)#[a-z0-9])`,
+    ].join('|'),
+    'i',
+  ),
   examples: [
     'connect my google calendar',
     'register a webhook connector for our CRM',
@@ -102,5 +110,16 @@ export const vocabulary: DomainVocabulary = {
     'import our contacts from Google',
     'have the connector trigger a build in CircleCI',
     'set up a feed of new support tickets from Intercom into Slack',
+    'email the signed contract to legal@example.com',
+    'text +4915112345678 that the delivery is delayed by an hour',
+    'post the deployment summary to #releases',
+    'send an sms to +14155550123 saying the order has shipped',
+    'email the quarterly figures to finance@example.org',
+    'post the outage update in the #status channel',
+    'text the driver at +447700900123 that the gate code is 4512',
+    'post the incident timeline to #incidents in Slack',
+    'email the customer at jane@example.net that her refund went out',
+    'sms +33612345678 that the 9am appointment is confirmed',
+    'post a reminder about the retro to #team-alpha',
   ],
 };

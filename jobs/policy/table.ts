@@ -85,6 +85,7 @@ export const POLICY: Readonly<Record<PolicyDomain, DomainPolicy>> = {
           'calendar.create',
           'calendar.update',
           'contacts.sync',
+          'crm.create',
           'crm.update',
           'files.upload',
         ],
