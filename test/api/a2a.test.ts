@@ -129,6 +129,7 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
       for (const id of [
         'hunt',
         'resolve',
+        'bridge',
         'proxy',
         'pay',
         'template:findBestFit',
@@ -136,8 +137,6 @@ describe('A2A: agent card and JSON-RPC (official @a2a-js/sdk clients, real serve
         'template:coordinateHumanProcess',
       ])
         assert.ok(skills.includes(id), id);
-      // Domains that do not run yet are not offered.
-      assert.ok(!skills.includes('bridge'), 'bridge has connectors but no orchestrator step');
       assert.equal(v1.body.capabilities.streaming, true);
       const v03 = await harness.call('GET', '/.well-known/agent-card.json');
       assert.equal(v03.body.url, `${harness.url}/a2a`);

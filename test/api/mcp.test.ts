@@ -146,11 +146,13 @@ describe('MCP at POST /mcp (official client, real server)', () => {
     assert.equal(bad.isError, true);
     assert.equal((bad.structuredContent as any).error, 'invalidPayload');
     assert.equal((bad.structuredContent as any).details[0].path, '/request');
-    const unbuilt = await client.callTool({
+    // What a run could not do is its result, not an error: bridge says why it sent nothing.
+    const unsent = await client.callTool({
       name: 'orchestrator.run',
       arguments: { request: 'sync the CRM connector', domainRoute: ['bridge'] },
     });
-    assert.equal((unbuilt.structuredContent as any).error, 'policyViolation');
+    assert.notEqual(unsent.isError, true);
+    assert.equal((unsent.structuredContent as any).results.bridge.reason, 'notUnderstood');
     const missing = await client.callTool({ name: 'runs.get', arguments: { runId: 'run_missing' } });
     assert.equal((missing.structuredContent as any).error, 'notFound');
     const stream = await client.callTool({
