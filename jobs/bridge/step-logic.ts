@@ -35,7 +35,7 @@ const EMAIL = fullFormats.email as RegExp;
 const HASH_CHANNEL = /(?:^|[\s(])#([a-z0-9][a-z0-9._-]{0,79})/i;
 const WORDED_CHANNEL = /\b(?:in|to|on|into)\s+(?:the\s+)?([a-z0-9][a-z0-9_-]{0,79})\s+(?:slack\s+)?channel\b/i;
 /** `<area>.<verb>` standing alone (not part of an address, a host or a path). */
-const CAPABILITY_TOKEN = /(?<![\w@./-])([a-z][A-Za-z0-9]{0,49}\.[a-z][A-Za-z0-9]{0,49})(?![\w@/-]|\.[A-Za-z0-9])/g;
+const CAPABILITY_TOKEN = /(?<![\w@./-])([a-z][A-Za-z0-9]{1,49}\.[a-z][A-Za-z0-9]{1,49})(?![\w@/-]|\.[A-Za-z0-9])/g;
 
 export interface Recipient {
   kind: 'email' | 'phone' | 'chat';
@@ -70,43 +70,50 @@ function chatsIn(text: string): string[] {
   return [...new Set([hash, worded].filter((c): c is string => Boolean(c)).map((c) => `#${c.toLowerCase()}`))];
 }
 
-/** The channel by the earliest way the request names it: a leading verb, "by/via … <noun>", "a(n) <noun>". */
+/** The channel by the earliest way the request names it: a leading verb, "by/via … <noun>", "send … a(n) <noun>". */
 function channelNamed(text: string): { channel: StepChannel; from: 'verb' | 'phrase' } | null {
   let best: { channel: StepChannel; from: 'verb' | 'phrase'; at: number } | null = null;
   for (const channel of STEP_CHANNELS) {
     const { verbs, nouns } = CHANNEL_WORDS[channel];
     const verb = new RegExp(`${LEAD}(?:${verbs})\\b`, 'i').exec(text);
     if (verb && (!best || best.at > 0)) best = { channel, from: 'verb', at: 0 };
-    const phrase = new RegExp(
-      `\\b(?:by|via|over|through|per|on|in|with|send|give|drop|leave)\\s+(?:an?\\s+|the\\s+)?(?:${nouns})\\b`,
-      'i',
-    ).exec(text);
+    const phrase = [
+      `\\b(?:by|via|over|through|per)\\s+(?:an?\\s+|the\\s+)?(?:${nouns})\\b`,
+      `\\b(?:send|drop|leave|give)\\s+(?:\\w+\\s+)?an?\\s+(?:${nouns})\\b`,
+      ...(channel === 'chat' ? ['\\b(?:on|in)\\s+(?:the\\s+)?(?:slack|teams)\\b'] : []),
+    ]
+      .map((p) => new RegExp(p, 'i').exec(text))
+      .filter((m): m is RegExpExecArray => m !== null)
+      .sort((x, y) => x.index - y.index)[0];
     if (phrase && !verb && (!best || phrase.index < best.at)) best = { channel, from: 'phrase', at: phrase.index };
   }
   return best ? { channel: best.channel, from: best.from } : null;
 }
 
-/** What to say: quoted, after "that/saying/to say/:", else what is left once the verb and "to <recipient>" are cut. */
-export function messageOf(text: string, recipients: string[]): string | null {
-  const quoted = /["“”«]([^"“”«»]{1,2000})["“”»]/.exec(text)?.[1];
-  if (quoted?.trim()) return quoted.trim();
-  const after = /(?:\bthat|\bsaying|\bto say|\btelling (?:them|him|her)|:)\s+(.+)$/is.exec(text)?.[1];
-  if (after?.trim()) return tidy(after);
-  let rest = text.replace(
-    new RegExp(
-      `${LEAD}(?:send|${Object.values(CHANNEL_WORDS)
-        .map((w) => w.verbs)
-        .join('|')})\\b`,
-      'i',
-    ),
-    '',
-  );
+const ANY_VERB = new RegExp(
+  `${LEAD}(?:send|${Object.values(CHANNEL_WORDS)
+    .map((w) => w.verbs)
+    .join('|')})\\b`,
+  'i',
+);
+
+/** The text without its recipients ("to accounting@…", "at +1 415…", "in the ops channel") and channel phrases. */
+function withoutRecipients(text: string, recipients: string[]): string {
+  let rest = text;
   for (const r of recipients) {
     const escaped = r.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     rest = rest.replace(new RegExp(`\\s*\\b(?:to|at|for|on|in)?\\s*(?:the\\s+)?${escaped}(?:\\s+channel)?`, 'i'), ' ');
   }
-  rest = rest.replace(/\b(?:by|via|over|through|in|on)\s+(?:e-?mail|sms|text|slack|phone)\b/gi, ' ');
-  return tidy(rest) || null;
+  return rest.replace(/\b(?:by|via|over|through|in|on)\s+(?:e-?mail|sms|text|slack|phone)\b/gi, ' ');
+}
+
+/** What to say: quoted, after "that/saying/say/:", else what is left once the verb and "to <recipient>" are cut. */
+export function messageOf(text: string, recipients: string[]): string | null {
+  const quoted = /["“”«]([^"“”«»]{1,2000})["“”»]/.exec(text)?.[1];
+  if (quoted?.trim()) return quoted.trim();
+  const after = /(?:\bthat|\bsay(?:ing)?|\btell(?:ing)? (?:them|him|her)|:)\s+(.+)$/is.exec(text)?.[1];
+  if (after?.trim()) return tidy(withoutRecipients(after, recipients)) || null;
+  return tidy(withoutRecipients(text.replace(ANY_VERB, ''), recipients)) || null;
 }
 
 const tidy = (s: string) =>
