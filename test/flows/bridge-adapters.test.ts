@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { sweepActions } from '../../jobs/bridge/action-jobs.js';
 import { newWebhookSecret } from '../../jobs/events/logic.js';
+import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import { harness, type ApiResponse } from '../support/harness.js';
 import { daytimeOutreach } from '../support/outreach.js';
 import { until } from '../support/receiver.js';
@@ -120,6 +122,26 @@ describe('bridge actions through provider adapters', function () {
     const delivered = (await call('GET', `/v1/bridge/actions/${action.actionId}`)).body.action;
     assert.equal(delivered.status, 'delivered');
     assert.equal(provider.hits.filter((h) => h.idempotencyKey === action.actionId).length, 1);
+  });
+
+  it('a provider that never calls back: timedOut at its deadline; run asks it again with the same key', async () => {
+    const action = await act('queue');
+    await settled(action.actionId, ['awaitingProvider']);
+    // The deadline passed and its job is gone (days later, Redis lost it): the sweep puts the job back, due now.
+    await harness.deps
+      .db('bridge_actions')
+      .where({ id: action.actionId })
+      .update({ client_deadline: harness.deps.db.raw("now() - interval '5 minutes'") });
+    await harness.deps.queues.queue(BRIDGE_ACTIONS_QUEUE).remove(`${action.actionId}.timeout.1`);
+    assert.ok((await sweepActions(harness.deps)).requeued >= 1);
+    const timedOut = (await settled(action.actionId, ['timedOut'])).body.action;
+    assert.match(timedOut.error.message, /the provider took it but did not report its outcome in time/);
+    const again = await call('POST', `/v1/bridge/actions/${action.actionId}/run`);
+    assert.deepEqual([again.status, again.body.action.status], [202, 'queued']);
+    const back = (await settled(action.actionId, ['awaitingProvider'])).body.action;
+    assert.equal(back.attempts, 2);
+    const keys = provider.hits.filter((h) => h.idempotencyKey === action.actionId);
+    assert.equal(keys.length, 2, 'asked twice, with the same idempotency key');
   });
 
   it('a transient failure is retried with the same key, no sooner than the Retry-After, then succeeds', async () => {
