@@ -1,11 +1,21 @@
 import type { Knex } from 'knex';
 import type { RedisClient } from './redis/connection.js';
 import { pendingMigrations } from './db/migrate.js';
+import { isServerAway, type Dependency } from './transient.js';
 
 export type Health = { postgres: 'up' | 'down'; redis: 'up' | 'down' };
 
 const CHECK_TIMEOUT_MS = 1000;
 const REFRESH_MS = 1000;
+/** A check asked for while one ran (a connection was lost meanwhile) follows it this soon. */
+const AGAIN_MS = 50;
+const DEPENDENCIES: Dependency[] = ['postgres', 'redis'];
+
+/** The tarn pool's event API, as knex keeps it (`db.client.pool`). */
+interface PoolEvents {
+  on(event: 'createFail', listener: (id: unknown, err: unknown) => void): void;
+  removeListener(event: 'createFail', listener: (id: unknown, err: unknown) => void): void;
+}
 /** ioredis statuses of a client that lost (or closed) its connection; `connecting` is still worth a PING. */
 const LOST = new Set(['reconnecting', 'close', 'end']);
 
@@ -29,7 +39,7 @@ export class DependencyChecks {
   private pgProbe?: Promise<unknown>;
   private redisProbe?: Promise<unknown>;
 
-  constructor(private readonly deps: { db: Knex; redis: RedisClient }) {}
+  constructor(readonly deps: { db: Knex; redis: RedisClient }) {}
 
   async check(): Promise<Health> {
     const [pg, redis] = await Promise.allSettled([this.postgres(), this.redis()]);
@@ -54,34 +64,112 @@ export class DependencyChecks {
  * runs a check and starts a background refresh: the next check starts
  * `REFRESH_MS` after the previous one finished (never overlapping, at most
  * once a second). The timer is unref'd and `stop()` (from `deps.close()`) ends it.
+ *
+ * Once `watch()`ed (the web process does), a lost connection flips the state
+ * at once rather than at the next check: Redis's client closing its
+ * connection, a Postgres connection that cannot be made or a query cut off
+ * by the server going away (`isServerAway`). Such a loss also runs a check
+ * right away, so a false alarm (one backend terminated) lasts one round trip;
+ * a check that began before the loss cannot clear it. Requests read
+ * `isDown()` to fail at once instead of waiting on the dependency.
  */
 export class HealthMonitor {
   private state?: { checks: Health; checkedAt: Date };
-  private first?: Promise<void>;
+  /** What requests go by: `up` until a check or a lost connection says otherwise. */
+  private readonly known: Health = { postgres: 'up', redis: 'up' };
+  /** When each dependency was last lost (ms): a check that began before that cannot vouch for it. */
+  private readonly lostAt: Record<Dependency, number> = { postgres: 0, redis: 0 };
+  private inflight?: Promise<void>;
+  private again = false;
   private timer?: NodeJS.Timeout;
   private stopped = false;
+  private unwatch: Array<() => void> = [];
 
   constructor(readonly checks: DependencyChecks) {}
 
   /** The latest state; waits only for the very first check. */
   async current(): Promise<{ checks: Health; checkedAt: Date }> {
-    if (!this.state) {
-      this.first ??= this.refresh();
-      await this.first;
-    }
+    if (!this.state) await (this.inflight ?? this.refresh());
     return this.state!;
+  }
+
+  /** Whether `dependency` is known to be down now (no round trip). */
+  isDown(dependency: Dependency): boolean {
+    return this.known[dependency] === 'down';
+  }
+
+  /** Follows the dependencies' connection events, and keeps checking from now on. */
+  watch(): void {
+    if (this.unwatch.length > 0 || this.stopped) return;
+    const { db, redis } = this.checks.deps;
+    const redisLost = () => this.lost('redis');
+    const redisBack = () => this.kick();
+    redis.on('close', redisLost);
+    redis.on('end', redisLost);
+    redis.on('ready', redisBack);
+    const pgLost = (err: unknown) => {
+      if (isServerAway(err)) this.lost('postgres');
+    };
+    const pool = (db.client as { pool?: PoolEvents }).pool;
+    const createFail = (_id: unknown, err: unknown) => pgLost(err);
+    pool?.on('createFail', createFail);
+    db.on('query-error', pgLost);
+    this.unwatch.push(() => {
+      redis.off('close', redisLost);
+      redis.off('end', redisLost);
+      redis.off('ready', redisBack);
+      pool?.removeListener('createFail', createFail);
+      db.off('query-error', pgLost);
+    });
+    void this.current();
   }
 
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    for (const off of this.unwatch.splice(0)) off();
   }
 
-  private async refresh(): Promise<void> {
-    this.state = { checks: await this.checks.check(), checkedAt: new Date() };
+  /** A connection to `dependency` was lost: down at once, and checked now (not at the next tick). */
+  private lost(dependency: Dependency): void {
+    this.lostAt[dependency] = Date.now();
+    if (this.known[dependency] === 'down') return; // already down: the regular checks see it come back
+    this.known[dependency] = 'down';
+    if (this.state) this.state = { checks: { ...this.state.checks, [dependency]: 'down' }, checkedAt: new Date() };
+    this.kick();
+  }
+
+  /** A check now: at once when none is running, else right after the running one. */
+  private kick(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => void this.refresh(), REFRESH_MS);
-    this.timer.unref();
+    if (this.inflight) {
+      this.again = true;
+      return;
+    }
+    clearTimeout(this.timer);
+    void this.refresh();
+  }
+
+  private refresh(): Promise<void> {
+    this.inflight = (async () => {
+      const began = Date.now();
+      const checks = await this.checks.check();
+      for (const dependency of DEPENDENCIES)
+        if (checks[dependency] === 'up' && this.lostAt[dependency] >= began) {
+          checks[dependency] = 'down'; // lost while this check ran: its answer is already old
+          this.again = true;
+        }
+      Object.assign(this.known, checks);
+      this.state = { checks, checkedAt: new Date() };
+    })().finally(() => {
+      this.inflight = undefined;
+      if (this.stopped) return;
+      const soon = this.again;
+      this.again = false;
+      this.timer = setTimeout(() => void this.refresh(), soon ? AGAIN_MS : REFRESH_MS);
+      this.timer.unref();
+    });
+    return this.inflight;
   }
 }
 

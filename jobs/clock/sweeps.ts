@@ -1,6 +1,8 @@
+import type { Deps } from '../../shared/deps.js';
 import type { DomainSweep } from '../domain.js';
 import { fromModules } from '../module-registry.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
+import { sweepLostRuns } from '../orchestrator/lost-runs.js';
 import { sweepAdmissions } from '../orchestrator/admission.js';
 import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
 import {
@@ -37,3 +39,11 @@ export const sweeps: () => Readonly<Record<string, DomainSweep>> = fromModules((
   ...ENGINE_SWEEPS,
   ...m.sweeps,
 }));
+
+/**
+ * Passes the clock asks for when something happened rather than on a schedule (workers/clock.ts): `runs.lost` once
+ * Redis is back after losing its connection, or a clock became leader (its lease gone with an emptied Redis, say).
+ */
+export const TRIGGERED_SWEEPS: Readonly<Record<string, (deps: Deps) => Promise<unknown>>> = {
+  'runs.lost': sweepLostRuns,
+};
