@@ -66,7 +66,7 @@ describe('runs whose jobs Redis lost', function () {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`one pass re-drives every run (more than ${SWEEP_PAGE}) that lost its job, and no run whose job is there`, async () => {
+  it(`one pass re-drives every run (over ${SWEEP_PAGE}) that lost its job, and none whose job is there`, async () => {
     // No worker: the jobs wait in Redis, then Redis loses them all.
     const lost = await submit(SWEEP_PAGE + 20);
     await deps.redis.flushall();
