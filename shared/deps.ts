@@ -82,7 +82,8 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
 /**
  * The deps of the web's requests: the process's, except that Redis and
  * Postgres fail fast. Redis through a connection of their own that never
- * waits for it (`failFastClient`), with queue handles and a bus on it;
+ * waits for it (`failFastClient`), with queue handles on it and a bus that
+ * publishes on it (its subscriptions wait for Redis like any other);
  * Postgres through the process's pool, refusing at once while the health
  * state knows Postgres is down (a lost connection flips it, see
  * `HealthMonitor.watch`) instead of waiting out knex's acquire timeout.
@@ -99,7 +100,7 @@ export function requestDeps(deps: Deps): Deps {
     (err) => deps.log.warn({ err: err.message }, 'queue connection error'),
     { shards: deps.config.QUEUE_SHARDS, stepQueues: DOMAIN_NAMES },
   );
-  const bus = new Bus(redis, deps.config.QUEUE_PREFIX);
+  const bus = new Bus(redis, deps.config.QUEUE_PREFIX, deps.redis);
   let closed = false;
   return {
     ...deps,

@@ -42,8 +42,17 @@ export class DependencyChecks {
   constructor(readonly deps: { db: Knex; redis: RedisClient }) {}
 
   async check(): Promise<Health> {
-    const [pg, redis] = await Promise.allSettled([this.postgres(), this.redis()]);
-    return { postgres: pg.status === 'fulfilled' ? 'up' : 'down', redis: redis.status === 'fulfilled' ? 'up' : 'down' };
+    const { postgres, redis } = await this.probe();
+    return {
+      postgres: postgres.status === 'fulfilled' ? 'up' : 'down',
+      redis: redis.status === 'fulfilled' ? 'up' : 'down',
+    };
+  }
+
+  /** Both probes, settled: a rejection says why (a timeout, or the server refusing). */
+  async probe(): Promise<Record<Dependency, PromiseSettledResult<unknown>>> {
+    const [postgres, redis] = await Promise.allSettled([this.postgres(), this.redis()]);
+    return { postgres, redis };
   }
 
   private postgres(): Promise<unknown> {
@@ -70,15 +79,19 @@ export class DependencyChecks {
  * connection, a Postgres connection that cannot be made or a query cut off
  * by the server going away (`isServerAway`). Such a loss also runs a check
  * right away, so a false alarm (one backend terminated) lasts one round trip;
- * a check that began before the loss cannot clear it. Requests read
- * `isDown()` to fail at once instead of waiting on the dependency.
+ * a check that began before the loss cannot clear it.
+ *
+ * Requests read `isDown()` to fail at once instead of waiting on the
+ * dependency. It goes by evidence the server is away (a loss, or a probe
+ * refused), never by a slow probe alone: a pool busy under load makes the
+ * probe wait too, and must not turn every request away.
  */
 export class HealthMonitor {
   private state?: { checks: Health; checkedAt: Date };
-  /** What requests go by: `up` until a check or a lost connection says otherwise. */
-  private readonly known: Health = { postgres: 'up', redis: 'up' };
-  /** When each dependency was last lost (ms): a check that began before that cannot vouch for it. */
-  private readonly lostAt: Record<Dependency, number> = { postgres: 0, redis: 0 };
+  /** When each dependency was last seen away (ms)... */
+  private readonly lostAt: Record<Dependency, number> = { postgres: -1, redis: -1 };
+  /** ...and when the last probe that found it up began: it is down for requests while the loss is the later. */
+  private readonly upSince: Record<Dependency, number> = { postgres: 0, redis: 0 };
   private inflight?: Promise<void>;
   private again = false;
   private timer?: NodeJS.Timeout;
@@ -93,9 +106,9 @@ export class HealthMonitor {
     return this.state!;
   }
 
-  /** Whether `dependency` is known to be down now (no round trip). */
+  /** Whether `dependency` is known to be away now (no round trip): seen lost, and no probe found it up since. */
   isDown(dependency: Dependency): boolean {
-    return this.known[dependency] === 'down';
+    return this.lostAt[dependency] >= this.upSince[dependency];
   }
 
   /** Follows the dependencies' connection events, and keeps checking from now on. */
@@ -132,9 +145,9 @@ export class HealthMonitor {
 
   /** A connection to `dependency` was lost: down at once, and checked now (not at the next tick). */
   private lost(dependency: Dependency): void {
+    const already = this.isDown(dependency);
     this.lostAt[dependency] = Date.now();
-    if (this.known[dependency] === 'down') return; // already down: the regular checks see it come back
-    this.known[dependency] = 'down';
+    if (already) return; // the regular checks see it come back
     if (this.state) this.state = { checks: { ...this.state.checks, [dependency]: 'down' }, checkedAt: new Date() };
     this.kick();
   }
@@ -153,13 +166,19 @@ export class HealthMonitor {
   private refresh(): Promise<void> {
     this.inflight = (async () => {
       const began = Date.now();
-      const checks = await this.checks.check();
-      for (const dependency of DEPENDENCIES)
-        if (checks[dependency] === 'up' && this.lostAt[dependency] >= began) {
-          checks[dependency] = 'down'; // lost while this check ran: its answer is already old
-          this.again = true;
+      const probed = await this.checks.probe();
+      const checks: Health = { postgres: 'down', redis: 'down' };
+      for (const dependency of DEPENDENCIES) {
+        const result = probed[dependency];
+        if (result.status === 'rejected') {
+          if (isServerAway(result.reason)) this.lostAt[dependency] = Date.now();
+        } else if (this.lostAt[dependency] >= began) {
+          this.again = true; // lost while this check ran: its answer is already old
+        } else {
+          checks[dependency] = 'up';
+          this.upSince[dependency] = began;
         }
-      Object.assign(this.known, checks);
+      }
       this.state = { checks, checkedAt: new Date() };
     })().finally(() => {
       this.inflight = undefined;
