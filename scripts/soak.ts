@@ -38,8 +38,6 @@ const startedAt = new Date().toISOString();
 log(`starting Redis and Postgres`);
 const services = await startServices({ redisPersist: config.redisPersist });
 const db = createDb(services.databaseUrl);
-await migrateLatest(db);
-const token = await soakToken(db);
 const receiver = await startReceiver(config.webhookTimeoutMs);
 const procs = new ProcessSet(
   {
@@ -68,86 +66,104 @@ process.once('SIGINT', () => {
   void procs.stop(5_000).finally(() => services.stop().finally(() => process.exit(130)));
 });
 
-log(`starting the Procfile's processes (logs in .data/soak-logs/)`);
-await procs.start();
-const samplers = new Samplers({
-  databaseUrl: services.databaseUrl,
-  redisUrl: services.redisUrl,
-  pids: () => procs.pids(),
-  now,
-});
-samplers.start(config.sampleEveryS);
-const api = new Client(() => procs.webUrls(), token, now);
-const fixtures = await setUpFixtures(api, receiver);
-const tracker = new Tracker();
-log(`domains: ${fixtures.domains.join(', ')}; load for ${config.durationS} s at ${config.rate}/s`);
+let stopped = false;
+/** The soak from its processes to its report; its exit code (1: a check failed). */
+async function soak(): Promise<number> {
+  await migrateLatest(db);
+  const token = await soakToken(db);
+  log(`starting the Procfile's processes (logs in .data/soak-logs/)`);
+  await procs.start();
+  const samplers = new Samplers({
+    databaseUrl: services.databaseUrl,
+    redisUrl: services.redisUrl,
+    pids: () => procs.pids(),
+    now,
+  });
+  samplers.start(config.sampleEveryS);
+  const api = new Client(() => procs.webUrls(), token, now);
+  const fixtures = await setUpFixtures(api, receiver);
+  const tracker = new Tracker();
+  log(`domains: ${fixtures.domains.join(', ')}; load for ${config.durationS} s at ${config.rate}/s`);
 
-t0 = Date.now();
-const plan = faultPlan(config.durationS, config);
-let actionsEndedS = 0;
-const [load, faulted] = await Promise.all([
-  driveLoad(api, tracker, fixtures, { ...config, log }).finally(() => (actionsEndedS = Math.round(now()))),
-  runFaults(plan, { procs, services, receiver, now, startedAt: 0 }, log),
-]);
-// The schedule would keep firing through the drain: paused, so the drain ends on what the load started.
-if (fixtures.scheduleId) await api.call('setup', 'POST', `/v1/schedules/${fixtures.scheduleId}/pause`, { body: {} });
+  t0 = Date.now();
+  const plan = faultPlan(config.durationS, config);
+  let actionsEndedS = 0;
+  const [load, faulted] = await Promise.all([
+    driveLoad(api, tracker, fixtures, { ...config, log }).finally(() => (actionsEndedS = Math.round(now()))),
+    runFaults(plan, { procs, services, receiver, now, startedAt: 0 }, log),
+  ]);
+  // The schedule would keep firing through the drain: paused, so the drain ends on what the load started.
+  if (fixtures.scheduleId) await api.call('setup', 'POST', `/v1/schedules/${fixtures.scheduleId}/pause`, { body: {} });
 
-log(`load done; draining (at most ${config.drainS} s)`);
-const drainStart = Date.now();
-let drained = false;
-while (!interrupted && (Date.now() - drainStart) / 1000 < config.drainS) {
-  const left = await unsettled(db, SOAK_ACCOUNT, 3600).catch(() => null);
-  // Pending firings and matches are waited for two minutes (the clock's sweeps run every minute), then judged.
-  const waitedS = (Date.now() - drainStart) / 1000;
-  if (left && left.runs + left.deliveries === 0 && (left.automation === 0 || waitedS > 120)) {
-    drained = true;
-    break;
+  log(`load done; draining (at most ${config.drainS} s)`);
+  const drainStart = Date.now();
+  let drained = false;
+  while (!interrupted && (Date.now() - drainStart) / 1000 < config.drainS) {
+    const left = await unsettled(db, SOAK_ACCOUNT, 3600).catch(() => null);
+    // Pending firings and matches are waited for two minutes (the clock's sweeps run every minute), then judged.
+    const waitedS = (Date.now() - drainStart) / 1000;
+    if (left && left.runs + left.deliveries === 0 && (left.automation === 0 || waitedS > 120)) {
+      drained = true;
+      break;
+    }
+    if (left) log(`drain: ${left.runs} runs moving, ${left.deliveries} deliveries due, ${left.automation} pending`);
+    await sleep(5000);
   }
-  if (left) log(`drain: ${left.runs} runs moving, ${left.deliveries} deliveries due, ${left.automation} pending`);
-  await sleep(5000);
-}
-const drainS = Math.round((Date.now() - drainStart) / 1000);
-await samplers.stop();
-log('stopping the processes (SIGTERM)');
-const exitCodes = await procs.stop();
+  const drainS = Math.round((Date.now() - drainStart) / 1000);
+  await samplers.stop();
+  log('stopping the processes (SIGTERM)');
+  const exitCodes = await procs.stop();
+  stopped = true;
 
-const { checks, rss } = await runChecks({
-  db,
-  accountId: SOAK_ACCOUNT,
-  config,
-  tracker,
-  fixtures,
-  receiver,
-  records: api.records,
-  windows: faulted.windows,
-  samplers,
-  lives: procs.lives,
-  exitCodes,
-  processCount: LAYOUT.length,
-});
-const report = renderReport({
-  config,
-  startedAt,
-  loadS: config.durationS,
-  actionsEndedS,
-  drainS,
-  drained,
-  checks,
-  faults: faulted.faults,
-  outcomes: tracker.outcomes,
-  runStatuses: await runStatuses(db, SOAK_ACCOUNT),
-  receiverAnswers: receiver.answers,
-  records: api.records,
-  rss,
-  pgConnections: samplers.pgConnections,
-  redisMb: samplers.redisMb,
-  load,
-});
-fs.mkdirSync(path.dirname(path.resolve(config.reportFile)), { recursive: true });
-fs.writeFileSync(config.reportFile, report);
-console.log(report);
-log(`report written to ${config.reportFile}`);
-await receiver.stop();
-await db.destroy();
-await services.stop();
-process.exit(checks.every((c) => c.ok) ? 0 : 1);
+  const { checks, rss } = await runChecks({
+    db,
+    accountId: SOAK_ACCOUNT,
+    config,
+    tracker,
+    fixtures,
+    receiver,
+    records: api.records,
+    windows: faulted.windows,
+    samplers,
+    lives: procs.lives,
+    exitCodes,
+    processCount: LAYOUT.length,
+  });
+  const report = renderReport({
+    config,
+    startedAt,
+    loadS: config.durationS,
+    actionsEndedS,
+    drainS,
+    drained,
+    checks,
+    faults: faulted.faults,
+    outcomes: tracker.outcomes,
+    runStatuses: await runStatuses(db, SOAK_ACCOUNT),
+    receiverAnswers: receiver.answers,
+    records: api.records,
+    rss,
+    pgConnections: samplers.pgConnections,
+    redisMb: samplers.redisMb,
+    load,
+  });
+  fs.mkdirSync(path.dirname(path.resolve(config.reportFile)), { recursive: true });
+  fs.writeFileSync(config.reportFile, report);
+  console.log(report);
+  log(`report written to ${config.reportFile}`);
+  return checks.every((c) => c.ok) ? 0 : 1;
+}
+
+// Whatever happens (a check's query failing, a process that never starts), nothing the soak started outlives it.
+let code = 2;
+try {
+  code = await soak();
+} catch (err) {
+  log(`failed: ${(err as Error).stack}`);
+} finally {
+  if (!stopped) await procs.stop(5_000).catch(() => undefined);
+  await receiver.stop().catch(() => undefined);
+  await db.destroy().catch(() => undefined);
+  await services.stop();
+}
+process.exit(code);

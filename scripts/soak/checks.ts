@@ -82,7 +82,8 @@ export async function runChecks(i: CheckInputs): Promise<{ checks: Check[]; rss:
     check(
       'Answers: streams gapless and ending in final, duplicate signals matched once',
       i.tracker.problems,
-      `${i.tracker.streams.followed} streams followed, ${i.tracker.streams.cut} cut by a killed web process`,
+      `${i.tracker.streams.followed} streams answered 200 (${i.tracker.streams.cut} of them cut before final by a ` +
+        `killed web process), ${i.tracker.streams.unanswered} not answered 200`,
     ),
   );
   const { attempts, events } = await ledger(

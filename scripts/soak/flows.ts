@@ -49,7 +49,10 @@ export async function asyncRun(c: Ctx): Promise<void> {
 }
 
 function followed(c: Ctx, what: string, a: Answer, events: Array<{ id: number; type: string }>): void {
-  if (a.status !== 200) return c.t.count(`${what}: ${label(a)}`);
+  if (a.status !== 200) {
+    c.t.streams.unanswered++;
+    return c.t.count(`${what}: ${label(a)}`);
+  }
   c.t.streams.followed++;
   const problem = streamProblem(events);
   // A web process killed mid-stream cuts it: that is the kill, not a gap in what the service sent.

@@ -19,7 +19,7 @@ export class Tracker {
   readonly outcomes = new Map<string, number>();
   readonly problems: string[] = [];
   readonly signalIds: string[] = [];
-  streams = { followed: 0, cut: 0 };
+  streams = { followed: 0, cut: 0, unanswered: 0 };
   digests = { checked: 0 };
 
   count(what: string): void {
