@@ -9,6 +9,9 @@ import type { Knex } from 'knex';
  * both and start runs that hold `runs:write` only, as they did until now.
  */
 export async function up(knex: Knex): Promise<void> {
+  // migration-safe: foreign-key-without-not-valid: the column is added just before, in the same transaction, null
+  // in every row: validating the key reads schedules and signal_rules (a row per schedule or rule) and looks nothing
+  // up in members. (Applied before the check; a new migration would add the key NOT VALID and validate it apart.)
   for (const table of ['schedules', 'signal_rules']) {
     await knex.schema.alterTable(table, (t) => {
       t.text('created_by').references('members.id').onDelete('SET NULL');

@@ -72,8 +72,8 @@ export const integrationConfig = {
   BROWSER_EXECUTABLE: Type.String({
     default: '/usr/bin/chromium',
     description:
-      'Chromium that POST /v1/tools/portalBrowser drives (playwright-core); missing: the tool answers 422 ' +
-      'and nothing else needs it',
+      'Chromium the portal-actions worker drives (playwright-core) for POST /v1/tools/portalBrowser; missing: ' +
+      'the request answers 422 (and a worker without it fails the action); nothing else needs it',
   }),
   PORTAL_STEP_TIMEOUT_MS: Type.Integer({
     minimum: 100,

@@ -7,6 +7,7 @@ import { integrationConfig } from './config-integrations.js';
 import { securityConfig } from './config-security.js';
 import { housekeepingConfig } from './config-housekeeping.js';
 import { hashTag, parseClusterNodes } from './redis/cluster.js';
+import { depthLimits } from './queue-depth.js';
 
 /**
  * Every environment variable the service reads, in one schema. The table of
@@ -41,6 +42,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   if (errors.length > 0) {
     const list = errors.map((e) => `${e.path.slice(1) || '(root)'}: ${e.message}`).join('; ');
     throw new Error(`Invalid configuration: ${list}`);
+  }
+  try {
+    depthLimits((converted as Config).QUEUE_DEPTH_MAX_BY_DOMAIN);
+  } catch (err) {
+    throw new Error(`Invalid configuration: ${(err as Error).message}`);
   }
   const redisProblem = redisSettingsProblem(converted as Config);
   if (redisProblem) throw new Error(`Invalid configuration: ${redisProblem}`);

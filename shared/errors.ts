@@ -59,3 +59,21 @@ export const notImplemented = (message: string) => new AppError('notImplemented'
 export function isPermanent(err: unknown): boolean {
   return err instanceof AppError && err.status >= 400 && err.status < 500;
 }
+
+/**
+ * A submission refused for load, before anything of it was written: `429` (the account holds as many runs as it may)
+ * or `503` (a domain queue is past its depth: the service is saturated), always with `Retry-After`. Its own class so
+ * what admitted the request (the workflow allowance and quota) is given back, and a schedule or signal records the
+ * refusal as such rather than as a failure.
+ */
+export class Backpressure extends AppError {
+  constructor(
+    code: 'rateLimitExceeded' | 'unavailable',
+    message: string,
+    readonly retryAfterSeconds: number,
+    details: Record<string, unknown>,
+  ) {
+    super(code, message, { ...details, retryAfterSeconds }, { 'Retry-After': String(retryAfterSeconds) });
+    this.name = 'Backpressure';
+  }
+}

@@ -1,16 +1,27 @@
 import { FlowProducer, Queue, type ConnectionOptions } from 'bullmq';
 import type { RedisClient } from './redis/connection.js';
 import { shardOf, shardPrefixes } from './redis/cluster.js';
+import { QueueDepths } from './queue-depth.js';
 
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
- * delivery, clock ticks and bridge actions (provider calls, apart from the
- * orchestrator's `bridge` step queue). Domain queues are named by the domain modules
- * (one queue per domain, named after it), listed in `jobs/registry.ts`.
+ * delivery, clock ticks, bridge actions (provider calls, apart from the
+ * orchestrator's `bridge` step queue) and portal actions (headless chromium).
+ * Domain queues are named by the domain modules (one queue per domain, named
+ * after it), listed in `jobs/registry.ts`.
  */
-export const SERVICE_QUEUES = ['orchestrator', 'events', 'webhooks', 'clock', 'bridge-actions'] as const;
+export const SERVICE_QUEUES = [
+  'orchestrator',
+  'events',
+  'webhooks',
+  'clock',
+  'bridge-actions',
+  'portal-actions',
+] as const;
 /** The queue hosted bridge actions run on (and client-hosted ones time out on). */
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
+/** The queue portal actions run on: a browser run may take PORTAL_ACTION_TIMEOUT_MS, and delays no provider call. */
+export const PORTAL_ACTIONS_QUEUE = 'portal-actions';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 
 /**
@@ -24,6 +35,8 @@ export class QueueHub {
   private readonly stepQueues: Set<string>;
   private readonly queues = new Map<string, Queue>();
   private flowProducer?: FlowProducer;
+  /** Jobs waiting per queue, counted now and then: what the submit path compares with QUEUE_DEPTH_MAX. */
+  readonly depths = new QueueDepths((name) => this.shardsOf(name).map((shard) => this.queue(name, shard)));
 
   /** `stepQueues`: the queues step jobs use (the domains'), the only ones that exist on every shard. */
   constructor(

@@ -40,8 +40,9 @@ const ERROR_RESPONSES: Record<number, string> = {
   404: 'notFound',
   409: 'conflict',
   422: 'policyViolation',
-  429: 'rateLimitExceeded or quotaExceeded',
+  429: 'rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After',
   500: 'internalError',
+  503: 'unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After',
 };
 
 function parameters(route: AnyRoute, components: Record<string, Json>): Json[] {
@@ -151,6 +152,7 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string, webhooks: Web
       404,
       429,
       500,
+      503,
       ...(route.auth !== 'public' ? [401, 403] : []),
       ...(route.method === 'POST' ? [409] : []),
     ];

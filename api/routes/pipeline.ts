@@ -1,7 +1,7 @@
 import type { Deps } from '../../shared/deps.js';
-import { notImplemented } from '../../shared/errors.js';
+import { Backpressure, notImplemented } from '../../shared/errors.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
-import { admitWorkflowRequest } from '../../jobs/accounts/workflow-allowance.js';
+import { admitWorkflowRequest, giveBackWorkflowRequest } from '../../jobs/accounts/workflow-allowance.js';
 import { EmptyBody } from '../../shared/schemas/common.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { assertValid } from '../../shared/validation.js';
@@ -47,10 +47,18 @@ export function validateInput(
   return { params: params as Record<string, unknown>, query: query as Record<string, unknown>, body };
 }
 
-/** The workflow allowance and monthly quota (counted once the input is valid), then the handler. */
+/**
+ * The workflow allowance and monthly quota (counted once the input is valid), then the handler. A request the handler
+ * refuses for load (429/503 Backpressure: nothing of it was accepted) gets back what it was counted.
+ */
 export async function runHandler(spec: AnyRoute, input: RouteInput<any, any, any>, deps: Deps): Promise<unknown> {
-  if (spec.countsAsWorkflow && input.principal) await admitWorkflowRequest(deps, input.principal);
-  return spec.handler!(input, deps);
+  const taken = spec.countsAsWorkflow && input.principal ? await admitWorkflowRequest(deps, input.principal) : null;
+  try {
+    return await spec.handler!(input, deps);
+  } catch (err) {
+    if (err instanceof Backpressure) await giveBackWorkflowRequest(deps, taken);
+    throw err;
+  }
 }
 
 /**

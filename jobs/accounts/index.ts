@@ -3,5 +3,5 @@
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { forgetPrincipals } from './authenticate.js';
 export { getAccountStanding, insertSandboxAccount } from './repository.js';
-export { admitWorkflowRequest } from './workflow-allowance.js';
+export { admitWorkflowRequest, giveBackWorkflowRequest } from './workflow-allowance.js';
 export { memberEmails } from './members-repository.js';

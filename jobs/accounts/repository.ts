@@ -133,19 +133,23 @@ export async function touchToken(db: Db, tokenId: string): Promise<void> {
 
 /**
  * Takes one workflow request from a not-yet-activated account's allowance.
- * The conditional UPDATE is atomic, so concurrent requests never admit more than `limit`.
+ * The conditional UPDATE is atomic, so concurrent requests never admit more than `limit`. `taken`: one was counted.
  */
-export async function takeUnverifiedAllowance(db: Db, accountId: string, limit: number): Promise<boolean> {
+export async function takeUnverifiedAllowance(
+  db: Db,
+  accountId: string,
+  limit: number,
+): Promise<{ admitted: boolean; taken: boolean }> {
   // An account activated since its caller's principal was read (a cached principal may be seconds old) is admitted,
   // uncounted.
   const result = await db.raw(
     `WITH taken AS (UPDATE accounts SET unverified_used = unverified_used + 1 WHERE id = ? AND status = 'pending'
         AND unverified_used < ? RETURNING 1)
      SELECT EXISTS (SELECT 1 FROM taken) OR EXISTS (SELECT 1 FROM accounts WHERE id = ?
-         AND status = 'active') AS admitted`,
+         AND status = 'active') AS admitted, EXISTS (SELECT 1 FROM taken) AS taken`,
     [accountId, limit, accountId],
   );
-  return result.rows[0].admitted;
+  return result.rows[0];
 }
 
 /** Counts one workflow request in the month's usage; false once `limit` is reached. */
@@ -158,6 +162,19 @@ export async function takeMonthlyQuota(db: Db, accountId: string, period: string
     [accountId, period, limit],
   );
   return result.rows.length === 1 && limit > 0;
+}
+
+/** Gives back one request of the starter allowance (takeUnverifiedAllowance took it). */
+export async function giveBackUnverifiedAllowance(db: Db, accountId: string): Promise<void> {
+  await db('accounts').where({ id: accountId }).where('unverified_used', '>', 0).decrement('unverified_used', 1);
+}
+
+/** Gives back one request of the month's quota (takeMonthlyQuota counted it). */
+export async function giveBackMonthlyQuota(db: Db, accountId: string, period: string): Promise<void> {
+  await db('usage_counters')
+    .where({ account_id: accountId, period })
+    .where('workflow_requests', '>', 0)
+    .decrement('workflow_requests', 1);
 }
 
 /** The account of a sandbox session (team plan, no password); true when this call created it. */

@@ -15,7 +15,8 @@ export type FiringTrigger = (typeof FIRING_TRIGGERS)[number];
 const started = {
   runId: Type.Union([Type.String(), Type.Null()], { description: 'The run it started; null when none was' }),
   reason: Type.Union([Type.String(), Type.Null()], {
-    description: 'Why no run started (quota refusal, dedup window, rate limit, overlap, start failure)',
+    description:
+      'Why no run started (quota, hold or queue-depth refusal, dedup window, rate limit, overlap, start failure)',
   }),
 };
 
@@ -30,7 +31,7 @@ export const automationEvents = {
     'signal.matched': {
       description:
         "A signal matched a signal rule; written when the match's outcome is known " +
-        '(a run started, deduplicated, rate limited, refused by the quota, or failed to start)',
+        '(a run started, deduplicated, rate limited, refused by the quota or for load, or failed to start)',
       payload: Type.Object(
         {
           signalId: Type.String(),

@@ -7,7 +7,7 @@ import { recordEvent } from '../../shared/db/outbox.js';
 import { AppError } from '../../shared/errors.js';
 import { wakeDispatcher } from '../events/index.js';
 import { actionBody, providerRefOf, retryDelay, sha256Hex, verdictOf } from './action-logic.js';
-import { enqueueAction, enqueueClientTimeout } from './actions-service.js';
+import { enqueueAction, enqueueClientTimeout } from './action-jobs.js';
 import { callConnector, type CallResult } from './connector-call.js';
 import type { ActionStatus } from './machines.js';
 

@@ -173,3 +173,29 @@ export async function moveAction(db: Db, id: string, c: ActionChange): Promise<A
 export function actionsOfThread(db: Db, threadId: string) {
   return db('bridge_actions').where({ thread_id: threadId }).select('created_at', 'id', 'status', 'capability');
 }
+
+/**
+ * Actions under way whose job is overdue, in id order after `afterId`: queued (since `overdueSeconds`), a retry or a
+ * client's deadline due `overdueSeconds` ago, or running `runningMs` (the call's own limit) plus that long. Their jobs
+ * may be lost; the sweep checks (jobs/bridge/action-jobs.ts).
+ */
+export async function actionsWithOverdueJobs(
+  db: Db,
+  at: { overdueSeconds: number; runningMs: number },
+  afterId: string,
+  limit: number,
+): Promise<ActionRow[]> {
+  const running = at.overdueSeconds + at.runningMs / 1000;
+  return db('bridge_actions')
+    .whereIn('status', ['queued', 'running', 'retrying', 'awaitingClient'])
+    .andWhere('id', '>', afterId)
+    .andWhereRaw(
+      `((status = 'queued' AND updated_at < now() - make_interval(secs => ?))
+        OR (status = 'retrying' AND next_attempt_at < now() - make_interval(secs => ?))
+        OR (status = 'awaitingClient' AND client_deadline < now() - make_interval(secs => ?))
+        OR (status = 'running' AND updated_at < now() - make_interval(secs => ?)))`,
+      [at.overdueSeconds, at.overdueSeconds, at.overdueSeconds, running],
+    )
+    .orderBy('id')
+    .limit(limit);
+}

@@ -12,10 +12,10 @@ import { getConnector, type ConnectorRow } from './connectors-repository.js';
 import type { Db } from '../../shared/db/knex.js';
 import { conflict, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { requireEffect } from '../orchestrator/index.js';
 import { requireOutreach } from '../policy/index.js';
+import { enqueueAction, putBackJob } from './action-jobs.js';
 import { resourcePatternProblem } from './logic.js';
 import { ACTIONS, type ActionStatus } from './machines.js';
 import { runChecks } from './preflight.js';
@@ -117,51 +117,6 @@ export async function writeAction(
   });
 }
 
-/**
- * Puts the action's next attempt on the bridge-actions queue (one job per
- * attempt, so a retried enqueue adds nothing). A lost enqueue leaves the
- * action `queued`; `run` enqueues it again.
- */
-export async function enqueueAction(
-  deps: Pick<Deps, 'queues'>,
-  action: Pick<ActionRow, 'id' | 'attempts'>,
-  delayMs = 0,
-): Promise<void> {
-  const attempt = action.attempts + 1;
-  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add(
-    'run',
-    { actionId: action.id, attempt },
-    {
-      jobId: `${action.id}.${attempt}`,
-      delay: Math.max(0, delayMs),
-      attempts: 8,
-      backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: true,
-      removeOnFail: 1000,
-    },
-  );
-}
-
-/** Times out a client-hosted action still waiting when its deadline passes. */
-export async function enqueueClientTimeout(
-  deps: Pick<Deps, 'queues'>,
-  action: Pick<ActionRow, 'id' | 'attempts'>,
-  delayMs: number,
-): Promise<void> {
-  await deps.queues.queue(BRIDGE_ACTIONS_QUEUE).add(
-    'clientTimeout',
-    { actionId: action.id, attempt: action.attempts },
-    {
-      jobId: `${action.id}.timeout.${action.attempts}`,
-      delay: Math.max(0, delayMs),
-      attempts: 8,
-      backoff: { type: 'exponential', delay: 500 },
-      removeOnComplete: true,
-      removeOnFail: 1000,
-    },
-  );
-}
-
 export async function createAction(deps: Deps, principal: Principal, request: ActionRequest): Promise<ActionRow> {
   const checked = await checkAction(deps, principal, request);
   const row = await writeAction(deps.db, principal.accountId, checked, actorOf(principal));
@@ -249,14 +204,13 @@ export async function updateActionByClient(
 /** Statuses `run` answers as they are: the action is waiting for its worker, its provider or its client. */
 const UNDER_WAY = new Set<string>(['queued', 'running', 'retrying', 'awaitingClient']);
 
-const msUntil = (at: Date | null) => (at ? at.getTime() - Date.now() : 0);
-
 /**
  * Runs an action: idempotent, so a client may call it right after creating one. An action under way is answered as
  * it is, and the job it waits for is put back in case Redis lost it (each job has a fixed id, so while it exists
  * this adds nothing): a `queued` one's attempt, a `retrying` one's next attempt at its time, an `awaitingClient`
- * one's timeout at its deadline; a `running` one is the worker's. A `failed` or `timedOut` one goes back to `queued`
- * with the same idempotency key. Only an action that has ended for good (`succeeded`, `delivered`) is 409.
+ * one's timeout at its deadline; a `running` one is the worker's (the `bridge.actions` sweep puts its job back once
+ * the call's time is long over). A `failed` or `timedOut` one goes back to `queued` with the same idempotency key.
+ * Only an action that has ended for good (`succeeded`, `delivered`) is 409.
  */
 export async function runAction(deps: Deps, principal: Principal, actionId: string): Promise<ActionRow> {
   const row = await deps.db.transaction(async (trx) => {
@@ -270,8 +224,6 @@ export async function runAction(deps: Deps, principal: Principal, actionId: stri
       });
     return transitionAction(trx, locked, 'queued', actorOf(principal), { note: 'run again' });
   });
-  if (row.status === 'queued') await enqueueAction(deps, row);
-  else if (row.status === 'retrying') await enqueueAction(deps, row, msUntil(row.next_attempt_at));
-  else if (row.status === 'awaitingClient') await enqueueClientTimeout(deps, row, msUntil(row.client_deadline));
+  if (row.status !== 'running') await putBackJob(deps, row);
   return row;
 }

@@ -1,8 +1,10 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { AnyObject, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
+import { PROVIDER_KINDS } from './providers/kinds.js';
 import { POLICY_DOMAINS, POLICY_EFFECTS, PREFLIGHT_CHECKS, PREFLIGHT_STATUSES } from '../policy/index.js';
 
-export const CONNECTOR_KINDS = ['custom', 'webhook', 'oauth', 'basicRef'] as const;
+/** Generic kinds, then the providers an adapter serves (jobs/bridge/providers/). */
+export const CONNECTOR_KINDS = ['custom', 'webhook', 'oauth', 'basicRef', ...PROVIDER_KINDS] as const;
 /** How a credential is presented to the provider (bridge actions put it in the matching header). */
 export const CREDENTIAL_TYPES = ['bearer', 'basic', 'apiKey', 'oauth2', 'hmac'] as const;
 /**

@@ -9,7 +9,8 @@ export {
   getAction,
   type ActionRow,
 } from './actions-repository.js';
-export { checkAction, enqueueAction, transitionAction, writeAction, type CheckedAction } from './actions-service.js';
+export { enqueueAction } from './action-jobs.js';
+export { checkAction, transitionAction, writeAction, type CheckedAction } from './actions-service.js';
 export { callConnector } from './connector-call.js';
 export { ACTION_STATUSES, ConnectorId } from './connector-schemas.js';
 export { connectorsWithCapability, getConnector, type ConnectorRow } from './connectors-repository.js';

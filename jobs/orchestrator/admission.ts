@@ -12,7 +12,7 @@ import {
   lockAdmissions,
   type AdmittedRun,
 } from '../../shared/db/admissions.js';
-import { AppError } from '../../shared/errors.js';
+import { Backpressure } from '../../shared/errors.js';
 import type { Plan } from '../../shared/schemas/auth.js';
 import { enqueueOrLeaveToSweep, enqueueSegment } from './flow.js';
 import { announce } from './run-events.js';
@@ -67,14 +67,14 @@ export async function insertAdmitted(
 }
 
 /** 429: the account's hold is full. Retry-After: the account's recent time between admissions (one more fits then). */
-function holdFull(limits: { cap: number; heldMax: number }, admitIntervalMs: number | null): AppError {
+function holdFull(limits: { cap: number; heldMax: number }, admitIntervalMs: number | null): Backpressure {
   const retryAfter = Math.min(60, Math.max(1, Math.ceil((admitIntervalMs ?? 10_000) / 1000)));
-  return new AppError(
+  return new Backpressure(
     'rateLimitExceeded',
     `This account already holds ${limits.heldMax} runs waiting for one of its ${limits.cap} places in flight, the ` +
-      `most it may hold; retry in ${retryAfter} s`,
-    { inFlightLimit: limits.cap, heldLimit: limits.heldMax, retryAfterSeconds: retryAfter },
-    { 'Retry-After': String(retryAfter) },
+      `most it may hold; this run was not accepted (nothing was written); retry in ${retryAfter} s`,
+    retryAfter,
+    { reason: 'accountHold', inFlightLimit: limits.cap, heldLimit: limits.heldMax },
   );
 }
 
@@ -84,6 +84,7 @@ function holdFull(limits: { cap: number; heldMax: number }, admitIntervalMs: num
  */
 export async function startSubmitted(deps: Deps, run: RunRow): Promise<void> {
   if (run.held_at) return admitDue(deps, run.account_id);
+  deps.queues.depths.added(run.route[0]!);
   await enqueueOrLeaveToSweep(deps, run.id, () => enqueueSegment(deps, run.id, 0, run.route));
 }
 
@@ -94,12 +95,12 @@ export async function startSubmitted(deps: Deps, run: RunRow): Promise<void> {
  */
 export async function admitDue(deps: Deps, accountId: string, lookAgain = LOOK_AGAIN_MS): Promise<void> {
   try {
-    if (!(await admissionDue(deps.db, accountId))) return;
+    if (!(await admissionDue(deps.db, accountId, deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED))) return;
     await enqueueAdmitted(deps, await admitHeld(deps, accountId));
     // A held run another transaction had locked (a cancel, a resume that lost its race) was skipped: look again
     // shortly, rather than leave it to the sweep's minute. Not waited for; the sweep still covers a crash.
     const [next, ...later] = lookAgain;
-    if (next !== undefined && (await admissionDue(deps.db, accountId)))
+    if (next !== undefined && (await admissionDue(deps.db, accountId, deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED)))
       setTimeout(() => void admitDue(deps, accountId, later), next).unref();
   } catch (err) {
     deps.log.warn({ accountId, err: (err as Error).message }, 'admission failed; the admission sweep will admit');
@@ -116,7 +117,7 @@ async function admitHeld(deps: Deps, accountId: string): Promise<AdmittedRun[]> 
       const admitted = await deps.db.transaction(async (trx) => {
         const row = await lockAdmissions(trx, accountId);
         if (!row) return [];
-        return admitFromHold(trx, accountId, row.cap);
+        return admitFromHold(trx, accountId, { cap: row.cap, contended: deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED });
       });
       for (const a of admitted)
         announce(deps, a.id, [{ id: a.seq, runId: a.id, type: 'trace', at: iso(a.created_at)!, ...a.data }]);

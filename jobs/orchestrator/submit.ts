@@ -15,6 +15,7 @@ import { decideRoute, previousTurn } from './decide.js';
 import { inRunTx } from './run-events.js';
 import { enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
 import { insertAdmitted, startSubmitted } from './admission.js';
+import { refuseWhenSaturated } from './backpressure.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
 import { answerApproves, gateOfWaitpoint } from '../approval-gates.js';
 import { assertScopes } from '../../shared/auth/scopes.js';
@@ -23,9 +24,19 @@ import { assertScopes } from '../../shared/auth/scopes.js';
  * Starts a run, or resumes the conversation's waiting run when the request
  * is a follow-up carrying `itemId`/`action`. Writes the run and its first
  * events in one transaction, then enqueues the flow (or holds the run while
- * its account has no place: admission.ts); returns the run row.
+ * its account has no place: admission.ts); returns the run row. Refused for
+ * load before anything is written: 503 when a queue of its route is too deep
+ * (backpressure.ts), 429 when its account's hold is full (admission.ts).
+ * `runId` is given by a caller that must start a run at most once (a signal
+ * match, a schedule firing: jobs/automation/start-run.ts): a second insert of
+ * that id fails on the primary key and writes nothing.
  */
-export async function submitRun(deps: Deps, principal: Principal, body: OrchestratorRequest): Promise<RunRow> {
+export async function submitRun(
+  deps: Deps,
+  principal: Principal,
+  body: OrchestratorRequest,
+  runId = newId('run'),
+): Promise<RunRow> {
   const { conversation, previous } = await previousTurn(deps, principal.accountId, body.conversationId);
   if ((body.itemId || body.action) && body.conversationId) {
     const lastRunId = conversation?.context?.lastRunId ?? conversation?.last_run_id;
@@ -48,8 +59,9 @@ export async function submitRun(deps: Deps, principal: Principal, body: Orchestr
   }
   if (body.taskId && !(await engineHooks().taskExists(deps.db, principal.accountId, body.taskId)))
     throw notFound(`Task ${body.taskId}`);
+  // Checked last, after every refusal a retry cannot fix, and before anything is written.
+  await refuseWhenSaturated(deps, decision.route);
 
-  const runId = newId('run');
   const { stream: _stream, request, conversationId, taskId, channel, ...rest } = body;
   const row: RunInsert = {
     id: runId,

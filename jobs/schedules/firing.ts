@@ -3,6 +3,9 @@ import { recordEvent } from '../../shared/db/outbox.js';
 import {
   advanceSchedule,
   claimDueSchedules,
+  claimStalePendingFirings,
+  getFiring,
+  getSchedule,
   hasRunningFiring,
   insertFiring,
   settleFiring,
@@ -18,20 +21,36 @@ import { planTick, type CatchUp } from './logic.js';
 
 /** Schedules one claim takes at most; the rest wait for the next tick (or another clock). */
 const CLAIM_BATCH = 50;
+/** How long a firing may stay `pending` before the sweep takes its start as lost (a start takes well under it). */
+export const PENDING_FIRING_AGE_SECONDS = 30;
+/** Firings one sweep takes at most; a backlog drains over the next sweeps. */
+const SWEEP_BATCH = 100;
 
 /**
- * One clock tick of the schedules, run by every clock process. In one
- * transaction: claim the due schedules (FOR UPDATE SKIP LOCKED), record one
- * firing per schedule for its latest due tick (pending, or skipped for
- * overlap, or missed under catchUp none), and advance next_fire_at past now.
- * A schedule another clock holds is skipped, and once that clock commits its
- * tick is no longer due: each tick fires once whatever the number of clocks.
- * Then each pending firing asks for its run (outside the claim: a run start
- * writes and enqueues on its own) and records the outcome with its
- * `schedule.fired` event. A process that dies between the two leaves the
- * firing `pending`, visible, never run twice.
+ * One clock tick of the schedules, run by every clock process: claims what
+ * is due and records its firings (`claimTick`), then each pending firing
+ * asks for its run (outside the claim: a run start writes and enqueues on
+ * its own) and records the outcome with its `schedule.fired` event. A
+ * process that dies between the two leaves the firing `pending`; the
+ * `schedules.pending` sweep starts it (never twice: see startFiring).
  */
 export async function fireDueSchedules(deps: Deps, now = new Date()): Promise<{ claimed: number; started: number }> {
+  const { claimed, pending } = await claimTick(deps, now);
+  let started = 0;
+  for (const { firing, target, grant } of pending)
+    if ((await startFiring(deps, firing, target, grant)).outcome === 'started') started++;
+  return { claimed, started };
+}
+
+/**
+ * In one transaction: claim the due schedules (FOR UPDATE SKIP LOCKED),
+ * record one firing per schedule for its latest due tick (pending, or
+ * skipped for overlap, or missed under catchUp none), and advance
+ * next_fire_at past now. A schedule another clock holds is skipped, and once
+ * that clock commits its tick is no longer due: each tick fires once
+ * whatever the number of clocks. Answers the pending firings to start.
+ */
+export async function claimTick(deps: Deps, now = new Date()) {
   const graceMs = deps.config.SCHEDULE_MISFIRE_GRACE_SECONDS * 1000;
   let claimed = 0;
   const pending = await deps.db.transaction(async (trx) => {
@@ -60,10 +79,7 @@ export async function fireDueSchedules(deps: Deps, now = new Date()): Promise<{ 
     }
     return toStart;
   });
-  let started = 0;
-  for (const { firing, target, grant } of pending)
-    if ((await startFiring(deps, firing, target, grant)).outcome === 'started') started++;
-  return { claimed, started };
+  return { claimed, pending };
 }
 
 /**
@@ -100,7 +116,8 @@ export async function recordFiring(
 
 /**
  * Starts a pending firing's run within the schedule's recorded grant and records what came of it, with its event, in
- * one transaction.
+ * one transaction. At most once per firing whoever calls it and however often: the run's id is fixed by the firing's
+ * (jobs/automation/start-run.ts), and only a `pending` firing is settled.
  */
 export async function startFiring(
   deps: Deps,
@@ -108,13 +125,20 @@ export async function startFiring(
   target: RunTarget,
   grant: CreatorGrant,
 ): Promise<FiringRow> {
-  const started = await startAutomatedRun(deps, firing.account_id, target, grant, {
-    startedBy: `schedule:${firing.schedule_id}`,
-    scheduleId: firing.schedule_id,
-    firingId: firing.id,
-    scheduledFor: firing.scheduled_for.toISOString(),
-    trigger: firing.trigger,
-  });
+  const started = await startAutomatedRun(
+    deps,
+    firing.account_id,
+    target,
+    grant,
+    {
+      startedBy: `schedule:${firing.schedule_id}`,
+      scheduleId: firing.schedule_id,
+      firingId: firing.id,
+      scheduledFor: firing.scheduled_for.toISOString(),
+      trigger: firing.trigger,
+    },
+    firing.id,
+  );
   const result = await deps.db.transaction(async (trx) => {
     const row = await settleFiring(trx, firing.id, {
       outcome: started.outcome,
@@ -124,7 +148,28 @@ export async function startFiring(
     return row ? { row, deliveries: (await recordFired(trx, row)).deliveries } : null;
   });
   if (result?.deliveries) await wakeDispatcher(deps);
-  return result?.row ?? firing;
+  // Settled by the other attempt meanwhile: answer what it recorded.
+  return result?.row ?? (await getFiring(deps.db, firing.id)) ?? firing;
+}
+
+/**
+ * The `schedules.pending` sweep: starts the firings a clock (or a manual
+ * trigger) committed and then died before starting, or before recording how
+ * the start went, each once. A pending firing also holds back its schedule's
+ * next ticks under overlap `skip`, so without this one lost start would stop
+ * such a schedule for good.
+ */
+export async function sweepPendingFirings(deps: Deps): Promise<{ taken: number; started: number }> {
+  const taken = await claimStalePendingFirings(deps.db, PENDING_FIRING_AGE_SECONDS, SWEEP_BATCH);
+  let started = 0;
+  for (const firing of taken) {
+    const schedule = await getSchedule(deps.db, firing.account_id, firing.schedule_id);
+    if (!schedule) continue; // deleted: its firings went with it
+    const row = await startFiring(deps, firing, schedule.target as RunTarget, schedule);
+    if (row.outcome === 'started') started++;
+  }
+  if (taken.length > 0) deps.log.info({ taken: taken.length, started }, 'pending schedule firings started');
+  return { taken: taken.length, started };
 }
 
 function recordFired(trx: Db, f: FiringRow) {

@@ -153,3 +153,24 @@ export async function settleFiring(
 export async function recentFirings(db: Db, scheduleId: string, limit: number): Promise<FiringRow[]> {
   return db('schedule_firings').where({ schedule_id: scheduleId }).orderBy('id', 'desc').limit(limit);
 }
+
+/** A firing by id (its account comes with it): what a start that lost its settle to another reads back. */
+export async function getFiring(db: Db, firingId: string): Promise<FiringRow | null> {
+  return (await db('schedule_firings').where({ id: firingId }).first()) ?? null;
+}
+
+/**
+ * Firings still `pending` `olderThanSeconds` after their last touch (their start was lost), oldest first, touched now
+ * so another sweep at once takes others (SKIP LOCKED), and so the next one leaves these alone unless this one died too.
+ */
+export async function claimStalePendingFirings(db: Db, olderThanSeconds: number, limit: number): Promise<FiringRow[]> {
+  const result = await db.raw(
+    `UPDATE schedule_firings SET updated_at = now()
+     WHERE id IN (SELECT id FROM schedule_firings
+                  WHERE outcome = 'pending' AND updated_at < now() - make_interval(secs => ?)
+                  ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED)
+     RETURNING *`,
+    [olderThanSeconds, limit],
+  );
+  return result.rows;
+}

@@ -185,3 +185,29 @@ export async function settleMatch(
 export async function matchesOfSignal(db: Db, signalId: string): Promise<SignalMatchRow[]> {
   return db('signal_matches').where({ signal_id: signalId }).orderBy('id');
 }
+
+/** A match by id (its account comes with it): what a start that lost its settle to another reads back. */
+export async function getMatch(db: Db, matchId: string): Promise<SignalMatchRow | null> {
+  return (await db('signal_matches').where({ id: matchId }).first()) ?? null;
+}
+
+/**
+ * Matches still `pending` `olderThanSeconds` after their last touch (their start was lost: a process died between the
+ * match's commit and its outcome), oldest first, touched now so another sweep at once takes others (SKIP LOCKED), and
+ * so the next one leaves these alone unless this one died too.
+ */
+export async function claimStalePendingMatches(
+  db: Db,
+  olderThanSeconds: number,
+  limit: number,
+): Promise<SignalMatchRow[]> {
+  const result = await db.raw(
+    `UPDATE signal_matches SET updated_at = now()
+     WHERE id IN (SELECT id FROM signal_matches
+                  WHERE outcome = 'pending' AND updated_at < now() - make_interval(secs => ?)
+                  ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED)
+     RETURNING *`,
+    [olderThanSeconds, limit],
+  );
+  return result.rows;
+}

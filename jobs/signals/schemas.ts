@@ -49,7 +49,8 @@ export const MatchView = Type.Object(
     outcome: StringEnum(MATCH_OUTCOMES, {
       description:
         "started: a run started; deduplicated / rateLimited: the rule's window or limit held it back; " +
-        "refused: the account's quota; failed: the run could not start; pending: not decided yet",
+        "refused: the account's quota, its hold full or a domain queue too deep (reason says which); " +
+        'failed: the run could not start; pending: not decided yet',
     }),
     runId: Type.Union([Type.String(), Type.Null()]),
     reason: Type.Union([Type.String(), Type.Null()]),

@@ -1,5 +1,4 @@
 import type { Deps } from '../../shared/deps.js';
-import { recordEvent } from '../../shared/db/outbox.js';
 import {
   deleteRule,
   getRule,
@@ -12,7 +11,6 @@ import {
   lockActiveRules,
   matchesOfSignal,
   recentMatches,
-  settleMatch,
   signalBySourceId,
   updateRule,
   type SignalMatchRow,
@@ -22,19 +20,17 @@ import {
 import { invalidPayload, notFound } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
-import { startAutomatedRun, creatorGrant, checkTarget, type RunTarget } from '../automation/index.js';
-import { wakeDispatcher } from '../events/index.js';
+import { creatorGrant, checkTarget } from '../automation/index.js';
 import { admitMatch, checkCondition, conditionHolds, disallowedOperators } from './logic.js';
+import { recordMatched, startMatch } from './pending.js';
 import type { SignalIngest, SignalRuleCreate, SignalRuleUpdate } from './schemas.js';
 
 /**
- * Ingests a signal. The signal, the rules it matches (each held back by its
- * dedup window or rate limit, or pending) are one transaction, under a lock
- * of the type's active rules so two signals count a window one after the
- * other. Then each pending match asks for its run, and its outcome and the
- * `signal.matched` event are written together. A signal whose source and
+ * Ingests a signal: records it and its matches (`recordSignal`), then each
+ * pending match asks for its run (`startMatch`). A signal whose source and
  * sourceId were seen before answers the first one, `duplicate: true`, and
- * starts nothing.
+ * starts nothing. A process that dies between the two leaves its matches
+ * `pending`; the `signals.pending` sweep starts them (jobs/signals/pending.ts).
  */
 export async function ingestSignal(
   deps: Deps,
@@ -42,7 +38,31 @@ export async function ingestSignal(
   body: SignalIngest,
 ): Promise<{ signal: SignalRow; duplicate: boolean; matches: SignalMatchRow[] }> {
   const accountId = principal.accountId;
-  const recorded = await deps.db.transaction(async (trx) => {
+  const recorded = await recordSignal(deps, accountId, body);
+  if (!recorded) {
+    const first = (await signalBySourceId(deps.db, accountId, body.source, body.sourceId))!;
+    return { signal: first, duplicate: true, matches: await matchesOfSignal(deps.db, first.id) };
+  }
+  // A rule's run acts within the rule's recorded grant, not the grant of whoever posted the signal.
+  const rules = new Map<string, SignalRuleRow | null>();
+  const settled: SignalMatchRow[] = [];
+  for (const match of recorded.matches)
+    settled.push(match.outcome === 'pending' ? await startMatch(deps, match, recorded.signal, rules) : match);
+  return { signal: recorded.signal, duplicate: false, matches: settled };
+}
+
+/**
+ * The signal and the rules it matches (each held back by its dedup window or
+ * rate limit, or `pending`), one transaction, under a lock of the type's
+ * active rules so two signals count a window one after the other; a held
+ * back match has its `signal.matched` event in it. Null for a duplicate.
+ */
+export async function recordSignal(
+  deps: Deps,
+  accountId: string,
+  body: SignalIngest,
+): Promise<{ signal: SignalRow; matches: SignalMatchRow[] } | null> {
+  return deps.db.transaction(async (trx) => {
     const signal = await insertSignal(trx, {
       id: newId('sig'),
       account_id: accountId,
@@ -76,66 +96,12 @@ export async function ingestSignal(
     }
     return { signal, matches };
   });
-  if (!recorded) {
-    const first = (await signalBySourceId(deps.db, accountId, body.source, body.sourceId))!;
-    return { signal: first, duplicate: true, matches: await matchesOfSignal(deps.db, first.id) };
-  }
-  // A rule's run acts within the rule's recorded grant, not the grant of whoever posted the signal.
-  const rules = new Map<string, SignalRuleRow | undefined>();
-  const settled: SignalMatchRow[] = [];
-  for (const match of recorded.matches) {
-    if (match.outcome !== 'pending') {
-      settled.push(match);
-      continue;
-    }
-    const ruleId = match.rule_id!;
-    if (!rules.has(ruleId)) rules.set(ruleId, (await getRule(deps.db, accountId, ruleId)) ?? undefined);
-    const rule = rules.get(ruleId);
-    const started = rule
-      ? await startAutomatedRun(deps, accountId, rule.target as RunTarget, rule, {
-          startedBy: `signalRule:${ruleId}`,
-          signalId: recorded.signal.id,
-          ruleId,
-          matchId: match.id,
-          type: recorded.signal.type,
-          subject: recorded.signal.subject,
-        })
-      : { outcome: 'failed' as const, reason: 'rule deleted before its run started' };
-    const result = await deps.db.transaction(async (trx) => {
-      const row = await settleMatch(trx, match.id, {
-        outcome: started.outcome,
-        runId: started.outcome === 'started' ? started.runId : null,
-        reason: started.outcome === 'started' ? null : started.reason,
-      });
-      return row ? { row, deliveries: (await recordMatched(trx, row)).deliveries } : null;
-    });
-    if (result?.deliveries) await wakeDispatcher(deps);
-    settled.push(result?.row ?? match);
-  }
-  return { signal: recorded.signal, duplicate: false, matches: settled };
 }
 
 const heldBackReason = (admission: 'deduplicated' | 'rateLimited', rule: SignalRuleRow) =>
   admission === 'deduplicated'
     ? `a match for this subject counted within the last ${rule.dedup_window_seconds} s`
     : `the rule started ${rule.max_runs_per_hour} runs in the last hour`;
-
-function recordMatched(trx: Deps['db'], match: SignalMatchRow) {
-  return recordEvent(trx, {
-    accountId: match.account_id,
-    type: 'signal.matched',
-    subject: match.signal_id,
-    payload: {
-      signalId: match.signal_id,
-      ruleId: match.rule_id,
-      matchId: match.id,
-      subject: match.subject,
-      outcome: match.outcome,
-      runId: match.run_id,
-      reason: match.reason,
-    },
-  });
-}
 
 export async function findSignals(
   deps: Deps,

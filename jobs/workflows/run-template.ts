@@ -15,6 +15,7 @@ export async function runTemplate(
   principal: Principal,
   templateId: string,
   body: { templateId: string; conversationId?: string } & Record<string, unknown>,
+  runId?: string,
 ): Promise<RunRow> {
   const template = modules().templates.find((t) => t.templateId === templateId);
   if (!template) throw notFound(`Workflow template ${templateId}`);
@@ -25,5 +26,5 @@ export async function runTemplate(
     ...template.toRequest(input),
     ...(body.conversationId ? { conversationId: body.conversationId } : {}),
   });
-  return submitRun(deps, principal, request);
+  return submitRun(deps, principal, request, runId);
 }

@@ -92,13 +92,13 @@ export const PLAN_QUERIES: PlanQuery[] = [
     name: 'runs: admission due',
     ordered: false,
     uses: ['run_admissions_pkey', 'runs_account_slots'],
-    run: (db, c) => admissionDue(db, c.accountId),
+    run: (db, c) => admissionDue(db, c.accountId, 2),
   },
   {
     name: 'runs: admit held runs',
     ordered: false,
     uses: ['runs_held', 'runs_account_slots'],
-    run: (db, c) => admitFromHold(db, c.accountId, 4),
+    run: (db, c) => admitFromHold(db, c.accountId, { cap: 4, contended: 2 }),
   },
   {
     name: "runs: a held run's place in line",

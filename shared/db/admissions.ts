@@ -12,6 +12,13 @@ import type { RunInsert } from './run-writes.js';
 /** The account's queued and running runs that hold a place: `runs_account_slots`. */
 const TAKEN = `SELECT slot FROM runs WHERE account_id = (SELECT account FROM p) AND slot IS NOT NULL
                  AND status IN ('queued', 'running')`;
+/**
+ * The places a holding account refills up to: its plan's `cap`, or `contended` while another account has a run in
+ * flight (found on `runs_account_slots`, which holds only runs in flight, so the scan stops at the first other one).
+ */
+const share = (cap: string) => `CASE WHEN (SELECT contended FROM p) < ${cap} AND EXISTS (
+    SELECT 1 FROM runs o WHERE o.slot IS NOT NULL AND o.status IN ('queued', 'running')
+      AND o.account_id <> (SELECT account FROM p)) THEN (SELECT contended FROM p) ELSE ${cap} END`;
 /** The account's held runs, in the order they start: `runs_held`. */
 const HELD = `runs.account_id = (SELECT account FROM p) AND runs.held_at IS NOT NULL AND runs.status = 'queued'`;
 
@@ -110,14 +117,15 @@ export async function insertRun(
 }
 
 /** Whether the account holds runs and has a free place for one: one row read, plus a count only when it holds. */
-export async function admissionDue(db: Db, accountId: string): Promise<boolean> {
+export async function admissionDue(db: Db, accountId: string, contended: number): Promise<boolean> {
   const result = await prepared(
     db,
     'admission_due',
-    `WITH p AS (SELECT ?::text AS account)
-     SELECT EXISTS (SELECT 1 FROM runs WHERE ${HELD}) AND (SELECT count(*) FROM (${TAKEN}) t) < a.cap AS due
+    `WITH p AS (SELECT ?::text AS account, ?::int AS contended)
+     SELECT EXISTS (SELECT 1 FROM runs WHERE ${HELD})
+       AND (SELECT count(*) FROM (${TAKEN}) t) < ${share('a.cap')} AS due
      FROM run_admissions a WHERE a.account_id = (SELECT account FROM p)`,
-    [accountId],
+    [accountId, contended],
   );
   return Boolean(result.rows[0]?.due);
 }
@@ -149,17 +157,25 @@ const GAP = `extract(epoch FROM now() - a.last_admitted_at) * 1000 / (SELECT cou
  * the run before this row, so waiting could deadlock; admitDue looks again shortly. Throws a unique violation when
  * a submission took a place under it (the caller tries again).
  */
-export async function admitFromHold(trx: Db, accountId: string, cap: number): Promise<AdmittedRun[]> {
+export async function admitFromHold(
+  trx: Db,
+  accountId: string,
+  places: { cap: number; contended: number },
+): Promise<AdmittedRun[]> {
   const result = await prepared(
     trx,
     'admit_from_hold',
-    `WITH p AS (SELECT ?::text AS account, ?::int AS cap),
+    `WITH p AS (SELECT ?::text AS account, ?::int AS cap, ?::int AS contended),
+     share AS (SELECT ${share('(SELECT cap FROM p)')} AS places),
      free AS (
-       SELECT s, row_number() OVER (ORDER BY random()) AS n FROM generate_series(0, (SELECT cap FROM p) - 1) s
-       WHERE s NOT IN (${TAKEN})),
+       SELECT s, row_number() OVER (ORDER BY random()) AS n
+       FROM generate_series(0, (SELECT places FROM share) - 1) s WHERE s NOT IN (${TAKEN})),
+     -- Places past the share stay taken until their runs rest, and count against it.
+     room AS (SELECT LEAST((SELECT count(*) FROM free), GREATEST(0, (SELECT places FROM share) -
+                                                         (SELECT count(*) FROM (${TAKEN}) t))) AS n),
      next AS (
        SELECT id, held_at, updated_at FROM runs WHERE ${HELD}
-       ORDER BY held_at, id LIMIT (SELECT count(*) FROM free) FOR UPDATE SKIP LOCKED),
+       ORDER BY held_at, id LIMIT (SELECT n FROM room) FOR UPDATE SKIP LOCKED),
      numbered AS (SELECT id, updated_at AS since, row_number() OVER (ORDER BY held_at, id) AS n FROM next),
      admitted AS (
        UPDATE runs r SET slot = free.s, held_at = NULL, updated_at = now(), event_seq = r.event_seq + 1
@@ -184,7 +200,7 @@ export async function admitFromHold(trx: Db, accountId: string, cap: number): Pr
        WHERE a.account_id = (SELECT account FROM p) AND EXISTS (SELECT 1 FROM admitted))
      SELECT a.id, a.segment, a.route, a.resume, e.seq, e.created_at, e.data
      FROM admitted a JOIN ev e ON e.run_id = a.id ORDER BY a.n`,
-    [accountId, cap],
+    [accountId, places.cap, places.contended],
   );
   return result.rows;
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
+import { until } from '../support/receiver.js';
 
 /**
  * Portal sessions, preflight, templates, playbooks and actions: success, 400, 401, 404 and another account's records
@@ -207,6 +209,49 @@ describe('bridge portal API', function () {
       400,
     );
     assert.equal((await get('/v1/bridge/portal/actions?limit=200')).body.actions.length, before, 'nothing written');
+  });
+
+  it('run answers 202 with the queued action; the worker settles it, and the caller follows it with GET', async () => {
+    // The request only checks that a browser exists (any file here); the worker's preflight blocks this session
+    // before a browser would start: its password is not in the vault.
+    const app = await startExtraApp({ BROWSER_EXECUTABLE: process.execPath });
+    try {
+      const unset = await post('/v1/bridge/portal/sessions', {
+        targetOrigin: origin,
+        credentials: { usernameRef: 'cred:portal-user', passwordRef: 'cred:portal-never-stored' },
+      });
+      const made = await post('/v1/bridge/portal/actions', {
+        portalSessionId: unset.body.session.portalSessionId,
+        steps: [{ op: 'navigate', url: '/login' }],
+      });
+      const id = made.body.action.portalActionId;
+      assert.deepEqual([made.body.action.status, made.body.action.attempts], ['queued', 0]);
+      const ask = (path: string, body?: unknown) =>
+        harness.call('POST', path, { token: owner.token, ...(body ? { body } : {}) }, app.url);
+      const asked = await ask(`/v1/bridge/portal/actions/${id}/run`);
+      assert.equal(asked.status, 202, asked.text);
+      assert.ok(['queued', 'running'].includes(asked.body.action.status), asked.text);
+      assert.equal(asked.body.action.attempts, 1);
+      const follow = () =>
+        until(
+          () => get(`/v1/bridge/portal/actions/${id}`),
+          (r) => ['succeeded', 'failed', 'blocked'].includes(r.body.action.status),
+        );
+      const done = (await follow()).body.action;
+      assert.deepEqual(
+        [done.status, done.blocked.reason, done.attempts, done.artefacts],
+        ['blocked', 'preflight.credentialsMissing', 1, []],
+      );
+      assert.ok(done.finishedAt && done.updatedAt);
+      // A blocked action runs again on request: a new attempt, through the tool this time.
+      const again = await ask('/v1/tools/portalBrowser', { portalActionId: id });
+      assert.equal(again.status, 202, again.text);
+      assert.equal(again.body.action.attempts, 2);
+      assert.deepEqual([(await follow()).body.action.status, (await follow()).body.action.attempts], ['blocked', 2]);
+      assert.equal((await ask('/v1/tools/portalBrowser', {})).status, 400, 'portalActionId is required');
+    } finally {
+      await app.stop();
+    }
   });
 
   it('401 without a token', async () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -9,10 +9,14 @@ import { getScreenshot } from '../../jobs/bridge/portal/repository.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { koaListener } from '../../shared/http/koa-listener.js';
+import type { Stoppable } from '../../shared/lifecycle.js';
+import { PORTAL_ACTIONS_QUEUE } from '../../shared/queues.js';
+import { startWorkers } from '../../workers/domains.js';
 import { CHROMIUM, ensureChromium } from '../support/chromium.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
 import { startPortal } from '../support/portal-pages.js';
+import { until } from '../support/receiver.js';
 
 const USER = 'marta.kowalski';
 const PASS = 'pw-Tq84-vRz!x9';
@@ -29,6 +33,7 @@ describe('portal browser in headless chromium', function () {
   let deps: ReturnType<typeof createDeps>;
   let portal: Awaited<ReturnType<typeof startPortal>>;
   let token = '';
+  let workers: Stoppable[] = [];
   const call = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${base}${path}`, {
       method,
@@ -39,6 +44,20 @@ describe('portal browser in headless chromium', function () {
     return { status: res.status, text, body: text ? JSON.parse(text) : null };
   };
   const texts: string[] = [];
+  /** Asks for the run (202, queued) and follows the action until the worker has settled it. */
+  const runToRest = async (portalActionId: string, path = `/v1/bridge/portal/actions/${portalActionId}/run`) => {
+    const asked = await call('POST', path, path.startsWith('/v1/tools/') ? { portalActionId } : undefined);
+    texts.push(asked.text);
+    assert.equal(asked.status, 202, asked.text);
+    assert.ok(['queued', 'running'].includes(asked.body.action.status), asked.text);
+    const done = await until(
+      () => call('GET', `/v1/bridge/portal/actions/${portalActionId}`),
+      (r) => ['succeeded', 'failed', 'blocked'].includes(r.body.action.status),
+      60_000,
+    );
+    texts.push(done.text);
+    return done;
+  };
   const session = async (extra: Record<string, unknown> = {}) => {
     const res = await call('POST', '/v1/bridge/portal/sessions', {
       targetOrigin: portal.origin,
@@ -65,10 +84,16 @@ describe('portal browser in headless chromium', function () {
         cb();
       },
     });
+    // Its own queue prefix and its own portal worker, so the worker's log lines are captured too.
     deps = createDeps(
-      harness.configWith({ LOG_LEVEL: 'debug', BROWSER_EXECUTABLE: CHROMIUM }),
+      harness.configWith({
+        LOG_LEVEL: 'debug',
+        BROWSER_EXECUTABLE: CHROMIUM,
+        QUEUE_PREFIX: `{awp-portal-${randomBytes(3).toString('hex')}}`,
+      }),
       createLogger('debug', {}, sink),
     );
+    workers = startWorkers(deps, [PORTAL_ACTIONS_QUEUE]);
     server = http.createServer(koaListener(buildApp(deps, ALL_ROUTES)));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -95,6 +120,7 @@ describe('portal browser in headless chromium', function () {
   after(async () => {
     delete process.env.AWP_SECRET_TEST_PB_USER;
     delete process.env.AWP_SECRET_TEST_PB_PASS;
+    for (const w of workers) await w.stop();
     server?.closeAllConnections();
     if (server) await new Promise((r) => server.close(r));
     await deps?.close();
@@ -110,11 +136,11 @@ describe('portal browser in headless chromium', function () {
         templateId: 'download-latest-invoice',
       });
       assert.equal(made.status, 201, made.text);
-      const run = await call('POST', '/v1/tools/portalBrowser', { portalActionId: made.body.action.portalActionId });
-      texts.push(made.text, run.text);
-      assert.equal(run.status, 200, run.text);
+      texts.push(made.text);
+      const run = await runToRest(made.body.action.portalActionId, '/v1/tools/portalBrowser');
       const action = run.body.action;
       assert.equal(action.status, 'succeeded', run.text);
+      assert.equal(action.attempts, 1);
       assert.equal(action.extracted.latestInvoice, 'INV-2026-011 (42.50 EUR)');
       assert.deepEqual(action.extracted.invoices[1], ['INV-2026-011', '2026-11-01', '42.50 EUR']);
       assert.equal(action.artefacts.length, action.steps.length);
@@ -130,9 +156,6 @@ describe('portal browser in headless chromium', function () {
         assert.equal(png!.length, a.screenshot.bytes);
       }
       assert.ok(portal.hits.includes('POST /login') && portal.hits.includes('GET /invoices'));
-      const fetched = await call('GET', `/v1/bridge/portal/actions/${made.body.action.portalActionId}`);
-      texts.push(fetched.text);
-      assert.equal(fetched.body.action.status, 'succeeded');
       assert.equal(
         (await call('POST', `/v1/bridge/portal/actions/${made.body.action.portalActionId}/run`)).status,
         409,
@@ -151,8 +174,7 @@ describe('portal browser in headless chromium', function () {
       { op: 'extractText', selector: '[data-portal=welcome]', as: 'welcome' },
     ];
     const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, steps });
-    const run = await call('POST', `/v1/bridge/portal/actions/${made.body.action.portalActionId}/run`);
-    texts.push(run.text);
+    const run = await runToRest(made.body.action.portalActionId);
     assert.equal(run.body.action.status, 'succeeded', run.text);
     assert.match(run.body.action.extracted.welcome, /^Welcome back, \[redacted\]$/);
   });
@@ -166,9 +188,7 @@ describe('portal browser in headless chromium', function () {
       templateId: 'download-latest-invoice',
     });
     const hits = portal.hits.length;
-    const run = await call('POST', '/v1/tools/portalBrowser', { portalActionId: made.body.action.portalActionId });
-    texts.push(run.text);
-    assert.equal(run.status, 200, run.text);
+    const run = await runToRest(made.body.action.portalActionId, '/v1/tools/portalBrowser');
     assert.deepEqual(
       [run.body.action.status, run.body.action.blocked.reason, run.body.action.artefacts],
       ['blocked', 'preflight.credentialsMissing', []],
@@ -189,8 +209,7 @@ describe('portal browser in headless chromium', function () {
     ];
     const made = await call('POST', '/v1/bridge/portal/actions', { portalSessionId, steps });
     assert.equal(made.status, 201, made.text);
-    const run = await call('POST', `/v1/bridge/portal/actions/${made.body.action.portalActionId}/run`);
-    texts.push(run.text);
+    const run = await runToRest(made.body.action.portalActionId);
     const action = run.body.action;
     assert.deepEqual(
       [action.status, action.blocked.reason, action.blocked.step],

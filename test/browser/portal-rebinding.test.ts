@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { runPortalAction } from '../../jobs/bridge/portal/browser.js';
+import { requestPortalRun, runQueuedPortalAction } from '../../jobs/bridge/portal/run.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
@@ -11,7 +11,7 @@ import { ALLOWED, FORBIDDEN, rebinding, startRebindTargets, type RebindTargets }
 const HOST = 'portal.rebind.test';
 
 /**
- * `runPortalAction` itself (not just chromium behind the proxy) against a
+ * A portal action's run itself (not just chromium behind the proxy) against a
  * portal whose name answers 127.0.0.1 first and the forbidden 127.0.0.2 on
  * every later lookup: the run signs in with a vault credential, follows a
  * redirect, loads subresources and navigates again, and every request lands
@@ -55,7 +55,14 @@ describe('portal action end to end against DNS rebinding', function () {
       if (req.url === '/home') return html('<img src="/logo.gif"><p id="who">signed in at allowed</p>');
       res.end('');
     });
-    deps = createDeps(harness.configWith({ BROWSER_EXECUTABLE: CHROMIUM }), createLogger('silent'));
+    // Its own queue prefix: no worker serves it, so the test runs the queued attempt itself, with its pin.
+    deps = createDeps(
+      harness.configWith({
+        BROWSER_EXECUTABLE: CHROMIUM,
+        QUEUE_PREFIX: `{awp-rebind-${randomBytes(3).toString('hex')}}`,
+      }),
+      createLogger('silent'),
+    );
     acct = await harness.account();
     const stored = await harness.call('POST', '/v1/bridge/credentials', {
       token: acct.token,
@@ -75,7 +82,13 @@ describe('portal action end to end against DNS rebinding', function () {
     plan: 'team' as const,
     activated: true,
   });
-  async function queued(): Promise<string> {
+  /** Asks for the action's run as the route does, then plays the portal-actions worker with `pin`. */
+  async function run(pin: ReturnType<typeof rebinding>) {
+    const asked = await requestPortalRun(deps, principal(), await created());
+    assert.deepEqual([asked.status, asked.attempts], ['queued', 1]);
+    return (await runQueuedPortalAction(deps, asked.id, 1, pin))!;
+  }
+  async function created(): Promise<string> {
     const session = await harness.call('POST', '/v1/bridge/portal/sessions', {
       token: acct.token,
       body: { targetOrigin: t.at(HOST, ''), credentials: { passwordRef: 'cred:rb-pass' } },
@@ -102,7 +115,7 @@ describe('portal action end to end against DNS rebinding', function () {
     'a run connects only to the address checked first: ' + 'sign-in, redirect, subresources, a second navigation',
     async () => {
       const pin = rebinding([ALLOWED], [FORBIDDEN]);
-      const done = await runPortalAction(deps, principal(), await queued(), pin);
+      const done = await run(pin);
       assert.equal(done.status, 'succeeded', JSON.stringify({ error: done.error, blocked: done.blocked }));
       assert.deepEqual(done.extracted, { who: 'signed in at allowed' });
       assert.deepEqual(
@@ -132,7 +145,7 @@ describe('portal action end to end against DNS rebinding', function () {
       const pin = rebinding([ALLOWED], [FORBIDDEN]);
       await pin.resolve!(HOST); // the first answer was spent on an earlier run
       const before = t.allowed.length;
-      const done = await runPortalAction(deps, principal(), await queued(), pin);
+      const done = await run(pin);
       assert.notEqual(done.status, 'succeeded');
       assert.equal(done.extracted && (done.extracted as Record<string, unknown>).who, undefined);
       assert.equal(t.allowed.length, before, 'nothing reached the allowed server either');

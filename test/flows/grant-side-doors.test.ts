@@ -7,7 +7,7 @@ import { addMember, receiptsOf, tokenWith } from '../support/grants.js';
 import { harness } from '../support/harness.js';
 import { daytimeOutreach } from '../support/outreach.js';
 import { grant, newTask } from '../support/pay.js';
-import { startReceiver } from '../support/receiver.js';
+import { startReceiver, until } from '../support/receiver.js';
 import { pollUntilRest } from '../support/runs.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
@@ -179,6 +179,12 @@ describe('a run, a tool and a mission act within the grant of the token behind t
     });
     const status = async (id: string) =>
       (await harness.call('GET', `/v1/bridge/portal/actions/${id}`, { token: owner.token })).body.action.status;
+    /** The worker settles a queued run: followed with GET until it rests. */
+    const atRest = (id: string) =>
+      until(
+        () => harness.call('GET', `/v1/bridge/portal/actions/${id}`, { token: owner.token }),
+        (r) => ['succeeded', 'failed', 'blocked'].includes(r.body.action.status),
+      );
     const browse = async (scopes: string[], id: string) =>
       harness.call('POST', '/v1/tools/portalBrowser', { token: await scoped(scopes), body: { portalActionId: id } });
 
@@ -189,8 +195,9 @@ describe('a run, a tool and a mission act within the grant of the token behind t
       assert.match(refused.body.message, /bridge:write/);
       assert.equal(await status(id), 'queued', 'nothing ran');
       const ran = await browse(['tools:use', 'bridge:write'], id);
-      assert.equal(ran.status, 200, ran.text);
-      const { action } = ran.body;
+      assert.equal(ran.status, 202, ran.text);
+      assert.equal(ran.body.action.status, 'queued');
+      const { action } = (await atRest(id)).body;
       assert.deepEqual([action.status, action.blocked.reason], ['blocked', 'preflight.credentialsMissing']);
     });
 
@@ -217,7 +224,8 @@ describe('a run, a tool and a mission act within the grant of the token behind t
       try {
         const ran = await wide.callTool({ name: 'bridge.portalBrowser', arguments: { portalActionId: id } });
         assert.ok(!ran.isError, JSON.stringify(ran.structuredContent));
-        assert.equal((ran.structuredContent as any).action.status, 'blocked');
+        assert.equal((ran.structuredContent as any).action.status, 'queued');
+        assert.equal((await atRest(id)).body.action.status, 'blocked');
       } finally {
         await wide.close();
       }

@@ -1,26 +1,22 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import type { Browser, Locator, Page } from 'playwright-core';
 import type { Deps } from '../../../shared/deps.js';
 import { movePortalAction, storeScreenshot, type PortalActionRow, type PortalSessionRow } from './repository.js';
-import { conflict, policyViolation } from '../../../shared/errors.js';
 import type { EgressPin } from '../../../shared/http/pinned-dns.js';
 import { startPinningProxy, type PinningProxy } from '../../../shared/http/pinning-proxy.js';
-import type { Principal } from '../../../shared/schemas/auth.js';
 import type { PortalStep } from './schemas.js';
 import { redactSecretsDeep } from '../../../shared/secrets.js';
 import { resolveReference } from '../../credentials/index.js';
-import { requireEffect } from '../../orchestrator/index.js';
 import { CREDENTIAL_FIELD, inScope, stepUrl } from './logic.js';
-import { fetchPortalAction, fetchPortalSession, preflightPortalSession } from './service.js';
 
 /**
- * POST /v1/tools/portalBrowser and …/actions/{id}/run: a portal action's
- * steps in headless chromium (playwright-core), one fresh context per run.
- * Fails closed: nothing runs unless the session's preflight (run again now)
- * is ready; every request is checked against the egress rules and every
- * main-frame navigation against the session's scope, and the first one out
- * of bounds is aborted and stops the run as `blocked`. Credential values
+ * What the portal-actions worker runs for POST /v1/tools/portalBrowser and
+ * …/actions/{id}/run (jobs/bridge/portal/run.ts): a portal action's steps in
+ * headless chromium (playwright-core), one fresh context per run. Fails
+ * closed: nothing runs unless the session's preflight (run again just
+ * before, by the worker) is ready; every request is checked against the
+ * egress rules and every main-frame navigation against the session's scope,
+ * and the first one out of bounds is aborted and stops the run as `blocked`. Credential values
  * are typed, never recorded: a fill from a credential is recorded as
  * `[credential:name]`, its field masked in every later screenshot, and the
  * values are redacted from extracted text and errors.
@@ -36,7 +32,6 @@ export const CHROMIUM_FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const RUNNABLE = ['queued', 'failed', 'blocked'];
 
 interface Blocked {
   reason: string;
@@ -55,57 +50,16 @@ async function extractTable(locator: Locator): Promise<string[][]> {
 }
 
 /**
- * `pin` reaches the pinning proxy only: tests pass a resolver they control (a rebinding one) and a deny list;
- * the routes pass none, so production resolves with the system resolver and no Deps field exists for it.
+ * Drives a claimed (`running`) action's steps and settles it, at its attempt: `succeeded`, `failed` or `blocked`.
+ * `pin` reaches the pinning proxy only: tests pass a resolver they control (a rebinding one) and a deny list; the
+ * worker passes none, so production resolves with the system resolver and no Deps field exists for it.
  */
-export async function runPortalAction(
-  deps: Deps,
-  principal: Principal,
-  portalActionId: string,
-  pin: EgressPin = {},
-): Promise<PortalActionRow> {
-  // The tool and the bridge route run the same effect: both need the bridge's write scope.
-  requireEffect(principal, 'bridge.portal');
-  const action = await fetchPortalAction(deps, principal, portalActionId);
-  const session = await fetchPortalSession(deps, principal, action.session_id);
-  if (!RUNNABLE.includes(action.status))
-    throw conflict(`Portal action ${action.id} is ${action.status}; only ${RUNNABLE.join(', ')} actions run`, {
-      status: action.status,
-      allowed: RUNNABLE,
-    });
-  if (!existsSync(deps.config.BROWSER_EXECUTABLE))
-    throw policyViolation(
-      `No browser on this server: ${deps.config.BROWSER_EXECUTABLE} does not exist (install chromium or set ` +
-        `BROWSER_EXECUTABLE)`,
-      { browser: 'missing' },
-    );
-  const running = await movePortalAction(deps.db, action.id, RUNNABLE, 'running', {
-    blocked: null,
-    error: null,
-    artefacts: [],
-    extracted: {},
-    finished: false,
-  });
-  if (!running) throw conflict(`Portal action ${action.id} started elsewhere`, { status: 'running' });
-  const preflight = await preflightPortalSession(deps, session);
-  if (preflight.status !== 'ready') {
-    const blocked = {
-      reason: `preflight.${preflight.status}`,
-      message: `the session's preflight is ${preflight.status}: ${preflight.errors.map((e) => e.message).join('; ')}`,
-      step: null,
-      errors: preflight.errors,
-    };
-    return (await movePortalAction(deps.db, action.id, ['running'], 'blocked', { blocked, finished: true }))!;
-  }
-  return execute(deps, running, session, pin);
-}
-
-async function execute(
+export async function executePortalAction(
   deps: Deps,
   action: PortalActionRow,
   session: PortalSessionRow,
-  pin: EgressPin,
-): Promise<PortalActionRow> {
+  pin: EgressPin = {},
+): Promise<PortalActionRow | null> {
   const values: Partial<Record<string, string>> = {};
   try {
     for (const [name, field] of Object.entries(CREDENTIAL_FIELD)) {
@@ -120,10 +74,8 @@ async function execute(
   } catch (err) {
     // The preflight just passed; a credential removed or disabled since fails the run with the vault's own (value-free)
     // error.
-    return (await movePortalAction(deps.db, action.id, ['running'], 'failed', {
-      error: (err as Error).message,
-      finished: true,
-    }))!;
+    const error = (err as Error).message;
+    return movePortalAction(deps.db, action.id, ['running'], 'failed', { error, finished: true }, action.attempts);
   }
   const secrets = Object.values(values).filter((v): v is string => Boolean(v));
   const artefacts: unknown[] = [];
@@ -226,7 +178,7 @@ async function execute(
   }
   const status = blocked ? 'blocked' : error ? 'failed' : 'succeeded';
   const clean = redactSecretsDeep({ artefacts, extracted, blocked, error }, secrets);
-  return (await movePortalAction(deps.db, action.id, ['running'], status, { ...clean, finished: true }))!;
+  return movePortalAction(deps.db, action.id, ['running'], status, { ...clean, finished: true }, action.attempts);
 }
 
 async function runStep(

@@ -32,7 +32,11 @@ export interface PortalActionRow {
   extracted: Record<string, unknown>;
   blocked: { reason: string; message: string; step: number | null; errors?: unknown[] } | null;
   error: string | null;
+  /** Runs asked for (`run`); the job of each is `<id>.<attempt>`. 0: created, nobody asked to run it yet. */
+  attempts: number;
   created_at: Date;
+  /** Since when it rests in its status. */
+  updated_at: Date;
   finished_at: Date | null;
 }
 
@@ -103,7 +107,7 @@ export async function listPortalActions(
 
 /**
  * Moves an action from one of `from` to `to` (a compare-and-set, so two runs cannot both start); null when it was not
- * in `from`.
+ * in `from`, or not at `attempt` when one is given (a run that outlived its claim settles nothing).
  */
 export async function movePortalAction(
   db: Db,
@@ -111,15 +115,84 @@ export async function movePortalAction(
   from: string[],
   to: string,
   result: Partial<Pick<PortalActionRow, 'artefacts' | 'extracted' | 'blocked' | 'error'>> & { finished?: boolean } = {},
+  attempt?: number,
 ): Promise<PortalActionRow | null> {
-  const change: Record<string, unknown> = { status: to };
+  const change: Record<string, unknown> = { status: to, updated_at: db.fn.now() };
   if (result.artefacts !== undefined) change.artefacts = json(result.artefacts);
   if (result.extracted !== undefined) change.extracted = json(result.extracted);
   if (result.blocked !== undefined) change.blocked = json(result.blocked);
   if (result.error !== undefined) change.error = result.error;
   if (result.finished !== undefined) change.finished_at = result.finished ? db.fn.now() : null;
-  const [row] = await db('portal_actions').where({ id }).whereIn('status', from).update(change).returning('*');
+  const q = db('portal_actions').where({ id }).whereIn('status', from);
+  if (attempt !== undefined) q.andWhere({ attempts: attempt });
+  const [row] = await q.update(change).returning('*');
   return row ?? null;
+}
+
+/**
+ * Asks for a run: a created action nobody asked to run yet (`queued`, attempt 0), or a `failed` or `blocked` one,
+ * becomes `queued` for one more attempt, cleared of its last run's results. Null when it was in none of those.
+ */
+export async function queuePortalRun(db: Db, id: string): Promise<PortalActionRow | null> {
+  const [row] = await db('portal_actions')
+    .where({ id })
+    .andWhereRaw(`((status = 'queued' AND attempts = 0) OR status IN ('failed', 'blocked'))`)
+    .update({
+      status: 'queued',
+      attempts: db.raw('attempts + 1'),
+      artefacts: json([]),
+      extracted: json({}),
+      blocked: null,
+      error: null,
+      finished_at: null,
+      updated_at: db.fn.now(),
+    })
+    .returning('*');
+  return row ?? null;
+}
+
+/** The worker's claim of `attempt`: `queued` at that attempt becomes `running` (a compare-and-set); null otherwise. */
+export async function claimPortalRun(db: Db, id: string, attempt: number): Promise<PortalActionRow | null> {
+  const [row] = await db('portal_actions')
+    .where({ id, status: 'queued', attempts: attempt })
+    .update({ status: 'running', updated_at: db.fn.now() })
+    .returning('*');
+  return row ?? null;
+}
+
+/** Fails `attempt` if it is still `running` (its worker died mid-run); null otherwise. */
+export async function failInterruptedRun(
+  db: Db,
+  id: string,
+  attempt: number,
+  error: string,
+): Promise<PortalActionRow | null> {
+  const [row] = await db('portal_actions')
+    .where({ id, status: 'running', attempts: attempt })
+    .update({ status: 'failed', error, finished_at: db.fn.now(), updated_at: db.fn.now() })
+    .returning('*');
+  return row ?? null;
+}
+
+/**
+ * Actions whose job may be lost, oldest first: asked to run and `queued` for `overdueSeconds`, or `running` for
+ * `runningMs` (a run's own limit) plus that long.
+ */
+export async function portalActionsOverdue(
+  db: Db,
+  at: { overdueSeconds: number; runningMs: number },
+  limit: number,
+): Promise<PortalActionRow[]> {
+  return db('portal_actions')
+    .whereIn('status', ['queued', 'running'])
+    .andWhere('attempts', '>', 0)
+    .andWhereRaw(
+      `((status = 'queued' AND updated_at < now() - make_interval(secs => ?))
+        OR (status = 'running' AND updated_at < now() - make_interval(secs => ?)))`,
+      [at.overdueSeconds, at.overdueSeconds + at.runningMs / 1000],
+    )
+    .orderBy('updated_at')
+    .limit(limit);
 }
 
 /** Keeps a screenshot by its SHA-256 (content-addressed: the same image is stored once). */

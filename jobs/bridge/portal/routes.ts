@@ -20,7 +20,7 @@ import {
 } from './schemas.js';
 import { notFound } from '../../../shared/errors.js';
 import { r } from '../routes.js';
-import { runPortalAction } from './browser.js';
+import { requestPortalRun } from './run.js';
 import { PLAYBOOKS, playbookById, TEMPLATES, templateById } from './catalog.js';
 import {
   createPortalAction,
@@ -35,11 +35,13 @@ import {
 import { portalActionView, portalSessionView } from './views.js';
 
 const RUN =
-  "Runs the steps in headless chromium only when the session's preflight (run again now) is ready, every " +
-  "request passes the egress rules and every navigation stays in the session's scope; otherwise nothing is " +
-  'done and the action ends `blocked` saying why. Per step: URL, screenshot SHA-256, extracted values, ' +
-  'timing; credential values never appear. 422 when this server has no browser; 409 unless the action is ' +
-  'queued, failed or blocked.';
+  'Queues the action and answers 202 with it (queued, or running): follow it with GET ' +
+  '/v1/bridge/portal/actions/{portalActionId} until it rests (succeeded, failed or blocked). Idempotent: an ' +
+  'action already queued or running is answered as it is. A worker runs the steps in headless chromium only ' +
+  "when the session's preflight (run again then) is ready, every request passes the egress rules and every " +
+  "navigation stays in the session's scope; otherwise nothing is done and the action ends `blocked` saying why. " +
+  'Per step: URL, screenshot SHA-256, extracted values, timing; credential values never appear. 422 when this ' +
+  'server has no browser (nothing is queued); 409 once the action has succeeded.';
 
 /**
  * The portal half of bridge: sessions with credential references, templates, playbooks and actions run by the portal
@@ -100,7 +102,9 @@ export const portalRoutes = [
     },
   }),
   r.get('/v1/bridge/portal/actions/{portalActionId}', 'Fetch a portal action', {
+    description: 'How a run asked for with …/run or the portalBrowser tool is followed: its status, then its results.',
     response: { 200: PortalActionReply },
+    mcpTool: 'bridge.getPortalAction',
     handler: async ({ params, principal }, deps) => ({
       ok: true,
       action: portalActionView(await fetchPortalAction(deps, principal, params.portalActionId)),
@@ -108,11 +112,12 @@ export const portalRoutes = [
   }),
   r.post('/v1/bridge/portal/actions/{portalActionId}/run', 'Run through the portal browser tool', {
     description: RUN,
-    response: { 200: PortalActionReply },
-    handler: async ({ params, principal }, deps) => ({
-      ok: true,
-      action: portalActionView(await runPortalAction(deps, principal, params.portalActionId)),
-    }),
+    response: { 202: PortalActionReply },
+    handler: async ({ params, principal }, deps) =>
+      new Reply(202, {
+        ok: true,
+        action: portalActionView(await requestPortalRun(deps, principal, params.portalActionId)),
+      }),
   }),
   r.get('/v1/bridge/portal/templates', 'List action templates', {
     response: { 200: PortalTemplateList },
@@ -141,7 +146,7 @@ export const portalRoutes = [
   r.post('/v1/bridge/portal/playbooks/{playbookId}/instantiate', 'Instantiate a playbook into queued portal actions', {
     description:
       'Writes one queued portal action per step of the playbook against the session, all or none (400 naming ' +
-      'a missing input). They run through …/actions/{portalActionId}/run.',
+      'a missing input). Each runs through …/actions/{portalActionId}/run.',
     body: PlaybookInstantiate,
     response: { 201: PlaybookInstantiateReply },
     handler: async ({ params, body, principal }, deps) =>
@@ -156,11 +161,12 @@ export const portalRoutes = [
     scopes: ['tools:use', 'bridge:write'],
     description: RUN,
     body: PortalBrowserRequest,
-    response: { 200: PortalActionReply },
+    response: { 202: PortalActionReply },
     mcpTool: 'bridge.portalBrowser',
-    handler: async ({ body, principal }, deps) => ({
-      ok: true,
-      action: portalActionView(await runPortalAction(deps, principal, body.portalActionId)),
-    }),
+    handler: async ({ body, principal }, deps) =>
+      new Reply(202, {
+        ok: true,
+        action: portalActionView(await requestPortalRun(deps, principal, body.portalActionId)),
+      }),
   }),
 ];

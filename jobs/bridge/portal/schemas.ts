@@ -203,7 +203,12 @@ export const PortalActionView = Type.Object({
   extracted: Type.Record(Type.String(), Type.Unknown()),
   blocked: Type.Union([PortalBlocked, Type.Null()]),
   error: Type.Union([Type.String(), Type.Null()]),
+  attempts: Type.Integer({
+    minimum: 0,
+    description: 'Runs asked for (…/run); 0 while nobody asked to run it',
+  }),
   createdAt: Timestamp,
+  updatedAt: Type.String({ format: 'date-time', description: 'When it came to its status' }),
   finishedAt: Type.Union([Timestamp, Type.Null()]),
 });
 export const PortalActionReply = Type.Object(

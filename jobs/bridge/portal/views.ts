@@ -23,6 +23,8 @@ export const portalActionView = (row: PortalActionRow) => ({
   extracted: row.extracted,
   blocked: row.blocked as never,
   error: row.error,
+  attempts: row.attempts,
   createdAt: row.created_at.toISOString(),
+  updatedAt: row.updated_at.toISOString(),
   finishedAt: row.finished_at ? row.finished_at.toISOString() : null,
 });

@@ -1,0 +1,12 @@
+// The provider adapters, by connector kind: each helper of issue 31 adds its one line.
+import type { ProviderAdapter } from './adapter.js';
+import type { ProviderKind } from './kinds.js';
+
+export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> = {};
+
+export function adapterFor(kind: string): ProviderAdapter | null {
+  return PROVIDER_ADAPTERS[kind as ProviderKind] ?? null;
+}
+
+export * from './adapter.js';
+export * from './kinds.js';

@@ -1,0 +1,15 @@
+// Provider kinds and capabilities: a leaf (the connector schemas import it; adapter.ts imports the schemas' rows).
+/** Connector kinds backed by an adapter; each has one file in this folder and one entry in `index.ts`. */
+export const PROVIDER_KINDS = ['stripe', 'twilio', 'smtp', 'slack'] as const;
+export type ProviderKind = (typeof PROVIDER_KINDS)[number];
+
+/** What adapters can do, as bridge capabilities (`<area>.<verb>`). */
+export const PROVIDER_CAPABILITIES = [
+  'pay.charge',
+  'pay.refund',
+  'msg.sms',
+  'msg.voice',
+  'msg.email',
+  'msg.chat',
+] as const;
+export type ProviderCapability = (typeof PROVIDER_CAPABILITIES)[number];
