@@ -4,6 +4,9 @@ import { isMain, runProcess, type Stoppable } from '../shared/lifecycle.js';
 import { buildApp } from './app.js';
 import { hardenServer } from './http-server.js';
 import { koaListener } from '../shared/http/koa-listener.js';
+import { readyWithin } from '../shared/redis/connection.js';
+
+const STARTUP_REDIS_WAIT_MS = 2_000;
 
 /**
  * Starts the HTTP server. Its requests use `requestDeps`: with Postgres or
@@ -17,12 +20,18 @@ export async function startWeb(
   host = deps.config.HOST,
 ): Promise<Stoppable & { server: http.Server; url: string }> {
   const web = requestDeps(deps);
+  // Its own Redis connection refuses commands until connected: give it a moment, so the first requests after a start
+  // are not refused for nothing (with Redis away, the web starts anyway and answers 503 until it is back).
+  await readyWithin(web.redis, STARTUP_REDIS_WAIT_MS);
   const app = buildApp(web);
   const server = http.createServer(koaListener(app));
   hardenServer(server, deps.config, deps.log);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
+  }).catch(async (err: unknown) => {
+    await web.close();
+    throw err;
   });
   const address = server.address() as { port: number };
   const url = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${address.port}`;

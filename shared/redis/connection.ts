@@ -119,6 +119,22 @@ export function onReconnect(client: RedisClient, listener: () => void): () => vo
   };
 }
 
+/** Resolves once `client` is ready, or after `ms` (false then): for a start that should not wait on Redis for good. */
+export function readyWithin(client: RedisClient, ms: number): Promise<boolean> {
+  if (client.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    timer.unref();
+    client.on('ready', onReady);
+  });
+}
+
 /** How long a request's Redis command may take before it fails (a Redis that hangs rather than refuses). */
 export const REQUEST_COMMAND_TIMEOUT_MS = 1500;
 
