@@ -123,16 +123,23 @@ export class HealthMonitor {
     const pgLost = (err: unknown) => {
       if (isServerAway(err)) this.lost('postgres');
     };
+    // Any query answered since the loss says Postgres is back, as a probe would: the probe may be stuck behind a pool
+    // busy with workers catching up, and requests must not wait for it.
+    const pgAnswered = () => {
+      if (this.isDown('postgres')) this.upSince.postgres = Date.now();
+    };
     const pool = (db.client as { pool?: PoolEvents }).pool;
     const createFail = (_id: unknown, err: unknown) => pgLost(err);
     pool?.on('createFail', createFail);
     db.on('query-error', pgLost);
+    db.on('query-response', pgAnswered);
     this.unwatch.push(() => {
       redis.off('close', redisLost);
       redis.off('end', redisLost);
       redis.off('ready', redisBack);
       pool?.removeListener('createFail', createFail);
       db.off('query-error', pgLost);
+      db.off('query-response', pgAnswered);
     });
     void this.current();
   }
