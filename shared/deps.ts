@@ -4,7 +4,8 @@ import { createDb } from './db/knex.js';
 import { DependencyChecks, HealthMonitor } from './health.js';
 import { createLogger, type Logger } from './log.js';
 import { QueueHub } from './queues.js';
-import { createRedis, type RedisClient } from './redis/connection.js';
+import { createRedis, failFastClient, type RedisClient } from './redis/connection.js';
+import { DependencyUnavailable } from './transient.js';
 import { createRedisCluster } from './redis/cluster.js';
 import { DOMAIN_NAMES } from './domain-names.js';
 import { Bus } from './redis/bus.js';
@@ -76,4 +77,52 @@ export function createDeps(config: Config, log: Logger = createLogger(config.LOG
       redis.disconnect();
     },
   };
+}
+
+/**
+ * The deps of the web's requests: the process's, except that Redis and
+ * Postgres fail fast. Redis through a connection of their own that never
+ * waits for it (`failFastClient`), with queue handles on it and a bus that
+ * publishes on it (its subscriptions wait for Redis like any other);
+ * Postgres through the process's pool, refusing at once while the health
+ * state knows Postgres is down (a lost connection flips it, see
+ * `HealthMonitor.watch`) instead of waiting out knex's acquire timeout.
+ * Workers keep the patient deps and wait an outage out. `close()` ends
+ * only what this made; the process's deps stay open.
+ */
+export function requestDeps(deps: Deps): Deps {
+  deps.health.watch(); // first: knex copies its query-error listener into the request view below
+  const redis = failFastClient(deps.redis);
+  redis.on('error', () => undefined); // the process's own client logs the connection's errors
+  const queues = new QueueHub(
+    redis,
+    deps.config.QUEUE_PREFIX,
+    (err) => deps.log.warn({ err: err.message }, 'queue connection error'),
+    { shards: deps.config.QUEUE_SHARDS, stepQueues: DOMAIN_NAMES },
+  );
+  const bus = new Bus(redis, deps.config.QUEUE_PREFIX, deps.redis);
+  let closed = false;
+  return {
+    ...deps,
+    db: failFastDb(deps.db, () => deps.health.isDown('postgres')),
+    redis,
+    queues,
+    bus,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await bus.close();
+      await queues.close();
+      redis.disconnect();
+    },
+  };
+}
+
+/** A view of `db` on the same pool whose queries fail at once (transient) while `down()` says so. */
+function failFastDb(db: Knex, down: () => boolean): Knex {
+  const view = db.withUserParams({ failFast: true });
+  const client = view.client as { acquireConnection(): Promise<unknown> };
+  const acquire = client.acquireConnection.bind(client);
+  client.acquireConnection = () => (down() ? Promise.reject(new DependencyUnavailable('postgres')) : acquire());
+  return view;
 }

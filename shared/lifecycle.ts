@@ -25,24 +25,30 @@ export const FORCE_CLOSE_MS = 2_000;
  * armed (unref'd) after the parts stop, so a handle left open exits 1 too
  * instead of keeping the process alive.
  *
- * Once stopping, a promise rejected because shutdown closed its connection
- * (a Redis command queued on a client `deps.close()` ended, BullMQ's own
- * included) no longer crashes the process: it is logged and the exit stays 0.
- * Any other unhandled rejection during shutdown is logged and makes it 1.
+ * Unhandled rejections: one that is an outage of Postgres or Redis (a driver's stray rejection, such as pg's
+ * ROLLBACK on a connection Postgres terminated, whose transaction's own error its caller already handled; or,
+ * once stopping, a Redis command queued on a client `deps.close()` ended) is logged and the process goes on: the
+ * work it belonged to is retried by its own path. Any other is a defect of unknown reach: the process exits 1
+ * (at once, or after stopping when it comes during shutdown), as Node would.
  */
 export function onShutdown(log: Logger, parts: () => Stoppable[], graceMs: number): void {
   let stopping = false;
+  let failed = false;
+  process.on('unhandledRejection', (err) => {
+    if (isTransientInfraError(err))
+      return log.warn({ err: String(err) }, stopping ? 'a command was cut off by shutdown' : 'a stray outage error');
+    if (!stopping) {
+      log.fatal({ err }, 'unhandled rejection');
+      process.exit(1);
+    }
+    failed = true;
+    process.exitCode = 1;
+    log.error({ err }, 'unhandled rejection while shutting down');
+  });
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info({ signal, graceMs }, 'shutting down');
-    let failed = false;
-    process.on('unhandledRejection', (err) => {
-      if (isTransientInfraError(err)) return log.warn({ err: String(err) }, 'a command was cut off by shutdown');
-      failed = true;
-      process.exitCode = 1;
-      log.error({ err }, 'unhandled rejection while shutting down');
-    });
     const grace = new AbortController();
     setTimeout(() => {
       log.warn('shutdown grace over; force-closing what is left');

@@ -64,6 +64,11 @@ export class QueueHub {
       q = new Queue(name, { connection: this.connection as unknown as ConnectionOptions, prefix });
       q.on('error', this.onError);
       this.queues.set(key, q);
+      // BullMQ keeps a failed start-up for good (every add rejects): a handle whose start failed (a fail-fast
+      // connection lost Redis right then, shared/redis/connection.ts) is dropped so the next use makes a new one.
+      q.waitUntilReady().catch(() => {
+        if (this.queues.get(key) === q) this.queues.delete(key);
+      });
     }
     return q;
   }
@@ -87,6 +92,10 @@ export class QueueHub {
       this.flowProducer.on('error', this.onError);
       // BullMQ adds a 'closing' listener per add in flight; concurrent submits are normal here.
       this.flowProducer.setMaxListeners(1000);
+      const made = this.flowProducer;
+      made.waitUntilReady().catch(() => {
+        if (this.flowProducer === made) this.flowProducer = undefined;
+      });
     }
     return this.flowProducer;
   }

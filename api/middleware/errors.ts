@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { AppError, type ErrorCode } from '../../shared/errors.js';
 import { redactSecrets, redactSecretsDeep } from '../../shared/secrets.js';
 import { VaultError } from '../../shared/vault/envelope.js';
+import { DependencyUnavailable, isTransientInfraError } from '../../shared/transient.js';
 
 const CODE_BY_STATUS: Record<number, ErrorCode> = {
   400: 'invalidPayload',
@@ -35,11 +36,26 @@ export const VAULT_UNAVAILABLE =
   'Stored secrets cannot be opened by this server right now (its master key does not ' +
   'open them; the operator must check AWP_MASTER_KEY); retry later';
 
+/** Seconds a client is told to wait before retrying a request a dependency outage refused. */
+export const UNAVAILABLE_RETRY_AFTER_SEC = 2;
+
+/** 503 for a request refused by an outage (Postgres or Redis away): never a 500, always with Retry-After. */
+export function dependencyUnavailable(what?: string): AppError {
+  return new AppError(
+    'unavailable',
+    `${what ?? 'A service dependency (Postgres or Redis)'} is unavailable right now; ` +
+      `retry in ${UNAVAILABLE_RETRY_AFTER_SEC} s`,
+    undefined,
+    { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SEC) },
+  );
+}
+
 /**
- * Any thrown value as the envelope: client errors keep their message;
- * anything unexpected becomes a 500 whose message hides internals (the log
- * line, keyed by request id, has the cause). MCP tool results and A2A errors
- * carry the same code and message as the HTTP answer would.
+ * Any thrown value as the envelope: client errors keep their message; an
+ * outage of Postgres or Redis (`isTransientInfraError`) is a 503 with
+ * Retry-After; anything unexpected becomes a 500 whose message hides
+ * internals (the log line, keyed by request id, has the cause). MCP tool
+ * results and A2A errors carry the same code and message as the HTTP answer would.
  */
 export function toEnvelope(err: unknown, requestId: string): Envelope {
   let status = 500;
@@ -59,6 +75,11 @@ export function toEnvelope(err: unknown, requestId: string): Envelope {
       status = s;
       code = CODE_BY_STATUS[s] ?? 'invalidPayload';
       message = e.expose && e.message ? e.message : code;
+    } else if (isTransientInfraError(err)) {
+      const down = err instanceof DependencyUnavailable ? err.dependency : undefined;
+      const refusal = dependencyUnavailable(down && (down === 'postgres' ? 'Postgres' : 'Redis'));
+      ({ status, code, message } = refusal);
+      headers = refusal.headers ?? {};
     }
   }
   // A client error's message may quote an upstream answer; a resolved secret value must not travel with it.
@@ -78,7 +99,9 @@ export async function errorEnvelope(ctx: Context, next: Next): Promise<void> {
     await next();
   } catch (err) {
     const { status, headers, body } = toEnvelope(err, String(ctx.state.requestId ?? ''));
-    if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
+    if (status === 503 && isTransientInfraError(err))
+      ctx.state.log?.warn({ err: (err as Error).message }, 'request refused: a dependency is unavailable');
+    else if (status >= 500) ctx.state.log?.error({ err }, 'request failed');
     else ctx.state.log?.debug({ code: body.error, message: body.message }, 'request refused');
     ctx.status = status;
     ctx.set(headers);

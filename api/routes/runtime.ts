@@ -1,6 +1,7 @@
 // The runtime routes of the contract: health, liveness, readiness, runtime summary and public status.
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../shared/errors.js';
+import { UNAVAILABLE_RETRY_AFTER_SEC } from '../middleware/errors.js';
 import { readiness, type Health, type Readiness } from '../../shared/health.js';
 import { SERVICE_VERSION } from '../../shared/version.js';
 import { Ok } from '../../shared/schemas/common.js';
@@ -27,12 +28,20 @@ const Readiness = Ok(
   'Readiness',
 );
 
-/** 503 naming what is down, with every check in `details`. */
+/** 503 naming what is down, with every check in `details`, and when to ask again. */
 function failIfDown(checks: Health | Readiness['checks']): void {
   const down = Object.entries(checks)
     .filter(([, v]) => v === 'down')
     .map(([k]) => k);
-  if (down.length > 0) throw new AppError('unavailable', `Dependency down: ${down.join(', ')}`, { checks });
+  if (down.length > 0)
+    throw new AppError(
+      'unavailable',
+      `Dependency down: ${down.join(', ')}`,
+      { checks },
+      {
+        'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SEC),
+      },
+    );
 }
 
 /** The runtime routes; the route table is read when a request comes (see contractRoutes). */

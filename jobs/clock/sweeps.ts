@@ -1,7 +1,10 @@
+import type { Deps } from '../../shared/deps.js';
 import type { DomainSweep } from '../domain.js';
 import { fromModules } from '../module-registry.js';
 import { sweepStuckRuns } from '../orchestrator/stuck-runs.js';
+import { sweepLostRuns } from '../orchestrator/lost-runs.js';
 import { sweepAdmissions } from '../orchestrator/admission.js';
+import { sweepUnfinalizedRuns } from '../orchestrator/unfinalized-runs.js';
 import { sweepWaitpoints } from '../orchestrator/waitpoint-expiry.js';
 import {
   sweepDeliveries,
@@ -19,6 +22,8 @@ import {
  */
 const ENGINE_SWEEPS: Record<string, DomainSweep> = {
   'runs.stuck': { cron: '* * * * *', run: sweepStuckRuns },
+  // A run canceled or failed in flight whose finalize job was lost gets its final state within a minute or two.
+  'runs.unfinalized': { cron: '* * * * *', run: sweepUnfinalizedRuns },
   // Held runs a finalizer did not admit (it crashed after its write, Postgres was away) start within a minute.
   'runs.admit': { cron: '* * * * *', run: sweepAdmissions },
   // Approvals escalate before they expire, and fail closed when they do.
@@ -37,3 +42,11 @@ export const sweeps: () => Readonly<Record<string, DomainSweep>> = fromModules((
   ...ENGINE_SWEEPS,
   ...m.sweeps,
 }));
+
+/**
+ * Passes the clock asks for when something happened rather than on a schedule (workers/clock.ts): `runs.lost` once
+ * Redis is back after losing its connection, or a clock became leader (its lease gone with an emptied Redis, say).
+ */
+export const TRIGGERED_SWEEPS: Readonly<Record<string, (deps: Deps) => Promise<unknown>>> = {
+  'runs.lost': sweepLostRuns,
+};

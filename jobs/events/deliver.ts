@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import { isTransientInfraError } from '../../shared/transient.js';
 import type { Deps } from '../../shared/deps.js';
 import { claimDeliveries, nextPushDue, type DeliveryRow } from '../../shared/db/deliveries.js';
 import { iso } from '../../shared/db/knex.js';
@@ -105,7 +106,25 @@ async function start(
     // Paused after the claim: hand it back held, without counting a failure; the resume releases it.
     return { settled: counted(handBack(deps, d.id, d.lease_token!, { held: true }).then(() => 'paused')) };
   }
-  return { settled: counted(settle(deps, d, await post(deps, d, sub, event))) };
+  return { settled: counted(settleDurably(deps, d, await post(deps, d, sub, event))) };
+}
+
+/**
+ * Settles an answered POST, riding out a Postgres outage while the attempt's lease lasts: the receiver has the event,
+ * and a settlement lost to a restart would have the next claim send it again (the soak saw receivers get an event
+ * twice across a Postgres restart). Past the lease another dispatcher may hold the attempt, so the write is left to
+ * its lease check, and the error goes up.
+ */
+async function settleDurably(deps: Deps, d: DeliveryRow, o: Outcome): Promise<string> {
+  const leaseEnds = d.lease_expires_at ? new Date(d.lease_expires_at).getTime() : 0;
+  for (let wait = 250; ; wait = Math.min(wait * 2, 2_000)) {
+    try {
+      return await settle(deps, d, o);
+    } catch (err) {
+      if (!isTransientInfraError(err) || Date.now() + wait >= leaseEnds) throw err;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
 }
 
 /** Delivers one claimed attempt and settles it with its lease token; resolves with the verdict. */

@@ -14,7 +14,7 @@ export const stepRowId = (d: StepJobData) => `${d.runId}.${d.segment}.${d.index}
  * Job ids are deterministic (re-adding a segment is a no-op); a clock re-drive adds `.d<n>` so BullMQ takes the jobs
  * anew. Colons are not allowed in ids.
  */
-const stepJobId = (d: StepJobData) => `${stepRowId(d)}${d.drive ? `.d${d.drive}` : ''}`;
+export const stepJobId = (d: StepJobData) => `${stepRowId(d)}${d.drive ? `.d${d.drive}` : ''}`;
 export const finalizeJobId = (runId: string, segment: number, drive?: number) =>
   `${runId}.${segment}.finalize${drive ? `.d${drive}` : ''}`;
 

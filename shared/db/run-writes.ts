@@ -108,9 +108,22 @@ export interface StalledRun {
   segment: number;
   route: string[];
   drives: number;
+  updated_at: Date;
+  /** `updated_at` as Postgres prints it, to the microsecond (a Date keeps milliseconds): the page cursor. */
+  at: string;
   running_step: string | null;
   running_domain: string | null;
 }
+
+/** Where a paged scan of runs stopped: the last row's `updated_at` (as `at`) and id, the scan's order. */
+export interface RunCursor {
+  at: string;
+  id: string;
+}
+
+/** Runs after `after` in (updated_at, id) order; a re-driven run's updated_at moves to now, out of the scan. */
+const AFTER = `(?::timestamptz IS NULL OR (r.updated_at, r.id) > (?::timestamptz, ?::text))`;
+const afterBindings = (after?: RunCursor) => [after?.at ?? null, after?.at ?? null, after?.id ?? ''];
 
 /**
  * Runs that are not resting and have made no progress: queued for longer than
@@ -118,10 +131,18 @@ export interface StalledRun {
  * longer than `runningSec`. Their flow was lost or gave up (an outage
  * outlasted its retries, a worker died past BullMQ's stall handling). A held
  * run has no flow yet: it waits for a place (jobs/orchestrator/admission.ts).
+ * One page of `limit`, after `after`.
  */
-export async function stalledRuns(db: Db, queuedSec: number, runningSec: number, limit = 100): Promise<StalledRun[]> {
+export async function stalledRuns(
+  db: Db,
+  queuedSec: number,
+  runningSec: number,
+  limit = 100,
+  after?: RunCursor,
+): Promise<StalledRun[]> {
   const result = await db.raw(
-    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives, running.id AS running_step,
+    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives, r.updated_at, r.updated_at::text AS at,
+        running.id AS running_step,
         running.domain AS running_domain
      FROM runs r
      LEFT JOIN LATERAL (SELECT s.id, s.domain FROM run_steps s WHERE s.run_id = r.id AND s.status = 'running'
@@ -131,8 +152,34 @@ export async function stalledRuns(db: Db, queuedSec: number, runningSec: number,
        AND NOT EXISTS (SELECT 1 FROM run_steps s WHERE s.run_id = r.id
                        AND greatest(s.started_at, s.heartbeat_at, s.finished_at) > now() - make_interval(secs =>
                            ?::float8))
-     ORDER BY r.updated_at LIMIT ?`,
-    [queuedSec, runningSec, runningSec, limit],
+       AND ${AFTER}
+     ORDER BY r.updated_at, r.id LIMIT ?`,
+    [queuedSec, runningSec, runningSec, ...afterBindings(after), limit],
+  );
+  return result.rows;
+}
+
+/**
+ * Runs that are not resting, quiet for `quietSec` (no change, no step
+ * activity) and with no step running: nothing in Postgres says anyone is
+ * moving them, so they move only if a job of theirs is still in Redis
+ * (jobs/orchestrator/lost-runs.ts asks). A run with a step `running` is left
+ * to `stalledRuns`: its worker may still be on it. One page, after `after`.
+ */
+export async function quietRuns(db: Db, quietSec: number, limit = 100, after?: RunCursor): Promise<StalledRun[]> {
+  const result = await db.raw(
+    `SELECT r.id, r.account_id, r.status, r.segment, r.route, r.drives, r.updated_at, r.updated_at::text AS at,
+        NULL AS running_step,
+        NULL AS running_domain
+     FROM runs r
+     WHERE r.status IN ('queued', 'running') AND r.held_at IS NULL
+       AND r.updated_at < now() - make_interval(secs => ?::float8)
+       AND NOT EXISTS (SELECT 1 FROM run_steps s WHERE s.run_id = r.id AND (s.status = 'running'
+                       OR greatest(s.started_at, s.heartbeat_at, s.finished_at) > now() - make_interval(secs =>
+                           ?::float8)))
+       AND ${AFTER}
+     ORDER BY r.updated_at, r.id LIMIT ?`,
+    [quietSec, quietSec, ...afterBindings(after), limit],
   );
   return result.rows;
 }

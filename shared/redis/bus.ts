@@ -14,9 +14,15 @@ export class Bus {
   private sub?: RedisClient;
   private readonly listeners = new Map<string, Set<Listener>>();
 
+  /**
+   * `subscriberOf`: the client the subscriber connection copies (the publisher by default). The web's bus publishes
+   * on a fail-fast client but subscribes through a patient one (shared/deps.ts `requestDeps`): a subscription is
+   * long-lived and must wait for Redis, where a publish on a request must not.
+   */
   constructor(
     private readonly publisher: RedisClient,
     readonly prefix: string,
+    private readonly subscriberOf: RedisClient = publisher,
   ) {}
 
   channel(name: string): string {
@@ -40,7 +46,7 @@ export class Bus {
   async subscribe(name: string, listener: Listener): Promise<() => Promise<void>> {
     const channel = this.channel(name);
     if (!this.sub) {
-      this.sub = duplicateClient(this.publisher);
+      this.sub = duplicateClient(this.subscriberOf);
       this.sub.on('error', () => undefined); // reconnects on its own; errors surface on the publisher
       this.sub.on('message', (ch: string, msg: string) => {
         for (const l of this.listeners.get(ch) ?? []) l(msg);

@@ -95,6 +95,70 @@ export function endClients(clients: RedisClient[], which: 'notReady' | 'all'): v
 }
 
 /**
+ * Calls `listener` each time `client` is ready again after it lost its
+ * connection (not at its first ready): what Redis held may be gone with it
+ * (a restart without persistence, a failover to a replica that lacked it).
+ * Returns the function that stops listening.
+ */
+export function onReconnect(client: RedisClient, listener: () => void): () => void {
+  let ready = client.status === 'ready';
+  let lost = false;
+  const onReady = () => {
+    if (ready && lost) listener();
+    ready = true;
+    lost = false;
+  };
+  const onLost = () => {
+    lost = ready;
+  };
+  client.on('ready', onReady);
+  client.on('close', onLost);
+  return () => {
+    client.off('ready', onReady);
+    client.off('close', onLost);
+  };
+}
+
+/** Resolves once `client` is ready, or after `ms` (false then): for a start that should not wait on Redis for good. */
+export function readyWithin(client: RedisClient, ms: number): Promise<boolean> {
+  if (client.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      client.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    timer.unref();
+    client.on('ready', onReady);
+  });
+}
+
+/** How long a request's Redis command may take before it fails (a Redis that hangs rather than refuses). */
+export const REQUEST_COMMAND_TIMEOUT_MS = 1500;
+
+/**
+ * A connection like `client` for the request path, which fails fast instead
+ * of waiting for Redis: no offline queue (a command while it is not
+ * connected fails at once), commands in flight when the connection drops
+ * fail at once (`maxRetriesPerRequest: 0`) and none waits more than
+ * REQUEST_COMMAND_TIMEOUT_MS for its answer. It reconnects on its own like
+ * any client. Workers keep the patient `client` (offline queue, retries
+ * without limit): their work waits an outage out, a request answers 503.
+ */
+export function failFastClient(client: RedisClient): RedisClient {
+  const fast = { maxRetriesPerRequest: 0, commandTimeout: REQUEST_COMMAND_TIMEOUT_MS };
+  if (client instanceof Cluster)
+    return client.duplicate(undefined, {
+      enableOfflineQueue: false,
+      redisOptions: { ...client.options.redisOptions, ...fast },
+    });
+  // Not `duplicate()`: that records the copy as a worker's (copiesOf), and this one belongs to the web.
+  return new AwpRedis({ ...client.options, ...fast, enableOfflineQueue: false } as LegacyOptions);
+}
+
+/**
  * A Redis connection. BullMQ needs `maxRetriesPerRequest: null` on connections
  * that block (workers, queue events); using it everywhere keeps one shape.
  */

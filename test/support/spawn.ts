@@ -29,11 +29,14 @@ export function spawnEntry(
   return Object.assign(child, { output: () => out });
 }
 
-/** Resolves when `predicate(output)` holds, rejects after `ms` or if the child exits first. */
+/**
+ * Resolves when `predicate(output)` holds, rejects after `ms` or if the child exits first. The default is patience,
+ * not a speed claim: a child loading the whole service under a loaded CI machine took 23 s to start.
+ */
 export async function waitForOutput(
   child: ChildProcess & { output: () => string },
   predicate: (out: string) => boolean,
-  ms = 30_000,
+  ms = 60_000,
 ): Promise<string> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
