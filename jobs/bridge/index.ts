@@ -12,6 +12,8 @@ export {
 export { enqueueAction } from './action-jobs.js';
 export { checkAction, transitionAction, writeAction, type CheckedAction } from './actions-service.js';
 export { callConnector } from './connector-call.js';
+// After a commit that may have settled an action (a delivery callback): the run resting on it goes on.
+export { resumeRunOfAction } from './run-resume.js';
 export { ACTION_STATUSES, ConnectorId } from './connector-schemas.js';
 export { connectorsWithCapability, getConnector, type ConnectorRow } from './connectors-repository.js';
 export { ACTIONS } from './machines.js';
