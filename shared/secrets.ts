@@ -1,4 +1,5 @@
 import { AppError } from './errors.js';
+import { RecentMap } from './recent-map.js';
 
 /**
  * Secrets by reference. A request names a credential as `env:NAME`; the
@@ -191,7 +192,7 @@ export function resolveSecret(value: unknown, scope: SecretScope): ResolvedSecre
     );
   const secret = (scope.env ?? process.env)[ref.name];
   if (!secret) return { set: false, ref };
-  remember(secret);
+  rememberSecret(secret, 'lasting');
   return { set: true, ref, value: secret };
 }
 
@@ -208,26 +209,59 @@ export function requireSecret(value: unknown, scope: SecretScope): string {
 
 export const REDACTED = '[redacted]';
 
-// Values resolved in this process, in the forms they take in text (raw and JSON-escaped), longest first.
 // Shorter values are not masked by text search: they would blank ordinary words everywhere.
 const MIN_MASKED_LENGTH = 6;
-let masked: string[] = [];
+/**
+ * How many values opened from the vault (and fetched OAuth tokens) stay masked: the most recently used. They come
+ * and go with accounts, credentials and token refreshes, so a long-running process would otherwise keep (and scan
+ * every log line for) every one it ever saw. Each use renews a value, so one in use stays; one forgotten has not been
+ * used here for MASKED_RECENT_MAX newer values. The environment's (`env:` references, master keys) are a fixed few
+ * and always stay.
+ */
+export const MASKED_RECENT_MAX = 2_000;
+const lasting = new Set<string>();
+let recent = new RecentMap<string, true>(MASKED_RECENT_MAX);
+// Every form the values take in text (raw and JSON-escaped), longest first; rebuilt on the next use after a change.
+let masked: string[] | null = [];
 
-/** Remembers a secret obtained elsewhere (the vault) so the logger and error envelope mask it too. */
-export function rememberSecret(secret: string): void {
-  remember(secret);
+/**
+ * Remembers a secret obtained elsewhere so the logger and error envelope mask it too: `recent` (a vault value, a
+ * token) among the most recently used, `lasting` (the process's own configuration) for good.
+ */
+export function rememberSecret(secret: string, kind: 'recent' | 'lasting' = 'recent'): void {
+  if (secret.length < MIN_MASKED_LENGTH) return;
+  if (kind === 'lasting') {
+    if (!lasting.has(secret)) masked = null;
+    lasting.add(secret);
+    return;
+  }
+  if (!recent.has(secret)) masked = null;
+  recent.set(secret, true);
 }
 
-function remember(secret: string): void {
-  if (secret.length < MIN_MASKED_LENGTH) return;
-  const forms = [secret, JSON.stringify(secret).slice(1, -1)];
-  if (forms.every((f) => masked.includes(f))) return;
-  masked = [...new Set([...masked, ...forms])].sort((a, b) => b.length - a.length);
+/** How many values are masked (tests of the bound). */
+export function rememberedSecrets(): { recent: number; lasting: number } {
+  return { recent: recent.size, lasting: lasting.size };
+}
+
+/** From now on at most `max` recent values stay masked (the most recent are kept); tests of the bound pass a small one. */
+export function limitRecentSecrets(max = MASKED_RECENT_MAX): void {
+  recent = recent.resized(max);
+  masked = null;
+}
+
+function maskedForms(): string[] {
+  if (masked) return masked;
+  const forms = new Set<string>();
+  for (const v of [...lasting, ...recent.keys()]) forms.add(v).add(JSON.stringify(v).slice(1, -1));
+  masked = [...forms].sort((a, b) => b.length - a.length);
+  return masked;
 }
 
 /** Masks every secret value resolved in this process (and any `extra` ones) in `text`. */
 export function redactSecrets(text: string, extra: readonly string[] = []): string {
-  const values = extra.length ? [...masked, ...extra.filter((e) => e.length > 0)] : masked;
+  const forms = maskedForms();
+  const values = extra.length ? [...forms, ...extra.filter((e) => e.length > 0)] : forms;
   let out = text;
   for (const v of values) if (out.includes(v)) out = out.split(v).join(REDACTED);
   return out;
@@ -235,7 +269,7 @@ export function redactSecrets(text: string, extra: readonly string[] = []): stri
 
 /** `redactSecrets` over every string inside a JSON-like value (error details, step outputs). */
 export function redactSecretsDeep<T>(value: T, extra: readonly string[] = []): T {
-  if (masked.length === 0 && extra.length === 0) return value;
+  if (maskedForms().length === 0 && extra.length === 0) return value;
   const walk = (v: unknown): unknown => {
     if (typeof v === 'string') return redactSecrets(v, extra);
     if (Array.isArray(v)) return v.map(walk);

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { newId } from '../ids.js';
 import { rememberSecret } from '../secrets.js';
+import { RecentMap } from '../recent-map.js';
 import {
   dataKeyById,
   dataKeyOfOwner,
@@ -46,12 +47,20 @@ export interface VaultDeps {
 
 // Data key ids are unique across databases (random ids), so unwrapped keys are cached by id; which key an owner
 // has depends on the database, so that cache is per knex instance (tests use several databases in one process).
-const unwrapped = new Map<string, Buffer>();
-let ownerKeys = new WeakMap<Knex, Map<string, string>>();
+// There is one data key per account: both caches keep the most recently used (a forgotten key costs one read and
+// one unwrap on next use), so a long-running process does not hold one entry for every account it ever served.
+export const DATA_KEYS_CACHED = 10_000;
+let unwrapped = new RecentMap<string, Buffer>(DATA_KEYS_CACHED);
+let ownerKeys = new WeakMap<Knex, RecentMap<string, string>>();
 
-function ownersOf(db: Knex): Map<string, string> {
+/** How many data keys and owners this process holds (tests of the bound). */
+export function cachedDataKeys(db: Knex): { keys: number; owners: number } {
+  return { keys: unwrapped.size, owners: ownerKeys.get(db)?.size ?? 0 };
+}
+
+function ownersOf(db: Knex): RecentMap<string, string> {
   let owners = ownerKeys.get(db);
-  if (!owners) ownerKeys.set(db, (owners = new Map()));
+  if (!owners) ownerKeys.set(db, (owners = new RecentMap(unwrapped.max)));
   return owners;
 }
 
@@ -63,7 +72,7 @@ function masterKeys(config: VaultDeps['config']): Map<string, Buffer> {
   const keys = new Map<string, Buffer>();
   for (const b64 of [config.AWP_MASTER_KEY, config.AWP_MASTER_KEY_PREVIOUS]) {
     if (!b64) continue;
-    rememberSecret(b64);
+    rememberSecret(b64, 'lasting');
     const key = parseMasterKey(b64);
     keys.set(masterKeyId(key), key);
   }
@@ -129,9 +138,12 @@ export async function openStored(deps: VaultDeps, stored: string | null): Promis
   return isSealed(stored) ? open(deps, stored) : stored;
 }
 
-/** Forgets every unwrapped data key of this process (after a master key rotation; tests). */
-export function forgetDataKeys(): void {
-  unwrapped.clear();
+/**
+ * Forgets every unwrapped data key of this process (after a master key rotation; tests); from then on the caches
+ * hold at most `max` keys and owners (tests of the bound pass a small one).
+ */
+export function forgetDataKeys(max = DATA_KEYS_CACHED): void {
+  unwrapped = new RecentMap(max);
   ownerKeys = new WeakMap();
 }
 

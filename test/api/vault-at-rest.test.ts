@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { forgetDataKeys, open, rotateMasterKey, VaultError } from '../../shared/vault/index.js';
+import { cachedDataKeys, forgetDataKeys, open, rotateMasterKey, seal, VaultError } from '../../shared/vault/index.js';
 import { harness } from '../support/harness.js';
 import { startReceiver, until } from '../support/receiver.js';
 
@@ -191,4 +191,19 @@ describe('secrets at rest', function () {
       }
     },
   );
+});
+
+describe('unwrapped data keys stay bounded', () => {
+  after(() => forgetDataKeys());
+
+  it('a process keeps only the most recently used, and opens what a forgotten key sealed by reading it again', async () => {
+    const vault = { db: harness.deps.db, config: harness.config };
+    forgetDataKeys(3);
+    const owners = Array.from({ length: 6 }, () => `owner_${hex(6)}`);
+    const sealed: string[] = [];
+    for (const owner of owners) sealed.push(await seal(vault, owner, `value of ${owner}`));
+    assert.deepEqual(cachedDataKeys(harness.deps.db), { keys: 3, owners: 3 });
+    assert.equal(await open(vault, sealed[0]!), `value of ${owners[0]}`, "the first owner's key was read again");
+    assert.equal(cachedDataKeys(harness.deps.db).keys, 3);
+  });
 });

@@ -14,9 +14,12 @@ import { createLogger } from '../../shared/log.js';
 import {
   checkSecretRef,
   isSecretRef,
+  limitRecentSecrets,
   looksLikeLiteralSecret,
   parseSecretRef,
   redactSecrets,
+  rememberedSecrets,
+  rememberSecret,
   requireSecret,
   resolveSecret,
   SecretRefRefused,
@@ -248,5 +251,36 @@ describe('a resolved secret never reaches a log line, a response or an error mes
       body: JSON.stringify({ ref: 'env:AWP_SECRET_LEAK_TEST' }),
     });
     assert.deepEqual(await ok.json(), { ok: true, ref: 'env:AWP_SECRET_LEAK_TEST' });
+  });
+});
+
+describe('the masked secrets of a process stay bounded', () => {
+  afterEach(() => limitRecentSecrets());
+  const masked = (v: string) => redactSecrets(`x ${v} y`) === 'x [redacted] y';
+
+  it('keeps the most recently used vault values and tokens, however many pass through', () => {
+    const tag = randomBytes(4).toString('hex');
+    const v = (i: number) => `recent-${tag}-${i}`;
+    limitRecentSecrets(3);
+    for (let i = 0; i < 10; i++) rememberSecret(v(i));
+    assert.equal(rememberedSecrets().recent, 3);
+    assert.ok(masked(v(9)) && masked(v(7)));
+    rememberSecret(v(7)); // used again: renewed
+    rememberSecret(v(10));
+    rememberSecret(v(11));
+    assert.ok(masked(v(7)), 'a value in use stays masked');
+    assert.ok(!masked(v(8)), 'the least recently used was forgotten');
+    assert.equal(rememberedSecrets().recent, 3);
+  });
+
+  it("never forgets the process's own: env references and lasting values", () => {
+    const tag = randomBytes(4).toString('hex');
+    const env = { AWP_SECRET_BOUND: `env-${tag}` };
+    resolveSecret('env:AWP_SECRET_BOUND', { ...scope, env });
+    rememberSecret(`lasting-${tag}`, 'lasting');
+    limitRecentSecrets(2);
+    for (let i = 0; i < 10; i++) rememberSecret(`recent-${tag}-${i}`);
+    assert.ok(masked(`env-${tag}`));
+    assert.ok(masked(`lasting-${tag}`));
   });
 });
