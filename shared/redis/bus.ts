@@ -12,7 +12,8 @@ type Listener = (message: string) => void;
  */
 export class Bus {
   private sub?: RedisClient;
-  private readonly listeners = new Map<string, Set<Listener>>();
+  /** Per channel: its listeners and the SUBSCRIBE they wait for; a channel is dropped with its last listener. */
+  private readonly channels = new Map<string, { listeners: Set<Listener>; subscribed: Promise<unknown> }>();
 
   /**
    * `subscriberOf`: the client the subscriber connection copies (the publisher by default). The web's bus publishes
@@ -29,6 +30,11 @@ export class Bus {
     return `${this.prefix}:bus:${name}`;
   }
 
+  /** Channels this process listens on (each run followed or waited for has one while it is). */
+  get size(): number {
+    return this.channels.size;
+  }
+
   async publish(name: string, message: unknown): Promise<void> {
     await this.publisher.publish(this.channel(name), JSON.stringify(message));
   }
@@ -42,35 +48,48 @@ export class Bus {
     await this.publish(name, messages);
   }
 
-  /** Subscribes and resolves once Redis confirms, so nothing published after it is missed. */
+  /**
+   * Subscribes and resolves once Redis confirms, so nothing published after it is missed. A SUBSCRIBE that fails
+   * leaves nothing behind (no listener, no channel), so the next subscriber of the channel sends it again.
+   */
   async subscribe(name: string, listener: Listener): Promise<() => Promise<void>> {
     const channel = this.channel(name);
+    const sub = this.subscriber();
+    let entry = this.channels.get(channel);
+    if (!entry) {
+      entry = { listeners: new Set(), subscribed: sub.subscribe(channel) };
+      this.channels.set(channel, entry);
+    }
+    const joined = entry;
+    joined.listeners.add(listener);
+    try {
+      await joined.subscribed;
+    } catch (err) {
+      joined.listeners.delete(listener);
+      if (this.channels.get(channel) === joined) this.channels.delete(channel);
+      throw err;
+    }
+    return async () => {
+      if (!joined.listeners.delete(listener) || joined.listeners.size > 0) return;
+      if (this.channels.get(channel) !== joined) return;
+      this.channels.delete(channel);
+      await sub.unsubscribe(channel).catch(() => undefined);
+    };
+  }
+
+  private subscriber(): RedisClient {
     if (!this.sub) {
       this.sub = duplicateClient(this.subscriberOf);
       this.sub.on('error', () => undefined); // reconnects on its own; errors surface on the publisher
       this.sub.on('message', (ch: string, msg: string) => {
-        for (const l of this.listeners.get(ch) ?? []) l(msg);
+        for (const l of this.channels.get(ch)?.listeners ?? []) l(msg);
       });
     }
-    let set = this.listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(channel, set);
-      await this.sub.subscribe(channel);
-    }
-    set.add(listener);
-    return async () => {
-      const current = this.listeners.get(channel);
-      current?.delete(listener);
-      if (current && current.size === 0) {
-        this.listeners.delete(channel);
-        await this.sub?.unsubscribe(channel).catch(() => undefined);
-      }
-    };
+    return this.sub;
   }
 
   async close(): Promise<void> {
-    this.listeners.clear();
+    this.channels.clear();
     this.sub?.disconnect();
     this.sub = undefined;
   }
