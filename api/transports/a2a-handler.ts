@@ -161,7 +161,8 @@ export class RunTaskHandler implements A2ARequestHandler {
         params: { runId: message!.taskId },
         body,
       });
-      if (!immediate) await waitForRest(this.deps, resumed.runId, this.deps.config.RUN_SYNC_WAIT_MS, resumed.segment);
+      if (!immediate)
+        await waitForRest(this.deps, resumed.runId, this.deps.config.RUN_SYNC_WAIT_MS, resumed.segment, call.signal);
       return { runId: resumed.runId, segment: resumed.segment };
     }
     const { stream: _stream, ...fields } = data;

@@ -112,7 +112,9 @@ export function followRun(
 
 /**
  * Resolves with the result of segment `minSegment` or a later one once it
- * rests (from its `final` event), or with null after `timeoutMs`. The timer
+ * rests (from its `final` event), or with null after `timeoutMs` or once
+ * `signal` aborts (the client that waits went away: its channel and its
+ * reads every second end with it, not `timeoutMs` later). The timer
  * starts first (a Redis that does not answer cannot hold the caller), the
  * live channel is a shortcut, and Postgres is read every second as well;
  * the first read waits for the subscription (or its failure), so a run that
@@ -123,10 +125,14 @@ export async function waitForRest(
   runId: string,
   timeoutMs: number,
   minSegment = 0,
+  signal?: AbortSignal,
 ): Promise<unknown | null> {
+  if (signal?.aborted) return null;
   let settle!: (v: unknown | null) => void;
   const done = new Promise<unknown | null>((r) => (settle = r));
   const timer = setTimeout(() => settle(null), timeoutMs);
+  const leave = () => settle(null);
+  signal?.addEventListener('abort', leave, { once: true });
   const check = async () => {
     const final = await currentSegmentFinal(deps.db, runId).catch(() => null);
     if (final && final.segment >= minSegment) settle(final.result);
@@ -158,6 +164,7 @@ export async function waitForRest(
     finished = true;
     clearTimeout(timer);
     clearInterval(poll);
+    signal?.removeEventListener('abort', leave);
     await unsubscribe?.();
   }
 }

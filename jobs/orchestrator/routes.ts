@@ -25,7 +25,7 @@ export const routes = [
         return Reply.stream(followRun(deps, run.id, 0, 'ndjson', signal), 'application/x-ndjson', {
           'X-Run-Id': run.id,
         });
-      return answerRun(deps, run, headers.prefer);
+      return answerRun(deps, run, headers.prefer, signal);
     },
   }),
 ];

@@ -9,18 +9,20 @@ import { Reply } from '../../shared/http/route-spec.js';
 /**
  * How a submitted run is answered: the result once it rests (within
  * RUN_SYNC_WAIT_MS), else 202 with links; `Prefer: respond-async` skips the wait.
+ * `signal` (the request's) ends the wait when the client goes away.
  */
 export async function answerRun(
   deps: Deps,
   run: Pick<RunRow, 'id' | 'segment' | 'status' | 'held_at'>,
   prefer: string | undefined,
+  signal?: AbortSignal,
 ): Promise<unknown> {
   const runId = run.id;
   const async = /respond-async/i.test(prefer ?? '');
   // Waiting needs Redis pub/sub; if it is unavailable the run still exists, so answer 202 rather than fail.
   const result = async
     ? null
-    : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS, run.segment).catch(() => null);
+    : await waitForRest(deps, runId, deps.config.RUN_SYNC_WAIT_MS, run.segment, signal).catch(() => null);
   if (result) return result;
   // An async answer says what the submission wrote (no read); after a sync wait ran out, the run's status now.
   const status = async ? run.status : await currentStatus(deps, runId);

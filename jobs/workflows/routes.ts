@@ -44,9 +44,9 @@ export const routes = [
     response: { 200: OrchestratorResult, 202: RunAccepted },
     countsAsWorkflow: true,
     mcpTool: 'workflows.runTemplate',
-    handler: async ({ params, body, principal, headers }, deps) => {
+    handler: async ({ params, body, principal, headers, signal }, deps) => {
       const run = await runTemplate(deps, principal, params.templateId, body);
-      return answerRun(deps, run, headers.prefer);
+      return answerRun(deps, run, headers.prefer, signal);
     },
   }),
 ];

@@ -4,12 +4,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { followRun, waitForRest } from '../../jobs/orchestrator/follow.js';
+import { registerStepHandler } from '../../jobs/steps.js';
 import { startRedis } from '../../scripts/local-services.js';
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { Bus } from '../../shared/redis/bus.js';
 import { copiesOf, createRedis, type RedisClient } from '../../shared/redis/connection.js';
 import { startWorkers } from '../../workers/domains.js';
+import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
 import { until } from '../support/receiver.js';
 import { seedCatalog } from '../support/runs.js';
@@ -49,6 +51,62 @@ describe('the bus and the Redis clients stay bounded', function () {
       (n) => n === before,
     );
     assert.equal(bus.size, before);
+  });
+
+  it('a sync wait whose client went away gives its channel back at once, while its run goes on', async () => {
+    // An app that would wait ten minutes: only the client's leaving can end its wait within this test.
+    const app = await startExtraApp({ RUN_SYNC_WAIT_MS: '600000' });
+    const { accountId, token } = await harness.account();
+    const body = { request: 'audit the vendor', domainRoute: ['resolve'] };
+    let release: (() => void) | undefined;
+    const unregister = registerStepHandler('resolve', async (input) => {
+      if (input.accountId === accountId) await new Promise<void>((r) => (release = r));
+      return { output: { audited: true }, evidence: [], conversation: ['audited'] };
+    });
+    try {
+      // Signed in once first: the app's own channel (auth changes) is subscribed on first use and stays.
+      assert.equal((await harness.call('GET', '/v1/runs', { token }, app.url)).status, 200);
+      const before = app.deps.bus.size;
+      const client = new AbortController();
+      const waiting = fetch(`${app.url}/v1/orchestrator/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: client.signal,
+      }).catch(() => 'left');
+      const run = await until(
+        () => harness.deps.db('runs').where({ account_id: accountId }).first(),
+        (r) => r?.status === 'running' && app.deps.bus.size > before && release !== undefined,
+      );
+      client.abort();
+      assert.equal(await waiting, 'left');
+      await until(
+        () => app.deps.bus.size,
+        (n) => n === before,
+      );
+      assert.equal((await harness.deps.db('runs').where({ id: run.id }).first()).status, 'running');
+      release!();
+      await until(
+        () => harness.deps.db('runs').where({ id: run.id }).first(),
+        (r) => r.status === 'ready',
+      );
+    } finally {
+      release?.();
+      unregister();
+      await app.stop();
+    }
+  });
+
+  it('a wait given an aborted signal does not wait', async () => {
+    const left = new AbortController();
+    left.abort();
+    const before = harness.deps.bus.size;
+    // Ten minutes: were the signal ignored, the test's own timeout would fail it.
+    assert.equal(
+      await waitForRest(harness.deps, `run_${randomBytes(8).toString('hex')}`, 600_000, 0, left.signal),
+      null,
+    );
+    assert.equal(harness.deps.bus.size, before);
   });
 
   it('a SUBSCRIBE Redis refuses leaves no channel behind, and the next subscriber sends it again', async () => {
@@ -91,27 +149,40 @@ describe('the bus and the Redis clients stay bounded', function () {
     );
     const workers = startWorkers(deps, ['hunt', 'orchestrator']);
     const got: string[] = [];
-    try {
-      await deps.bus.subscribe('probe', (m) => got.push(m));
-      const listeners = () => listenerCounts([deps.redis, ...copiesOf(deps.redis)]);
-      const at = listeners();
-      for (let i = 0; i < 2; i++) {
-        await redis.stop();
-        redis = await startRedis(dir, { persist: false, port: redis.port });
-        await until(
-          () => Promise.all([deps.redis, ...copiesOf(deps.redis)].map((c) => c.status)),
-          (s) => s.every((x) => x === 'ready'),
-          20_000,
-        );
-      }
-      assert.deepEqual(listeners(), at, 'the same clients with the same listeners');
-      // Published until one arrives: the subscriber's SUBSCRIBE again may land just after the publisher reconnected.
+    const clients = () => [deps.redis, ...copiesOf(deps.redis)];
+    const ready = () =>
+      until(
+        () => clients().map((c) => c.status),
+        (s) => s.every((x) => x === 'ready'),
+        20_000,
+      );
+    // Published until one arrives: after a restart the subscriber may SUBSCRIBE again just after the publisher is back.
+    const delivered = async () => {
+      got.length = 0;
       await until(
         async () => {
-          await deps.bus.publish('probe', 'after');
+          await deps.bus.publish('probe', 'hello');
           return got;
         },
         (g) => g.length > 0,
+      );
+    };
+    try {
+      await deps.bus.subscribe('probe', (m) => got.push(m));
+      await ready();
+      await delivered();
+      const at = JSON.stringify(listenerCounts(clients()));
+      for (let i = 0; i < 2; i++) {
+        await redis.stop();
+        redis = await startRedis(dir, { persist: false, port: redis.port });
+        await ready();
+      }
+      await delivered();
+      // While a client reconnects BullMQ waits for its `ready` with listeners it then removes: the counts come back to
+      // what they were, or a listener was added for good.
+      await until(
+        () => JSON.stringify(listenerCounts(clients())),
+        (now) => now === at,
       );
       assert.equal(deps.bus.size, 1, 'the probe channel, once');
     } finally {
