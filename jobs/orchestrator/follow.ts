@@ -58,11 +58,26 @@ export function followRun(
     out.write(frame(ev, format));
     if (ev.type === 'final') close();
   };
+  // A client that reads slower than the run talks gets nothing more queued until it has drained (live events wait for
+  // the next read of Postgres, which waits too), so a follower holds about one page of events, not the whole run.
+  const behind = () => out.writableNeedDrain;
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('drain', done);
+        out.off('close', done);
+        resolve();
+      };
+      out.on('drain', done);
+      out.on('close', done);
+    });
   // One reader at a time; it drains everything after `last` and then checks whether the run has rested.
   const catchUp = () => {
     reading ??= (async () => {
       try {
         for (;;) {
+          while (behind() && !closed) await drained();
+          if (closed) break;
           const page = await eventsAfter(deps.db, runId, last, 500);
           for (const ev of page) send(ev, true);
           if (page.length < 500 || closed) break;
@@ -85,13 +100,14 @@ export function followRun(
   // Comment lines keep proxies from timing out a quiet SSE stream; NDJSON has no comment syntax, so it relies on the
   // events.
   const keepAlive = setInterval(() => {
-    if (format === 'sse' && !closed) out.write(': keep-alive\n\n');
+    if (format === 'sse' && !closed && !behind()) out.write(': keep-alive\n\n');
   }, KEEP_ALIVE_MS);
   signal.addEventListener('abort', close, { once: true });
   out.on('close', close);
 
   void deps.bus
     .subscribe(`run:${runId}`, (msg) => {
+      if (behind()) return void catchUp();
       for (const ev of liveEvents(msg)) {
         if (ev.id === last + 1) send(ev);
         else if (ev.id > last + 1) return void catchUp();

@@ -3,10 +3,12 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { PassThrough } from 'node:stream';
 import { followRun, waitForRest } from '../../jobs/orchestrator/follow.js';
 import { registerStepHandler } from '../../jobs/steps.js';
 import { startRedis } from '../../scripts/local-services.js';
 import { createDeps } from '../../shared/deps.js';
+import { newId } from '../../shared/ids.js';
 import { createLogger } from '../../shared/log.js';
 import { Bus } from '../../shared/redis/bus.js';
 import { copiesOf, createRedis, type RedisClient } from '../../shared/redis/connection.js';
@@ -17,10 +19,10 @@ import { until } from '../support/receiver.js';
 import { seedCatalog } from '../support/runs.js';
 
 /**
- * What a process keeps per run, per request and per reconnect on its Redis side: a channel while a run is followed
- * or waited for, none after; no listener added again when Redis comes back.
+ * What a process keeps per run, per request and per reconnect: a channel while a run is followed or waited for, none
+ * after; no listener added again when Redis comes back; about a page of events for a client that reads slowly.
  */
-describe('the bus and the Redis clients stay bounded', function () {
+describe('what a process holds per run, per client and per reconnect stays bounded', function () {
   this.timeout(60_000);
 
   it('a sync wait, a stream, a wait that runs out and a follower that leaves all give their channel back', async () => {
@@ -107,6 +109,36 @@ describe('the bus and the Redis clients stay bounded', function () {
       null,
     );
     assert.equal(harness.deps.bus.size, before);
+  });
+
+  it('a stream whose client reads slowly holds about a page of events, and still gets every one in order', async () => {
+    const { accountId } = await harness.account();
+    const db = harness.deps.db;
+    const id = newId('run');
+    const total = 3000;
+    const run = { id, account_id: accountId, status: 'ready', request: 'x', input: '{}', route: ['hunt'] };
+    await db('runs').insert({ ...run, routing: '{}', event_seq: total, finished_at: new Date() });
+    for (let from = 1; from <= total; from += 1000)
+      await db('run_events').insert(
+        Array.from({ length: 1000 }, (_, k) => from + k).map((seq) => ({
+          ...{ run_id: id, seq, account_id: accountId, data: JSON.stringify({ message: 'm'.repeat(100) }) },
+          type: seq === total ? 'final' : 'progress',
+        })),
+      );
+    const out = followRun(harness.deps, id, 0, 'ndjson', new AbortController().signal) as PassThrough;
+    let text = '';
+    let most = 0;
+    for await (const chunk of out) {
+      most = Math.max(most, out.writableLength + out.readableLength);
+      text += String(chunk);
+      await new Promise((r) => setTimeout(r, 20)); // a slow client
+    }
+    const lines = text.trim().split('\n');
+    assert.equal(lines.length, total);
+    const pageBytes = 500 * Buffer.byteLength(`${lines[1]}\n`);
+    // The whole run is ~6 pages: unpaced, the follower would have queued all of them for this client.
+    assert.ok(most < pageBytes + 64 * 1024, `held ${most} bytes; a page is ${pageBytes}`);
+    assert.equal(JSON.parse(lines.at(-1)!).type, 'final');
   });
 
   it('a SUBSCRIBE Redis refuses leaves no channel behind, and the next subscriber sends it again', async () => {
