@@ -244,7 +244,7 @@ export function rememberedSecrets(): { recent: number; lasting: number } {
   return { recent: recent.size, lasting: lasting.size };
 }
 
-/** From now on at most `max` recent values stay masked (the most recent are kept); tests of the bound pass a small one. */
+/** From now on at most `max` recent values stay masked (the most recent are kept); tests pass a small one. */
 export function limitRecentSecrets(max = MASKED_RECENT_MAX): void {
   recent = recent.resized(max);
   masked = null;

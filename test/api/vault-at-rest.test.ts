@@ -196,7 +196,7 @@ describe('secrets at rest', function () {
 describe('unwrapped data keys stay bounded', () => {
   after(() => forgetDataKeys());
 
-  it('a process keeps only the most recently used, and opens what a forgotten key sealed by reading it again', async () => {
+  it('a process keeps the most recently used, and opens what a forgotten key sealed by reading it again', async () => {
     const vault = { db: harness.deps.db, config: harness.config };
     forgetDataKeys(3);
     const owners = Array.from({ length: 6 }, () => `owner_${hex(6)}`);
