@@ -15,7 +15,7 @@
  *   async    async submissions/s at c=50 vs bare Koa + ajv + pg INSERT + queue.add
  *   healthz  GET /healthz at c=50 vs bare Koa hello world
  *   events   webhook deliveries and ledger claims vs bare SKIP LOCKED loops
- *   rss      RSS per process over 10,000 runs, sampled every 1,000
+ *   rss      RSS per process over 10,000 runs, sampled every 1,000, Redis restarted halfway
  *   stored   run latency p50 before and after 100,000 old runs are stored
  *   plans    EXPLAIN ANALYZE of every list, claim and retention query on 1,000,000 rows
  *   fairness tenant B's identical-work run p50 idle, then while tenant A has 5,000 runs queued (canceled after)
@@ -50,6 +50,7 @@ const wanted = wantedSections(process.argv);
 // it.
 const env = await benchEnv({
   statements: (wanted.includes('counts') || wanted.includes('stored')) && process.env.BENCH_PG_STATEMENTS !== '0',
+  redisRestartable: wanted.includes('rss') && process.env.BENCH_RSS_REDIS_RESTART !== '0',
 });
 const report: Record<string, unknown> = {
   machine: {

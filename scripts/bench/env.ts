@@ -37,6 +37,11 @@ export interface BenchEnv {
   window<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Environment for a child process that talks to the same Redis and Postgres. */
   childEnv(extra?: Record<string, string>): NodeJS.ProcessEnv;
+  /**
+   * Stops the bench's Redis, waits `downMs` and starts it again on the same port with what it held (only when the
+   * bench started Redis itself, with `redisRestartable`).
+   */
+  restartRedis?: (downMs: number) => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -49,15 +54,24 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * process, the production shape, so the load generator in this process does
  * not share the API's event loop and each process's RSS is its own).
  */
-export async function benchEnv(opts: { statements: boolean }): Promise<BenchEnv> {
+export async function benchEnv(opts: { statements: boolean; redisRestartable?: boolean }): Promise<BenchEnv> {
   const stops: Array<() => Promise<void>> = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'awp-bench-'));
   fs.chmodSync(tmp, 0o755);
   let redisUrl = process.env.BENCH_REDIS_URL;
+  let restartRedis: BenchEnv['restartRedis'];
   if (!redisUrl) {
-    const r = await startRedis(path.join(tmp, 'redis'), { persist: false });
-    stops.push(r.stop);
+    // A Redis that restarts keeps what it held (an append-only file), so the runs in flight go on after it.
+    const persist = opts.redisRestartable === true;
+    let r = await startRedis(path.join(tmp, 'redis'), { persist });
+    stops.push(() => r.stop());
     redisUrl = r.url;
+    if (persist)
+      restartRedis = async (downMs) => {
+        await r.stop();
+        await sleep(downMs);
+        r = await startRedis(path.join(tmp, 'redis'), { persist, port: r.port });
+      };
   }
   let databaseUrl = process.env.BENCH_DATABASE_URL;
   let statements = false;
@@ -89,6 +103,8 @@ export async function benchEnv(opts: { statements: boolean }): Promise<BenchEnv>
     QUEUE_PREFIX: '{awp-bench}',
     WORKER_CONCURRENCY: '16',
     AWP_ALLOW_PRIVATE_EGRESS: '1',
+    // As deploy/Dockerfile sets it (docs/operations.md); MALLOC_ARENA_MAX=16 measures glibc's default on 2 cores.
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
   };
   const childEnv = (extra: Record<string, string> = {}) => ({ ...process.env, ...base, ...extra });
   const config = loadConfig(childEnv());
@@ -150,6 +166,7 @@ export async function benchEnv(opts: { statements: boolean }): Promise<BenchEnv>
     statements,
     profile,
     childEnv,
+    restartRedis,
     async window(name, fn) {
       const startUs = nowUs();
       try {
