@@ -26,33 +26,39 @@ describe('what a process holds per run, per client and per reconnect stays bound
   this.timeout(60_000);
 
   it('a sync wait, a stream, a wait that runs out and a follower that leaves all give their channel back', async () => {
-    const { accountId, token } = await harness.account();
-    await seedCatalog(accountId);
-    const bus = harness.deps.bus;
-    const body = { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] };
-    // One run first: the process's own channels (cancels, auth changes) are subscribed on first use and stay.
-    assert.equal((await harness.call('POST', '/v1/orchestrator/run', { token, body })).status, 200);
-    const before = bus.size;
-    const runs = await Promise.all(
-      Array.from({ length: 4 }, () => harness.call('POST', '/v1/orchestrator/run', { token, body })),
-    );
-    for (const r of runs) assert.equal(r.status, 200, r.text);
-    const stream = await harness.call('POST', '/v1/orchestrator/run', { token, body: { ...body, stream: true } });
-    assert.equal(stream.status, 200, stream.text);
-    assert.equal(await waitForRest(harness.deps, `run_${randomBytes(8).toString('hex')}`, 200), null);
-    const left = new AbortController();
-    const follower = followRun(harness.deps, `run_${randomBytes(8).toString('hex')}`, 0, 'ndjson', left.signal);
-    follower.resume();
-    await until(
-      () => bus.size,
-      (n) => n > before,
-    );
-    left.abort();
-    await until(
-      () => bus.size,
-      (n) => n === before,
-    );
-    assert.equal(bus.size, before);
+    // An app of its own, so the bus its requests wait on is the one counted here.
+    const app = await startExtraApp({});
+    try {
+      const { accountId, token } = await harness.account();
+      await seedCatalog(accountId);
+      const bus = app.deps.bus;
+      const body = { request: 'find the cheapest espresso machine', domainRoute: ['hunt', 'resolve'] };
+      const submit = (extra = {}) =>
+        harness.call('POST', '/v1/orchestrator/run', { token, body: { ...body, ...extra } }, app.url);
+      // One run first: the process's own channels (auth changes) are subscribed on first use and stay.
+      assert.equal((await submit()).status, 200);
+      const before = bus.size;
+      const runs = await Promise.all(Array.from({ length: 4 }, () => submit()));
+      for (const r of runs) assert.equal(r.status, 200, r.text);
+      const stream = await submit({ stream: true });
+      assert.equal(stream.status, 200, stream.text);
+      assert.equal(await waitForRest(app.deps, `run_${randomBytes(8).toString('hex')}`, 200), null);
+      const left = new AbortController();
+      const follower = followRun(app.deps, `run_${randomBytes(8).toString('hex')}`, 0, 'ndjson', left.signal);
+      follower.resume();
+      await until(
+        () => bus.size,
+        (n) => n > before,
+      );
+      left.abort();
+      await until(
+        () => bus.size,
+        (n) => n === before,
+      );
+      assert.equal(bus.size, before);
+    } finally {
+      await app.stop();
+    }
   });
 
   it('a sync wait whose client went away gives its channel back at once, while its run goes on', async () => {
