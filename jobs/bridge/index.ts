@@ -13,5 +13,12 @@ export { enqueueAction } from './action-jobs.js';
 export { checkAction, transitionAction, writeAction, type CheckedAction } from './actions-service.js';
 export { callConnector } from './connector-call.js';
 export { ACTION_STATUSES, ConnectorId } from './connector-schemas.js';
-export { connectorsWithCapability, getConnector, type ConnectorRow } from './connectors-repository.js';
+export {
+  connectorsWithCapability,
+  getConnector,
+  getConnectorByPk,
+  type ConnectorRow,
+} from './connectors-repository.js';
+export { adapterFor, type ProviderCallContext, type ProviderResult } from './providers/index.js';
+export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';

@@ -233,3 +233,28 @@ export async function paymentMethodOwner(
     return { error: stripeFailure(err) };
   }
 }
+
+/**
+ * A PaymentIntent as it is now (the sweep's read of a payment whose webhook never came): a charge replayed under its
+ * idempotency key would answer what Stripe said the first time, not what happened since.
+ */
+export async function paymentIntentNow(
+  ctx: Pick<ProviderCallContext, 'connector' | 'secret' | 'deps'>,
+  id: string,
+): Promise<ProviderResult> {
+  try {
+    const pi = await clientOf(ctx as ProviderCallContext).paymentIntents.retrieve(id);
+    const status = intentOutcome(pi.status);
+    const error = pi.last_payment_error;
+    return {
+      status,
+      providerRef: pi.id,
+      answer: intentAnswer(pi),
+      ...(status === 'failed'
+        ? { error: { code: error?.code ?? pi.status, message: error?.message ?? pi.status, transient: false } }
+        : {}),
+    };
+  } catch (err) {
+    return { status: 'failed', providerRef: id, answer: {}, error: stripeFailure(err) };
+  }
+}
