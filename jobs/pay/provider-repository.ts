@@ -77,8 +77,8 @@ export async function receiptsToReconcile(
     .where({ status: 'pending' })
     .whereNotNull('connector_pk')
     .andWhereRaw(
-      'updated_at < now() - make_interval(secs => CASE WHEN provider_ref IS NULL THEN ? ELSE ? END) AND ' +
-        "settled_at > now() - interval '1 hour' * ?",
+      'updated_at < now() - make_interval(secs => CASE WHEN provider_ref IS NULL THEN ?::int ELSE ?::int END) AND ' +
+        "settled_at > now() - interval '1 hour' * ?::int",
       [opts.idleSeconds, opts.waitSeconds, opts.maxAgeHours],
     )
     .orderBy('updated_at')
@@ -144,7 +144,7 @@ export async function refundsToReconcile(db: Db, idleSeconds: number, limit: num
   return db('pay_refunds')
     .where({ status: 'pending' })
     .whereNull('provider_ref')
-    .andWhereRaw('updated_at < now() - make_interval(secs => ?)', [idleSeconds])
+    .andWhereRaw('updated_at < now() - make_interval(secs => ?::int)', [idleSeconds])
     .orderBy('updated_at')
     .limit(limit);
 }
