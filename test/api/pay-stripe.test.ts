@@ -80,7 +80,7 @@ describe('pay routes of Stripe: backed mandates, refunds, webhooks, receipts', f
       settled = await receiptWhen(a, r.receiptId, (x) => x.status === 'settled');
     });
 
-    it('201: a partial refund at Stripe under the refund id as key, pending until its webhook says succeeded', async () => {
+    it('201: a partial refund at Stripe under the refund id as key, pending until its webhook says so', async () => {
       const res = await post('/v1/pay/refunds', { receiptId: settled.receiptId, amount: 10, reason: 'duplicate' });
       assert.equal(res.status, 201, res.text);
       assert.deepEqual(check(RefundReply, res.body), []);
@@ -122,7 +122,7 @@ describe('pay routes of Stripe: backed mandates, refunds, webhooks, receipts', f
       assert.deepEqual([after.refunds[1].status, after.refunded.amount], ['failed', 10]);
     });
 
-    it("400 for a bad body, 401 without a token, 404 unknown or another account's, 409 for a pending receipt", async () => {
+    it("400 bad body, 401 without a token, 404 unknown or another account's, 409 for a pending receipt", async () => {
       assert.equal((await post('/v1/pay/refunds', { receiptId: settled.receiptId, amount: -1 })).status, 400);
       assert.equal((await post('/v1/pay/refunds', { amount: 1 })).status, 400);
       assert.equal((await post('/v1/pay/refunds', { receiptId: settled.receiptId }, null)).status, 401);

@@ -81,7 +81,7 @@ describe('pay through Stripe: settlement confirmed after commit, webhooks, retri
     assert.equal((await events(acct.accountId, 'pay.failed')).length, 1);
   });
 
-  it('transient failures (500, 429, a dropped connection) are retried under the same key: one PaymentIntent', async () => {
+  it('transient failures (500, 429, a dropped connection) are retried under one key: one PaymentIntent', async () => {
     const acct = await stripeAccount(fake);
     const m = await backedMandate(acct, fake);
     fake.failNext(500, 429, 'reset', 500);
