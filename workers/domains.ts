@@ -19,8 +19,7 @@ export function selectedQueues(deps: Deps): string[] {
   const wanted = deps.config.WORKER_QUEUES?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (!wanted)
-    return [...DOMAIN_NAMES, 'orchestrator', BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE];
+  if (!wanted) return [...DOMAIN_NAMES, 'orchestrator', BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE];
   const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')}`);
   return wanted;

@@ -148,8 +148,10 @@ export const payStep: StepHandler = async (input, deps) => {
         },
       ],
       conversation: [
-        `Paid ${paid} to ${purchase.vendorId} for "${purchase.title}"; receipt ${view.receiptId} ` +
-          `(${view.cite}); ${formatMoney(left, mandate.currency)} left on mandate ${mandate.id}.`,
+        // A Stripe payment is confirmed after commit: the receipt says pending until Stripe's answer settles it.
+        `${receipt.status === 'pending' ? 'Paying' : 'Paid'} ${paid} to ${purchase.vendorId} for ` +
+          `"${purchase.title}"; receipt ${view.receiptId} (${view.cite}${receipt.status === 'pending' ? ', pending' : ''}); ` +
+          `${formatMoney(left, mandate.currency)} left on mandate ${mandate.id}.`,
       ],
     };
   } catch (err) {
