@@ -143,7 +143,9 @@ export const payStep: StepHandler = async (input, deps) => {
       },
       evidence: [
         {
-          claim: `${pending ? 'Paying' : 'Settled'} ${paid} to ${purchase.vendorId} for "${purchase.title}" under mandate ${mandate.id}`,
+          claim:
+            `${pending ? 'Paying' : 'Settled'} ${paid} to ${purchase.vendorId} for "${purchase.title}" ` +
+            `under mandate ${mandate.id}`,
           source: view.cite,
           sourceBound: true,
         },
