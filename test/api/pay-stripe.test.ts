@@ -114,12 +114,29 @@ describe('pay routes of Stripe: backed mandates, refunds, webhooks, receipts', f
       assert.deepEqual([rest.status, rest.body.refund.amount.amount], [201, 20]);
       const sent = await receiptWhen(a, settled.receiptId, (x) => x.refunds[1]?.providerRef !== null);
       const re = fake.refunds.get(sent.refunds[1].providerRef)!;
+      // Stripe failed it: its amount is refundable again there too.
+      fake.intents.get(re.payment_intent)!.amount_refunded -= re.amount;
       await deliver(
         a,
         fake.event('refund.failed', { ...re, status: 'failed', failure_reason: 'expired_or_canceled_card' }, WHSEC),
       );
       const after = await receipt(a, settled.receiptId);
       assert.deepEqual([after.refunds[1].status, after.refunded.amount], ['failed', 10]);
+    });
+
+    it('charge.refunded settles the refunds it lists; a redelivered refund event changes nothing', async () => {
+      const res = await post('/v1/pay/refunds', { receiptId: settled.receiptId, amount: 5 });
+      assert.equal(res.status, 201, res.text);
+      const sent = await receiptWhen(a, settled.receiptId, (x) => x.refunds[2]?.providerRef !== null);
+      const re = { ...fake.refunds.get(sent.refunds[2].providerRef)!, status: 'succeeded' };
+      const pi = fake.intents.get(sent.providerState.paymentIntent)!;
+      const charge = { id: pi.latest_charge, object: 'charge', payment_intent: pi.id, refunds: { data: [re] } };
+      const hook = await deliver(a, fake.event('charge.refunded', charge, WHSEC));
+      assert.deepEqual([hook.status, hook.body.result], [200, 'refundUpdated']);
+      const again = await deliver(a, fake.event('refund.updated', re, WHSEC));
+      assert.deepEqual([again.status, again.body.result], [200, 'unchanged'], 'a new event id, nothing to change');
+      const after = await receipt(a, settled.receiptId);
+      assert.deepEqual([after.refunds[2].status, after.refunded.amount], ['succeeded', 15]);
     });
 
     it("400 bad body, 401 without a token, 404 unknown or another account's, 409 for a pending receipt", async () => {
