@@ -6,15 +6,13 @@ import { latestTaskRunOutputs } from '../../shared/db/run-steps.js';
 import {
   drawFromMandate,
   getMandate,
-  getReceipt,
   insertReceipt,
   receiptBySettleKey,
   type MandateRow,
   type ReceiptRow,
 } from './repository.js';
-import { notFound, policyViolation } from '../../shared/errors.js';
+import { policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import type { Principal } from '../../shared/schemas/auth.js';
 import { wakeDispatcher } from '../events/index.js';
 import { decide } from '../policy/index.js';
 import { cites, evidenceFromOutputs, NO_EVIDENCE, settlementRefusal, toMajor, type PurchaseEvidence } from './logic.js';
@@ -183,14 +181,4 @@ export async function settle(deps: Deps, accountId: string, input: SettleInput):
       deps.log.warn({ err, receiptId: done.receipt.id }, 'confirm job not queued; the pay.confirm sweep puts it back'),
     );
   return { receipt: done.receipt, mandate: done.mandate, replayed: done.replayed };
-}
-
-export async function fetchReceipt(
-  deps: Pick<Deps, 'db'>,
-  principal: Principal,
-  receiptId: string,
-): Promise<ReceiptRow> {
-  const row = await getReceipt(deps.db, principal.accountId, receiptId);
-  if (!row) throw notFound(`Receipt ${receiptId}`);
-  return row;
 }
