@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import Stripe from 'stripe';
-import { intentOutcome, refundOutcome, stripeFailure } from '../../jobs/bridge/providers/stripe.js';
+import type { ProviderCallContext } from '../../jobs/bridge/providers/adapter.js';
+import { intentOutcome, refundOutcome, stripeAdapter, stripeFailure } from '../../jobs/bridge/providers/stripe.js';
 import { EgressRefused } from '../../shared/http/egress.js';
 
 /** Stripe's errors → the adapter's answers: only what Stripe documents as safe to retry is transient. */
@@ -60,5 +61,17 @@ describe('Stripe adapter: error codes and statuses', () => {
       'failed',
       'pending',
     ]);
+  });
+
+  it('sends through the egress client: a loopback endpoint is refused unless private egress is allowed', async () => {
+    const ctx = {
+      deps: { config: { AWP_ALLOW_PRIVATE_EGRESS: false } },
+      connector: { endpoint: 'http://127.0.0.1:9' },
+      secret: 'sk_test_egress',
+      idempotencyKey: 'rcpt_egress',
+    } as unknown as ProviderCallContext;
+    const ask = { amount: 100, currency: 'usd', customer: 'cus_1', paymentMethod: 'pm_card_visa' };
+    const result = await stripeAdapter.call('pay.charge', ask, ctx);
+    assert.deepEqual([result.status, result.error?.code, result.error?.transient], ['failed', 'egressRefused', false]);
   });
 });
