@@ -6,7 +6,7 @@ import { QueueDepths } from './queue-depth.js';
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
  * delivery, clock ticks, bridge actions (provider calls, apart from the
- * orchestrator's `bridge` step queue) and portal actions (headless chromium).
+ * orchestrator's `bridge` step queue), portal actions (headless chromium) and pay's provider calls.
  * Domain queues are named by the domain modules (one queue per domain, named
  * after it), listed in `jobs/registry.ts`.
  */
@@ -17,9 +17,12 @@ export const SERVICE_QUEUES = [
   'clock',
   'bridge-actions',
   'portal-actions',
+  'pay-provider',
 ] as const;
 /** The queue hosted bridge actions run on (and client-hosted ones time out on). */
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
+/** The queue pay asks its provider on after commit: a receipt's PaymentIntent, a refund (jobs/pay/confirm.ts). */
+export const PAY_PROVIDER_QUEUE = 'pay-provider';
 /** The queue portal actions run on: a browser run may take PORTAL_ACTION_TIMEOUT_MS, and delays no provider call. */
 export const PORTAL_ACTIONS_QUEUE = 'portal-actions';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];

@@ -15,5 +15,12 @@ export { callConnector } from './connector-call.js';
 // After a commit that may have settled an action (a delivery callback): the run resting on it goes on.
 export { resumeRunOfAction } from './run-resume.js';
 export { ACTION_STATUSES, ConnectorId } from './connector-schemas.js';
-export { connectorsWithCapability, getConnector, type ConnectorRow } from './connectors-repository.js';
+export {
+  connectorsWithCapability,
+  getConnector,
+  getConnectorByPk,
+  type ConnectorRow,
+} from './connectors-repository.js';
+export { adapterFor, type ProviderCallContext, type ProviderResult } from './providers/index.js';
+export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';

@@ -13,3 +13,23 @@ export const MANDATES = defineMachine({
 });
 
 export type MandateStatus = (typeof MANDATES.statuses)[number];
+
+/**
+ * A receipt: the internal ledger writes it `settled`; under a Stripe-backed mandate it is `pending` until Stripe says
+ * the PaymentIntent succeeded (`settled`) or did not (`failed`: its amount goes back to the mandate).
+ */
+export const RECEIPTS = defineMachine({
+  pending: ['settled', 'failed'],
+  settled: [],
+  failed: [],
+});
+export type ReceiptStatus = (typeof RECEIPTS.statuses)[number];
+
+/** A refund, in Stripe's words (`requires_action` is kept as `pending`); Stripe may fail a refund it had succeeded. */
+export const REFUNDS = defineMachine({
+  pending: ['succeeded', 'failed', 'canceled'],
+  succeeded: ['failed'],
+  failed: [],
+  canceled: [],
+});
+export type RefundStatus = (typeof REFUNDS.statuses)[number];

@@ -1,5 +1,7 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { Money, Ok, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
+import { RECEIPTS } from './machine.js';
+import { ProviderBackingCreate, ReceiptProviderState, Refund } from './provider-schemas.js';
 
 /**
  * Pay: mandates, settlement and receipts. Amounts are numbers in the API
@@ -88,6 +90,7 @@ export const MandateCreate = Type.Object(
     expiresAt: Type.Optional(
       Type.String({ format: 'date-time', description: 'After this the mandate settles nothing (status expired)' }),
     ),
+    provider: Type.Optional(ProviderBackingCreate),
   },
   { $id: 'MandateCreate', additionalProperties: true },
 );
@@ -120,14 +123,19 @@ const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 /** The fields every receipt view shares. */
 const receiptFields = {
   receiptId: Type.String(),
-  status: Type.Literal('settled'),
+  status: StringEnum(RECEIPTS.statuses, {
+    description:
+      'settled: the money moved (the ledger settles at once); pending: a Stripe payment under way, its outcome ' +
+      "from Stripe's webhooks; failed: Stripe did not take the payment (its amount is back on the mandate)",
+  }),
   vendorId: Type.String(),
   povRef: Nullable(Type.String({ description: 'Proof-of-value reference: what the money bought' })),
   cite: Type.String({ description: 'awp:receipt:<receiptId>#v1' }),
   mandateId: Type.String(),
   taskId: Type.String(),
   runId: Nullable(Type.String({ description: 'The run whose pay step settled it; null for POST /v1/pay/settle' })),
-  provider: Type.String({ description: 'The payment provider adapter that moved the money (internalLedger)' }),
+  provider: Type.String({ description: 'The payment provider that moves the money (internalLedger, stripe)' }),
+  providerState: ReceiptProviderState,
   settledAt: Timestamp,
 };
 
@@ -140,7 +148,21 @@ export const SettledReceipt = Type.Object(
   { $id: 'SettledReceipt' },
 );
 
-export const ReceiptReply = Ok({ receipt: Receipt }, 'ReceiptReply');
+export const ReceiptReply = Ok(
+  {
+    receipt: Type.Object({
+      ...receiptFields,
+      amount: Money,
+      refunded: Type.Object(
+        { amount: Type.Number({ minimum: 0 }), currency: Type.String() },
+        { description: 'Refunds asked for and not failed' },
+      ),
+      refunds: Type.Array(Refund),
+    }),
+  },
+  'ReceiptReply',
+);
+export const RefundReply = Ok({ refund: Refund, receipt: Receipt }, 'RefundReply');
 export const SettleReply = Ok({ receipt: SettledReceipt, remaining: Money }, 'SettleReply');
 
 export const PaySettledPayload = Type.Object(

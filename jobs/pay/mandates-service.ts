@@ -22,6 +22,7 @@ import { verifyIssuerSignature } from './issuer.js';
 import { isKnownCurrency, toMinor } from './logic.js';
 import { MANDATES } from './machine.js';
 import { mandateStatus } from './views.js';
+import { checkedBacking } from './backing.js';
 
 /** Receipts a mandate's view lists (newest first); `settlementCount` says how many there are in all. */
 const SETTLEMENTS_SHOWN = 200;
@@ -64,6 +65,8 @@ export async function createMandate(deps: Deps, principal: Principal, body: Mand
   );
   if (signed) assertAnyScope(principal, ['pay:write', 'approvals:write']);
   if (!(await getTask(deps.db, principal.accountId, body.taskId))) throw notFound(`Task ${body.taskId}`);
+  // Asked of Stripe before the transaction: no row lock waits on the network.
+  const backing = body.provider ? await checkedBacking(deps, principal, body.provider) : null;
   const id = newId('mnd');
   return deps.db.transaction(async (trx) => {
     const issuer = signed ? issuers[signed.key]! : null;
@@ -103,6 +106,7 @@ export async function createMandate(deps: Deps, principal: Principal, body: Mand
       expires_at: body.expiresAt ? new Date(body.expiresAt) : null,
       approved_by: approvedBy,
       issuer_id: issuer?.id ?? null,
+      provider_backing: backing,
     });
   });
 }

@@ -7,6 +7,9 @@ import { defineDomain } from '../domain.js';
 import { sealFinishedRun } from './packs-service.js';
 import { routes, scopes } from './routes.js';
 import { PaySettledPayload } from './mandate-schemas.js';
+import { PAY_PROVIDER_QUEUE } from '../../shared/queues.js';
+import { processPayProvider, sweepProviderWork } from './confirm.js';
+import { PayFailedPayload, PayRefundedPayload } from './provider-schemas.js';
 import { payStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -24,10 +27,23 @@ export const pay = defineDomain({
   },
   events: {
     'pay.settled': {
-      description: 'A settlement went through under a mandate: its receipt, mandate and amount',
+      description:
+        'A settlement went through under a mandate: its receipt, mandate and amount (for a Stripe payment: when ' +
+        'Stripe said the PaymentIntent succeeded)',
       payload: PaySettledPayload,
     },
+    'pay.failed': {
+      description: 'Stripe did not take a pending payment: the receipt failed and its amount is back on the mandate',
+      payload: PayFailedPayload,
+    },
+    'pay.refunded': {
+      description: 'A refund of a receipt succeeded (the ledger at once, Stripe when it says so)',
+      payload: PayRefundedPayload,
+    },
   },
+  // Stripe payments and refunds are asked for after commit on their own queue; the sweep puts back a lost job.
+  queues: { [PAY_PROVIDER_QUEUE]: processPayProvider },
+  sweeps: { 'pay.confirm': { cron: '* * * * *', run: sweepProviderWork } },
   redact: ['vendorId', 'povRef', 'remaining', 'spent', 'purchase'],
   onRunFinished: sealFinishedRun,
 });

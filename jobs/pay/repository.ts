@@ -27,6 +27,17 @@ export interface MandateRow {
   created_at: Date;
   updated_at: Date;
   expired: boolean;
+  /** The Stripe Customer and saved PaymentMethod that pay under the mandate; null: the internal ledger. */
+  provider_backing: ProviderBacking | null;
+}
+
+/** What backs a mandate at a provider: the connector (its key and id) and Stripe's Customer and PaymentMethod. */
+export interface ProviderBacking {
+  provider: 'stripe';
+  connectorPk: string;
+  connectorId: string;
+  customer: string;
+  paymentMethod: string;
 }
 
 export type NewMandate = Pick<
@@ -45,6 +56,7 @@ export type NewMandate = Pick<
   | 'expires_at'
   | 'approved_by'
   | 'issuer_id'
+  | 'provider_backing'
 >;
 
 export interface ReceiptRow {
@@ -58,12 +70,36 @@ export interface ReceiptRow {
   currency: string;
   pov_ref: string | null;
   provider: string;
-  provider_ref: string;
+  /** The provider's id (a PaymentIntent); null until the provider was asked, after the receipt committed. */
+  provider_ref: string | null;
   settle_key: string | null;
+  /** When the receipt was written (for a `pending` one: when the money was committed to, not yet moved). */
   settled_at: Date;
+  status: string;
+  provider_status: string | null;
+  provider_error: { code: string; message: string } | null;
+  connector_pk: string | null;
+  refunded_minor: number;
+  confirm_attempts: number;
+  updated_at: Date;
 }
 
-export type NewReceipt = Omit<ReceiptRow, 'settled_at'>;
+export type NewReceipt = Pick<
+  ReceiptRow,
+  | 'id'
+  | 'account_id'
+  | 'mandate_id'
+  | 'task_id'
+  | 'run_id'
+  | 'vendor_id'
+  | 'amount_minor'
+  | 'currency'
+  | 'pov_ref'
+  | 'provider'
+  | 'provider_ref'
+  | 'settle_key'
+> &
+  Partial<Pick<ReceiptRow, 'status' | 'connector_pk'>>;
 
 const withExpiry = (db: Db) => ['*', db.raw('coalesce(expires_at <= now(), false) AS expired')];
 
@@ -73,6 +109,7 @@ export async function insertMandate(db: Db, row: NewMandate): Promise<MandateRow
       ...row,
       constraints: JSON.stringify(row.constraints),
       issuer: row.issuer ? JSON.stringify(row.issuer) : null,
+      provider_backing: row.provider_backing ? JSON.stringify(row.provider_backing) : null,
     })
     .returning(withExpiry(db) as never);
   return created;

@@ -1,13 +1,23 @@
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
-import { MandateCreate, MandateRevoke, ReceiptReply, SettleReply, SettleRequest } from './mandate-schemas.js';
+import {
+  MandateCreate,
+  MandateRevoke,
+  ReceiptReply,
+  RefundReply,
+  SettleReply,
+  SettleRequest,
+} from './mandate-schemas.js';
+import { ProviderWebhookReply, RefundCreate, StripeEventBody } from './provider-schemas.js';
+import { receiptWithRefunds, requestRefund } from './refunds.js';
+import { receiveStripeWebhook } from './webhooks.js';
 import { ProofPackCreate, ProofPackReply, ProofPackVerification, ProofPackVerify } from './pack-schemas.js';
 import { issuerRoutes } from './issuer-routes.js';
 import { createMandate, fetchMandate, findMandates, revokeMandateByClient } from './mandates-service.js';
 import { createPack, fetchPack, packView, verifyPack } from './packs-service.js';
 import { MandateDetailReply, MandateListQuery, MandatePage, MandateReply } from './schemas.js';
-import { fetchReceipt, settle, taskEvidence } from './settle.js';
-import { mandateView, receiptView, settledReceiptView } from './views.js';
+import { settle, taskEvidence } from './settle.js';
+import { mandateView, receiptDetailView, receiptView, refundView, settledReceiptView } from './views.js';
 
 /** Default scopes of the domain's routes. */
 export const scopes = { read: ['pay:read'], write: ['pay:write'] };
@@ -78,12 +88,40 @@ export const routes = [
       });
     },
   }),
-  r.get('/v1/pay/receipts/{receiptId}', 'Fetch a receipt', {
+  r.get('/v1/pay/receipts/{receiptId}', 'Fetch a receipt with its provider state and refunds', {
     response: { 200: ReceiptReply },
     scopes: ['audit:read'],
-    handler: async ({ params, principal }, deps) => ({
+    handler: async ({ params, principal }, deps) => {
+      const { receipt, refunds } = await receiptWithRefunds(deps, principal, params.receiptId);
+      return { ok: true, receipt: receiptDetailView(receipt, refunds) };
+    },
+  }),
+  r.post('/v1/pay/refunds', 'Refund a settled receipt, in part or in full', {
+    description:
+      'At most what the receipt paid minus earlier refunds that did not fail (422 overRefund); only a settled ' +
+      'receipt (409 otherwise). The internal ledger refunds at once; a Stripe payment is refunded at Stripe ' +
+      "after commit (the refund id is Stripe's Idempotency-Key) and the refund stays pending until Stripe says.",
+    body: RefundCreate,
+    response: { 201: RefundReply },
+    handler: async ({ body, principal }, deps) => {
+      const { refund, receipt } = await requestRefund(deps, principal, body);
+      return new Reply(201, { ok: true, refund: refundView(refund), receipt: receiptView(receipt) });
+    },
+  }),
+  r.post('/v1/pay/webhooks/stripe/{connectorId}', "Stripe's webhooks for a Stripe connector (signed, no token)", {
+    description:
+      "connectorId is the connector's key, as a Stripe-backed mandate's providerBacking.webhookPath shows it. No " +
+      "bearer token: the Stripe-Signature header over the raw body, made with the connector's whsec_ secret, is " +
+      'the authentication (401 unsigned, forged, or outside the 300 s tolerance). Each event lands once ' +
+      '(duplicate: true for a redelivery). payment_intent.* events settle or fail pending receipts; refund.*, ' +
+      'charge.refund.* and charge.refunded move refunds.',
+    auth: 'public',
+    scopes: [],
+    body: StripeEventBody,
+    response: { 200: ProviderWebhookReply },
+    handler: async ({ params, rawBody, headers }, deps) => ({
       ok: true,
-      receipt: receiptView(await fetchReceipt(deps, principal, params.receiptId)),
+      ...(await receiveStripeWebhook(deps, params.connectorId, rawBody, headers)),
     }),
   }),
   audit.post('/v1/audit/proofPacks', 'Seal a proof pack of a run that rests', {

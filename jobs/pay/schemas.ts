@@ -2,6 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { Money, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { Receipt, RESOLVE_RULES } from './mandate-schemas.js';
 import { MANDATES } from './machine.js';
+import { ProviderBackingView } from './provider-schemas.js';
 
 /**
  * The mandate schemas whose vocabulary is the mandate machine, beside it;
@@ -35,6 +36,7 @@ const mandateFields = {
       signed: Type.Boolean({ description: 'The issuer signed the mandate and the signature verified' }),
     }),
   ),
+  providerBacking: Nullable(ProviderBackingView),
   expiresAt: Nullable(Timestamp),
   revokedAt: Nullable(Timestamp),
   revokedReason: Nullable(Type.String()),

@@ -6,20 +6,19 @@ import { latestTaskRunOutputs } from '../../shared/db/run-steps.js';
 import {
   drawFromMandate,
   getMandate,
-  getReceipt,
   insertReceipt,
   receiptBySettleKey,
   type MandateRow,
   type ReceiptRow,
 } from './repository.js';
-import { notFound, policyViolation } from '../../shared/errors.js';
+import { policyViolation } from '../../shared/errors.js';
 import { newId } from '../../shared/ids.js';
-import type { Principal } from '../../shared/schemas/auth.js';
 import { wakeDispatcher } from '../events/index.js';
 import { decide } from '../policy/index.js';
 import { cites, evidenceFromOutputs, NO_EVIDENCE, settlementRefusal, toMajor, type PurchaseEvidence } from './logic.js';
 import { knownCurrency, minorUnits } from './mandates-service.js';
 import { PROVIDER } from './provider.js';
+import { enqueueConfirm } from './provider-jobs.js';
 
 export interface SettleInput {
   mandateId: string;
@@ -73,7 +72,9 @@ export const taskEvidence = (accountId: string, taskId: string) => async (db: Db
  * remaining budget, resolve rules; 422 naming the rule), the provider's
  * posting, the receipt, the drawdown (guarded again in SQL and by a CHECK)
  * and the `pay.settled` event. Concurrent settlements of one mandate queue
- * on the lock, so together they never exceed what was granted.
+ * on the lock, so together they never exceed what was granted. Under a
+ * Stripe-backed mandate the receipt is written `pending` and its PaymentIntent
+ * is created after commit (confirm.ts); its `pay.settled` follows Stripe's word.
  */
 export async function settle(deps: Deps, accountId: string, input: SettleInput): Promise<Settled> {
   // The published policy is the enforced one: pay settles only while its table allows it, and what it requires (a
@@ -116,14 +117,21 @@ export async function settle(deps: Deps, accountId: string, input: SettleInput):
     if (refusal) throw policyViolation(refusal.message, refusal.details);
 
     const receiptId = newId('rcpt');
-    const { providerRef } = await PROVIDER.settle(trx, {
-      accountId,
-      receiptId,
-      mandateId: mandate.id,
-      vendorId: input.vendorId,
-      amountMinor,
-      currency,
-    });
+    const backing = mandate.provider_backing;
+    // A Stripe-backed mandate pays after commit (confirm.ts): here the receipt is written pending, with no network
+    // call under the lock; the ledger posts its entries now.
+    const providerRef = backing
+      ? null
+      : (
+          await PROVIDER.settle(trx, {
+            accountId,
+            receiptId,
+            mandateId: mandate.id,
+            vendorId: input.vendorId,
+            amountMinor,
+            currency,
+          })
+        ).providerRef;
     const receipt = await insertReceipt(trx, {
       id: receiptId,
       account_id: accountId,
@@ -134,9 +142,11 @@ export async function settle(deps: Deps, accountId: string, input: SettleInput):
       amount_minor: amountMinor,
       currency,
       pov_ref: input.povRef,
-      provider: PROVIDER.name,
+      provider: backing ? backing.provider : PROVIDER.name,
       provider_ref: providerRef,
       settle_key: input.settleKey ?? null,
+      status: backing ? 'pending' : 'settled',
+      connector_pk: backing?.connectorPk ?? null,
     });
     const drawn = await drawFromMandate(trx, mandate.id, amountMinor);
     // Unreachable while the row lock holds; if it ever did not, the statement's guard refuses rather than overspend.
@@ -145,6 +155,8 @@ export async function settle(deps: Deps, accountId: string, input: SettleInput):
         reason: 'overBudget',
         mandateId: mandate.id,
       });
+    // A pending payment's pay.settled is written when Stripe says it succeeded (provider-call.ts).
+    if (backing) return { receipt, mandate: drawn, replayed: false, deliveries: 0 };
     const { deliveries } = await recordEvent(trx, {
       accountId,
       type: 'pay.settled',
@@ -163,15 +175,10 @@ export async function settle(deps: Deps, accountId: string, input: SettleInput):
     return { receipt, mandate: drawn, replayed: false, deliveries };
   });
   if (done.deliveries > 0) await wakeDispatcher(deps);
+  // A replayed pay step asks again too: the job id is the receipt's, so a confirm already queued is not doubled.
+  if (done.receipt.status === 'pending')
+    await enqueueConfirm(deps, done.receipt.id).catch((err) =>
+      deps.log.warn({ err, receiptId: done.receipt.id }, 'confirm job not queued; the pay.confirm sweep puts it back'),
+    );
   return { receipt: done.receipt, mandate: done.mandate, replayed: done.replayed };
-}
-
-export async function fetchReceipt(
-  deps: Pick<Deps, 'db'>,
-  principal: Principal,
-  receiptId: string,
-): Promise<ReceiptRow> {
-  const row = await getReceipt(deps.db, principal.accountId, receiptId);
-  if (!row) throw notFound(`Receipt ${receiptId}`);
-  return row;
 }

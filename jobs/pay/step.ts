@@ -132,6 +132,7 @@ export const payStep: StepHandler = async (input, deps) => {
     const view = settledReceiptView(receipt);
     const paid = formatMoney(receipt.amount_minor, receipt.currency);
     const left = mandate.max_minor - mandate.spent_minor;
+    const pending = receipt.status === 'pending';
     return {
       output: {
         paid: true,
@@ -142,14 +143,18 @@ export const payStep: StepHandler = async (input, deps) => {
       },
       evidence: [
         {
-          claim: `Settled ${paid} to ${purchase.vendorId} for "${purchase.title}" under mandate ${mandate.id}`,
+          claim:
+            `${pending ? 'Paying' : 'Settled'} ${paid} to ${purchase.vendorId} for "${purchase.title}" ` +
+            `under mandate ${mandate.id}`,
           source: view.cite,
           sourceBound: true,
         },
       ],
       conversation: [
-        `Paid ${paid} to ${purchase.vendorId} for "${purchase.title}"; receipt ${view.receiptId} ` +
-          `(${view.cite}); ${formatMoney(left, mandate.currency)} left on mandate ${mandate.id}.`,
+        // A Stripe payment is confirmed after commit: the receipt says pending until Stripe's answer settles it.
+        `${pending ? 'Paying' : 'Paid'} ${paid} to ${purchase.vendorId} for "${purchase.title}"; receipt ` +
+          `${view.receiptId} (${view.cite}${pending ? ', pending' : ''}); ` +
+          `${formatMoney(left, mandate.currency)} left on mandate ${mandate.id}.`,
       ],
     };
   } catch (err) {

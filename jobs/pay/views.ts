@@ -1,7 +1,8 @@
 import { iso } from '../../shared/db/knex.js';
 import type { MandateRow, ReceiptRow } from './repository.js';
+import type { RefundRow } from './provider-repository.js';
 import { cites, toMajor } from './logic.js';
-import { MANDATES, type MandateStatus } from './machine.js';
+import { MANDATES, type MandateStatus, type ReceiptStatus, type RefundStatus } from './machine.js';
 
 /**
  * `revoked` as stored; otherwise `expired` once `expiresAt` has passed (by Postgres' clock, read with the row), else
@@ -37,6 +38,15 @@ export function mandateView(row: MandateRow) {
           signed: row.issuer_signature !== null,
         }
       : null,
+    providerBacking: row.provider_backing
+      ? {
+          provider: row.provider_backing.provider,
+          connectorId: row.provider_backing.connectorId,
+          customer: row.provider_backing.customer,
+          paymentMethod: row.provider_backing.paymentMethod,
+          webhookPath: `/v1/pay/webhooks/stripe/${row.provider_backing.connectorPk}`,
+        }
+      : null,
     expiresAt: iso(row.expires_at),
     revokedAt: iso(row.revoked_at),
     revokedReason: row.revoked_reason,
@@ -48,7 +58,7 @@ export function mandateView(row: MandateRow) {
 function receiptFields(row: ReceiptRow) {
   return {
     receiptId: row.id,
-    status: 'settled' as const,
+    status: row.status as ReceiptStatus,
     vendorId: row.vendor_id,
     povRef: row.pov_ref,
     cite: cites.receipt(row.id),
@@ -56,8 +66,31 @@ function receiptFields(row: ReceiptRow) {
     taskId: row.task_id,
     runId: row.run_id,
     provider: row.provider,
+    providerState:
+      row.provider === 'internalLedger'
+        ? null
+        : { paymentIntent: row.provider_ref, status: row.provider_status, error: row.provider_error },
     settledAt: iso(row.settled_at)!,
   };
+}
+
+export function refundView(row: RefundRow) {
+  return {
+    refundId: row.id,
+    receiptId: row.receipt_id,
+    amount: money(row.amount_minor, row.currency),
+    status: row.status as RefundStatus,
+    reason: row.reason as 'duplicate' | 'fraudulent' | 'requested_by_customer' | null,
+    providerRef: row.provider_ref,
+    error: row.provider_error,
+    createdAt: iso(row.created_at)!,
+    updatedAt: iso(row.updated_at)!,
+  };
+}
+
+/** GET /v1/pay/receipts/{receiptId}: the receipt, what was refunded of it and each refund with its provider state. */
+export function receiptDetailView(row: ReceiptRow, refunds: RefundRow[]) {
+  return { ...receiptView(row), refunded: money(row.refunded_minor, row.currency), refunds: refunds.map(refundView) };
 }
 
 /** A receipt as GET /v1/pay/receipts/{receiptId} shows it: `amount` is `{ amount, currency }`. */

@@ -6,7 +6,7 @@ import { DOMAINS } from '../../jobs/domains.js';
 import { buildModuleRegistry, modules, vocabularyDrift } from '../../jobs/module-registry.js';
 import { MODULES, SERVICE_MODULES } from '../../jobs/modules.js';
 import { DOMAIN_NAMES } from '../../shared/domain-names.js';
-import { BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE } from '../../shared/queues.js';
+import { BRIDGE_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE, PORTAL_ACTIONS_QUEUE } from '../../shared/queues.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -89,8 +89,9 @@ describe('the module lists (docs/architecture.md, Adding a module)', () => {
     assert.ok(MODULES.domain('delivery')?.routes.some((r) => r.path === '/v1/delivery/run'));
     assert.deepEqual(
       Object.keys(MODULES.processors),
-      [BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE, 'events', 'webhooks'],
-      'bridge serves its own action and portal queues, the events module the outbox fan-out and the dispatcher',
+      [BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE, 'events', 'webhooks'],
+      'bridge serves its own action and portal queues, pay its provider calls, the events module the outbox ' +
+        'fan-out and the dispatcher',
     );
   });
 });

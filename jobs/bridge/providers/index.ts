@@ -1,8 +1,11 @@
 // The provider adapters, by connector kind: each helper of issue 31 adds its one line.
 import type { ProviderAdapter } from './adapter.js';
 import type { ProviderKind } from './kinds.js';
+import { stripeAdapter } from './stripe.js';
 
-export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> = {};
+export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> = {
+  stripe: stripeAdapter,
+};
 
 export function adapterFor(kind: string): ProviderAdapter | null {
   return PROVIDER_ADAPTERS[kind as ProviderKind] ?? null;
