@@ -99,7 +99,16 @@ export async function callAdapter(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), timeoutMs);
   let result: ProviderResult;
-  if (!(adapter.capabilities as readonly string[]).includes(row.capability)) {
+  if (row.capability.startsWith('pay.')) {
+    // Money moves only through pay, under a mandate's budget and row lock: a bridge action never charges or refunds.
+    const message = `${row.capability} moves money only through pay (a settlement under a mandate, or a refund)`;
+    result = {
+      status: 'failed',
+      providerRef: null,
+      answer: {},
+      error: { code: 'mandateRequired', message, transient: false },
+    };
+  } else if (!(adapter.capabilities as readonly string[]).includes(row.capability)) {
     const does = adapter.capabilities.join(', ');
     const message = `the ${adapter.kind} adapter does not do ${row.capability} (it does ${does})`;
     result = {

@@ -194,4 +194,25 @@ describe('bridge actions through provider adapters', function () {
     assert.match(done.error.message, /does not do msg\.voice/);
     assert.equal(provider.hits.length, before);
   });
+
+  it('a pay.* capability never reaches an adapter from a bridge action: money moves only under a mandate', async () => {
+    const before = provider.hits.length;
+    const made = await call('POST', '/v1/bridge/connectors', {
+      connectorId: 'slack-charge',
+      kind: 'slack',
+      caps: ['pay.charge'],
+      endpoint: provider.url,
+    });
+    assert.equal(made.status, 201, made.text);
+    const created = await call('POST', '/v1/bridge/actions', {
+      connectorId: 'slack-charge',
+      capability: 'pay.charge',
+      input: { amount: 100, currency: 'USD' },
+    });
+    if (created.status === 202 || created.status === 201) {
+      const done = (await settled(created.body.action.actionId, ['succeeded', 'failed'])).body.action;
+      assert.deepEqual([done.status, done.error.code], ['failed', 'mandateRequired']);
+    } else assert.ok(created.status >= 400 && created.status < 500, created.text);
+    assert.equal(provider.hits.length, before);
+  });
 });
