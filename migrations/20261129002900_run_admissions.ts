@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { buildIndexesConcurrently } from '../shared/db/concurrent-indexes.js';
 
 /**
  * Issue 29, item 4: per-account admission (jobs/orchestrator/admission.ts).
@@ -46,15 +47,7 @@ export async function up(knex: Knex): Promise<void> {
          admit_interval_ms integer)`,
     );
   });
-  for (const [name, sql] of INDEXES) {
-    // An interrupted CONCURRENTLY build leaves an invalid index that IF NOT EXISTS would keep.
-    const invalid = await knex.raw(
-      'SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid',
-      [name],
-    );
-    if (invalid.rows.length > 0) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-    await knex.raw(sql);
-  }
+  await buildIndexesConcurrently(knex, INDEXES);
 }
 
 export async function down(knex: Knex): Promise<void> {

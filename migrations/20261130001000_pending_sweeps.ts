@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { buildIndexesConcurrently } from '../shared/db/concurrent-indexes.js';
 
 /**
  * Issue 30, item 4 (nothing pending forever): what is committed and then handed to a queue or a run start is found
@@ -48,15 +49,7 @@ export async function up(knex: Knex): Promise<void> {
          ADD COLUMN IF NOT EXISTS updated_at timestamptz NOT NULL DEFAULT now()`,
     );
   });
-  for (const [name, sql] of INDEXES) {
-    // An interrupted CONCURRENTLY build leaves an invalid index that IF NOT EXISTS would keep.
-    const invalid = await knex.raw(
-      'SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid',
-      [name],
-    );
-    if (invalid.rows.length > 0) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-    await knex.raw(sql);
-  }
+  await buildIndexesConcurrently(knex, INDEXES);
 }
 
 export async function down(knex: Knex): Promise<void> {

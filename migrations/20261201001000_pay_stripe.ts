@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { buildIndexesConcurrently } from '../shared/db/concurrent-indexes.js';
 
 /**
  * Issue 31: money that really moves (Stripe).
@@ -75,15 +76,7 @@ export async function up(knex: Knex): Promise<void> {
       t.primary(['connector_pk', 'event_id']);
     });
   });
-  for (const [name, sql] of INDEXES) {
-    // An interrupted CONCURRENTLY build leaves an invalid index that IF NOT EXISTS would keep.
-    const invalid = await knex.raw(
-      'SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = ? AND NOT i.indisvalid',
-      [name],
-    );
-    if (invalid.rows.length > 0) await knex.raw(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
-    await knex.raw(sql);
-  }
+  await buildIndexesConcurrently(knex, INDEXES);
 }
 
 export async function down(knex: Knex): Promise<void> {

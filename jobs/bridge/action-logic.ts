@@ -10,6 +10,27 @@ import { sign } from '../events/index.js';
 export const sha256Hex = (v: string | Buffer) => createHash('sha256').update(v).digest('hex');
 
 /**
+ * What is kept of a call before it is made, never the credential itself: where it goes, the body's hash and size,
+ * the idempotency key, the credential's reference.
+ */
+export function callSummary(
+  connector: { endpoint: string; credential: { type: string; tokenRef: string } | null },
+  idempotencyKey: string,
+  body: string,
+) {
+  const url = new URL(connector.endpoint);
+  return {
+    endpoint: `${url.origin}${url.pathname}`,
+    bodySha256: sha256Hex(body),
+    bodyBytes: Buffer.byteLength(body),
+    idempotencyKey,
+    credential: connector.credential
+      ? { type: connector.credential.type, tokenRef: connector.credential.tokenRef }
+      : null,
+  };
+}
+
+/**
  * The header a credential travels in, by its type: bearer and oauth2 as
  * `Authorization: Bearer`, basic as `Authorization: Basic` over the value
  * (`user:password`, or the value as the user with an empty password),

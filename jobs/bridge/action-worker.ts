@@ -6,7 +6,7 @@ import type { Db } from '../../shared/db/knex.js';
 import { recordEvent } from '../../shared/db/outbox.js';
 import { AppError } from '../../shared/errors.js';
 import { wakeDispatcher } from '../events/index.js';
-import { actionBody, retryDelay, sha256Hex } from './action-logic.js';
+import { actionBody, callSummary, retryDelay } from './action-logic.js';
 import { enqueueAction, enqueueClientTimeout } from './action-jobs.js';
 import { callConnector } from './connector-call.js';
 import type { ActionStatus } from './machines.js';
@@ -33,16 +33,9 @@ function move(
 
 /** What the endpoint is told, without the credential: where, which headers (names only), the body's hash, the key. */
 function requestSummary(connector: ConnectorRow, row: ActionRow, body: string) {
-  const url = new URL(connector.endpoint);
   return {
     method: 'POST',
-    endpoint: `${url.origin}${url.pathname}`,
-    bodySha256: sha256Hex(body),
-    bodyBytes: Buffer.byteLength(body),
-    idempotencyKey: row.idempotency_key,
-    credential: connector.credential
-      ? { type: connector.credential.type, tokenRef: connector.credential.tokenRef }
-      : null,
+    ...callSummary(connector, row.idempotency_key, body),
     signed: Boolean(connector.signing_secret),
   };
 }

@@ -3,7 +3,7 @@ import type { ActionRow } from './actions-repository.js';
 import type { ConnectorRow } from './connectors-repository.js';
 import { redactSecrets, redactSecretsDeep } from '../../shared/secrets.js';
 import { resolveReference } from '../credentials/index.js';
-import { providerRefOf, sha256Hex, verdictOf } from './action-logic.js';
+import { callSummary, providerRefOf, sha256Hex, verdictOf } from './action-logic.js';
 import type { CallResult } from './connector-call.js';
 import type { ProviderAdapter, ProviderCapability, ProviderResult } from './providers/index.js';
 
@@ -44,18 +44,10 @@ const requestBytes = (row: Pick<ActionRow, 'capability' | 'input'>) =>
 
 /** What is kept of an adapter call before it is made: the provider, where, the request's hash, the credential's ref. */
 export function adapterRequestSummary(connector: ConnectorRow, row: ActionRow): Record<string, unknown> {
-  const body = requestBytes(row);
-  const url = new URL(connector.endpoint);
   return {
     adapter: connector.kind,
     capability: row.capability,
-    endpoint: `${url.origin}${url.pathname}`,
-    bodySha256: sha256Hex(body),
-    bodyBytes: Buffer.byteLength(body),
-    idempotencyKey: row.idempotency_key,
-    credential: connector.credential
-      ? { type: connector.credential.type, tokenRef: connector.credential.tokenRef }
-      : null,
+    ...callSummary(connector, row.idempotency_key, requestBytes(row)),
   };
 }
 

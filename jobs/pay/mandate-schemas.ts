@@ -1,7 +1,7 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Money, Ok, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Money, Ok, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
 import { RECEIPTS } from './machine.js';
-import { ProviderBackingCreate, ReceiptProviderState, Refund } from './provider-schemas.js';
+import { ProviderBackingCreate, ReceiptProviderState, receiptEventFields, Refund } from './provider-schemas.js';
 
 /**
  * Pay: mandates, settlement and receipts. Amounts are numbers in the API
@@ -118,8 +118,6 @@ export const SettleRequest = Type.Object(
 );
 export type SettleRequest = Static<typeof SettleRequest>;
 
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-
 /** The fields every receipt view shares. */
 const receiptFields = {
   receiptId: Type.String(),
@@ -165,19 +163,7 @@ export const ReceiptReply = Ok(
 export const RefundReply = Ok({ refund: Refund, receipt: Receipt }, 'RefundReply');
 export const SettleReply = Ok({ receipt: SettledReceipt, remaining: Money }, 'SettleReply');
 
-export const PaySettledPayload = Type.Object(
-  {
-    receiptId: Type.String(),
-    mandateId: Type.String(),
-    amount: Type.Number({ description: 'Major units' }),
-    currency: Type.String(),
-    vendorId: Type.String(),
-    taskId: Type.String(),
-    runId: Nullable(Type.String()),
-    cite: Type.String(),
-  },
-  { $id: 'PaySettledPayload' },
-);
+export const PaySettledPayload = Type.Object(receiptEventFields, { $id: 'PaySettledPayload' });
 
 /** `metadata.payment` of a run that pays without a hunt selection ("pay the plumber"). */
 export const PaymentMetadata = Type.Object(

@@ -1,10 +1,8 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Money, Ok, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, Money, Ok, StringEnum, Text, Timestamp } from '../../shared/schemas/common.js';
 import { REFUNDS } from './machine.js';
 
 /** Pay's schemas for money that moves at a provider (Stripe): mandate backing, refunds, webhooks. */
-
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 export const ProviderBackingCreate = Type.Object(
   {
@@ -114,16 +112,21 @@ export const ProviderWebhookReply = Ok(
   'ProviderWebhookReply',
 );
 
+/** What a receipt's events (`pay.settled`, `pay.failed`) say of it. */
+export const receiptEventFields = {
+  receiptId: Type.String(),
+  mandateId: Type.String(),
+  amount: Type.Number({ description: 'Major units' }),
+  currency: Type.String(),
+  vendorId: Type.String(),
+  taskId: Type.String(),
+  runId: Nullable(Type.String()),
+  cite: Type.String(),
+};
+
 export const PayFailedPayload = Type.Object(
   {
-    receiptId: Type.String(),
-    mandateId: Type.String(),
-    amount: Type.Number({ description: 'Major units' }),
-    currency: Type.String(),
-    vendorId: Type.String(),
-    taskId: Type.String(),
-    runId: Nullable(Type.String()),
-    cite: Type.String(),
+    ...receiptEventFields,
     error: Nullable(Type.Object({ code: Type.String(), message: Type.String() })),
   },
   { $id: 'PayFailedPayload' },

@@ -1,5 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { Money, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
+import { Type } from '@sinclair/typebox';
+import { Nullable, Money, Ok, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { Receipt, RESOLVE_RULES } from './mandate-schemas.js';
 import { MANDATES } from './machine.js';
 import { ProviderBackingView } from './provider-schemas.js';
@@ -12,7 +12,6 @@ import { ProviderBackingView } from './provider-schemas.js';
 export const MandateStatus = StringEnum(MANDATES.statuses, {
   description: 'active until revoked, or until expiresAt passes (expired, read from the clock)',
 });
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
 const mandateFields = {
   mandateId: Type.String(),

@@ -1,3 +1,4 @@
+import { claimStalePending } from '../../shared/db/stale-pending.js';
 import type { Db } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
 import { runIsLive } from '../../shared/db/runs.js';
@@ -159,18 +160,7 @@ export async function getFiring(db: Db, firingId: string): Promise<FiringRow | n
   return (await db('schedule_firings').where({ id: firingId }).first()) ?? null;
 }
 
-/**
- * Firings still `pending` `olderThanSeconds` after their last touch (their start was lost), oldest first, touched now
- * so another sweep at once takes others (SKIP LOCKED), and so the next one leaves these alone unless this one died too.
- */
-export async function claimStalePendingFirings(db: Db, olderThanSeconds: number, limit: number): Promise<FiringRow[]> {
-  const result = await db.raw(
-    `UPDATE schedule_firings SET updated_at = now()
-     WHERE id IN (SELECT id FROM schedule_firings
-                  WHERE outcome = 'pending' AND updated_at < now() - make_interval(secs => ?)
-                  ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED)
-     RETURNING *`,
-    [olderThanSeconds, limit],
-  );
-  return result.rows;
+/** Firings still `pending` a while after their last touch (their start was lost), claimed for the sweep. */
+export function claimStalePendingFirings(db: Db, olderThanSeconds: number, limit: number): Promise<FiringRow[]> {
+  return claimStalePending<FiringRow>(db, 'schedule_firings', olderThanSeconds, limit);
 }

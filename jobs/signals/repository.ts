@@ -1,3 +1,4 @@
+import { claimStalePending } from '../../shared/db/stale-pending.js';
 import type { Db } from '../../shared/db/knex.js';
 import { page } from '../../shared/db/page.js';
 
@@ -191,23 +192,7 @@ export async function getMatch(db: Db, matchId: string): Promise<SignalMatchRow 
   return (await db('signal_matches').where({ id: matchId }).first()) ?? null;
 }
 
-/**
- * Matches still `pending` `olderThanSeconds` after their last touch (their start was lost: a process died between the
- * match's commit and its outcome), oldest first, touched now so another sweep at once takes others (SKIP LOCKED), and
- * so the next one leaves these alone unless this one died too.
- */
-export async function claimStalePendingMatches(
-  db: Db,
-  olderThanSeconds: number,
-  limit: number,
-): Promise<SignalMatchRow[]> {
-  const result = await db.raw(
-    `UPDATE signal_matches SET updated_at = now()
-     WHERE id IN (SELECT id FROM signal_matches
-                  WHERE outcome = 'pending' AND updated_at < now() - make_interval(secs => ?)
-                  ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED)
-     RETURNING *`,
-    [olderThanSeconds, limit],
-  );
-  return result.rows;
+/** Matches still `pending` a while after their last touch (their start was lost), claimed for the sweep. */
+export function claimStalePendingMatches(db: Db, olderThanSeconds: number, limit: number): Promise<SignalMatchRow[]> {
+  return claimStalePending<SignalMatchRow>(db, 'signal_matches', olderThanSeconds, limit);
 }

@@ -1,5 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { AnyObject, Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
+import { Type } from '@sinclair/typebox';
+import { Nullable, AnyObject, Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
 import { DOMAIN_NAMES } from '../../shared/domain-names.js';
 import { Channel } from '../../shared/schemas/orchestrator.js';
 import { TASKS } from './machine.js';
@@ -36,7 +36,6 @@ const TaskListQuery = Type.Composite([
   Type.Object({ status: Type.Optional(TaskStatus), domain: Type.Optional(TaskDomain) }),
 ]);
 
-const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 const TaskView = Type.Object(
   {
     taskId: Type.String(),

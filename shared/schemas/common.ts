@@ -103,3 +103,6 @@ export const Money = Type.Object({
 export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}) {
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 }
+
+/** `T` or `null`: a field that is always present, empty as null. */
+export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

@@ -1,5 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { AnyObject, Ok, Page, PageQuery, StringEnum, Timestamp } from './common.js';
+import { Type } from '@sinclair/typebox';
+import { Nullable, AnyObject, Ok, Page, PageQuery, StringEnum, Timestamp } from './common.js';
 
 /** push: the service POSTs signed webhooks; pull: the client's workers claim attempts through /v1/event-deliveries. */
 export const SUBSCRIPTION_MODES = ['push', 'pull'] as const;
@@ -139,7 +139,6 @@ export const DeliveryUpdate = Type.Object(
 );
 
 // What the event routes answer (jobs/events/views.ts builds them).
-const Nullable = <T extends TSchema>(s: T) => Type.Union([s, Type.Null()]);
 
 export const EventView = Type.Object(
   {

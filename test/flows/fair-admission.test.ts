@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { sweepAdmissions } from '../../jobs/orchestrator/admission.js';
 import { sweepStuckRuns } from '../../jobs/orchestrator/stuck-runs.js';
-import { registerStepHandler } from '../../jobs/steps.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
-import { until } from '../support/receiver.js';
+import { gateResolveSteps } from '../support/gated-steps.js';
 import { pollUntilRest, seedCatalog } from '../support/runs.js';
 
 /**
@@ -15,10 +14,8 @@ import { pollUntilRest, seedCatalog } from '../support/runs.js';
 describe('fair admission: an account has its places in flight, the rest are held and admitted in turn', function () {
   this.timeout(60_000);
   let app: Awaited<ReturnType<typeof startExtraApp>>;
-  let unregister: () => void;
-  /** Accounts whose resolve steps wait for the test; the release of each waiting step, by run id. */
-  const blocked = new Set<string>();
-  const gates = new Map<string, () => void>();
+  /** Accounts whose resolve steps wait for the test (`blocked`); the release of each waiting step, by run id. */
+  let steps: ReturnType<typeof gateResolveSteps>;
 
   const submit = (token: string, opts: { sync?: boolean; url?: string } = {}) =>
     harness.call(
@@ -42,16 +39,16 @@ describe('fair admission: an account has its places in flight, the rest are held
   };
   const view = async (token: string, runId: string) =>
     (await harness.call('GET', `/v1/runs/${runId}`, { token })).body.run;
-  const running = (ids: string[]) => until(() => ids.every((id) => gates.has(id)), Boolean);
+  const running = (ids: string[]) => steps.running(ids);
   const letGo = (runId: string) => {
-    const release = gates.get(runId);
+    const release = steps.gates.get(runId);
     assert.ok(release, `run ${runId} is running its step`);
     release();
   };
   /** Lets every step of the account go, now and from now on, and waits until its runs rest. */
   const drain = async (accountId: string, token: string, ids: string[]) => {
-    blocked.delete(accountId);
-    for (const id of ids) gates.get(id)?.();
+    steps.blocked.delete(accountId);
+    for (const id of ids) steps.gates.get(id)?.();
     for (const id of ids) await pollUntilRest(token, id);
   };
 
@@ -61,26 +58,17 @@ describe('fair admission: an account has its places in flight, the rest are held
       ACCOUNT_RUNS_HELD_MAX: '25',
       RUN_SYNC_WAIT_MS: '300',
     });
-    unregister = registerStepHandler('resolve', async (input) => {
-      if (blocked.has(input.accountId))
-        await new Promise<void>((resolve, reject) => {
-          gates.set(input.runId, resolve);
-          input.signal.addEventListener('abort', () => reject(input.signal.reason as Error), { once: true });
-        });
-      return { output: { audited: true }, evidence: [], conversation: ['audited'] };
-    });
+    steps = gateResolveSteps();
   });
 
   after(async () => {
-    blocked.clear();
-    for (const release of gates.values()) release();
-    unregister();
+    steps.release();
     await app.stop();
   });
 
   it('holds the runs past its places, says why and where, and starts them in submission order', async () => {
     const { accountId, token } = await harness.account();
-    blocked.add(accountId);
+    steps.blocked.add(accountId);
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await submit(token));
     // Without respond-async the answer waits RUN_SYNC_WAIT_MS, then says the run is still held.
@@ -116,11 +104,11 @@ describe('fair admission: an account has its places in flight, the rest are held
     assert.equal((await view(token, held1)).hold, null);
     assert.equal((await view(token, held2)).hold.position, 1);
     assert.equal((await view(token, held3)).hold.position, 2);
-    assert.ok(!gates.has(held2) && !gates.has(held3));
+    assert.ok(!steps.gates.has(held2) && !steps.gates.has(held3));
     letGo(second);
     await running([held2]);
     assert.equal((await view(token, held3)).hold.position, 1);
-    assert.ok(!gates.has(held3));
+    assert.ok(!steps.gates.has(held3));
 
     await drain(accountId, token, ids);
     for (const id of ids) assert.equal((await view(token, id)).status, 'ready');
@@ -134,7 +122,7 @@ describe('fair admission: an account has its places in flight, the rest are held
 
   it('twenty submissions at once take exactly the two places; the other eighteen are held, in line 1..18', async () => {
     const { accountId, token } = await harness.account();
-    blocked.add(accountId);
+    steps.blocked.add(accountId);
     const answers = await Promise.all(Array.from({ length: 20 }, () => submit(token)));
     assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([202]));
     const ids = answers.map((a) => a.body.runId as string);
@@ -160,7 +148,7 @@ describe('fair admission: an account has its places in flight, the rest are held
   it("another account's run starts at once, ahead of the first account's held backlog", async () => {
     const a = await harness.account();
     const b = await harness.account();
-    blocked.add(a.accountId);
+    steps.blocked.add(a.accountId);
     const backlog = await submitMany(a.token, 22);
     await running(backlog.slice(0, 2));
 
@@ -183,7 +171,7 @@ describe('fair admission: an account has its places in flight, the rest are held
 
   it('a held run cancels at once: it rests canceled without running, and takes no place from anyone', async () => {
     const { accountId, token } = await harness.account();
-    blocked.add(accountId);
+    steps.blocked.add(accountId);
     const ids = await submitMany(token, 4);
     await running(ids.slice(0, 2));
 
@@ -213,7 +201,7 @@ describe('fair admission: an account has its places in flight, the rest are held
 
   it('the clock admits a held run whose admission was lost; the stuck-run sweep leaves held runs alone', async () => {
     const { accountId, token } = await harness.account();
-    blocked.add(accountId);
+    steps.blocked.add(accountId);
     const ids = await submitMany(token, 3);
     const [first, second, held] = ids as [string, string, string];
     await running([first, second]);
@@ -259,7 +247,7 @@ describe('fair admission: an account has its places in flight, the rest are held
     );
     const waiting = await pollUntilRest(token, choice.body.runId);
     assert.equal(waiting.status, 'NEEDS_INPUT');
-    blocked.add(accountId);
+    steps.blocked.add(accountId);
     const ids = await submitMany(token, 3);
     await running(ids.slice(0, 2));
 
@@ -292,7 +280,7 @@ describe('fair admission: an account has its places in flight, the rest are held
     const small = await startExtraApp({ ACCOUNT_RUNS_IN_FLIGHT_TEAM: '1', ACCOUNT_RUNS_HELD_MAX: '2' });
     try {
       const { accountId, token } = await harness.account();
-      blocked.add(accountId);
+      steps.blocked.add(accountId);
       const ids: string[] = [];
       for (let i = 0; i < 3; i++) ids.push((await submit(token, { url: small.url })).body.runId);
       await running(ids.slice(0, 1));

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { registerStepHandler } from '../../jobs/steps.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
-import { until } from '../support/receiver.js';
+import { gateResolveSteps } from '../support/gated-steps.js';
 import { pollUntilRest } from '../support/runs.js';
 
 /**
@@ -13,9 +12,7 @@ import { pollUntilRest } from '../support/runs.js';
 describe('fair admission under contention: a backlog refills only its share while others run', function () {
   this.timeout(60_000);
   let app: Awaited<ReturnType<typeof startExtraApp>>;
-  let unregister: () => void;
-  const blocked = new Set<string>();
-  const gates = new Map<string, () => void>();
+  let steps: ReturnType<typeof gateResolveSteps>;
 
   const submit = async (token: string) => {
     const res = await harness.call(
@@ -31,7 +28,6 @@ describe('fair admission under contention: a backlog refills only its share whil
     assert.equal(res.status, 202, res.text);
     return res.body.runId as string;
   };
-  const running = (ids: string[]) => until(() => ids.every((id) => gates.has(id)), Boolean);
   const held = async (accountId: string) =>
     (await harness.deps.db('runs').where({ account_id: accountId, status: 'queued' }).whereNotNull('held_at')).length;
   const admittedEvents = async (ids: string[]) =>
@@ -46,50 +42,41 @@ describe('fair admission under contention: a backlog refills only its share whil
     // Admissions are made where runs rest, by the harness's workers: their ACCOUNT_RUNS_IN_FLIGHT_CONTENDED (2, the
     // default) is the share here; this app gives the account's plan 4 places.
     app = await startExtraApp({ ACCOUNT_RUNS_IN_FLIGHT_TEAM: '4' });
-    unregister = registerStepHandler('resolve', async (input) => {
-      if (blocked.has(input.accountId))
-        await new Promise<void>((resolve, reject) => {
-          gates.set(input.runId, resolve);
-          input.signal.addEventListener('abort', () => reject(input.signal.reason as Error), { once: true });
-        });
-      return { output: { audited: true }, evidence: [], conversation: ['audited'] };
-    });
+    steps = gateResolveSteps();
   });
   after(async () => {
-    blocked.clear();
-    for (const release of gates.values()) release();
-    unregister();
+    steps.release();
     await app.stop();
   });
 
   it('while another account runs, a freed place of the bursting account is not refilled past its share', async () => {
     const a = await harness.account();
     const b = await harness.account();
-    blocked.add(a.accountId);
-    blocked.add(b.accountId);
+    steps.blocked.add(a.accountId);
+    steps.blocked.add(b.accountId);
     const backlog: string[] = [];
     for (let i = 0; i < 8; i++) backlog.push(await submit(a.token));
-    await running(backlog.slice(0, 4));
+    await steps.running(backlog.slice(0, 4));
     assert.equal(await held(a.accountId), 4, 'four places in flight on its own plan, four held');
     const other = await submit(b.token);
-    await running([other]);
+    await steps.running([other]);
 
     // Two of A's four places free while B runs: A is down to two in flight, its share, and nothing is admitted.
     for (const id of backlog.slice(0, 2)) {
-      gates.get(id)!();
+      steps.gates.get(id)!();
       await pollUntilRest(a.token, id);
     }
     assert.equal(await held(a.accountId), 4, 'A yields the places it freed to the others');
     assert.equal(await admittedEvents(backlog), 0);
 
     // A third rests: A is under its share, so one held run (the oldest) starts, and only one.
-    gates.get(backlog[2]!)!();
-    await running([backlog[4]!]);
+    steps.gates.get(backlog[2]!)!();
+    await steps.running([backlog[4]!]);
     assert.equal(await held(a.accountId), 3);
     assert.equal(await admittedEvents(backlog), 1);
 
-    blocked.clear();
-    for (const release of gates.values()) release();
+    steps.blocked.clear();
+    for (const release of steps.gates.values()) release();
     for (const id of [...backlog, other]) await pollUntilRest(id === other ? b.token : a.token, id);
   });
 });
