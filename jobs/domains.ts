@@ -1,35 +1,18 @@
-import { benchmark } from './benchmark/module.js';
-import { bridge } from './bridge/module.js';
-import { cicd } from './cicd/module.js';
-import { delivery } from './delivery/module.js';
-import { environment } from './environment/module.js';
-import { hunt } from './hunt/module.js';
-import { incident } from './incident/module.js';
-import { kubernetes } from './kubernetes/module.js';
-import { migration } from './migration/module.js';
-import { pay } from './pay/module.js';
-import { proxy } from './proxy/module.js';
-import { resolve } from './resolve/module.js';
-import { security } from './security/module.js';
+import { DOMAIN_NAMES, type DomainName } from '../shared/domain-names.js';
+import type { DomainModule } from './domain.js';
 
 /**
- * The one list of domains. Only the entry points read it, through MODULES
- * (jobs/modules.ts): the engine gets the registry built from it and imports
- * no module, so a module may import the engine. Adding a domain is its folder,
- * a line here, its name in shared/domain-names.ts (and a migration when it stores data).
+ * The domains' modules, loaded from the one list of their names (shared/domain-names.ts): the module of domain `x`
+ * is the `x` export of `jobs/x/module.ts`. The names are a list of constants because request and event schemas are
+ * TypeBox enums built when their files load; loading the modules from that list means a domain is named in one
+ * place. Only the entry points read this, through MODULES (jobs/modules.ts): the engine gets the registry built
+ * from it and imports no module, so a module may import the engine.
  */
-export const DOMAINS = [
-  hunt,
-  resolve,
-  bridge,
-  proxy,
-  pay,
-  environment,
-  cicd,
-  kubernetes,
-  incident,
-  migration,
-  security,
-  delivery,
-  benchmark,
-] as const;
+async function loadDomain(name: DomainName): Promise<DomainModule> {
+  const exports = (await import(`./${name}/module.js`)) as Record<string, DomainModule | undefined>;
+  const domain = exports[name];
+  if (domain?.name !== name) throw new Error(`jobs/${name}/module.ts must export the ${name} domain as \`${name}\``);
+  return domain;
+}
+
+export const DOMAINS: readonly DomainModule[] = await Promise.all(DOMAIN_NAMES.map(loadDomain));

@@ -1,6 +1,6 @@
 import type { Db } from '../shared/db/knex.js';
 import type { Deps } from '../shared/deps.js';
-import type { Principal } from '../shared/schemas/auth.js';
+import type { Principal, Role } from '../shared/schemas/auth.js';
 import type { GateKind } from './approval-gates.js';
 
 /** One entry of the audit log, as the engine and the modules record it. */
@@ -78,6 +78,12 @@ export interface EngineHooks {
     runStatus: string,
     outData: Record<string, unknown>,
   ) => Promise<number>;
+  /** accounts: a member's current role and status (null when removed), read whenever a run acts on its grant. */
+  memberStanding: (
+    db: Db,
+    accountId: string,
+    memberId: string,
+  ) => Promise<{ id: string; role: Role; status: string } | null>;
   /** events: wakes the webhook dispatcher now (or after `delayMs`) for deliveries just committed. */
   wakeDeliveries: (deps: Pick<Deps, 'queues' | 'log'>, delayMs?: number) => Promise<void>;
 }
@@ -90,6 +96,7 @@ const EVERY_HOOK: Record<keyof EngineHooks, true> = {
   taskExists: true,
   taskRunStarted: true,
   taskRunReached: true,
+  memberStanding: true,
   wakeDeliveries: true,
 };
 export const ENGINE_HOOKS = Object.keys(EVERY_HOOK) as Array<keyof EngineHooks>;

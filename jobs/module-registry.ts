@@ -105,32 +105,26 @@ export function buildModuleRegistry(
   };
 }
 
-/**
- * Kept on globalThis: a loader may evaluate this file twice in one process
- * (mocha's --require under CommonJS beside the tests' ES modules), and both
- * copies must see the one registry the entry point handed over.
- */
-const SLOT = Symbol.for('awp.moduleRegistry');
-const holder = globalThis as { [SLOT]?: ModuleRegistry };
+/** The registry the entry point handed over (one per process). */
+let handed: ModuleRegistry | undefined;
 
 const namesOf = (r: ModuleRegistry) => [...r.domains, ...r.services].map((m) => m.name).join(',');
 
 /**
  * Hands the engine its modules, once per process (the API, each worker
  * process, the test harness). Handing them again is harmless: the first
- * registry stays (a second copy of the lists, from a second evaluation, is the
- * same modules). Different modules are a wiring mistake and throw.
+ * registry stays. Different modules are a wiring mistake and throw.
  */
 export function useModules(registry: ModuleRegistry): void {
-  const current = holder[SLOT];
-  if (!current) holder[SLOT] = registry;
+  const current = handed;
+  if (!current) handed = registry;
   else if (current !== registry && namesOf(current) !== namesOf(registry))
     throw new Error(`useModules was handed other modules (${namesOf(registry)}) than before (${namesOf(current)})`);
 }
 
 /** The registry the entry point handed over; throws when none did, so a missing call fails at its first use. */
 export function modules(): ModuleRegistry {
-  const current = holder[SLOT];
+  const current = handed;
   if (!current)
     throw new Error(
       'The engine has no modules: the entry point must call useModules(MODULES) from jobs/modules.ts first',

@@ -1,10 +1,9 @@
 /**
- * The closed vocabulary the domains declare, as constants: request and event
- * schemas are TypeBox enums built when their files load, before any entry
- * point has handed the engine its modules (jobs/module-registry.ts). The
- * modules stay the source: buildModuleRegistry refuses to start when these
- * differ from what the module list declares, and test/unit/modules.test.ts
- * checks it too. Adding a domain adds its name here.
+ * The one list of domains, and the closed vocabulary they declare, as constants: request and event schemas are
+ * TypeBox enums built when their files load, before any entry point has handed the engine its modules
+ * (jobs/module-registry.ts). jobs/domains.ts loads each named domain from `jobs/<name>/module.ts`, so adding a
+ * domain is its folder and its name here. The resume actions and statuses below are checked against what the
+ * modules declare (buildModuleRegistry refuses to start when they differ; test/unit/modules.test.ts).
  */
 export const DOMAIN_NAMES = [
   'hunt',

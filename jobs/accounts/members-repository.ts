@@ -115,6 +115,21 @@ export async function deleteInvitedMember(trx: Db, accountId: string, memberId: 
 }
 
 /** The member a token belongs to, with its role, for deciding who may manage the token. */
+/** A member's current role and status, as a run or an automation acting on its grant reads it (never cached). */
+export interface MemberStanding {
+  id: string;
+  account_id: string;
+  role: Role;
+  status: string;
+}
+
+export async function memberStanding(db: Db, accountId: string, memberId: string): Promise<MemberStanding | null> {
+  const row = await db('members')
+    .where({ id: memberId, account_id: accountId })
+    .first('id', 'account_id', 'role', 'status');
+  return row ?? null;
+}
+
 export async function tokenHolder(db: Db, memberId: string): Promise<{ memberId: string; role: Role } | null> {
   const row = await db('members').select('id', 'role').where({ id: memberId }).first();
   return row ? { memberId: row.id, role: row.role } : null;

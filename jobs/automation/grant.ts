@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { memberStanding } from '../../shared/db/grants.js';
+import { memberStanding } from '../accounts/index.js';
 import { AppError } from '../../shared/errors.js';
 import { missingScopes } from '../../shared/auth/scopes.js';
 import { DEFAULT_SCOPES, effectiveScopes, type Principal } from '../../shared/schemas/auth.js';

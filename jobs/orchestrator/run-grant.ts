@@ -1,5 +1,5 @@
 import type { Deps } from '../../shared/deps.js';
-import { memberStanding, runGrantRow } from '../../shared/db/grants.js';
+import { runGrantRow } from '../../shared/db/grants.js';
 import { AppError, notFound } from '../../shared/errors.js';
 import { missingScopes } from '../../shared/auth/scopes.js';
 import { effectiveScopes, type Principal, type Scope } from '../../shared/schemas/auth.js';
@@ -68,7 +68,7 @@ export async function runGrant(deps: Pick<Deps, 'db'>, accountId: string, runId:
   if (!row.submitted_by) {
     return { principal: { ...base, scopes: row.grant_scopes }, holder: `the grant of run ${runId}` };
   }
-  const member = await memberStanding(deps.db, accountId, row.submitted_by);
+  const member = await engineHooks().memberStanding(deps.db, accountId, row.submitted_by);
   if (!member || member.status !== 'active') {
     const state = member ? member.status : 'removed';
     const holder = `run ${runId}, whose submitter ${row.submitted_by} is ${state},`;
