@@ -62,7 +62,7 @@ describe(`the Slack adapter's requests against Slack's OpenAPI document ${origin
     assert.deepEqual(violations(), [], 'Prism found no request breaking the contract');
   });
 
-  it('is a real check: a request that breaks the contract, or one without the token, is refused and logged', async () => {
+  it('is a real check: a request breaking the contract, or one without the token, is refused and logged', async () => {
     const client = slackClient(prism.url, 'xoxb-contract-token', true);
     await assert.rejects(
       client.apiCall('chat.postMessage', { text: 'no channel' }),
