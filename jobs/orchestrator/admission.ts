@@ -88,12 +88,35 @@ export async function startSubmitted(deps: Deps, run: RunRow): Promise<void> {
   await enqueueOrLeaveToSweep(deps, run.id, () => enqueueSegment(deps, run.id, 0, run.route));
 }
 
+/** Per database and account: the admission pass under way in this process, and the one queued behind it. */
+const passes = new WeakMap<Db, Map<string, { running: Promise<void>; next: Promise<void> | null }>>();
+
 /**
  * Admits the account's held runs into its free places, if it holds any and has a place: called when one of its runs
  * came to rest (finalize), was canceled, or was held. One indexed read when it holds none. Never throws: what it
  * misses (a crash, an outage) the admission sweep admits within a minute.
+ *
+ * Calls for one account coalesce in this process: while a pass runs, every caller waits for the one pass queued
+ * behind it, which starts after their writes committed and so sees them. A burst of 50 held submissions then makes
+ * two passes, not 50 transactions queued on the account's admission row lock.
  */
-export async function admitDue(deps: Deps, accountId: string, lookAgain = LOOK_AGAIN_MS): Promise<void> {
+export function admitDue(deps: Deps, accountId: string): Promise<void> {
+  let byAccount = passes.get(deps.db);
+  if (!byAccount) passes.set(deps.db, (byAccount = new Map()));
+  const current = byAccount.get(accountId);
+  if (current) return (current.next ??= current.running.then(() => startPass()));
+  return startPass();
+
+  function startPass(): Promise<void> {
+    const state = { running: admissionPass(deps, accountId), next: null as Promise<void> | null };
+    byAccount!.set(accountId, state);
+    return state.running.finally(() => {
+      if (byAccount!.get(accountId) === state && !state.next) byAccount!.delete(accountId);
+    });
+  }
+}
+
+async function admissionPass(deps: Deps, accountId: string, lookAgain = LOOK_AGAIN_MS): Promise<void> {
   try {
     if (!(await admissionDue(deps.db, accountId, deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED))) return;
     await enqueueAdmitted(deps, await admitHeld(deps, accountId));
@@ -101,7 +124,7 @@ export async function admitDue(deps: Deps, accountId: string, lookAgain = LOOK_A
     // shortly, rather than leave it to the sweep's minute. Not waited for; the sweep still covers a crash.
     const [next, ...later] = lookAgain;
     if (next !== undefined && (await admissionDue(deps.db, accountId, deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED)))
-      setTimeout(() => void admitDue(deps, accountId, later), next).unref();
+      setTimeout(() => void admissionPass(deps, accountId, later), next).unref();
   } catch (err) {
     deps.log.warn({ accountId, err: (err as Error).message }, 'admission failed; the admission sweep will admit');
   }

@@ -145,6 +145,36 @@ describe('fair admission: an account has its places in flight, the rest are held
     await drain(accountId, token, ids);
   });
 
+  it('runs resting while more arrive: every held run admitted once, never more in flight than the places', async () => {
+    const { accountId, token } = await harness.account();
+    steps.blocked.add(accountId);
+    const ids = (await Promise.all(Array.from({ length: 12 }, () => submit(token)))).map((a) => a.body.runId as string);
+    let most = 0;
+    // Let the running steps go as they appear, while ten more submissions race the admissions their rests start.
+    const more = Promise.all(Array.from({ length: 10 }, () => submit(token)));
+    const all = [...ids];
+    for (const answer of await more) all.push(answer.body.runId as string);
+    while (true) {
+      const now = all.filter((id) => steps.gates.has(id));
+      most = Math.max(most, (await harness.deps.db('runs').whereIn('id', all).where({ status: 'running' })).length);
+      const open = await harness.deps.db('runs').whereIn('id', all).whereIn('status', ['queued', 'running']);
+      if (open.length === 0) break;
+      for (const id of now) steps.gates.get(id)!();
+      for (const id of now) steps.gates.delete(id);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assert.ok(most <= 2, `at most the 2 places in flight (saw ${most})`);
+    const admitted = await harness.deps
+      .db('run_events')
+      .whereIn('run_id', all)
+      .whereRaw(`type = 'trace' AND data->>'event' = 'run.admitted'`)
+      .select('run_id');
+    const once = new Set(admitted.map((e) => e.run_id));
+    assert.equal(once.size, admitted.length, 'no run admitted twice');
+    assert.equal(once.size, 20, 'every run beyond the first two places was held, then admitted');
+    steps.blocked.delete(accountId);
+  });
+
   it("another account's run starts at once, ahead of the first account's held backlog", async () => {
     const a = await harness.account();
     const b = await harness.account();
