@@ -10,6 +10,7 @@ import {
 } from './connectors-repository.js';
 import { conflict, forbidden, invalidPayload, notFound } from '../../shared/errors.js';
 import { checkEgressUrl } from '../../shared/http/egress.js';
+import { checkSmtpEndpoint } from './providers/smtp.js';
 import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { ConnectorCreate } from './connector-schemas.js';
@@ -50,7 +51,9 @@ function refused(problems: FieldProblem[]) {
  * or `bridge://client/<name>`. A query parameter that looks like a key is
  * refused: credentials belong in `credential.tokenRef`.
  */
-export function checkConnectorEndpoint(deps: Pick<Deps, 'config'>, endpoint: string): string {
+export function checkConnectorEndpoint(deps: Pick<Deps, 'config'>, endpoint: string, kind?: string): string {
+  // An email connector speaks SMTP, not HTTP: smtp:// or smtps://, checked by the same egress rules.
+  if (kind === 'smtp') return checkSmtpEndpoint(endpoint, deps.config.AWP_ALLOW_PRIVATE_EGRESS);
   if (endpoint.startsWith('bridge:')) {
     if (!CLIENT_HOSTED.test(endpoint))
       throw invalidPayload('a client-hosted endpoint is bridge://client/<name> (letters, digits, . _ -)');
@@ -126,7 +129,7 @@ export async function registerConnector(
   const signing = callbackSigningProblem(deps, callbackSigning, Boolean(body.signingSecret));
   if (signing) problems.push(signing);
   if (problems.length > 0) throw refused(problems);
-  const endpoint = checkConnectorEndpoint(deps, body.endpoint);
+  const endpoint = checkConnectorEndpoint(deps, body.endpoint, body.kind);
   const row = await insertConnector(deps.db, {
     id: newId('con'),
     account_id: principal.accountId,
@@ -194,7 +197,8 @@ export async function updateConnectorByClient(
     if (problems.length > 0) throw refused(problems);
     const to = change.status ?? row.status;
     if (to !== row.status) CONNECTORS.assertMove(row.status, to, 'A connector');
-    const endpoint = change.endpoint !== undefined ? checkConnectorEndpoint(deps, change.endpoint) : undefined;
+    const endpoint =
+      change.endpoint !== undefined ? checkConnectorEndpoint(deps, change.endpoint, row.kind) : undefined;
     const statusReason =
       to !== row.status || change.statusReason !== undefined ? (change.statusReason ?? null) : undefined;
     return updateConnector(trx, row.id, {
@@ -229,7 +233,7 @@ export async function installReadyConnectors(deps: Deps, principal: Principal, b
       const connectorId = item.connectorId ?? template.templateId;
       const given = item.endpoint ?? template.endpoint;
       if (!given) throw invalidPayload(`template ${template.templateId} needs an endpoint: give templates[].endpoint`);
-      const endpoint = checkConnectorEndpoint(deps, given);
+      const endpoint = checkConnectorEndpoint(deps, given, template.kind);
       const fresh = await insertConnector(trx, {
         id: newId('con'),
         account_id: principal.accountId,

@@ -46,13 +46,75 @@ function refsIn(value: unknown, found: Set<string>): void {
   }
 }
 
+/**
+ * What a document says differently from how its API is called, for the providers that need it (Slack, see
+ * SLACK_WEB_API); every field the request sends is still checked against the document's own schemas.
+ */
+export interface SliceOptions {
+  /**
+   * A `post` asked of a path the document lists only as GET is that GET with its query parameters as an
+   * `application/x-www-form-urlencoded` body.
+   */
+  formPostForGet?: boolean;
+  /** Parameters the document declares that the API takes another way (Slack's `token`: a bearer token). */
+  dropParameters?: readonly string[];
+}
+
+/**
+ * Slack's Web API: every method takes a POST with a form body ("we accept application/x-www-form-urlencoded POSTs
+ * for all methods", https://api.slack.com/web#posting_json), which is how the official SDK calls every one, while its
+ * document lists the read methods (`users.lookupByEmail`) as GET with query parameters; and the token goes in
+ * `Authorization: Bearer` (the document's own `slackAuth` security scheme, which stays), while the document also
+ * declares it as a required `token` header or query parameter, a form no Slack client uses.
+ */
+export const SLACK_WEB_API: SliceOptions = { formPostForGet: true, dropParameters: ['token'] };
+
+type Parameter = { name: string; in: string; required?: boolean; schema?: Json; description?: string };
+
+/** A GET operation as the same call POSTed with its query parameters as a form body. */
+function getAsFormPost(op: Json): Json {
+  const params = (op.parameters ?? []) as Parameter[];
+  const query = params.filter((p) => p.in === 'query');
+  const schema = {
+    type: 'object',
+    properties: Object.fromEntries(query.map((p) => [p.name, { ...p.schema, description: p.description }])),
+    required: query.filter((p) => p.required).map((p) => p.name),
+  };
+  return {
+    ...op,
+    parameters: params.filter((p) => p.in !== 'query'),
+    requestBody: { content: { 'application/x-www-form-urlencoded': { schema } } },
+  };
+}
+
+/** An operation as the API is called (SliceOptions): form-POSTed if asked so, without the dropped parameters. */
+function adapted(item: Json, method: string, opts: SliceOptions): Json | undefined {
+  let op = item[method] as Json | undefined;
+  if (!op && method === 'post' && opts.formPostForGet && item.get) op = getAsFormPost(item.get as Json);
+  if (!op || !opts.dropParameters?.length) return op;
+  const drop = new Set(opts.dropParameters);
+  const parameters = ((op.parameters ?? []) as Parameter[]).filter((p) => !drop.has(p.name));
+  const body = op.requestBody as { content?: Record<string, { schema?: Json }> } | undefined;
+  const content = Object.fromEntries(
+    Object.entries(body?.content ?? {}).map(([type, media]) => {
+      const schema = media.schema;
+      if (!schema?.properties) return [type, media];
+      const properties = Object.fromEntries(Object.entries(schema.properties).filter(([k]) => !drop.has(k)));
+      const required = ((schema.required ?? []) as string[]).filter((k) => !drop.has(k));
+      return [type, { ...media, schema: { ...schema, properties, required } }];
+    }),
+  );
+  return { ...op, parameters, ...(body ? { requestBody: { ...body, content } } : {}) };
+}
+
 /** The operations named and the components they reach, with the document's info, servers and security. */
-export function sliceSpec(spec: Json, operations: readonly Operation[]): Json {
+export function sliceSpec(spec: Json, operations: readonly Operation[], opts: SliceOptions = {}): Json {
   const paths: Record<string, Json> = {};
   for (const [method, p] of operations) {
     const item = (spec.paths as Record<string, Json>)[p];
-    if (!item?.[method]) throw new Error(`${method.toUpperCase()} ${p} is not in the document`);
-    paths[p] = { ...(paths[p] ?? {}), [method]: unexpanded(item[method]) };
+    const op = item && adapted(item, method, opts);
+    if (!op) throw new Error(`${method.toUpperCase()} ${p} is not in the document`);
+    paths[p] = { ...(paths[p] ?? {}), [method]: unexpanded(op) };
   }
   const components = spec.components as Record<string, Record<string, unknown>>;
   const kept: Record<string, Record<string, unknown>> = { securitySchemes: components.securitySchemes! };
@@ -96,8 +158,8 @@ export function documentOrigin(doc: Json): { version: string; url: string } {
 }
 
 /** Writes the slice of document `id` for `operations` to a temporary file (one per process) and returns its path. */
-export function writeSlice(id: string, operations: readonly Operation[]): string {
+export function writeSlice(id: string, operations: readonly Operation[], opts: SliceOptions = {}): string {
   const file = path.join(os.tmpdir(), `awp-openapi-${id.replace(/\W+/g, '-')}-${process.pid}.json`);
-  fs.writeFileSync(file, JSON.stringify(sliceSpec(providerDocument(id), operations)));
+  fs.writeFileSync(file, JSON.stringify(sliceSpec(providerDocument(id), operations, opts)));
   return file;
 }

@@ -1,10 +1,14 @@
 // The provider adapters, by connector kind: each helper of issue 31 adds its one line.
 import type { ProviderAdapter } from './adapter.js';
 import type { ProviderKind } from './kinds.js';
+import { slackAdapter } from './slack.js';
+import { smtpAdapter } from './smtp.js';
 import { stripeAdapter } from './stripe.js';
 
 export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> = {
   stripe: stripeAdapter,
+  smtp: smtpAdapter,
+  slack: slackAdapter,
 };
 
 export function adapterFor(kind: string): ProviderAdapter | null {
