@@ -27,7 +27,8 @@ export const PAYMENT_RULES: PhraseRule[] = [
     ic3: null,
     trigger:
       'a debt, fee, fine, deposit or rent to pay in gift cards or vouchers (iTunes, Google Play, Steam, Amazon, …); ' +
-      '"pay in gift cards"; someone wants it paid in them or only accepts them; buy cards and send or read out the codes',
+      '"pay in gift cards"; someone wants it paid in them or only accepts them; buy cards and send or read out the ' +
+      'codes',
     patterns: [
       new RegExp(String.raw`\b${DEBT}\b${W}{0,60}?\b${PAY_BY}${GIFT}`, 'i'),
       new RegExp(String.raw`\b(?:pay|paid|paying|payment|send|sent)\b${W}{0,40}?\b${PAY_BY}${GIFTS}\b`, 'i'),
