@@ -2,9 +2,11 @@
 import type { ProviderAdapter } from './adapter.js';
 import type { ProviderKind } from './kinds.js';
 import { stripeAdapter } from './stripe.js';
+import { twilioAdapter } from './twilio.js';
 
 export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> = {
   stripe: stripeAdapter,
+  twilio: twilioAdapter,
 };
 
 export function adapterFor(kind: string): ProviderAdapter | null {
