@@ -11,7 +11,7 @@ import type { ProviderResult } from './adapter.js';
 const TIMEOUT_MS = 20_000;
 /** A Message or Call resource is about 1 kB; anything near this is not an answer we read. */
 const MAX_ANSWER_BYTES = 256 * 1024;
-/** Twilio's API credentials: the Account SID and its auth token, as the vault holds them (`AC…:<32 hex>`). */
+/** Twilio's API credentials as a `basic` vault credential presents them: `<AccountSid>:<AuthToken>` (32 hex). */
 const CREDENTIAL = /^(AC[0-9a-fA-F]{32}):([0-9a-fA-F]{32})$/;
 
 export interface TwilioCredential {
