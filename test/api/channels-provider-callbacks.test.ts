@@ -3,7 +3,7 @@ import twilio from 'twilio';
 import { harness } from '../support/harness.js';
 import { twilioAccount, TWILIO_TOKEN, type TwilioAccount } from '../support/twilio-account.js';
 
-/** POST /v1/channels/callbacks/{accountId}/{connectorId}: a provider's own callback, its signature the authentication. */
+/** POST /v1/channels/callbacks/{accountId}/{connectorId}: a provider's callback, its signature the authentication. */
 describe('provider callbacks (POST /v1/channels/callbacks/{accountId}/{connectorId})', function () {
   this.timeout(30_000);
   let a: TwilioAccount;
@@ -61,7 +61,7 @@ describe('provider callbacks (POST /v1/channels/callbacks/{accountId}/{connector
     assert.equal(broken.status, 400, broken.text);
   });
 
-  it('401 without a signature, with a forged one, or signed with another key; no token is needed nor enough', async () => {
+  it('401 without a signature, with a forged one, or signed with another key; no token needed', async () => {
     const form = params(`SM${'2'.repeat(32)}`);
     const p = path(a.accountId, a.connectorId);
     assert.equal((await post(p, form)).status, 401);

@@ -15,7 +15,7 @@ export interface TwilioAccount {
   callbackUrl: string;
 }
 
-/** An account with the Twilio credential in its vault and a twilio connector at the fake, sending from TWILIO_NUMBER. */
+/** An account with the Twilio credential in its vault and a twilio connector at the fake, sending from our number. */
 export async function twilioAccount(fakeUrl: string, connectorId = 'twilio'): Promise<TwilioAccount> {
   const a = await harness.account();
   const cred = await harness.call('POST', '/v1/bridge/credentials', {
