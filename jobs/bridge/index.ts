@@ -21,6 +21,13 @@ export {
   getConnectorByPk,
   type ConnectorRow,
 } from './connectors-repository.js';
-export { adapterFor, type ProviderCallContext, type ProviderResult } from './providers/index.js';
+export {
+  adapterFor,
+  type ProviderAdapter,
+  type ProviderCallContext,
+  type ProviderEvent,
+  type ProviderResult,
+} from './providers/index.js';
+export { providerCallbackUrl } from './providers/callback-url.js';
 export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';

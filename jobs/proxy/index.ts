@@ -4,3 +4,5 @@
 export { type ProxyOutcomeByReference } from './schemas.js';
 export { submitOutcomeByReference } from './service.js';
 export { missionsLinkedTo } from './repository.js';
+// A reply a provider callback brought back (channels): attached to its mission, which it resolves when unambiguous.
+export { receiveReply, type InboundReply } from './replies.js';
