@@ -29,5 +29,6 @@ export {
   type ProviderResult,
 } from './providers/index.js';
 export { providerCallbackUrl } from './providers/callback-url.js';
+export { readStepRequest } from './step-logic.js';
 export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';

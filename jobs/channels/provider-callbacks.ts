@@ -189,7 +189,7 @@ export async function ingestProviderCallback(
     payload: req.body,
     thread_id: action?.thread_id ?? null,
   });
-  const reply = adapter.callbackReply?.(events) ?? null;
+  const reply = adapter.callbackReply?.(events, callback) ?? null;
   const row = inserted ?? (await callbackByExternalId(deps.db, accountId, connector.connector_id, externalId))!;
   // A callback stored by an attempt that died before reconciling is reconciled by its redelivery.
   if (!inserted && row.reconciled_at) return { row, duplicate: true, reply };

@@ -64,7 +64,9 @@ function sends(
     out.push({ part: 'voiceCall', connectorId, capability: named(voiceCall) ?? 'voice.call', input });
   }
   if (channelMsg && typeof channelMsg.connectorId === 'string') {
-    const { connectorId, capability: _c, ...input } = channelMsg;
+    const { connectorId, capability: _c, ...fields } = channelMsg;
+    // A chat message goes to its Slack channel (`channel` is the adapter's word for it; here it names the medium).
+    const input = named(channelMsg) === 'msg.chat' ? { ...fields, channel: fields.to, to: undefined } : fields;
     out.push({
       part: 'channelMsg',
       connectorId,

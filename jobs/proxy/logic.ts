@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import * as chrono from 'chrono-node';
 import canonicalize from 'canonicalize';
 import { normalizePhone, phonesIn } from '../../shared/phone.js';
+import { readStepRequest } from '../bridge/index.js';
 import type { MISSION_KINDS, MISSION_REASONS, MissionStatus, ProxyOutcomeStatus } from './schemas.js';
 
 /**
@@ -178,7 +179,10 @@ export function planStepMission(input: StepMissionInput): StepMission {
       ? `Contact ${name}${title && title !== name ? ` about "${title}"` : ''}: ${input.clause}`
       : input.clause;
   const ref = str(selected?.itemId) ?? str(selected?.candidateId);
-  const provider = name || phone ? { name: name ?? phone!, phone, ref } : null;
+  const message = kind === 'message' ? messageTo(input.clause, phone, input.country) : null;
+  // Whom the mission confirms: the name the words give, else the number or address it reaches them at.
+  const reach = phone ?? str(message?.to);
+  const provider = name || reach ? { name: name ?? reach!, phone, ref } : null;
   const context: Record<string, unknown> = {};
   if (provider) {
     context.selectedProvider = {
@@ -196,11 +200,24 @@ export function planStepMission(input: StepMissionInput): StepMission {
     task: task.slice(0, 4000),
     context,
     voiceCall: kind === 'call' ? { ...(phone ? { phone } : {}), prompt: input.clause } : null,
-    channelMsg: kind === 'message' ? { ...(phone ? { channel: 'sms', to: phone } : {}), text: input.clause } : null,
+    channelMsg: message ? { ...message, text: input.clause } : null,
     proofReq: input.proofReq && input.proofReq.length > 0 ? input.proofReq : DEFAULT_PROOF[kind],
     provider,
     notes,
   };
+}
+
+/**
+ * Where a message mission goes: by email or to a Slack channel when the request asks for that channel (or names only
+ * that kind of address), read as the bridge step reads a request; else by SMS to the phone it names; else nowhere (a
+ * person sends it). A chat message offers Yes/No buttons, which answer it in one click.
+ */
+function messageTo(clause: string, phone: string | null, country: unknown): Record<string, unknown> {
+  const read = readStepRequest(clause, country);
+  if (read.channel === 'email' && read.emails[0])
+    return { channel: 'email', to: read.emails[0], subject: clause.slice(0, 120) };
+  if (read.channel === 'chat' && read.chats[0]) return { channel: 'chat', to: read.chats[0], buttons: ['Yes', 'No'] };
+  return phone ? { channel: 'sms', to: phone } : {};
 }
 
 /** What a reply says, as far as words can tell: a yes or no, when, and for how much. */

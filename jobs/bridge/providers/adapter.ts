@@ -86,6 +86,9 @@ export interface ProviderAdapter {
    * credential (Twilio signs with the account's auth token); null when the credential holds none.
    */
   signingSecretFromCredential?(credential: string): string | null;
-  /** What the provider expects in answer to a callback (Twilio: TwiML); absent or null: the service's JSON. */
-  callbackReply?(events: ProviderEvent[]): { contentType: string; body: string } | null;
+  /**
+   * What the provider expects in answer to a callback (Twilio: TwiML; Slack: its `url_verification` challenge, else
+   * an empty 200); absent or null: the service's JSON.
+   */
+  callbackReply?(events: ProviderEvent[], callback: ProviderCallback): { contentType: string; body: string } | null;
 }
