@@ -6,6 +6,7 @@ export {
   actionByProviderRef,
   actionsOfMission,
   actionsOfThread,
+  attachThread,
   getAction,
   type ActionRow,
 } from './actions-repository.js';

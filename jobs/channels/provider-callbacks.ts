@@ -3,6 +3,8 @@ import type { Deps } from '../../shared/deps.js';
 import {
   actionByProviderRef,
   adapterFor,
+  attachThread,
+  type ActionRow,
   getConnector,
   providerCallbackUrl,
   type ConnectorRow,
@@ -20,6 +22,7 @@ import {
   insertCallback,
   insertTouchpoint,
   markReconciled,
+  upsertThread,
   type CallbackRow,
 } from './repository.js';
 
@@ -94,6 +97,39 @@ async function reconcileEvent(
     callbackId,
   });
   return { ...mission, ...out };
+}
+
+/** The channel a provider capability speaks on, for the thread of a mission's messages. */
+const CHANNEL_OF: Record<string, 'sms' | 'voice' | 'email' | 'chat'> = {
+  'msg.sms': 'sms',
+  'msg.voice': 'voice',
+  'msg.email': 'email',
+  'msg.chat': 'chat',
+};
+
+/**
+ * The thread a callback lands on: its action's, or for an action a mission sent, the mission's thread (one per
+ * mission, keyed `mission:<id>`, made when its first callback lands), which the action joins so the thread's timeline
+ * holds what was sent and what came back.
+ */
+async function threadOf(deps: Deps, accountId: string, action: ActionRow | null): Promise<string | null> {
+  if (!action) return null;
+  if (action.thread_id) return action.thread_id;
+  if (!action.mission_id) return null;
+  const thread = await upsertThread(deps.db, {
+    id: newId('thr'),
+    account_id: accountId,
+    external_key: `mission:${action.mission_id}`,
+    channel: CHANNEL_OF[action.capability] ?? 'api',
+    subject: null,
+    participants: [],
+    case_id: null,
+    conversation_id: null,
+    mission_id: action.mission_id,
+    provider_id: null,
+  });
+  await attachThread(deps.db, accountId, action.id, thread.id);
+  return thread.id;
 }
 
 const kindOf = (events: ProviderEvent[]) =>
@@ -175,6 +211,7 @@ export async function ingestProviderCallback(
           (named?.kind === 'inbound' ? named.inReplyTo : events[0]!.providerRef)!,
         )
       : null;
+  const threadId = await threadOf(deps, accountId, action);
   const callbackId = newId('cb');
   const inserted = await insertCallback(deps.db, {
     id: callbackId,
@@ -187,7 +224,7 @@ export async function ingestProviderCallback(
     signature: secret ? 'provider' : 'unsigned',
     refs,
     payload: req.body,
-    thread_id: action?.thread_id ?? null,
+    thread_id: threadId,
   });
   const reply = adapter.callbackReply?.(events, callback) ?? null;
   const row = inserted ?? (await callbackByExternalId(deps.db, accountId, connector.connector_id, externalId))!;

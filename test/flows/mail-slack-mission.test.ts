@@ -144,6 +144,14 @@ describe('a run reaches a person by email or Slack and resumes from the reply', 
     assert.equal(done.status, 'ready', JSON.stringify(done).slice(0, 600));
     const m = await mission(acct, out.proxyId);
     assert.deepEqual([m.status, m.outcome.availability.price], ['resolved', { amount: 90, currency: 'EUR' }]);
+    // The reply landed on the mission's thread, beside the mail that was sent.
+    const sent = await harness.call('GET', `/v1/bridge/actions/${action.actionId}`, { token: acct.token });
+    const threadId = sent.body.action.refs.threadId as string;
+    assert.match(threadId, /^thr_/);
+    const timeline = await harness.call('GET', `/v1/channels/threads/${threadId}/timeline`, { token: acct.token });
+    assert.equal(timeline.status, 200, timeline.text);
+    const kinds = timeline.body.entries.map((e: { kind: string }) => e.kind).sort();
+    assert.deepEqual(kinds, ['action', 'callback', 'touchpoint'], timeline.text);
   });
 
   it('by Slack: posted to the channel with Yes/No buttons; a thread reply resolves it; the challenge is answered', async () => {
