@@ -154,7 +154,7 @@ describe('a run reaches a person by email or Slack and resumes from the reply', 
     assert.deepEqual(kinds, ['action', 'callback', 'touchpoint'], timeline.text);
   });
 
-  it('by Slack: posted to the channel with Yes/No buttons; a thread reply resolves it; the challenge is answered', async () => {
+  it('by Slack: posted with Yes/No buttons; a thread reply resolves it; the challenge is answered', async () => {
     const acct = await accountWith('slack');
     const check = slack.urlVerification(slackSecret);
     const verified = await harness.call('POST', acct.callbackPath, { headers: check.headers, raw: check.body });
