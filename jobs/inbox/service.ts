@@ -18,7 +18,14 @@ import {
   putChoices,
   updateAssignment,
 } from './repository.js';
-import { ITEM_KINDS, type InboxItem, type InboxQuery, type ItemKind, type NotificationChoices } from './schemas.js';
+import {
+  ITEM_KINDS,
+  NOTICE_EVENTS,
+  type InboxItem,
+  type InboxQuery,
+  type ItemKind,
+  type NotificationChoices,
+} from './schemas.js';
 import { missionDetail, missionItem, waitpointDetail, waitpointItem } from './views.js';
 import { publishChange } from './stream.js';
 
@@ -207,7 +214,12 @@ export async function claimItem(deps: Deps, principal: Principal, itemId: string
 export async function readNotificationChoices(deps: Pick<Deps, 'db'>, principal: Principal) {
   const memberId = memberOf(principal);
   const row = await getChoices(deps.db, principal.accountId, memberId);
-  return { memberId, choices: row?.choices ?? DEFAULT_CHOICES, updatedAt: row?.updated_at.toISOString() ?? null };
+  return {
+    memberId,
+    choices: row?.choices ?? DEFAULT_CHOICES,
+    events: [...NOTICE_EVENTS],
+    updatedAt: row?.updated_at.toISOString() ?? null,
+  };
 }
 
 export async function writeNotificationChoices(deps: Pick<Deps, 'db'>, principal: Principal, c: NotificationChoices) {
@@ -215,5 +227,5 @@ export async function writeNotificationChoices(deps: Pick<Deps, 'db'>, principal
   const [me] = await activeMembers(deps.db, principal.accountId, { ids: [memberId] });
   if (!me) throw forbidden(`Member ${memberId} is not active`);
   const row = await putChoices(deps.db, principal.accountId, memberId, c);
-  return { memberId, choices: row.choices, updatedAt: row.updated_at.toISOString() };
+  return { memberId, choices: row.choices, events: [...NOTICE_EVENTS], updatedAt: row.updated_at.toISOString() };
 }
