@@ -57,7 +57,8 @@ export async function up(knex: Knex): Promise<void> {
     t.unique(['account_id', 'item_id', 'event', 'member_id', 'channel']);
   });
   await knex.raw(
-    "CREATE INDEX inbox_notifications_unsent ON inbox_notifications (created_at) WHERE status IN ('pending', 'sending')",
+    'CREATE INDEX inbox_notifications_unsent ON inbox_notifications (created_at) ' +
+      "WHERE status IN ('pending', 'sending')",
   );
 
   await knex.schema.createTable('inbox_preferences', (t) => {

@@ -6,7 +6,8 @@ import { QueueDepths } from './queue-depth.js';
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
  * delivery, clock ticks, bridge actions (provider calls, apart from the
- * orchestrator's `bridge` step queue), portal actions (headless chromium), pay's provider calls and the inbox's notifications.
+ * orchestrator's `bridge` step queue), portal actions (headless chromium), pay's provider calls and the inbox's
+ * notifications.
  * Domain queues are named by the domain modules (one queue per domain, named
  * after it), listed in `jobs/registry.ts`.
  */

@@ -50,7 +50,8 @@ async function storeProof(
     const sniffed = sniffType(data);
     if (sniffed !== value.file.contentType)
       throw invalidPayload(
-        `proof item ${item}: the file says ${value.file.contentType} but its bytes are ${sniffed ?? 'of no type taken'}`,
+        `proof item ${item}: the file says ${value.file.contentType}, but its bytes are ` +
+          `${sniffed ?? 'of no type taken'}`,
         [{ path: `${where}/contentType`, message: `bytes are ${sniffed ?? 'unknown'}`, keyword: 'enum' }],
       );
     const sha256 = createHash('sha256').update(data).digest('hex');

@@ -57,7 +57,8 @@ export function ifApproved(domain: string, gate: string, payload: Record<string,
   const purchase = payload.purchase as Record<string, unknown> | undefined;
   if (purchase)
     lines.push(
-      `Pays ${String(purchase.amount)} ${String(purchase.currency ?? '')} to ${String(purchase.vendorId ?? 'the vendor')}` +
+      `Pays ${String(purchase.amount)} ${String(purchase.currency ?? '')} to ` +
+        `${String(purchase.vendorId ?? 'the vendor')}` +
         `${purchase.title ? ` for "${String(purchase.title)}"` : ''}, under the mandate of the run's task`,
     );
   if (gate === 'deploy')
@@ -125,7 +126,7 @@ export function noticeText(
   const what = n.kind === 'approval' ? 'Approval' : n.kind === 'choice' ? 'Choice' : 'Mission';
   const subject =
     n.event === 'created'
-      ? `${what} waiting for you: ${title}`
+      ? `New ${what.toLowerCase()} for you: ${title}`
       : n.event === 'escalated'
         ? n.kind === 'approval'
           ? `Approval waiting: ${run} (${n.gate ?? 'waitpoint'}) expires ${expiresAt}`
@@ -136,7 +137,8 @@ export function noticeText(
       ? `${title}.\n${expiresAt ? `Unanswered, it expires at ${expiresAt}.\n` : ''}`
       : n.event === 'escalated'
         ? `${title} is still unanswered and expires at ${expiresAt}` +
-          `${n.kind === 'approval' ? ': unanswered, it fails closed (the submitter of the run cannot approve it)' : ''}.\n`
+          (n.kind === 'approval' ? ': unanswered, it fails closed (the submitter of the run cannot approve it)' : '') +
+          '.\n'
         : `${title} was not answered in time: ${n.kind === 'approval' ? 'it failed closed' : 'it expired'}.\n`;
   return { subject: clip(subject, 250), text: `${body}Open it: ${link}\n`, link };
 }

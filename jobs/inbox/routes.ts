@@ -8,7 +8,9 @@ import {
   Answered,
   AssignBody,
   FILE_TYPES,
+  InboxFileBytes,
   InboxItemOne,
+  InboxStreamEvent,
   InboxOne,
   InboxPage,
   InboxQuery,
@@ -51,6 +53,7 @@ export const routes = [
       '`item.changed` the item; `item.removed` its id (answered, expired, canceled). A signed-in dashboard ' +
       'reads it with its session cookie.',
     streams: true,
+    response: { 200: InboxStreamEvent },
     handler: ({ principal, signal }, deps) => {
       const list = async (limit: number) => (await listItems(deps, principal, { limit: Math.min(limit, 200) })).items;
       return Reply.stream(followInbox(deps, principal, list, signal), 'text/event-stream');
@@ -108,6 +111,7 @@ export const routes = [
   r.get('/v1/inbox/{itemId}/files/{sha256}', 'A proof file handed in with a mission answer, by its SHA-256', {
     description: 'The bytes as stored, with their content type and `X-Content-SHA256`. Same account only.',
     streams: true,
+    response: { 200: InboxFileBytes },
     handler: async ({ params, principal }, deps) => {
       const file = await readFile(deps, principal, params.itemId, params.sha256);
       return Reply.stream(Readable.from([file.data]), file.content_type, {

@@ -206,3 +206,23 @@ export const NotificationsView = Ok(
   },
   'InboxNotifications',
 );
+
+/** One SSE event of GET /v1/inbox/events (its `event:` line names it; this is its `data:`). */
+export const InboxStreamEvent = Type.Object(
+  {
+    items: Type.Optional(Type.Array(InboxItem, { description: '`ready`: the open items' })),
+    itemId: Type.Optional(Type.String({ description: '`item.added`, `item.changed`, `item.removed`' })),
+    item: Type.Optional(InboxItem),
+  },
+  {
+    $id: 'InboxStreamEvent',
+    description: `text/event-stream; events: ${STREAM_EVENTS.join(', ')}. Each frame's data is this object`,
+  },
+);
+
+/** GET /v1/inbox/{itemId}/files/{sha256}: the bytes, under their own content type. */
+export const InboxFileBytes = Type.String({
+  $id: 'InboxFileBytes',
+  format: 'binary',
+  description: `The file as stored (${FILE_TYPES.join(', ')}), with X-Content-SHA256`,
+});

@@ -88,7 +88,7 @@ describe('inbox API: list, item, assign, claim, release, answer, files, notifica
     );
   });
 
-  it('GET /v1/inbox: 400 for a bad filter or cursor, 401 without a token, another account sees none of it', async () => {
+  it('GET /v1/inbox: 400 for a bad filter or cursor, 401 without a token, another account sees none', async () => {
     for (const q of ['kind=task', 'olderThan=soon', 'cursor=bm9wZQ', 'limit=0'])
       assert.equal((await call('GET', `/v1/inbox?${q}`, a.token)).status, 400, q);
     assert.equal((await call('GET', '/v1/inbox')).status, 401);
@@ -129,7 +129,7 @@ describe('inbox API: list, item, assign, claim, release, answer, files, notifica
     assert.equal((await call('GET', `/v1/inbox/${approvalId}`)).status, 401);
   });
 
-  it('POST /v1/inbox/{itemId}/assign: to an approver; the submitter is 409 selfApproval; checks the member', async () => {
+  it('POST /v1/inbox/{itemId}/assign: to an approver; the submitter is 409 selfApproval; 400 for others', async () => {
     const ok = await call('POST', `/v1/inbox/${approvalId}/assign`, a.token, { memberId: approver.memberId });
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.item.assignee, approver.memberId);

@@ -86,7 +86,7 @@ describe('inbox flow: approval and mission answered from the inbox, notification
     await slack?.stop();
   });
 
-  it('an approval: in the inbox with its plan → assigned → the submitter is refused → the assignee approves', async () => {
+  it('an approval in the inbox with its plan: assigned, refused to the submitter, the assignee approves', async () => {
     const res = await call('POST', '/v1/delivery/run', a.token, {
       service: 'web',
       environment: 'prod',
