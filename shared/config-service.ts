@@ -10,7 +10,11 @@ export const serviceConfig = {
     description: '1 trusts X-Forwarded-* (client IP for rate limits) from a fronting proxy',
   }),
   PUBLIC_BASE_URL: Type.Optional(
-    Type.String({ description: 'Base URL used in links (activation, shareUrl); defaults to http://localhost:PORT' }),
+    Type.String({
+      description:
+        'Base URL used in links (activation, shareUrl) and given to providers for their signed callbacks (Twilio ' +
+        'signs over it); defaults to http://localhost:PORT',
+    }),
   ),
   DATABASE_URL: Type.Optional(
     Type.String({ description: 'Postgres URL; when unset `npm start` starts a local Postgres under .data/' }),

@@ -189,9 +189,13 @@ export function buildOpenApi(routes: AnyRoute[], baseUrl?: string, webhooks: Web
     if (route.method !== 'GET') {
       // A route that reads no body still validates one (any object): the same schema, named.
       const body = route.body ?? EmptyBody;
+      const schema = collect(body, components);
       op.requestBody = {
         required: Boolean(route.body && (route.body as unknown as { required?: string[] }).required?.length),
-        content: { 'application/json': { schema: collect(body, components) } },
+        content: {
+          'application/json': { schema },
+          ...(route.formBody ? { 'application/x-www-form-urlencoded': { schema } } : {}),
+        },
       };
     }
     (paths[route.path] ??= {})[route.method.toLowerCase()] = op;

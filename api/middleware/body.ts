@@ -2,6 +2,7 @@ import type { Context, Next } from 'koa';
 import { AppError, invalidPayload } from '../../shared/errors.js';
 
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
+export const FORM = /^\s*application\/x-www-form-urlencoded\b/i;
 
 /**
  * Deepest nesting of objects and arrays a body may have. JSON.parse itself
@@ -87,7 +88,8 @@ export function tooDeepAt(text: string, max = MAX_JSON_DEPTH): string | null {
  * invalidPayload`, an oversized body `413`, a body nested deeper than
  * MAX_JSON_DEPTH `400` naming where. Every body is JSON whatever the
  * Content-Type says (curl's default form type included); an empty body reads
- * as `{}` so optional-object routes work without one.
+ * as `{}` so optional-object routes work without one. A form-encoded body that is not JSON is left to the route:
+ * one that takes forms (`formBody`, provider callbacks) reads its fields, any other refuses it as malformed JSON.
  */
 export function jsonBody(maxBytes: number) {
   return async (ctx: Context, next: Next) => {
@@ -116,7 +118,11 @@ export function jsonBody(maxBytes: number) {
       try {
         ctx.state.body = JSON.parse(text);
       } catch (err) {
-        throw invalidPayload(`Malformed JSON: ${(err as Error).message}`);
+        const refused = invalidPayload(`Malformed JSON: ${(err as Error).message}`);
+        // A form body is read by the route when it takes forms (RouteSpec.formBody), refused as JSON otherwise.
+        if (!FORM.test(ctx.get('content-type'))) throw refused;
+        ctx.state.body = undefined;
+        ctx.state.bodyRefused = refused;
       }
     }
     await next();

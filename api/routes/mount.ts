@@ -6,6 +6,7 @@ import type { Deps } from '../../shared/deps.js';
 import { AppError } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import { requireAuth } from '../middleware/auth.js';
+import { FORM } from '../middleware/body.js';
 import { runHandler, validateInput } from './pipeline.js';
 import { isSandboxBody, sandboxSession } from '../../jobs/sandbox/session.js';
 import { Reply, type AnyRoute } from '../../shared/http/route-spec.js';
@@ -48,6 +49,20 @@ function literalFirst(a: AnyRoute, b: AnyRoute): number {
   return 0;
 }
 
+/** The parsed body: a form's fields on a route that takes forms, else the JSON (a form elsewhere: malformed JSON). */
+function bodyFor(spec: AnyRoute, ctx: Context): unknown {
+  if (spec.formBody && FORM.test(ctx.get('content-type'))) {
+    const fields: Record<string, string | string[]> = {};
+    for (const [k, v] of new URLSearchParams(String(ctx.state.rawBody ?? ''))) {
+      const had = fields[k];
+      fields[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+    }
+    return fields;
+  }
+  if (ctx.state.bodyRefused) throw ctx.state.bodyRefused as AppError;
+  return ctx.state.body;
+}
+
 /** A sandbox caller's own session (continued from X-Sandbox-Session, or new), echoed so the caller can continue it. */
 async function sandboxCaller(ctx: Context, deps: Deps): Promise<Principal> {
   const { principal, session } = await sandboxSession(deps, ctx.get('x-sandbox-session') || undefined);
@@ -76,7 +91,7 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
       const { params, query, body } = validateInput(spec, {
         params: ctx.params,
         query: ctx.query,
-        body: ctx.state.body,
+        body: bodyFor(spec, ctx),
       });
 
       // Replay is per account and token, so only an authenticated POST can carry a key.

@@ -252,3 +252,10 @@ export async function actionsWithUnreadRuns(
     .orderBy('id')
     .limit(limit);
 }
+
+/** Puts a threadless action on a thread (a mission's, when its first callback lands); one already on a thread stays. */
+export async function attachThread(db: Db, accountId: string, actionId: string, threadId: string): Promise<void> {
+  await db('bridge_actions').where({ id: actionId, account_id: accountId }).whereNull('thread_id').update({
+    thread_id: threadId,
+  });
+}

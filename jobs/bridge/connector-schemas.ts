@@ -79,13 +79,19 @@ export interface StoredScope {
   tokenRefs: string[];
 }
 
-/** A connector's Standard Webhooks secret, as webhook subscriptions use: `whsec_` and base64 of at least 16 bytes. */
+/**
+ * A connector's callback signing secret. Its form depends on the connector's kind (checked on the server, 400 naming
+ * the contract): Standard Webhooks' `whsec_…` for generic connectors and Stripe (its webhook endpoint's secret), the
+ * account's auth token for Twilio (32 hex; absent, the credential's is used), the kind's own for other providers.
+ */
 export const SigningSecret = Type.String({
-  pattern: '^whsec_[A-Za-z0-9+/]{22,}={0,2}$',
+  pattern: '^[\\x21-\\x7e]{16,200}$',
   maxLength: 200,
   description:
-    'Standard Webhooks secret (`whsec_…`) shared with the provider: signs what bridge actions send and ' +
-    'verifies its callbacks; stored, never returned',
+    "Secret the provider signs its callbacks with, by the connector's kind: `whsec_…` (Standard Webhooks; also " +
+    "signs what generic bridge actions send; Stripe: the webhook endpoint's secret), Twilio: the account's auth " +
+    "token (32 hex; omit it to use the credential's), Slack: the app's signing secret (32 hex); stored, never " +
+    'returned',
 });
 
 /**

@@ -25,6 +25,7 @@ import {
   type FieldProblem,
 } from './logic.js';
 import { CONNECTORS } from './machines.js';
+import { callbackSigningProblem, signingSecretProblem } from './connector-signing.js';
 import { findReadyConnector } from './ready-connectors.js';
 import type { ConnectorUpdate, TemplateInstall } from './schemas.js';
 import { connectorShape, connectorViewWith, isOperator, refContext, secretStates } from './views.js';
@@ -71,35 +72,6 @@ export function checkConnectorEndpoint(deps: Pick<Deps, 'config'>, endpoint: str
   return url.toString();
 }
 
-/**
- * `callbackSigning: unsigned` is the development setting: refused in production (NODE_ENV=production), and beside a
- * signing secret, whose signatures would be checked anyway.
- */
-function callbackSigningProblem(
-  deps: Pick<Deps, 'config'>,
-  signing: ConnectorRow['callback_signing'],
-  hasSecret: boolean,
-): FieldProblem | null {
-  if (signing !== 'unsigned') return null;
-  if (deps.config.NODE_ENV === 'production')
-    return {
-      path: '/callbackSigning',
-      problem: 'unsignedInProduction',
-      message:
-        'callbackSigning unsigned is a development setting and is refused in production (NODE_ENV=production): ' +
-        'give the connector a signingSecret (whsec_…) and have the provider sign its callbacks',
-    };
-  if (hasSecret)
-    return {
-      path: '/callbackSigning',
-      problem: 'unsignedWithSecret',
-      message:
-        'callbackSigning unsigned is for a connector without a signingSecret: with one, callbacks are verified; ' +
-        'drop one of the two',
-    };
-  return null;
-}
-
 /** A signing secret as stored: sealed under the owning account's data key (null stays null). */
 async function sealedSigningSecret(deps: Deps, accountId: string, secret: string | null | undefined) {
   return secret == null ? secret : seal(deps, accountId, secret);
@@ -128,6 +100,8 @@ export async function registerConnector(
   const callbackSigning = body.callbackSigning ?? 'required';
   const signing = callbackSigningProblem(deps, callbackSigning, Boolean(body.signingSecret));
   if (signing) problems.push(signing);
+  const secretProblem = signingSecretProblem(body.kind, body.signingSecret);
+  if (secretProblem) problems.push(secretProblem);
   if (problems.length > 0) throw refused(problems);
   const endpoint = checkConnectorEndpoint(deps, body.endpoint, body.kind);
   const row = await insertConnector(deps.db, {
@@ -194,6 +168,8 @@ export async function updateConnectorByClient(
     const hasSecret = change.signingSecret !== undefined ? Boolean(change.signingSecret) : Boolean(row.signing_secret);
     const signing = callbackSigningProblem(deps, callbackSigning ?? row.callback_signing, hasSecret);
     if (signing && callbackSigning !== undefined) problems.push(signing);
+    const secretProblem = signingSecretProblem(row.kind, change.signingSecret);
+    if (secretProblem) problems.push(secretProblem);
     if (problems.length > 0) throw refused(problems);
     const to = change.status ?? row.status;
     if (to !== row.status) CONNECTORS.assertMove(row.status, to, 'A connector');

@@ -6,6 +6,7 @@ export {
   actionByProviderRef,
   actionsOfMission,
   actionsOfThread,
+  attachThread,
   getAction,
   type ActionRow,
 } from './actions-repository.js';
@@ -21,6 +22,14 @@ export {
   getConnectorByPk,
   type ConnectorRow,
 } from './connectors-repository.js';
-export { adapterFor, type ProviderCallContext, type ProviderResult } from './providers/index.js';
+export {
+  adapterFor,
+  type ProviderAdapter,
+  type ProviderCallContext,
+  type ProviderEvent,
+  type ProviderResult,
+} from './providers/index.js';
+export { providerCallbackUrl } from './providers/callback-url.js';
+export { readStepRequest } from './step-logic.js';
 export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';

@@ -117,6 +117,7 @@ export async function callAdapter(
         secret,
         idempotencyKey: row.idempotency_key,
         signal: controller.signal,
+        accountId: row.account_id,
       });
     } catch (err) {
       result = thrown(err, controller.signal.aborted, timeoutMs);

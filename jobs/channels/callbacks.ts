@@ -43,6 +43,38 @@ async function actionNamed(
 }
 
 /**
+ * A delivery status moves the action it names (succeeded or awaitingProvider → delivered or failed, as the action
+ * table allows); any other status is noted.
+ */
+export async function moveActionByCallback(
+  deps: Pick<Deps, 'db'>,
+  accountId: string,
+  connector: ConnectorRow,
+  refs: Normalized['refs'],
+  status: string,
+): Promise<Record<string, unknown>> {
+  const actor = `connector:${connector.connector_id}`;
+  return deps.db.transaction(async (trx) => {
+    const action = await actionNamed(trx, accountId, connector, refs);
+    if (!action) return { result: 'noAction', reason: 'no action of this connector matches actionId or providerRef' };
+    const to = status === 'delivered' ? 'delivered' : status === 'failed' ? 'failed' : null;
+    if (!to) return { result: 'noted', actionId: action.id, status: action.status };
+    if (!ACTIONS.canMove(action.status, to))
+      return {
+        result: 'unchanged',
+        actionId: action.id,
+        status: action.status,
+        reason: `an action cannot move from ${action.status} to ${to}`,
+      };
+    await transitionAction(trx, action, to, actor, {
+      note: 'provider callback',
+      ...(to === 'failed' ? { error: { message: 'the provider reported it failed' } } : {}),
+    });
+    return { result: 'actionUpdated', actionId: action.id, from: action.status, to };
+  });
+}
+
+/**
  * What a callback changes: a delivery status moves its action (succeeded →
  * delivered or failed, as the action table allows); a proxy outcome goes
  * through the proxy domain's outcome path (which accepts one outcome per
@@ -56,27 +88,7 @@ async function reconcile(
   n: Normalized,
   threadId: string | null,
 ): Promise<Record<string, unknown>> {
-  const actor = `connector:${connector.connector_id}`;
-  if (n.kind === 'deliveryStatus') {
-    return deps.db.transaction(async (trx) => {
-      const action = await actionNamed(trx, principal.accountId, connector, n.refs);
-      if (!action) return { result: 'noAction', reason: 'no action of this connector matches actionId or providerRef' };
-      const to = n.status === 'delivered' ? 'delivered' : n.status === 'failed' ? 'failed' : null;
-      if (!to) return { result: 'noted', actionId: action.id, status: action.status };
-      if (!ACTIONS.canMove(action.status, to))
-        return {
-          result: 'unchanged',
-          actionId: action.id,
-          status: action.status,
-          reason: `an action cannot move from ${action.status} to ${to}`,
-        };
-      await transitionAction(trx, action, to, actor, {
-        note: 'provider callback',
-        ...(to === 'failed' ? { error: { message: 'the provider reported it failed' } } : {}),
-      });
-      return { result: 'actionUpdated', actionId: action.id, from: action.status, to };
-    });
-  }
+  if (n.kind === 'deliveryStatus') return moveActionByCallback(deps, principal.accountId, connector, n.refs, n.status);
   if (n.kind === 'proxyOutcome') {
     if (!n.refs.proxyId && !n.refs.callbackRef)
       return { result: 'noMission', reason: 'a proxy outcome names its mission by proxyId or callbackRef' };

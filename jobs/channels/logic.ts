@@ -11,7 +11,8 @@ export const CHANNELS = ['sms', 'voice', 'email', 'chat', 'web', 'api'] as const
 export const DIRECTIONS = ['inbound', 'outbound', 'internal'] as const;
 export const CALLBACK_KINDS = ['deliveryStatus', 'proxyOutcome', 'inboundMessage', 'other'] as const;
 export const CALLBACK_STATUSES = ['sent', 'delivered', 'failed', 'received', 'reported', 'unknown'] as const;
-export const SIGNATURE_SCHEMES = ['standardWebhooks', 'hubSignature256', 'unsigned'] as const;
+/** `provider`: the connector kind's own scheme, checked by its adapter (X-Twilio-Signature, Slack's, …). */
+export const SIGNATURE_SCHEMES = ['standardWebhooks', 'hubSignature256', 'provider', 'unsigned'] as const;
 
 export type CallbackKind = (typeof CALLBACK_KINDS)[number];
 export type CallbackStatus = (typeof CALLBACK_STATUSES)[number];

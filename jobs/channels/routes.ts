@@ -1,10 +1,13 @@
 import { ingestCallback, findCallbacks } from './callbacks.js';
+import { ingestProviderCallback } from './provider-callbacks.js';
 import {
   CallbackListQuery,
   CallbackPage,
   CallbackQuery,
   CallbackReply,
   ProviderCallback,
+  ProviderCallbackBody,
+  ProviderCallbackReply,
   ThreadCreate,
   ThreadListQuery,
   ThreadOne,
@@ -117,6 +120,30 @@ export const routes = [
         headers,
       );
       return new Reply(duplicate ? 200 : 201, { ok: true, callback: callbackView(row), duplicate });
+    },
+  }),
+  r.post('/v1/channels/callbacks/{accountId}/{connectorId}', "A provider's callback (signed by it, no token)", {
+    description:
+      "Where a provider adapter's connector (kind twilio, slack, smtp…) has its provider send status callbacks, " +
+      'inbound messages and answers: the adapters give the provider this URL. No bearer token: the ' +
+      "provider's own signature over the raw body (form-encoded or JSON) is the authentication, made with the " +
+      "connector's signing secret as its kind defines it (Twilio: X-Twilio-Signature with the auth token, the " +
+      "credential's unless the connector has its own). 404 for a connector the account does not have " +
+      "(another account's too), 401 unsigned or forged, 400 an empty or unreadable body. Each callback is " +
+      "stored once by the provider's id for it (a Twilio SID and the status it reports): a redelivery changes " +
+      "nothing. A delivery status moves its bridge action; an inbound reply (an SMS, a call's gathered speech " +
+      'or keypad) goes to its mission, which it resolves when unambiguous. Answered as the provider expects ' +
+      '(Twilio: TwiML), else JSON.',
+    auth: 'public',
+    scopes: [],
+    formBody: true,
+    body: ProviderCallbackBody,
+    response: { 200: ProviderCallbackReply },
+    handler: async ({ params, body, rawBody, headers, origin }, deps) => {
+      const req = { rawBody, body: body as Record<string, unknown>, headers, origin };
+      const out = await ingestProviderCallback(deps, params.accountId, params.connectorId, req);
+      if (out.reply) return new Reply(200, out.reply.body, { 'Content-Type': out.reply.contentType });
+      return { ok: true, callback: callbackView(out.row), duplicate: out.duplicate };
     },
   }),
   r.get('/v1/channels/callbacks', 'List normalized callbacks', {

@@ -149,6 +149,16 @@ export const ProviderCallback = Type.Object(
   {},
   { $id: 'ProviderCallback', additionalProperties: true, description: "The provider's JSON, as it sent it" },
 );
+/** A provider's callback as it sends it: form fields (Twilio, Slack) or JSON, read by the connector kind's adapter. */
+export const ProviderCallbackBody = Type.Object(
+  {},
+  {
+    $id: 'ProviderCallbackBody',
+    additionalProperties: true,
+    description: "The provider's form fields or JSON, as it sent them (its signature covers the raw body)",
+  },
+);
+
 export const CallbackListQuery = Type.Composite([
   PageQuery,
   Type.Object({
@@ -191,5 +201,12 @@ export const CallbackReply = Ok(
     }),
   },
   'ChannelCallbackReply',
+);
+export const ProviderCallbackReply = Ok(
+  {
+    callback: CallbackView,
+    duplicate: Type.Boolean({ description: 'true: the provider sent this callback before; nothing changed' }),
+  },
+  'ChannelProviderCallbackReply',
 );
 export const CallbackPage = Page('callbacks', CallbackView, 'ChannelCallbackPage');

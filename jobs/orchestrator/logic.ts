@@ -171,6 +171,11 @@ const LEGITIMACY = new RegExp(
     String.raw`|fishy|sketchy|dodgy|shady`,
     String.raw`|real or (not|fake)|(is|are|was|were)\b[^.?!]{0,40}\breal)\b`,
     String.raw`|\bsafe to (pay|send|transfer|wire|buy|click|trust|give)\b`,
+    // asking leave to meet a demand: "Should I send them?", "is that normal?", "can I trust her?"
+    String.raw`|\bshould (i|we) (really )?(pay|send|transfer|wire|give|buy|do (it|that|this)|trust|believe|go ahead)\b`,
+    // only as the question itself: "is it safe to add an index" is a migration's, "is that normal?" a check
+    String.raw`|\b(is|was) (this|that|it) (normal|usual|ok|okay|true|real)\s*(\?|$)`,
+    String.raw`|\bcan (i|we) (trust|believe)\b`,
   ].join(''),
   'i',
 );
@@ -207,7 +212,8 @@ export interface Plan {
  * The ordered route of a request's parts. Rules, in order:
  * 1. When the request asks whether something is legitimate, pay runs only for
  *    a part that asks to pay (not for a question, nor a demand quoted in a
- *    later sentence: "Is this a scam? Pay 300 USD in gift cards …").
+ *    later sentence: "Is this a scam? Pay 300 USD in gift cards …", nor one
+ *    that continues a statement: "she wants me to sign and pay 150 dollars").
  * 2. A part joined with "but first" / "once you have …" runs before the one it follows.
  * 3. "buy a …" needs something found first, and asks to pay for it: hunt, then pay.
  * 4. A check of the counterparty runs before any payment: resolve before pay.

@@ -2,6 +2,7 @@ import type { Db } from '../../shared/db/knex.js';
 import { resolvedWaitpointOfItem, type WaitpointRow } from '../../shared/db/run-steps.js';
 import { conflict } from '../../shared/errors.js';
 import type { RunAnswer } from '../domain.js';
+import { domainModule } from '../module-registry.js';
 
 const iso = (at: string | Date | null) => (at ? new Date(at).toISOString() : null);
 
@@ -9,15 +10,21 @@ const iso = (at: string | Date | null) => (at ? new Date(at).toISOString() : nul
 const offers = (wp: WaitpointRow | null, itemId: string) =>
   Boolean(wp) && JSON.stringify(wp!.payload).includes(JSON.stringify(itemId));
 
+/** Whether the open waitpoint's domain takes `action` as an answer (pay: settle or decline). */
+const takes = (wp: WaitpointRow | null, action: string) =>
+  Boolean(wp) && Object.hasOwn(domainModule(wp!.domain)?.resumeActions ?? {}, action);
+
 /**
  * A client that retries an answer it lost the reply to sends the same
  * `itemId` again, after its waitpoint was resolved and another (a proxy
  * mission, a payment approval) may be open. That is a second resume: 409
  * naming the waitpoint the item was answered at and how, whatever waitpoint
- * is open now. The one exception is an open waitpoint that offers the same
- * item under another action (the payment approval of the item just bought):
- * that is a new answer. Checked before the domain answers, and again under the
- * run's lock (two retries racing).
+ * is open now. So is another item of a choice already made, and the same item
+ * under an action the open waitpoint does not take: the choice resolved once.
+ * The one exception is an open waitpoint that offers the same item and takes
+ * the answer's other action (the payment approval of the item just bought:
+ * settle): that is a new answer. Checked before the domain answers, and again
+ * under the run's lock (two retries racing).
  */
 export async function refuseRepeatedAnswer(
   db: Db,
@@ -31,9 +38,15 @@ export async function refuseRepeatedAnswer(
   if (!earlier) return;
   const resolution = earlier.resolution ?? {};
   const earlierAction = typeof resolution.action === 'string' ? resolution.action : null;
-  if (offers(open, answer.itemId) && answer.action && answer.action !== earlierAction) return;
+  const earlierItem = typeof resolution.itemId === 'string' ? resolution.itemId : null;
+  const newAnswer = answer.action && answer.action !== earlierAction && takes(open, answer.action);
+  if (newAnswer && offers(open, answer.itemId)) return;
+  const said =
+    earlierItem === answer.itemId
+      ? `itemId ${answer.itemId} was answered already`
+      : `itemId ${answer.itemId} was offered by a choice answered already${earlierItem ? ` with ${earlierItem}` : ''}`;
   throw conflict(
-    `itemId ${answer.itemId} was answered already: waitpoint ${earlier.id} (${earlier.kind} at ${earlier.domain}) ` +
+    `${said}: waitpoint ${earlier.id} (${earlier.kind} at ${earlier.domain}) ` +
       `was resolved${earlierAction ? ` with action ${earlierAction}` : ''} at ${iso(earlier.resolved_at)}; ` +
       `a waitpoint resolves once${open ? ` (the run now waits at ${open.kind}, waitpoint ${open.id})` : ''}`,
     {
@@ -41,7 +54,7 @@ export async function refuseRepeatedAnswer(
       kind: earlier.kind,
       domain: earlier.domain,
       resolvedAt: iso(earlier.resolved_at),
-      resolution: { itemId: answer.itemId, action: earlierAction },
+      resolution: { itemId: earlierItem, action: earlierAction },
       openWaitpointId: open?.id ?? null,
     },
   );

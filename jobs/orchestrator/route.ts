@@ -216,6 +216,8 @@ export function routeRequest(input: RouteInput, knowledge = routerVocabulary()):
   }
   const parts: PlannedPart[] = groupParts(knowledge, splitRequest(text)).flatMap((g) => {
     const own = g.segments.slice(g.segments.indexOf(g.head));
+    // "A recruiter wants me to call her back and pay 150 dollars": joined by "and" to a statement, it is more of it
+    const continues = g.head.link === 'sequence' && g.segments[g.segments.indexOf(g.head) - 1]?.kind === 'statement';
     return g.decision.domain
       ? [
           {
@@ -223,7 +225,7 @@ export function routeRequest(input: RouteInput, knowledge = routerVocabulary()):
             text: joined(g.segments),
             core: g.head.core,
             link: g.head.link,
-            kind: g.head.kind,
+            kind: continues ? 'statement' : g.head.kind,
             legitimacy: own.some((s) => asksLegitimacy(s.core)),
             why: g.decision.by,
           },

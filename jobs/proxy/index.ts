@@ -7,3 +7,5 @@ export { getMission, liveMissions, missionsLinkedTo, type MissionRow } from './r
 export { LIVE_MISSION_STATUSES } from './machine.js';
 export { missionView } from './view.js';
 export type { Ended as MissionEnded } from './outcome.js';
+// A reply a provider callback brought back (channels): attached to its mission, which it resolves when unambiguous.
+export { receiveReply, type InboundReply } from './replies.js';

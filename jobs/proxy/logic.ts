@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import * as chrono from 'chrono-node';
 import canonicalize from 'canonicalize';
 import { normalizePhone, phonesIn } from '../../shared/phone.js';
+import { readStepRequest } from '../bridge/index.js';
 import type { MISSION_KINDS, MISSION_REASONS, MissionStatus, ProxyOutcomeStatus } from './schemas.js';
 
 /**
@@ -177,7 +179,10 @@ export function planStepMission(input: StepMissionInput): StepMission {
       ? `Contact ${name}${title && title !== name ? ` about "${title}"` : ''}: ${input.clause}`
       : input.clause;
   const ref = str(selected?.itemId) ?? str(selected?.candidateId);
-  const provider = name || phone ? { name: name ?? phone!, phone, ref } : null;
+  const message = kind === 'message' ? messageTo(input.clause, phone, input.country) : null;
+  // Whom the mission confirms: the name the words give, else the number or address it reaches them at.
+  const reach = phone ?? str(message?.to);
+  const provider = name || reach ? { name: name ?? reach!, phone, ref } : null;
   const context: Record<string, unknown> = {};
   if (provider) {
     context.selectedProvider = {
@@ -195,9 +200,73 @@ export function planStepMission(input: StepMissionInput): StepMission {
     task: task.slice(0, 4000),
     context,
     voiceCall: kind === 'call' ? { ...(phone ? { phone } : {}), prompt: input.clause } : null,
-    channelMsg: kind === 'message' ? { ...(phone ? { channel: 'sms', to: phone } : {}), text: input.clause } : null,
+    channelMsg: message ? { ...message, text: input.clause } : null,
     proofReq: input.proofReq && input.proofReq.length > 0 ? input.proofReq : DEFAULT_PROOF[kind],
     provider,
     notes,
+  };
+}
+
+/**
+ * Where a message mission goes: by email or to a Slack channel when the request asks for that channel (or names only
+ * that kind of address), read as the bridge step reads a request; else by SMS to the phone it names; else nowhere (a
+ * person sends it). A chat message offers Yes/No buttons, which answer it in one click.
+ */
+function messageTo(clause: string, phone: string | null, country: unknown): Record<string, unknown> {
+  const read = readStepRequest(clause, country);
+  if (read.channel === 'email' && read.emails[0])
+    return { channel: 'email', to: read.emails[0], subject: clause.slice(0, 120) };
+  if (read.channel === 'chat' && read.chats[0]) return { channel: 'chat', to: read.chats[0], buttons: ['Yes', 'No'] };
+  return phone ? { channel: 'sms', to: phone } : {};
+}
+
+/** What a reply says, as far as words can tell: a yes or no, when, and for how much. */
+export interface ParsedReply {
+  answer: 'yes' | 'no' | null;
+  availableAt: string | null;
+  /** The words that named the time ("Thursday at 3pm"). */
+  when: string | null;
+  price: { amount: number; currency: string } | null;
+  /** True when the reply does not settle the mission: no answer, or both a yes and a no. */
+  ambiguous: boolean;
+}
+
+const YES = /\b(yes|yeah|yep|yup|sure|ok(ay)?|works|confirm(ed)?|available|can do|sounds good|fine|ja|oui|s[ií])\b/i;
+const NO = /\b(no|nope|not available|unavailable|can'?t|cannot|can not|won'?t|doesn'?t work|busy|decline|nein|non)\b/i;
+const CURRENCY: Record<string, string> = { '€': 'EUR', $: 'USD', '£': 'GBP', euro: 'EUR', euros: 'EUR' };
+const CODE = '(EUR|USD|GBP|CHF|€|\\$|£|euros?)';
+const AMOUNT = '(\\d{1,7}(?:[.,]\\d{1,2})?)';
+const PRICE_BEFORE = new RegExp(`${CODE}\\s?${AMOUNT}`, 'i');
+const PRICE_AFTER = new RegExp(`${AMOUNT}\\s?${CODE}(?![a-z])`, 'i');
+
+function priceIn(text: string): ParsedReply['price'] {
+  const before = PRICE_BEFORE.exec(text);
+  const after = before ? null : PRICE_AFTER.exec(text);
+  const [amount, code] = before ? [before[2]!, before[1]!] : after ? [after[1]!, after[2]!] : [null, null];
+  if (!amount || !code) return null;
+  const currency = CURRENCY[code.toLowerCase()] ?? code.toUpperCase();
+  return { amount: Number(amount.replace(',', '.')), currency };
+}
+
+/**
+ * Reads a person's reply to a mission (an SMS, a call's gathered speech or keypad answer, an email, a chat message):
+ * yes or no, an availability (dates and times through chrono-node, read forward from `now`, in UTC unless `timezone`
+ * gives minutes east of it) and a price (an amount with its currency). A reply with neither or both a yes and a no is
+ * ambiguous: a person judges it.
+ */
+export function parseReply(text: string, now: Date, timezone = 0): ParsedReply {
+  const said = text.trim();
+  const digit = /^[12]$/.test(said) ? (said === '1' ? 'yes' : 'no') : null;
+  // "not available" holds "available": the negative phrases are taken out before a yes is looked for.
+  const yes = digit === 'yes' || YES.test(said.replace(NO, ' '));
+  const no = digit === 'no' || NO.test(said);
+  const answer = yes && !no ? 'yes' : no && !yes ? 'no' : null;
+  const [found] = chrono.parse(said, { instant: now, timezone }, { forwardDate: true });
+  return {
+    answer,
+    availableAt: found ? found.start.date().toISOString() : null,
+    when: found ? found.text : null,
+    price: priceIn(said),
+    ambiguous: answer === null,
   };
 }

@@ -35,6 +35,8 @@ export interface MissionRow {
   callback_ref: string;
   request_id: string | null;
   history: MissionMove[];
+  /** Replies its dispatch brought back, oldest first, each with what was read in it (null: none yet). */
+  replies: Array<Record<string, unknown>> | null;
   expires_at: Date;
   resolved_at: Date | null;
   created_at: Date;
@@ -144,6 +146,39 @@ export async function missionsByReference(
     });
   if (ref.callbackRef) q.andWhere({ callback_ref: ref.callbackRef });
   return q.orderBy('id', 'desc').limit(limit);
+}
+
+/**
+ * The account's live missions that contacted `address` (the phone number called or texted, the address written to),
+ * newest first: where a reply that names no message it answers belongs.
+ */
+export async function liveMissionsContacting(
+  db: Db,
+  accountId: string,
+  address: string,
+  statuses: readonly string[],
+  limit = 5,
+): Promise<MissionRow[]> {
+  return db('proxy_missions')
+    .where({ account_id: accountId })
+    .whereIn('status', statuses)
+    .andWhere((b) => {
+      b.whereRaw("voice_call->>'phone' = ?", [address]).orWhereRaw("channel_msg->>'to' = ?", [address]);
+    })
+    .orderBy('id', 'desc')
+    .limit(limit);
+}
+
+/** Adds a reply to a mission (under the caller's row lock). */
+export async function appendReply(db: Db, id: string, reply: Record<string, unknown>): Promise<MissionRow> {
+  const [row] = await db('proxy_missions')
+    .where({ id })
+    .update({
+      replies: db.raw("coalesce(replies, '[]'::jsonb) || ?::jsonb", [JSON.stringify([reply])]),
+      updated_at: db.fn.now(),
+    })
+    .returning('*');
+  return row as MissionRow;
 }
 
 /** Another live mission of the task than `proxyId`: the task then waits on, and is moved by, that one. */

@@ -215,6 +215,12 @@ export const MissionView = Type.Object(
     expiresAt: Timestamp,
     resolvedAt: Nullable(Timestamp),
     history: Type.Array(Move),
+    replies: Type.Array(AnyObject, {
+      description:
+        "Replies its dispatch brought back (SMS, a call's gathered answer, email, chat), oldest first: at, channel, " +
+        'from, text, connectorId, callbackId, parsed (answer, availableAt, when, price, ambiguous), settled and, ' +
+        'when it did not settle the mission, why (a person judges it)',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

@@ -8,6 +8,9 @@ import type { EvidenceItem, StepHandler, StepInput, StepOutcome } from '../step.
 import { insertNewTask, moveTask } from '../tasks/index.js';
 import { planStepMission, proofArtefacts, type StepMission } from './logic.js';
 import { writeMission } from './service.js';
+import { actionsOfMission, type ActionRow } from '../bridge/index.js';
+import { enqueueMissionSends, writeMissionSends } from './dispatch.js';
+import { planStepSends } from './step-dispatch.js';
 import { missionView } from './view.js';
 
 const strings = (v: unknown) =>
@@ -34,8 +37,8 @@ export const proxyStep: StepHandler = async (input, deps) => {
     proofReq: strings(input.metadata.proofReq),
   });
   await input.emit(`Preparing a ${plan.kind} mission`, { kind: plan.kind, reason: plan.reason });
-  const mission = await createStepMission(deps, input, plan);
-  const view = missionView(mission);
+  const { mission, actions } = await createStepMission(deps, input, plan, consentToCall);
+  const view = missionView(mission, null, actions);
   const output = {
     proxyId: mission.id,
     status: mission.status,
@@ -83,12 +86,18 @@ export const proxyStep: StepHandler = async (input, deps) => {
  * (keyed by its step id). A run without a task gets one (running, as its
  * run is), which then follows the run.
  */
-async function createStepMission(deps: Deps, input: StepInput, plan: StepMission): Promise<MissionRow> {
+async function createStepMission(
+  deps: Deps,
+  input: StepInput,
+  plan: StepMission,
+  consentToCall: boolean,
+): Promise<{ mission: MissionRow; actions: ActionRow[] }> {
   const stepId = `${input.runId}.${input.segment}.${input.index}.${input.domain}`;
   const made = await missionOfStep(deps.db, stepId);
-  if (made) return made;
+  if (made) return { mission: made, actions: await actionsOfMission(deps.db, made.id) };
   const actor = `run:${input.runId}`;
-  return deps.db.transaction(async (trx) => {
+  const sends = await planStepSends(deps, input, plan, consentToCall);
+  const written = await deps.db.transaction(async (trx) => {
     const run = await getRunById(trx, input.runId);
     if (!run) throw invalidPayload(`run ${input.runId} is gone`);
     let taskId = run.task_id;
@@ -107,20 +116,22 @@ async function createStepMission(deps: Deps, input: StepInput, plan: StepMission
       reason: plan.reason,
       task: plan.task,
       context: plan.context,
-      voice_call: plan.voiceCall,
-      channel_msg: plan.channelMsg,
+      voice_call: sends.voiceCall,
+      channel_msg: sends.channelMsg,
       proof_req: plan.proofReq,
       resume: null,
     };
-    return (
-      await writeMission(trx, deps, input.accountId, taskId, fields, {
-        actor,
-        runId: input.runId,
-        stepId,
-        country: input.extras.country,
-      })
-    ).mission;
+    const { mission } = await writeMission(trx, deps, input.accountId, taskId, fields, {
+      actor,
+      runId: input.runId,
+      stepId,
+      country: input.extras.country,
+    });
+    return { mission, actions: await writeMissionSends(trx, input.accountId, mission, sends.checked, actor) };
   });
+  // Sent once the mission has committed (a lost enqueue is put back by the bridge.actions sweep).
+  await enqueueMissionSends(deps, written.actions);
+  return written;
 }
 
 /**

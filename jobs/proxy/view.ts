@@ -48,6 +48,7 @@ export function missionView(row: MissionRow, provider: ProviderRow | null = null
     expiresAt: iso(row.expires_at)!,
     resolvedAt: iso(row.resolved_at),
     history: row.history,
+    replies: row.replies ?? [],
     createdAt: iso(row.created_at)!,
     updatedAt: iso(row.updated_at)!,
   };

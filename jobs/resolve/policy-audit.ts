@@ -2,6 +2,7 @@ import { countryName } from './countries.js';
 import {
   countryEvidence,
   documentTotal,
+  itemAmounts,
   headings,
   signatureOf,
   subjectDates,
@@ -53,23 +54,32 @@ function judged(
 
 function amountCheck(rule: string, r: Extract<ParsedRule, { kind: 'amountLimit' }>, docs: PolicySource[]) {
   const limit = `${SYMBOLS[r.op]} ${money(r.limit, r.currency)}`;
+  // A rule that names a line ("freight charges") is judged on the lines labelled so, never on the total.
   const totals = docs.flatMap((d) => {
+    if (r.item) return itemAmounts(d.text, r.item).map((a) => ({ ...a, source: d.source }));
     const t = documentTotal(d.text);
     return t ? [{ ...t, source: d.source }] : [];
   });
+  const what = r.item ?? 'total';
   const comparable = (c: string | null) => !r.currency || c === r.currency;
   const sum = totals.filter((t) => comparable(t.currency)).reduce((s, t) => s + t.value, 0);
   const evidence = totals.map((t): PolicyEvidence => {
-    const value = `${money(t.value, t.currency)} total`;
+    const value = `${money(t.value, t.currency)} ${what}`;
     if (!comparable(t.currency))
       return { source: t.source, span: t.span, value: `${value}, not in ${r.currency}`, verdict: 'undecided' };
     const ok = holds(r.op, r.scope === 'sum' ? sum : t.value, r.limit);
     return { source: t.source, span: t.span, value, verdict: ok ? 'meets' : 'breaks' };
   });
-  const expected = r.scope === 'sum' ? `the documents' totals together ${limit}` : `each document's total ${limit}`;
+  const expected = r.item
+    ? `${r.scope === 'sum' ? "the documents' " : 'each '}${r.item} amount ${limit}`
+    : r.scope === 'sum'
+      ? `the documents' totals together ${limit}`
+      : `each document's total ${limit}`;
   const open = totals.length
-    ? `no total is in ${r.currency} (amounts are not converted)`
-    : 'no document states an amount';
+    ? `no ${what} is in ${r.currency} (amounts are not converted)`
+    : r.item
+      ? `no document states a ${r.item} amount (a line labelled so)`
+      : 'no document states an amount';
   const check = judged(rule, 'amountLimit', expected, evidence, open);
   return r.scope === 'sum' && check.status !== 'open'
     ? { ...check, detail: `the totals add up to ${money(sum, r.currency)}; ${check.detail}` }

@@ -21,11 +21,34 @@ const TOTAL_LABEL = new RegExp(
   'i',
 );
 
-/** A document's total: its largest amount labelled as a total, else its largest amount. */
-export function documentTotal(text: string): { value: number; currency: string | null; span: Span } | null {
-  const amounts = factsOf(text)
-    .filter((f) => f.kind === 'amount')
+/** Amounts that are no charge: an insurance's cover, a liability or credit limit, a company's capital or turnover. */
+const NOT_A_CHARGE = new RegExp(
+  [
+    String.raw`\b(?:coverage|cover|covered|sum insured|insured (?:sum|amount|value)|liability|deductible`,
+    String.raw`|credit limit|share capital|capital|turnover|revenue|net worth)\b`,
+  ].join(''),
+  'i',
+);
+
+const labelOf = (text: string, at: number) => text.slice(lineStart(text, at), at);
+
+/** The amounts a document charges, each with its span (cover, limits and capital left out). */
+function chargedAmounts(text: string) {
+  return factsOf(text)
+    .filter((f) => f.kind === 'amount' && !NOT_A_CHARGE.test(labelOf(text, f.span.start)))
     .map((f) => ({ value: f.amount!.value, currency: f.amount!.currency, span: f.span }));
+}
+
+/** The amounts on lines labelled with one of `item`'s words ("Freight: 250.00 EUR" for "freight"). */
+export function itemAmounts(text: string, item: string) {
+  const words = item.split(' ').map((w) => w.replace(/[^a-z-]/gi, ''));
+  const label = new RegExp(String.raw`\b(?:${words.join('|')})`, 'i');
+  return chargedAmounts(text).filter((a) => label.test(labelOf(text, a.span.start)));
+}
+
+/** A document's total: its largest amount labelled as a total, else its largest amount (cover and limits aside). */
+export function documentTotal(text: string): { value: number; currency: string | null; span: Span } | null {
+  const amounts = chargedAmounts(text);
   // "Total: 4,800.00" without a currency still states the total.
   for (const m of text.matchAll(new RegExp(String.raw`(?<=[:\s])(${NUMBER})(?![\d.,]*\s?(?:[A-Z]{3}|[$€£¥₹]))`, 'g'))) {
     if (

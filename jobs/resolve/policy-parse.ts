@@ -200,6 +200,39 @@ const SUM = new RegExp(
   'i',
 );
 
+/** Words of a rule's subject that name no line of a document, only the rule itself or the document's total. */
+const GENERIC_AMOUNT_WORD = new RegExp(
+  `^(?:${[
+    'the a an each every any all one single our your their its only and or this that total totals amount amounts',
+    'value values order orders invoice invoices payment payments price prices cost costs sum purchase purchases',
+    'spend spending budget quote quotes quotation bill bills contract contracts fee fees charge charges limit cap',
+    'vendor vendors supplier suppliers item items combined overall whole entire aggregate cumulative net gross',
+    'grand due payable monthly annual yearly euro euros dollar dollars pound pounds usd eur gbp',
+  ]
+    .join(' ')
+    .replace(/ /g, '|')})$`,
+  'i',
+);
+
+/** Where the subject ends: "Purchases | from new suppliers", "Freight charges | should be", "Spend | per quarter". */
+const SUBJECT_END = new RegExp(
+  String.raw`\b(?:${[
+    'from to for per by of with in on at must should shall may might can cannot could will would is are cost costs',
+    'stay stays remain remains exceed exceeds not no never above below under over up than more less max maximum',
+    'min minimum capped limited',
+  ]
+    .join(' ')
+    .replace(/ /g, '|')})\b`,
+  'i',
+);
+
+/** "Freight charges should be at least 300 EUR": the line a rule limits, from the subject before its amount. */
+function amountItem(before: string): string | undefined {
+  const subject = before.slice(0, SUBJECT_END.exec(before)?.index ?? before.length);
+  const words = (subject.match(/[a-z][a-z-]{2,}/gi) ?? []).filter((w) => !GENERIC_AMOUNT_WORD.test(w));
+  return words.length > 0 ? words.join(' ').toLowerCase() : undefined;
+}
+
 function parseAmountLimit(rule: string): ParsedRule | null {
   for (const m of rule.matchAll(RULE_AMOUNT)) {
     const after = rule.slice(m.index + m[0].length);
@@ -223,7 +256,9 @@ function parseAmountLimit(rule: string): ParsedRule | null {
     // "Purchases over 10k EUR are not allowed": the rule forbids what the comparator names.
     if (/^[^.;]*\b(?:not (?:allowed|permitted|accepted)|prohibited|forbidden|banned)\b/i.test(tail)) op = FLIP[op];
     const limit = parseAmount(m[3]!) * (MULTIPLIERS[(m[4] ?? '').toLowerCase()] ?? 1);
-    return { kind: 'amountLimit', op, limit, currency: prefix ?? suffix, scope: SUM.test(rule) ? 'sum' : 'each' };
+    const item = amountItem(before);
+    const scope = SUM.test(rule) ? 'sum' : 'each';
+    return { kind: 'amountLimit', op, limit, currency: prefix ?? suffix, scope, ...(item ? { item } : {}) };
   }
   return null;
 }

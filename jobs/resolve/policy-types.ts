@@ -17,7 +17,15 @@ export type AmountOp = 'lte' | 'lt' | 'gte' | 'gt';
 export type DateOp = 'onOrBefore' | 'before' | 'onOrAfter' | 'after';
 
 export type ParsedRule =
-  | { kind: 'amountLimit'; op: AmountOp; limit: number; currency: string | null; scope: 'each' | 'sum' }
+  | {
+      kind: 'amountLimit';
+      op: AmountOp;
+      limit: number;
+      currency: string | null;
+      scope: 'each' | 'sum';
+      /** The line the rule limits ("freight" of "Freight charges must…"); absent: the document's total. */
+      item?: string;
+    }
   | { kind: 'allowedVendors' | 'excludedVendors'; names: string[] }
   | { kind: 'allowedCountries' | 'excludedCountries'; codes: string[] }
   | { kind: 'dateLimit'; subject: Subject; op: DateOp; date: string }

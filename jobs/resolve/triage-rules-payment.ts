@@ -5,9 +5,9 @@ const BRANDS = [
   String.raw`(?:itunes|apple|google ?play|steam|amazon|ebay|target|walmart|sephora|best buy|razer(?: gold)?|vanilla)`,
 ].join('');
 /** A gift card of any brand ("Amazon gift cards", "iTunes cards", "Google Play card", "paysafecard"). */
-const GIFT = String.raw`(?:gift ?(?:cards?|vouchers?)|${BRANDS}\s?(?:gift ?)?cards?|paysafe ?cards?)`;
+const GIFT = String.raw`(?:gift ?(?:cards?|vouchers?)|${BRANDS}\s?(?:gift ?)?(?:cards?|vouchers?)|paysafe ?cards?)`;
 /** Several of them: paying "in gift cards" is a demand, paying an order "with a gift card" is a shopper's choice. */
-const GIFTS = String.raw`(?:gift ?(?:cards|vouchers)|${BRANDS}\s?(?:gift ?)?cards|paysafe ?cards)`;
+const GIFTS = String.raw`(?:gift ?(?:cards|vouchers)|${BRANDS}\s?(?:gift ?)?(?:cards|vouchers)|paysafe ?cards)`;
 /** What one owes rather than buys: paying these in gift cards is the demand (paying a shop order with one is not). */
 const DEBT = [
   String.raw`(?:fine|bail|bond|tax(?:es)?|deposit|rent|fees?|bill|invoice|debt|penalty|ransom|settlement|owed?)`,
@@ -26,8 +26,9 @@ export const PAYMENT_RULES: PhraseRule[] = [
     ftcSign: 'payInSpecificWay',
     ic3: null,
     trigger:
-      'a debt, fee, fine, deposit or rent to pay in gift cards (iTunes, Google Play, Steam, Amazon, …); "pay in gift ' +
-      'cards"; someone wants it paid in them or only accepts them; buy cards and send or read out the codes',
+      'a debt, fee, fine, deposit or rent to pay in gift cards or vouchers (iTunes, Google Play, Steam, Amazon, …); ' +
+      '"pay in gift cards"; someone wants it paid in them or only accepts them; buy cards and send or read out the ' +
+      'codes',
     patterns: [
       new RegExp(String.raw`\b${DEBT}\b${W}{0,60}?\b${PAY_BY}${GIFT}`, 'i'),
       new RegExp(String.raw`\b(?:pay|paid|paying|payment|send|sent)\b${W}{0,40}?\b${PAY_BY}${GIFTS}\b`, 'i'),

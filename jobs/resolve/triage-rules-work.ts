@@ -137,8 +137,8 @@ export const WORK_RULES: PhraseRule[] = [
     ftcSign: 'payInSpecificWay',
     ic3: 'employment',
     trigger:
-      'pay or deposit for training, a starter kit, equipment, a certification, a background check or an application ' +
-      'fee; pay or top up to unlock tasks, orders or your earnings (in a text about a job)',
+      'pay or deposit for training, a starter kit, equipment (a laptop, supplies), a certification, a background ' +
+      'check or an application fee; pay or top up to unlock tasks, orders or your earnings (in a text about a job)',
     context: JOB,
     patterns: [
       new RegExp(
@@ -146,6 +146,8 @@ export const WORK_RULES: PhraseRule[] = [
           String.raw`\b(?:pay|buy|purchase|deposit|send|cover|top up)\b${W}{0,40}?\b(?:for )?(?:the |a |an |my |your `,
           String.raw`|their |own )*(?:training|starter kit|start-?up kit|equipment|software|certification|background `,
           String.raw`check|registration fee|application fee|onboarding fee|uniform|work permit|visa fee|processing fee`,
+          // FTC: a "new employer" has you buy a laptop or supplies from its vendor, then reimburses with a fake check
+          String.raw`|laptop|computer|work phone|office supplies|supplies`,
           String.raw`|materials)\b`,
         ].join(''),
         'i',

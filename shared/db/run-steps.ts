@@ -184,7 +184,10 @@ export interface WaitpointRow {
   escalated_at?: Date | null;
 }
 
-/** The run's newest resolved waitpoint whose answer named `itemId`: a repeated answer names it in its 409. */
+/**
+ * The run's newest resolved waitpoint whose answer named `itemId`, else that offered it among its choices: a second
+ * answer (the same item again, or another item of a choice already made) names it in its 409.
+ */
 export async function resolvedWaitpointOfItem(
   db: Db,
   accountId: string,
@@ -195,8 +198,8 @@ export async function resolvedWaitpointOfItem(
     (await db('waitpoints')
       .where({ run_id: runId, account_id: accountId })
       .whereNotNull('resolved_at')
-      .whereRaw("resolution->>'itemId' = ?", [itemId])
-      .orderBy('resolved_at', 'desc')
+      .whereRaw("(resolution->>'itemId' = ? OR payload->'choices' @> ?::jsonb)", [itemId, JSON.stringify([{ itemId }])])
+      .orderByRaw("(resolution->>'itemId' = ?) DESC, resolved_at DESC", [itemId])
       .first()) ?? null
   );
 }

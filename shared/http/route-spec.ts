@@ -79,6 +79,11 @@ export interface RouteSpec<
   transport?: Transport;
   /** Issue that delivers the handler; such routes answer 501 notImplemented until then. */
   pendingIssue?: number;
+  /**
+   * Also takes `application/x-www-form-urlencoded` (providers' callbacks): the form's fields as an object of strings
+   * (a repeated field as a list), the raw body kept for the signature. Other routes read every body as JSON.
+   */
+  formBody?: boolean;
   /** Produces a non-JSON body (streams); idempotent replay does not apply. */
   streams?: boolean;
   /**

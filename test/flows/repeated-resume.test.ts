@@ -78,3 +78,50 @@ describe('a repeated resume is 409 naming the waitpoint already resolved', () =>
     assert.equal(foreign.status, 404, foreign.text);
   });
 });
+
+/**
+ * A second resume of a resolved choice is 409 however it differs from the first: another of the items it offered,
+ * or the same item with an action the waitpoint open now does not take (found from outside, issue 28 item 1).
+ */
+describe('a second answer to a resolved choice is 409, not 400', () => {
+  let token: string;
+  before(async () => {
+    let accountId: string;
+    ({ token, accountId } = await harness.account());
+    await seedCatalog(accountId);
+  });
+  const run = (body: object) => harness.call('POST', '/v1/orchestrator/run', { token, body });
+
+  for (const first of ['contact', 'buy'] as const) {
+    it(`after ${first}: the other item offered, or the same item with another action, names the choice`, async () => {
+      const conversationId = `conv-second-${first}-${Date.now()}`;
+      const listed = await run({
+        request: 'shortlist espresso machines under $250 so I can choose one',
+        conversationId,
+      });
+      assert.equal(listed.body.status, 'NEEDS_INPUT', listed.text);
+      const runId = listed.body.runId as string;
+      const [chosen, other] = (listed.body.results.hunt.choices as Array<{ itemId: string }>).map((c) => c.itemId);
+      const answered = await run({ request: 'that one', conversationId, itemId: chosen, action: first });
+      assert.equal(answered.status, 200, answered.text);
+      const status = answered.body.status as string;
+
+      const second = first === 'contact' ? 'buy' : 'contact';
+      const tries = [
+        { itemId: other, action: first },
+        { itemId: other, action: second },
+        { itemId: chosen, action: second },
+      ];
+      for (const body of tries) {
+        const resume = await harness.call('POST', `/v1/runs/${runId}/resume`, { token, body });
+        assert.equal(resume.status, 409, `${JSON.stringify(body)}: ${resume.text}`);
+        assert.equal(resume.body.details.kind, 'NEEDS_INPUT');
+        assert.deepEqual(resume.body.details.resolution, { itemId: chosen, action: first });
+        const turn = await run({ request: 'this one then', conversationId, ...body });
+        assert.equal(turn.status, 409, `turn ${JSON.stringify(body)}: ${turn.text}`);
+      }
+      const detail = (await harness.call('GET', `/v1/runs/${runId}`, { token })).body.run;
+      assert.equal(detail.status, status, 'the repeats changed nothing');
+    });
+  }
+});

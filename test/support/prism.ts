@@ -23,10 +23,20 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPrism(document: string, waitMs = 120_000): Promise<PrismMock> {
+/**
+ * `dynamic`: answers generated from the response schemas (`prism mock -d`) rather than their examples. Twilio's
+ * document has no examples, and the static answer Prism makes without one (`"string"` for a SID) breaks the
+ * document's own patterns, which `--errors` then reports as a 500.
+ */
+export async function startPrism(
+  document: string,
+  waitMs = 120_000,
+  opts: { dynamic?: boolean } = {},
+): Promise<PrismMock> {
   const port = await freePort();
   const bin = path.join(ROOT, 'node_modules', '.bin', 'prism');
-  const child: ChildProcess = spawn(bin, ['mock', '--errors', '-h', '127.0.0.1', '-p', String(port), document], {
+  const args = ['mock', '--errors', ...(opts.dynamic ? ['-d'] : []), '-h', '127.0.0.1', '-p', String(port), document];
+  const child: ChildProcess = spawn(bin, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -84,6 +84,31 @@ describe('policy rules: met, broken or open, with the span that decides', () => 
     assert.deepEqual(judge('spend cap of 10,000 EUR combined', INVOICE, QUOTE), ['broken', '4,760.00 EUR']);
   });
 
+  it('amounts: a rule naming a line ("freight charges") is judged on that line; cover is no total', () => {
+    // found from outside (issue 28 item 7): the invoice total judged "freight", a certificate's cover broke a cap
+    const invoice = [
+      'Invoice 51',
+      'Supplier: Nordlicht Logistik GmbH',
+      'Freight: 250.00 EUR',
+      'Pallets (14): 8,950.00 EUR',
+      'Total: 9,200.00 EUR',
+    ].join('\n');
+    const coi = 'Certificate of Insurance\nInsured: Nordlicht Logistik GmbH\nCoverage: cargo liability 1,000,000 EUR';
+    assert.deepEqual(judge('Freight charges should be at least 300 EUR', invoice, coi), ['broken', '250.00 EUR']);
+    assert.deepEqual(judge('Freight charges must not exceed 300 EUR', invoice), ['met', '250.00 EUR']);
+    assert.deepEqual(judge('Insurance fees must not exceed 100 EUR', invoice), ['open', null]);
+    assert.deepEqual(judge('Each invoice must stay under 10k EUR', invoice, coi), ['met', '9,200.00 EUR']);
+    assert.deepEqual(judge('The order total may not be more than 8,200 EUR', coi), ['open', null]);
+    assert.deepEqual(parseRule('Freight charges should be at least 300 EUR'), {
+      kind: 'amountLimit',
+      op: 'gte',
+      limit: 300,
+      currency: 'EUR',
+      scope: 'each',
+      item: 'freight',
+    });
+  });
+
   it('vendors: a labelled supplier or payee, legal forms aside; a name not on the list breaks', () => {
     assert.deepEqual(judge('vendor must be one of Acme, Globex', INVOICE, QUOTE), ['met', 'Acme GmbH']);
     assert.deepEqual(judge('vendor must be one of Acme, Initech', INVOICE, QUOTE), ['broken', 'Globex Corporation']);

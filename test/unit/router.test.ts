@@ -40,6 +40,19 @@ describe('deterministic router', () => {
     assert.deepEqual(route('Is this vendor legitimate? If so, pay them the 500 dollars.'), ['resolve', 'pay']);
   });
 
+  it('"should I send it?", "is that normal?" ask whether a demand is legitimate: resolve, not a call', () => {
+    // found from outside (issue 28 items 8-9): these went to proxy, a person calling whoever made the demand
+    for (const request of [
+      'A man I met on a dating app needs 2,000 dollars for a plane ticket to visit me and asked for Steam cards. ' +
+        'Should I send them?',
+      'Support called and told me to phone their billing line at +1 888 555 0199 to pay for a virus cleanup. ' +
+        'Should I pay?',
+      'The tax office called and said a person will arrest me unless I wire 900 dollars tonight, is that normal?',
+      'A recruiter wants me to call her back and pay 150 dollars for the training kit before I start. Can I trust her?',
+    ])
+      assert.deepEqual(route(request), ['resolve'], request);
+  });
+
   it('a check of the counterparty runs before any payment to it, however the request orders them', () => {
     assert.deepEqual(route('pay the invoice from Northwind but verify the bank details first'), ['resolve', 'pay']);
     assert.deepEqual(route('pay the roofer, then audit his invoice for hidden fees'), ['resolve', 'pay']);

@@ -54,7 +54,7 @@ describe('Slack callbacks: signing secret verified, interactions and thread repl
         inReplyTo: 'C0OPS:1700000001.000100',
       },
     ]);
-    assert.deepEqual(slackAdapter.callbackAnswer(c), { status: 200, contentType: 'text/plain', body: '' });
+    assert.deepEqual(slackAdapter.callbackReply!([], c), { contentType: 'text/plain', body: '' });
   });
 
   it('a reply in the thread: inReplyTo is channel:thread_ts; a message outside a thread answers nothing', () => {
@@ -108,8 +108,7 @@ describe('Slack callbacks: signing secret verified, interactions and thread repl
       externalId: 'url_verification:Xy3z_challenge',
     });
     assert.deepEqual(slackAdapter.parseCallback!(c), []);
-    assert.deepEqual(slackAdapter.callbackAnswer(c), {
-      status: 200,
+    assert.deepEqual(slackAdapter.callbackReply!([], c), {
       contentType: 'text/plain',
       body: 'Xy3z_challenge',
     });

@@ -17,6 +17,8 @@ export interface ProviderCallContext {
   /** Stable across retries of one action: passed as the provider's idempotency key where it has one. */
   idempotencyKey: string;
   signal?: AbortSignal;
+  /** The acting account (a platform connector serves several): the one its callbacks land on. */
+  accountId?: string;
 }
 
 /** A provider's answer, with what the service keeps of it (no secret, nothing the provider echoed of one). */
@@ -51,6 +53,8 @@ export type ProviderEvent =
       providerRef: string | null;
       /** The provider's id of the message this one answers, when it says (email In-Reply-To, a Slack thread). */
       inReplyTo: string | null;
+      /** How it came: an SMS, a call's gathered answer (speech or keypad), an email, a chat message. */
+      channel?: 'sms' | 'voice' | 'email' | 'chat';
     };
 
 export type CallbackVerdict = { ok: true; externalId: string } | { ok: false; reason: string };
@@ -71,4 +75,20 @@ export interface ProviderAdapter {
   verifyCallback?(callback: ProviderCallback, signingSecret: string): CallbackVerdict;
   /** Reads a verified callback (a status callback, an inbound SMS, a Slack interaction, an inbound email). */
   parseCallback?(callback: ProviderCallback): ProviderEvent[];
+  /**
+   * The connector's signing secret contract (issue 31): why `secret` is not one this provider signs with (a clear 400
+   * when a connector is registered or updated with it), or null. Without it a secret must be Standard Webhooks'
+   * `whsec_…`.
+   */
+  signingSecretProblem?(secret: string): string | null;
+  /**
+   * The secret callbacks are verified with when the connector has no signing secret of its own, taken from its opened
+   * credential (Twilio signs with the account's auth token); null when the credential holds none.
+   */
+  signingSecretFromCredential?(credential: string): string | null;
+  /**
+   * What the provider expects in answer to a callback (Twilio: TwiML; Slack: its `url_verification` challenge, else
+   * an empty 200); absent or null: the service's JSON.
+   */
+  callbackReply?(events: ProviderEvent[], callback: ProviderCallback): { contentType: string; body: string } | null;
 }

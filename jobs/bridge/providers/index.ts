@@ -4,11 +4,13 @@ import type { ProviderKind } from './kinds.js';
 import { slackAdapter } from './slack.js';
 import { smtpAdapter } from './smtp.js';
 import { stripeAdapter } from './stripe.js';
+import { twilioAdapter } from './twilio.js';
 
 export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> = {
   stripe: stripeAdapter,
   smtp: smtpAdapter,
   slack: slackAdapter,
+  twilio: twilioAdapter,
 };
 
 export function adapterFor(kind: string): ProviderAdapter | null {

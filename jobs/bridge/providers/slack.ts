@@ -210,7 +210,7 @@ async function post(input: Record<string, unknown>, ctx: ProviderCallContext): P
   };
 }
 
-export const slackAdapter: ProviderAdapter & { callbackAnswer: typeof slackCallbackAnswer } = {
+export const slackAdapter: ProviderAdapter = {
   kind: 'slack',
   capabilities: ['msg.chat'],
   async call(capability, input, ctx) {
@@ -223,7 +223,18 @@ export const slackAdapter: ProviderAdapter & { callbackAnswer: typeof slackCallb
   },
   verifyCallback: verifySlack,
   parseCallback: slackEvents,
-  callbackAnswer: slackCallbackAnswer,
+  signingSecretProblem: (secret) =>
+    SLACK_SIGNING_SECRET.test(secret)
+      ? null
+      : "a Slack connector's signingSecret is the app's signing secret (32 hex characters, Basic Information → App " +
+        'Credentials), the key Slack signs X-Slack-Signature with',
+  callbackReply(_events, callback) {
+    const { contentType, body } = slackCallbackAnswer(callback);
+    return { contentType, body };
+  },
 };
+
+/** Slack's app signing secret: 32 lower-case hex characters. */
+const SLACK_SIGNING_SECRET = /^[0-9a-f]{32}$/;
 
 export type { SlackCallbackAnswer };

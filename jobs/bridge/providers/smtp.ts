@@ -240,4 +240,12 @@ export const smtpAdapter: ProviderAdapter = {
   },
   verifyCallback: verifyMailgun,
   parseCallback: mailgunEvents,
+  signingSecretProblem: (secret) =>
+    MAILGUN_SIGNING_KEY.test(secret)
+      ? null
+      : "an smtp connector's signingSecret is the inbound provider's webhook signing key (Mailgun: Sending → " +
+        'Webhooks → HTTP webhook signing key, 16 or more letters, digits and dashes)',
 };
+
+/** Mailgun's HTTP webhook signing key (`key-…` in older accounts, hex in newer ones). */
+const MAILGUN_SIGNING_KEY = /^[A-Za-z0-9-]{16,200}$/;
