@@ -50,11 +50,20 @@ export interface RunAnswer {
   action?: string;
   approved?: boolean;
   data?: Record<string, unknown>;
+  /** The waitpoint the answer is meant for (the inbox names it): another one open by then is 409, not answered. */
+  waitpointId?: string;
 }
 
 /** An answer a waitpoint of this domain accepts (`action` of a follow-up or of POST /v1/runs/{runId}/resume). */
 export interface ResumeAction {
   description: string;
+  /**
+   * What the answer carries besides the action, as a JSON Schema of the answer's `data` (pay's `settle`: an optional
+   * mandateId). The inbox builds each item's answer form from these (jobs/inbox/answer-schema.ts); absent: nothing.
+   */
+  input?: TSchema;
+  /** The answer names one of the waitpoint's `choices` by its `itemId` (hunt's buy, contact). */
+  choosesItem?: boolean;
   /** Domain the run continues into after the waiting step when its route does not go there already (`buy` → pay). */
   continueInto?: string;
   /**

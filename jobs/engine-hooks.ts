@@ -44,6 +44,22 @@ export interface Escalation {
   audience: 'approvers' | 'submitter' | 'admins';
 }
 
+/** A run's waitpoint appeared (the run rests at it), neared its expiry, or expired unanswered. */
+export interface InboxNotice {
+  accountId: string;
+  event: 'created' | 'escalated' | 'expired';
+  waitpoint: {
+    id: string;
+    kind: string;
+    domain: string;
+    runId: string;
+    payload: Record<string, unknown>;
+    expiresAt: string | null;
+  };
+  /** The member who submitted the run. */
+  submittedBy: string | null;
+}
+
 /**
  * What the engine asks of the service modules. Each hook is provided by
  * exactly one module (its `provides`, in its module.ts); the registry
@@ -84,6 +100,13 @@ export interface EngineHooks {
     accountId: string,
     memberId: string,
   ) => Promise<{ id: string; role: Role; status: string } | null>;
+  /**
+   * inbox: writes the notifications of a waitpoint event in the transaction of that event (an outbox); returns how
+   * many, and the caller wakes their sender after commit (`wakeInbox`).
+   */
+  inboxNotice: (trx: Db, notice: InboxNotice) => Promise<number>;
+  /** inbox: wakes the notification sender for rows just committed. */
+  wakeInbox: (deps: Pick<Deps, 'queues' | 'log'>) => Promise<void>;
   /** events: wakes the webhook dispatcher now (or after `delayMs`) for deliveries just committed. */
   wakeDeliveries: (deps: Pick<Deps, 'queues' | 'log'>, delayMs?: number) => Promise<void>;
 }
@@ -97,6 +120,8 @@ const EVERY_HOOK: Record<keyof EngineHooks, true> = {
   taskRunStarted: true,
   taskRunReached: true,
   memberStanding: true,
+  inboxNotice: true,
+  wakeInbox: true,
   wakeDeliveries: true,
 };
 export const ENGINE_HOOKS = Object.keys(EVERY_HOOK) as Array<keyof EngineHooks>;

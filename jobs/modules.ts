@@ -6,6 +6,7 @@ import { channels } from './channels/module.js';
 import { DOMAINS } from './domains.js';
 import { envelopes } from './envelopes/module.js';
 import { eventsModule } from './events/module.js';
+import { inbox } from './inbox/module.js';
 import { buildModuleRegistry, type ModuleRegistry, type ServiceModule } from './module-registry.js';
 import { orchestrator } from './orchestrator/module.js';
 import { sandbox } from './sandbox/module.js';
@@ -27,6 +28,7 @@ export const SERVICE_MODULES: ServiceModule[] = [
   audit,
   channels,
   eventsModule,
+  inbox,
   orchestrator,
   sandbox,
   schedules,

@@ -6,7 +6,8 @@ import { QueueDepths } from './queue-depth.js';
 /**
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
  * delivery, clock ticks, bridge actions (provider calls, apart from the
- * orchestrator's `bridge` step queue), portal actions (headless chromium) and pay's provider calls.
+ * orchestrator's `bridge` step queue), portal actions (headless chromium), pay's provider calls and the inbox's
+ * notifications.
  * Domain queues are named by the domain modules (one queue per domain, named
  * after it), listed in `jobs/registry.ts`.
  */
@@ -18,6 +19,7 @@ export const SERVICE_QUEUES = [
   'bridge-actions',
   'portal-actions',
   'pay-provider',
+  'inbox-notify',
 ] as const;
 /** The queue hosted bridge actions run on (and client-hosted ones time out on). */
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';

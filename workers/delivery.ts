@@ -5,10 +5,11 @@ import { serveWorkMetrics } from './metrics-server.js';
 
 /**
  * Webhook egress runs in its own process so slow receivers never hold up
- * domain work: the outbox fan-out (`events`) and the dispatcher (`webhooks`).
+ * domain work: the outbox fan-out (`events`), the dispatcher (`webhooks`) and the inbox's notifications
+ * (`inbox-notify`: mails and chat messages).
  */
 export function startDelivery(deps: Deps): Stoppable[] {
-  return startWorkers(deps, ['events', 'webhooks']);
+  return startWorkers(deps, ['events', 'webhooks', 'inbox-notify']);
 }
 
 if (isMain(import.meta.url))

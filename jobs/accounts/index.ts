@@ -4,4 +4,4 @@
 export { forgetPrincipals } from './authenticate.js';
 export { getAccountStanding, insertSandboxAccount } from './repository.js';
 export { admitWorkflowRequest, giveBackWorkflowRequest } from './workflow-allowance.js';
-export { memberEmails, memberStanding, type MemberStanding } from './members-repository.js';
+export { activeMembers, memberEmails, memberStanding, type MemberStanding } from './members-repository.js';

@@ -171,3 +171,15 @@ export async function memberEmails(
   const rows: Array<{ email: string }> = await q.orderBy('created_at').select('email');
   return rows.map((r) => r.email);
 }
+
+/** The account's active members holding one of `roles`, or among `ids`, oldest first (who the inbox notifies). */
+export async function activeMembers(
+  db: Db,
+  accountId: string,
+  who: { roles: readonly string[] } | { ids: readonly string[] },
+): Promise<Array<{ id: string; email: string; role: Role }>> {
+  const q = db('members').where({ account_id: accountId, status: 'active' });
+  if ('ids' in who) q.whereIn('id', [...who.ids]);
+  else q.whereIn('role', [...who.roles]);
+  return q.orderBy('created_at').select('id', 'email', 'role');
+}

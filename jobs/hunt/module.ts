@@ -20,8 +20,16 @@ export const hunt = defineDomain({
   step: huntStep,
   vocabulary,
   resumeActions: {
-    buy: { description: 'Buy the chosen candidate; the run continues into pay', continueInto: 'pay' },
-    contact: { description: 'Contact the chosen candidate; the run continues into proxy', continueInto: 'proxy' },
+    buy: {
+      description: 'Buy the chosen candidate; the run continues into pay',
+      continueInto: 'pay',
+      choosesItem: true,
+    },
+    contact: {
+      description: 'Contact the chosen candidate; the run continues into proxy',
+      continueInto: 'proxy',
+      choosesItem: true,
+    },
   },
   redact: ['url', 'finalUrl', 'vendor', 'price', 'fees', 'netUsd', 'itemId', 'candidateId', 'snapshotHash'],
   templates,

@@ -4,6 +4,8 @@ import { invalidPayload } from '../../shared/errors.js';
 import { waitpointTtlSeconds } from './waitpoint-expiry.js';
 import { completeStepGuard, completeStepRow, insertWaitpoint, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
+import { getRunById } from '../../shared/db/runs.js';
+import { engineHooks } from '../module-registry.js';
 import {
   StepConversation,
   StepEvidence,
@@ -74,7 +76,8 @@ export async function completeStep(
       ...(written.length === 0 ? { replayed: true } : { suspended: null }),
     };
   }
-  return inRunTx(deps, data.runId, accountId, async (trx, emit) => {
+  let notified = 0;
+  const done = await inRunTx(deps, data.runId, accountId, async (trx, emit) => {
     if (!(await completeStepRow(trx, stepId, fields)))
       return { domain: data.domain, status: 'completed', replayed: true };
     for (const e of events) emit(e.type, e.data);
@@ -90,7 +93,24 @@ export async function completeStep(
       payload: outcome.suspend!.payload,
       ttlSeconds: waitpointTtlSeconds(deps.config, outcome.suspend!.kind),
     });
+    // The people it waits for hear of it (the inbox's outbox, in this transaction; sent after commit).
+    const ttl = waitpointTtlSeconds(deps.config, outcome.suspend!.kind);
+    notified = await engineHooks().inboxNotice(trx, {
+      accountId,
+      event: 'created',
+      waitpoint: {
+        id,
+        kind: outcome.suspend!.kind,
+        domain: data.domain,
+        runId: data.runId,
+        payload: outcome.suspend!.payload,
+        expiresAt: ttl ? new Date(Date.now() + ttl * 1000).toISOString() : null,
+      },
+      submittedBy: (await getRunById(trx, data.runId))?.submitted_by ?? null,
+    });
     emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
     return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };
   });
+  if (notified > 0) await engineHooks().wakeInbox(deps);
+  return done;
 }

@@ -121,6 +121,10 @@ export async function resumeRun(deps: Deps, principal: Principal, runId: string,
   }
   const result = await inRunTx(deps, runId, principal.accountId, (trx, emit) =>
     resolveRunWaitpoint(trx, emit, principal.accountId, runId, async (run, wp) => {
+      if (answer.waitpointId && answer.waitpointId !== wp.id)
+        throw conflict(`Run ${runId} no longer waits at ${answer.waitpointId}; it waits at ${wp.id}`, {
+          waitpointId: wp.id,
+        });
       await refuseRepeatedAnswer(trx, principal.accountId, runId, answer, wp);
       const module = domainModule(wp.domain);
       const decision = planAnswer(module, run, wp, answer);

@@ -2,7 +2,6 @@ import type { Deps } from '../../shared/deps.js';
 import type { Db } from '../../shared/db/knex.js';
 import type { WaitpointRow } from '../../shared/db/run-steps.js';
 import { recordEvent } from '../../shared/db/outbox.js';
-import { sendMail } from '../../shared/mail.js';
 import { type GateKind, gateOfWaitpoint } from '../approval-gates.js';
 import { engineHooks } from '../module-registry.js';
 import { inRunTx } from './run-events.js';
@@ -31,42 +30,25 @@ export async function dueForEscalation(deps: Pick<Deps, 'db' | 'config'>): Promi
     .limit(BATCH);
 }
 
-/** Who is told: an approval's approvers (owner, admin, approver); a choice's submitter (else the owners and admins). */
+/**
+ * Who is told, as the audit names it: an approval's approvers (owner, admin, approver); a choice's submitter (else
+ * the owners and admins). The inbox sends the messages, to an assigned member first (jobs/inbox/notices.ts).
+ */
 async function recipients(db: Db, wp: WaitpointRow) {
   const run = await db('runs').where({ id: wp.run_id }).first('submitted_by');
-  return engineHooks().escalationRecipients(db, {
+  const submittedBy: string | null = run?.submitted_by ?? null;
+  const escalation = await engineHooks().escalationRecipients(db, {
     accountId: wp.account_id,
     approval: wp.kind === 'awaitingApproval',
-    submittedBy: run?.submitted_by ?? null,
+    submittedBy,
   });
-}
-
-function mailFor(wp: WaitpointRow, gate: GateKind | null, expiresAt: string) {
-  const asked = typeof wp.payload.question === 'string' ? wp.payload.question : null;
-  if (gate) {
-    return {
-      subject: `Approval waiting: run ${wp.run_id} (${gate}) expires ${expiresAt}`,
-      text:
-        `Run ${wp.run_id} waits for an approval (${asked ?? `approve the ${gate} gate`}). ` +
-        `Unanswered, it fails closed at ${expiresAt}.\n` +
-        `Approve or refuse: POST /v1/runs/${wp.run_id}/resume ` +
-        '(the member who submitted the run cannot approve it).\n',
-    };
-  }
-  return {
-    subject: `Choice waiting: run ${wp.run_id} expires ${expiresAt}`,
-    text:
-      `Run ${wp.run_id} waits for your choice at ${wp.domain}${asked ? ` (${asked})` : ''}. ` +
-      `Unanswered, it ends as expired at ${expiresAt}.\n` +
-      `Answer: POST /v1/runs/${wp.run_id}/resume with the itemId of one of its choices ` +
-      `(GET /v1/runs/${wp.run_id} lists them).\n`,
-  };
+  return { ...escalation, submittedBy };
 }
 
 /**
  * Escalates once: the sweep whose conditional write marks the waitpoint
- * writes the `waitpoint.escalated` event, the audit entry and the trace in
- * that transaction; the mails follow the commit (a mail is not undone).
+ * writes the `waitpoint.escalated` event, the audit entry, the trace and the
+ * inbox's notifications in that transaction; the inbox sends them after commit.
  */
 export async function escalate(deps: Deps, wp: WaitpointRow): Promise<boolean> {
   const gate = gateOrNull(wp);
@@ -95,11 +77,18 @@ export async function escalate(deps: Deps, wp: WaitpointRow): Promise<boolean> {
       details: { waitpointId: wp.id, kind: wp.kind, gate, domain: wp.domain, expiresAt, notified: notify.audience },
     });
     emit('trace', { event: 'waitpoint.escalated', waitpointId: wp.id, kind: wp.kind, gate, expiresAt });
-    return { deliveries, expiresAt, to: notify.to };
+    // The mails (and chat messages) go out through the inbox's outbox, written here: none is lost to a crash after
+    // this commit, and none is sent twice by a second sweep.
+    const notified = await engineHooks().inboxNotice(trx, {
+      accountId: wp.account_id,
+      event: 'escalated',
+      waitpoint: { id: wp.id, kind: wp.kind, domain: wp.domain, runId: wp.run_id, payload: wp.payload, expiresAt },
+      submittedBy: notify.submittedBy,
+    });
+    return { deliveries, notified };
   });
   if (!done) return false;
   if (done.deliveries > 0) await engineHooks().wakeDeliveries(deps);
-  const mail = mailFor(wp, gate, done.expiresAt);
-  for (const to of done.to) await sendMail(deps, { accountId: wp.account_id, to, ...mail });
+  if (done.notified > 0) await engineHooks().wakeInbox(deps);
   return true;
 }

@@ -61,6 +61,7 @@ async function expire(deps: Deps, wp: WaitpointRow): Promise<boolean> {
       ? `the ${gateOfWaitpoint(wp)} approval was not given within ${hours} h: it failed closed, nothing it ` +
         `held back was done`
       : `no answer came within ${hours} h`;
+  let notified = 0;
   const ended = await inRunTx(deps, wp.run_id, wp.account_id, async (trx, emit) => {
     const run = await lockRun(trx, wp.account_id, wp.run_id);
     const open = await lockOpenWaitpoint(trx, wp.run_id);
@@ -77,8 +78,22 @@ async function expire(deps: Deps, wp: WaitpointRow): Promise<boolean> {
       details: { waitpointId: wp.id, kind: wp.kind, gate: gateOrNull(wp), domain: wp.domain, reason },
     });
     emit('trace', { event: 'waitpoint.expired', waitpointId: wp.id, kind: wp.kind, reason });
+    notified = await engineHooks().inboxNotice(trx, {
+      accountId: wp.account_id,
+      event: 'expired',
+      waitpoint: {
+        id: wp.id,
+        kind: wp.kind,
+        domain: wp.domain,
+        runId: wp.run_id,
+        payload: wp.payload,
+        expiresAt: wp.expires_at ? new Date(wp.expires_at).toISOString() : null,
+      },
+      submittedBy: run.submitted_by,
+    });
     return true;
   });
+  if (notified > 0) await engineHooks().wakeInbox(deps);
   // Like a canceled run resting at a waitpoint, it has no flow left to finalize it.
   if (ended) await finalizeSegment(deps, wp.run_id);
   return ended;

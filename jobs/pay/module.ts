@@ -3,6 +3,7 @@
  * jobs/modules.ts) import this file. Other modules use jobs/pay/index.ts, its public face.
  */
 
+import { Type } from '@sinclair/typebox';
 import { defineDomain } from '../domain.js';
 import { sealFinishedRun } from './packs-service.js';
 import { routes, scopes } from './routes.js';
@@ -22,7 +23,17 @@ export const pay = defineDomain({
   step: payStep,
   vocabulary,
   resumeActions: {
-    settle: { description: "Settle now, under the mandate of the run's task (or data.mandateId)" },
+    settle: {
+      description: "Settle now, under the mandate of the run's task (or data.mandateId)",
+      input: Type.Object(
+        {
+          mandateId: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 200, description: 'The mandate to settle under' }),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    },
     decline: { description: 'Do not pay; the run ends without a receipt' },
   },
   events: {

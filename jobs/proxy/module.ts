@@ -9,6 +9,7 @@ import { metadataOf, textOr } from '../workflows/index.js';
 import { events } from './events.js';
 import { sweepMissions } from './expiry.js';
 import { routes, scopes } from './routes.js';
+import { ProxyOutcome } from './schemas.js';
 import { answerFromRun } from './service.js';
 import { proxyStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
@@ -27,6 +28,7 @@ export const proxy = defineDomain({
         'The outcome of the mission the run waits on (in metadata.outcome, or data.outcome on ' +
         '/v1/runs/{runId}/resume), submitted as POST /v1/proxy/missions/{proxyId}/outcome would',
       answer: answerFromRun,
+      input: Type.Object({ outcome: ProxyOutcome }, { additionalProperties: false }),
     },
   },
   events,

@@ -11,6 +11,8 @@ import type { MissionStatus, ProxyOutcome } from './schemas.js';
 import { wakeDispatcher } from '../events/index.js';
 import { type Emit, enqueueResumed, inRunTx, resolveRunWaitpoint, type ResumedRun } from '../orchestrator/index.js';
 import { missingProof, providerIdentity, taskStatusAfter, verifiesProvider } from './logic.js';
+import { noticeItem, wakeNotices, type ItemNotice } from '../inbox/index.js';
+import { getRunById } from '../../shared/db/runs.js';
 import { LIVE_MISSION_STATUSES, MISSIONS } from './machine.js';
 
 /** How a mission ends: with an outcome, by the clock (expired) or canceled. */
@@ -103,7 +105,23 @@ export async function endMission(deps: Deps, accountId: string, proxyId: string,
     });
   }
   if (deliveries > 0) await wakeDispatcher(deps);
+  if (ending.to === 'expired') await wakeNotices(deps);
   return result;
+}
+
+/** The inbox's notice of a mission (jobs/inbox): created through the API, or expired unanswered. */
+export function missionNotice(m: MissionRow, event: 'created' | 'expired', submittedBy: string | null): ItemNotice {
+  return {
+    accountId: m.account_id,
+    event,
+    itemId: m.id,
+    kind: 'mission',
+    runId: m.run_id,
+    gate: null,
+    title: `Mission: ${m.task.length > 180 ? `${m.task.slice(0, 179)}…` : m.task}`,
+    expiresAt: m.expires_at.toISOString(),
+    submittedBy,
+  };
 }
 
 /**
@@ -215,6 +233,11 @@ async function record(
       ? { type: 'proxy.expired', payload: { ...refs, expiresAt: mission.expires_at.toISOString() } }
       : { type: 'proxy.canceled', payload: { ...refs, reason: ending.note ?? 'canceled' } };
   let { deliveries } = await recordEvent(trx, { accountId, subject: mission.id, ...event });
+  // Whoever it waited for hears that it expired (the inbox's outbox; sent after commit).
+  if (ending.to === 'expired') {
+    const submittedBy = mission.run_id ? ((await getRunById(trx, mission.run_id))?.submitted_by ?? null) : null;
+    await noticeItem(trx, missionNotice(mission, 'expired', submittedBy));
+  }
   // A run's task follows its run; a mission of its own moves its task, unless another mission of the task is still
   // live.
   if (!mission.run_id) {

@@ -263,3 +263,31 @@ export function missionsLinkedTo(db: Db, accountId: string, runIds: Knex.QueryBu
     })
     .select('id', 'created_at', 'kind', 'reason', 'status', 'task_id');
 }
+
+/** What the inbox asks of the live missions (jobs/inbox): the same filters as its waitpoints. */
+export interface LiveMissionFilter {
+  createdBefore?: Date;
+  ids?: string[];
+  exceptIds?: string[];
+  /** Keyset position in (created_at desc, id desc) order, at millisecond precision. */
+  after?: { createdAt: string; id: string };
+}
+
+/** The account's live missions (open, inProgress), newest first, at most `limit`. */
+export async function liveMissions(
+  db: Db,
+  accountId: string,
+  statuses: readonly string[],
+  f: LiveMissionFilter,
+  limit: number,
+): Promise<MissionRow[]> {
+  const created = "date_trunc('milliseconds', created_at)";
+  const q = db('proxy_missions')
+    .where({ account_id: accountId })
+    .whereIn('status', [...statuses]);
+  if (f.createdBefore) q.andWhere('created_at', '<=', f.createdBefore);
+  if (f.ids) q.whereIn('id', f.ids);
+  if (f.exceptIds && f.exceptIds.length > 0) q.whereNotIn('id', f.exceptIds);
+  if (f.after) q.andWhereRaw(`(${created}, id) < (?::timestamptz, ?)`, [f.after.createdAt, f.after.id]);
+  return q.orderByRaw(`${created} DESC, id DESC`).limit(limit);
+}

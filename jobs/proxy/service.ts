@@ -30,7 +30,8 @@ import { missionStatusFor, providerIdentity } from './logic.js';
 import { normalizePhone } from '../../shared/phone.js';
 import { LIVE_MISSION_STATUSES, MISSIONS } from './machine.js';
 import { checkMissionSends, enqueueMissionSends, writeMissionSends } from './dispatch.js';
-import { endMission, type Ended } from './outcome.js';
+import { endMission, missionNotice, type Ended } from './outcome.js';
+import { noticeItem, wakeNotices } from '../inbox/index.js';
 
 const actorOf = (principal: Principal) => `token:${principal.tokenId}`;
 
@@ -127,12 +128,15 @@ export async function createMission(
     // each other in a circle.
     const owned = (await getTask(trx, principal.accountId, taskId, true))!;
     await awaitProxy(trx, principal, owned, written.mission.id);
+    // Its creator (or whoever it is assigned to) hears of it through the inbox, sent after commit.
+    await noticeItem(trx, missionNotice(written.mission, 'created', principal.memberId ?? null));
     return {
       ...written,
       actions: await writeMissionSends(trx, principal.accountId, written.mission, sends, actorOf(principal)),
     };
   });
   await enqueueMissionSends(deps, made.actions);
+  await wakeNotices(deps);
   return made;
 }
 

@@ -70,7 +70,13 @@ export const proxyStep: StepHandler = async (input, deps) => {
     ],
     suspend: {
       kind: 'awaitingProxy',
-      payload: { proxyId: mission.id, kind: mission.kind, reason: mission.reason, proofReq: mission.proof_req },
+      payload: {
+        proxyId: mission.id,
+        kind: mission.kind,
+        reason: mission.reason,
+        task: mission.task,
+        proofReq: mission.proof_req,
+      },
     },
   };
 };

@@ -3,6 +3,7 @@ import { sweepWaitpoints } from '../../jobs/orchestrator/waitpoint-expiry.js';
 import { harness } from '../support/harness.js';
 import { member } from '../support/approvers.js';
 import { seedCatalog } from '../support/runs.js';
+import { until } from '../support/receiver.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 
@@ -73,10 +74,15 @@ describe('waitpoints expire and escalate', () => {
     assert.equal(events.length, 1, 'escalated exactly once');
     assert.equal(events[0].payload.runId, runId);
     assert.equal(events[0].payload.gate, 'deploy');
-    const mails = await harness.deps
-      .db('outbound_mails')
-      .where({ account_id: a.accountId })
-      .where('subject', 'like', 'Approval waiting%');
+    // The inbox sends the mails after the escalation commits (jobs/inbox/notices.ts).
+    const mails = await until(
+      () =>
+        harness.deps
+          .db('outbound_mails')
+          .where({ account_id: a.accountId })
+          .where('subject', 'like', 'Approval waiting%'),
+      (m) => m.length >= 2,
+    );
     const to = mails.map((m: { to_address: string }) => m.to_address).sort();
     assert.ok(to.includes(`${approver.memberId}@test.local`), to.join());
     assert.ok(!to.some((t: string) => /developer/.test(t)) && to.length === 2, `owner and approver only: ${to.join()}`);
@@ -147,7 +153,10 @@ describe('waitpoints expire and escalate', () => {
       assert.equal(events.length, 1, 'escalated exactly once');
       const { payload } = events[0];
       assert.deepEqual([payload.runId, payload.kind, payload.gate], [runId, 'NEEDS_INPUT', null]);
-      const mails = await choiceMails(a.accountId);
+      const mails = await until(
+        () => choiceMails(a.accountId),
+        (m) => m.length >= 1,
+      );
       assert.deepEqual(
         mails.map((m) => m.to_address),
         [`${dev.memberId}@test.local`],
@@ -181,7 +190,12 @@ describe('waitpoints expire and escalate', () => {
     await harness.deps.db('runs').where({ id: runId }).update({ submitted_by: null });
     await age(wp.id, 60);
     await sweepWaitpoints(harness.deps);
-    const to = (await choiceMails(a.accountId)).map((m) => m.to_address);
+    const to = (
+      await until(
+        () => choiceMails(a.accountId),
+        (m) => m.length >= 2,
+      )
+    ).map((m) => m.to_address);
     assert.equal(to.length, 2, to.join());
     assert.ok(to.includes(`${admin.memberId}@test.local`), to.join());
     assert.equal((await audited(a.token, runId, 'waitpoint.escalated'))[0]!.details.notified, 'admins');

@@ -1,0 +1,4 @@
+/** The inbox module's public face: what other modules may use (they import only this file). */
+
+// What other modules use (they import only this file; test/unit/module-faces.test.ts): proxy notifies of missions.
+export { noticeItem, wakeNotices, type ItemNotice } from './notices.js';
