@@ -37,7 +37,7 @@ function Secret({ secret, onDone }: { secret: { name: string; value: string }; o
   );
 }
 
-export function TokensPage() {
+export default function TokensPage() {
   const [tokens, setTokens] = useState<Token[]>([]);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [error, setError] = useState('');

@@ -21,7 +21,7 @@ type Delivery = {
 };
 
 /** Webhook subscriptions (create, pause, resume), the failed deliveries and their retry. */
-export function WebhooksPage() {
+export default function WebhooksPage() {
   const [subs, setSubs] = useState<Subscription[]>([]);
   const [failed, setFailed] = useState<Delivery[]>([]);
   const [secret, setSecret] = useState('');
