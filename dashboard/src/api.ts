@@ -34,7 +34,15 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
 
 /** The member's time zone: the browser's, named beside every time the dashboard shows. */
 export const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
-const TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZoneName: 'short' });
+// dateStyle/timeStyle cannot be combined with timeZoneName, hence the fields one by one.
+const TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
 
 export const when = (iso: string | null | undefined) => (iso ? TIME.format(new Date(iso)) : '—');
 

@@ -128,7 +128,7 @@ export default function CredentialsPage() {
         <h2>Store a credential</h2>
         <label>
           Name
-          <input name="name" required pattern="[\w.-]+" />
+          <input name="name" required pattern="[\w.\-]+" />
         </label>
         <label>
           Kind

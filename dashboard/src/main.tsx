@@ -30,7 +30,8 @@ function useHash(): string {
 function Page({ hash, account }: { hash: string; account: Account }) {
   for (const [pattern, loader] of ROUTES) {
     const m = pattern.exec(hash);
-    if (m) return <LazyPage loader={loader} params={m.slice(1)} account={account} />;
+    // Keyed by the route: another route is another page, never the last one's component with the new params.
+    if (m) return <LazyPage key={pattern.source} loader={loader} params={m.slice(1)} account={account} />;
   }
   return <RunsPage />;
 }

@@ -3,10 +3,11 @@ import { useResource } from './live';
 import { BackLink, ErrorLine, Status, Table } from './ui';
 
 /** Provider status in words: the payment intent's own state when a provider backs the receipt. */
-export const providerStatus = (r: any) =>
-  r.providerState
-    ? `${r.provider}: ${r.providerState.status ?? 'unknown'}${r.providerState.error ? ` (${r.providerState.error.message})` : ''}`
-    : r.provider;
+export function providerStatus(r: any): string {
+  if (!r.providerState) return r.provider;
+  const failure = r.providerState.error ? ` (${r.providerState.error.message})` : '';
+  return `${r.provider}: ${r.providerState.status ?? 'unknown'}${failure}`;
+}
 
 /** One mandate: its budget, what is left, and its receipts with their provider status. */
 export default function MandatePage({ params: [mandateId] }: { params: string[] }) {
@@ -36,9 +37,9 @@ export default function MandatePage({ params: [mandateId] }: { params: string[] 
         Mandate <code>{m.mandateId}</code>
       </h1>
       <p>
-        <Status value={m.status} /> · task <code>{m.taskId}</code> · budget {money(m.constraints.maxSpend)} · spent{' '}
-        {money(m.spent)} · <strong data-testid="mandate-remaining">{money(m.remaining)} remaining</strong> · expires{' '}
-        {when(m.expiresAt)}
+        <Status value={m.status} /> · task <code>{m.taskId}</code> · budget {money(m.constraints.maxSpend)}
+        {' · '}spent {money(m.spent)} · <strong data-testid="mandate-remaining">{money(m.remaining)} remaining</strong>
+        {' · '}expires {when(m.expiresAt)}
       </p>
       {m.constraints.allowedVendors && <p>Vendors: {m.constraints.allowedVendors.join(', ')}</p>}
       <ErrorLine error={error} />

@@ -34,7 +34,7 @@ export default function ProofPacksPage() {
         <h2>Open a pack</h2>
         <label>
           Pack id
-          <input name="packId" required pattern="[\w-]+" placeholder="pp_…" />
+          <input name="packId" required pattern="[\w\-]+" placeholder="pp_…" />
         </label>
         <button type="submit">Open pack</button>
       </form>
@@ -42,7 +42,7 @@ export default function ProofPacksPage() {
         <h2>Seal a pack of a run</h2>
         <label>
           Run id
-          <input name="runId" required pattern="[\w-]+" placeholder="run_…" />
+          <input name="runId" required pattern="[\w\-]+" placeholder="run_…" />
         </label>
         <button type="submit">Seal pack</button>
       </form>

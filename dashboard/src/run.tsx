@@ -116,7 +116,11 @@ function ProofCard({ cardId, runId }: { cardId: string; runId: string }) {
       <h2>
         Proof card <code>{cardId}</code>
       </h2>
-      {card && <pre>{JSON.stringify(card, null, 2).slice(0, 4000)}</pre>}
+      {card && (
+        <pre tabIndex={0} aria-label="Proof card">
+          {JSON.stringify(card, null, 2).slice(0, 4000)}
+        </pre>
+      )}
       <button type="button" onClick={asyncHandler(exportCard)}>
         Export
       </button>{' '}

@@ -27,7 +27,7 @@ export function scheduleActions(act: ReturnType<typeof actionRunner>) {
           Resume
         </button>
       )}{' '}
-      <button type="button" onClick={() => post(s, 'trigger')} aria-label={`Run ${s.name} now`}>
+      <button type="button" onClick={() => post(s, 'trigger')} aria-label={`Run now: ${s.name}`}>
         Run now
       </button>
     </>

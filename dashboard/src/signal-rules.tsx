@@ -96,7 +96,7 @@ export default function SignalRulesPage() {
         </label>
         <label>
           Condition (JSON Logic; empty: every signal of the type)
-          <textarea name="condition" rows={2} placeholder='{"<": [{"var": "price"}, 200]}' />
+          <textarea name="condition" rows={2} placeholder='{"<": [{"var": "value.price"}, 200]}' />
         </label>
         <label>
           Request the run carries out
