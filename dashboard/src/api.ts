@@ -32,7 +32,39 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   return data as T;
 }
 
-export const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : '—');
+/** The member's time zone: the browser's, named beside every time the dashboard shows. */
+export const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
+// dateStyle/timeStyle cannot be combined with timeZoneName, hence the fields one by one.
+const TIME = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  timeZoneName: 'short',
+});
+
+export const when = (iso: string | null | undefined) => (iso ? TIME.format(new Date(iso)) : '—');
+
+/** An amount of money as the API gives it (`{ amount, currency }`), in the browser's locale. */
+export function money(m: { amount: number; currency: string } | null | undefined): string {
+  if (!m) return '—';
+  try {
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency: m.currency }).format(m.amount);
+  } catch {
+    return `${m.amount} ${m.currency}`;
+  }
+}
+
+/** A query string of the filters that are set (empty values dropped), with its leading `?` or nothing. */
+export function query(filters: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams(
+    Object.entries(filters)
+      .filter(([, v]) => v !== '' && v !== undefined)
+      .map(([k, v]) => [k, String(v)]),
+  ).toString();
+  return q ? `?${q}` : '';
+}
 
 /**
  * An async function as an event handler. The DOM drops what a handler returns, so a failure the function did not
@@ -44,7 +76,7 @@ export function asyncHandler<A extends unknown[]>(fn: (...args: A) => Promise<un
 
 /** Runs a page's action: clears the page's error, reloads what the page shows after it, or shows why it failed. */
 export function actionRunner(setError: (message: string) => void, reload: () => Promise<unknown>) {
-  return asyncHandler(async (fn: () => Promise<void>) => {
+  return asyncHandler(async (fn: () => Promise<unknown>) => {
     setError('');
     try {
       await fn();

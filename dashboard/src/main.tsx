@@ -1,12 +1,9 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import { api, asyncHandler, setCsrf } from './api';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, asyncHandler, setCsrf, ZONE } from './api';
 import { SignIn } from './sign-in';
-import { TokensPage } from './tokens';
 import { RunsPage } from './runs';
-import { RunPage } from './run';
-import { WebhooksPage } from './webhooks';
-import { UsagePage } from './usage';
+import { LazyPage, NAV, ROUTES } from './routes';
 import './style.css';
 
 export type Account = {
@@ -30,20 +27,25 @@ function useHash(): string {
   return hash;
 }
 
-const NAV = [
-  ['/runs', 'Runs'],
-  ['/tokens', 'Tokens'],
-  ['/webhooks', 'Webhooks'],
-  ['/usage', 'Usage'],
-] as const;
-
 function Page({ hash, account }: { hash: string; account: Account }) {
-  const run = /^\/runs\/([\w-]+)$/.exec(hash);
-  if (run) return <RunPage runId={run[1]!} />;
-  if (hash === '/tokens') return <TokensPage />;
-  if (hash === '/webhooks') return <WebhooksPage />;
-  if (hash === '/usage') return <UsagePage account={account} />;
+  for (const [pattern, loader] of ROUTES) {
+    const m = pattern.exec(hash);
+    // Keyed by the route: another route is another page, never the last one's component with the new params.
+    if (m) return <LazyPage key={pattern.source} loader={loader} params={m.slice(1)} account={account} />;
+  }
   return <RunsPage />;
+}
+
+/** After a move to another page, focus goes to the page's content, so a keyboard or screen reader starts there. */
+function useFocusOnNavigate(hash: string) {
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    document.getElementById('main')?.focus();
+  }, [hash]);
 }
 
 function ActivationNotice({ account }: { account: Account }) {
@@ -69,9 +71,16 @@ function ActivationNotice({ account }: { account: Account }) {
   );
 }
 
+/** The skip link moves focus itself: its href would otherwise change the hash, which is the router's. */
+function skipToMain(e: Event) {
+  e.preventDefault();
+  document.getElementById('main')?.focus();
+}
+
 function App() {
   const [account, setAccount] = useState<Account | null | undefined>(undefined);
   const hash = useHash();
+  useFocusOnNavigate(hash);
   const load = async () => {
     try {
       const me = await api('GET', '/v1/session');
@@ -95,6 +104,9 @@ function App() {
   };
   return (
     <>
+      <a class="skip" href="#main" onClick={skipToMain}>
+        Skip to content
+      </a>
       <header>
         <strong>awp</strong>
         <nav aria-label="Dashboard">
@@ -107,13 +119,13 @@ function App() {
         <span class="who">
           {account.member?.email ?? account.email}
           {account.member ? ` (${account.member.role})` : ''} · {account.plan} ·{' '}
-          {account.activated ? 'activated' : 'not activated'}
+          {account.activated ? 'activated' : 'not activated'} · times in {ZONE}
         </span>
         <button type="button" onClick={asyncHandler(signOut)}>
           Sign out
         </button>
       </header>
-      <main>
+      <main id="main" tabIndex={-1}>
         <ActivationNotice account={account} />
         <Page hash={hash} account={account} />
       </main>

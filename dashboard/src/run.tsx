@@ -1,13 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, asyncHandler, when } from './api';
+import { BackLink, Table } from './ui';
 import { Waitpoint } from './waitpoint';
 
 type RunEvent = { id: string; type: string; text: string };
 /** The stream's event types (the spec's orchestrator stream); SSE names each frame by its type. */
 const EVENT_TYPES = ['trace', 'conversation', 'domainStream', 'handoff', 'progress', 'final'];
 
-/** One run: steps with timings, the live event stream (SSE), the waitpoint's actions and the proof card. */
-export function RunPage({ runId }: { runId: string }) {
+/**
+ * One run: steps with timings, the live event stream (SSE), the waitpoint's actions and the proof card. Each event
+ * reloads the run, so steps and the proof card appear as they happen; the event list scrolls inside a box of fixed
+ * height so nothing below it moves.
+ */
+export default function RunPage({ params: [runId] }: { params: string[] }) {
   const [run, setRun] = useState<any>(null);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const [error, setError] = useState('');
@@ -38,9 +43,7 @@ export function RunPage({ runId }: { runId: string }) {
   if (!run) return <p>Loading…</p>;
   return (
     <>
-      <p>
-        <a href="#/runs">← Runs</a>
-      </p>
+      <BackLink href="#/runs" label="Runs" />
       <h1>
         Run <code>{run.runId}</code>
       </h1>
@@ -60,46 +63,32 @@ export function RunPage({ runId }: { runId: string }) {
       {run.error && <p class="error">{run.error}</p>}
       {run.waitpoint && <Waitpoint run={run} onAnswered={asyncHandler(load)} />}
       <h2>Steps</h2>
-      <table>
-        <thead>
-          <tr>
-            <th>#</th>
-            <th>Domain</th>
-            <th>Status</th>
-            <th>Attempts</th>
-            <th>Started</th>
-            <th>Duration</th>
-          </tr>
-        </thead>
-        <tbody>
-          {run.steps.map((s: any) => (
-            <tr>
-              <td>
-                {s.segment}.{s.index}
-              </td>
-              <td>{s.domain}</td>
-              <td>{s.status}</td>
-              <td>{s.attempts}</td>
-              <td>{when(s.startedAt)}</td>
-              <td>{s.durationMs === null ? '—' : `${s.durationMs} ms`}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        caption="Steps of the run"
+        rows={run.steps}
+        cols={[
+          ['#', (s: any) => `${s.segment}.${s.index}`],
+          ['Domain', (s: any) => s.domain],
+          ['Status', (s: any) => s.status],
+          ['Attempts', (s: any) => s.attempts],
+          ['Started', (s: any) => when(s.startedAt)],
+          ['Duration', (s: any) => (s.durationMs === null ? '—' : `${s.durationMs} ms`)],
+        ]}
+      />
       <h2>Live events</h2>
-      <ol class="events" aria-live="polite" data-testid="run-events">
+      <ol class="events" aria-live="polite" data-testid="run-events" tabIndex={0} aria-label="Live events of the run">
         {events.map((e) => (
           <li>
             <code>{e.type}</code> {e.text}
           </li>
         ))}
       </ol>
-      {run.proofCardId && <ProofCard cardId={run.proofCardId} />}
+      {run.proofCardId ? <ProofCard cardId={run.proofCardId} runId={run.runId} /> : <p>No proof card yet.</p>}
     </>
   );
 }
 
-function ProofCard({ cardId }: { cardId: string }) {
+function ProofCard({ cardId, runId }: { cardId: string; runId: string }) {
   const [card, setCard] = useState<any>(null);
   const [exported, setExported] = useState<any>(null);
   useEffect(
@@ -117,16 +106,28 @@ function ProofCard({ cardId }: { cardId: string }) {
     a.click();
     URL.revokeObjectURL(url);
   };
+  // A pack seals the run as it rests now; the pack page verifies it in the browser.
+  const sealPack = async () => {
+    const r = await api('POST', '/v1/audit/proofPacks', { runId });
+    location.hash = `#/proof-packs/${r.pack.packId}`;
+  };
   return (
     <section class="card">
       <h2>
         Proof card <code>{cardId}</code>
       </h2>
-      {card && <pre>{JSON.stringify(card, null, 2).slice(0, 4000)}</pre>}
+      {card && (
+        <pre tabIndex={0} aria-label="Proof card">
+          {JSON.stringify(card, null, 2).slice(0, 4000)}
+        </pre>
+      )}
       <button type="button" onClick={asyncHandler(exportCard)}>
         Export
       </button>{' '}
-      {exported && <span>Exported.</span>}
+      {exported && <span>Exported.</span>}{' '}
+      <button type="button" onClick={asyncHandler(sealPack)}>
+        Seal a proof pack
+      </button>
     </section>
   );
 }

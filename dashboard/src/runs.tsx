@@ -1,16 +1,21 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, when } from './api';
+import { api, query, when } from './api';
+import { follow, useResource } from './live';
+import { ErrorLine, Status, Table } from './ui';
 
 const STATUSES = [
   'queued',
   'running',
   'NEEDS_INPUT',
+  'awaitingProxy',
   'awaitingApproval',
+  'awaitingAction',
   'ready',
   'delivered',
   'blocked',
   'failed',
   'canceled',
+  'expired',
 ];
 const DOMAINS = [
   'hunt',
@@ -25,37 +30,46 @@ const DOMAINS = [
   'delivery',
   'migration',
   'security',
+  'benchmark',
 ];
-const REFRESH_MS = 2000;
+/** Runs still moving (every other status rests until someone or something answers). */
+const ACTIVE = ['queued', 'running'];
+/**
+ * How many moving runs the list follows at once: each is an SSE connection, and a browser holds six per origin over
+ * HTTP/1.1 (the run page and other tabs need theirs).
+ */
+const MAX_FOLLOWED = 3;
 
 type RunSummary = { runId: string; status: string; route: string[]; createdAt: string; finishedAt: string | null };
 
-/** The account's runs, newest first, refreshed every two seconds while the page is open. */
-export function RunsPage() {
-  const [runs, setRuns] = useState<RunSummary[]>([]);
-  const [filters, setFilters] = useState({ status: '', domain: '' });
-  const [error, setError] = useState('');
+/**
+ * The runs whose statuses are still moving are followed over their own SSE streams (`/v1/runs/{id}/events`): a
+ * hand-off or a rest reloads the list. The service has no account-wide stream of runs yet, so a run started
+ * elsewhere appears when the member returns to the tab or presses Refresh; nothing polls.
+ */
+function useFollowMoving(runs: RunSummary[] | undefined, reload: () => void) {
+  const moving = (runs ?? [])
+    .filter((r) => ACTIVE.includes(r.status))
+    .slice(0, MAX_FOLLOWED)
+    .map((r) => r.runId);
+  const key = moving.join(',');
   useEffect(() => {
-    let stop = false;
-    const q = new URLSearchParams(Object.entries(filters).filter(([, v]) => v)).toString();
-    const tick = async () => {
-      try {
-        const r = await api('GET', `/v1/runs?limit=50${q ? `&${q}` : ''}`);
-        if (!stop) {
-          setRuns(r.runs);
-          setError('');
-        }
-      } catch (e) {
-        if (!stop) setError((e as Error).message);
-      }
-      if (!stop) timer = setTimeout(tick, REFRESH_MS);
-    };
-    let timer = setTimeout(tick, 0);
-    return () => {
-      stop = true;
-      clearTimeout(timer);
-    };
-  }, [filters.status, filters.domain]);
+    const stops = moving.map((id) => follow(`/v1/runs/${id}/events`, ['handoff', 'final'], reload, 'final'));
+    return () => stops.forEach((stop) => stop());
+  }, [key]);
+}
+
+export function RunsPage() {
+  const [filters, setFilters] = useState({ status: '', domain: '' });
+  const {
+    data: runs,
+    error,
+    reload,
+  } = useResource<RunSummary[]>(
+    () => api('GET', `/v1/runs${query({ limit: 50, ...filters })}`).then((r) => r.runs),
+    [filters.status, filters.domain],
+  );
+  useFollowMoving(runs, () => void reload());
   const pick = (key: 'status' | 'domain') => (e: Event) =>
     setFilters({ ...filters, [key]: (e.currentTarget as HTMLSelectElement).value });
   return (
@@ -80,45 +94,37 @@ export function RunsPage() {
             ))}
           </select>
         </label>
+        <button type="button" onClick={() => void reload()}>
+          Refresh
+        </button>
       </div>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      <table>
-        <thead>
-          <tr>
-            <th>Run</th>
-            <th>Status</th>
-            <th>Route</th>
-            <th>Created</th>
-            <th>Finished</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((r) => (
-            <tr data-run={r.runId}>
-              <td>
-                <a href={`#/runs/${r.runId}`}>
-                  <code>{r.runId}</code>
-                </a>
-              </td>
-              <td>
-                <span class={`status s-${r.status}`}>{r.status}</span>
-              </td>
-              <td>{r.route.join(' → ')}</td>
-              <td>{when(r.createdAt)}</td>
-              <td>{when(r.finishedAt)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {runs.length === 0 && (
-        <p>
-          No runs yet. Start one with <code>POST /v1/orchestrator/run</code>.
-        </p>
-      )}
+      <ErrorLine error={error} />
+      <Table
+        caption="Runs, newest first"
+        rows={runs ?? []}
+        attrs={(r) => ({ 'data-run': r.runId })}
+        cols={[
+          [
+            'Run',
+            (r) => (
+              <a href={`#/runs/${r.runId}`}>
+                <code>{r.runId}</code>
+              </a>
+            ),
+          ],
+          ['Status', (r) => <Status value={r.status} />],
+          ['Route', (r) => r.route.join(' → ')],
+          ['Created', (r) => when(r.createdAt)],
+          ['Finished', (r) => when(r.finishedAt)],
+        ]}
+        empty={
+          runs && (
+            <>
+              No runs yet. Start one with <code>POST /v1/orchestrator/run</code>.
+            </>
+          )
+        }
+      />
     </>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { SCOPES as ALL_SCOPES } from '../../shared/scopes.js';
 import { actionRunner, api, asyncHandler, when } from './api';
+import { ErrorLine, Table } from './ui';
 
 /** What a new token may hold: the service's own list, less `admin` (minted only by the operator CLI). */
 const SCOPES = ALL_SCOPES.filter((s) => s !== 'admin');
@@ -37,7 +38,7 @@ function Secret({ secret, onDone }: { secret: { name: string; value: string }; o
   );
 }
 
-export function TokensPage() {
+export default function TokensPage() {
   const [tokens, setTokens] = useState<Token[]>([]);
   const [secret, setSecret] = useState<{ name: string; value: string } | null>(null);
   const [error, setError] = useState('');
@@ -71,52 +72,34 @@ export function TokensPage() {
     <>
       <h1>API tokens</h1>
       {secret && <Secret secret={secret} onDone={() => setSecret(null)} />}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      <table>
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Prefix</th>
-            <th>Scopes</th>
-            <th>Status</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th>
-              <span class="sr">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {tokens.map((t) => (
-            <tr data-token={t.name}>
-              <td>{t.name}</td>
-              <td>
-                <code>{t.prefix}…</code>
-              </td>
-              <td>{t.scopes.length === SCOPES.length ? 'all' : t.scopes.join(', ')}</td>
-              <td>{t.status}</td>
-              <td>{when(t.createdAt)}</td>
-              <td>{when(t.lastUsedAt)}</td>
-              <td>
-                {t.status === 'active' && (
-                  <>
-                    <button type="button" onClick={() => rotate(t)}>
-                      Rotate
-                    </button>{' '}
-                    <button type="button" onClick={() => revoke(t)}>
-                      Revoke
-                    </button>
-                  </>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <ErrorLine error={error} />
+      <Table
+        caption="API tokens"
+        rows={tokens}
+        attrs={(t) => ({ 'data-token': t.name })}
+        cols={[
+          ['Name', (t) => t.name],
+          ['Prefix', (t) => <code>{t.prefix}…</code>],
+          ['Scopes', (t) => (t.scopes.length === SCOPES.length ? 'all' : t.scopes.join(', '))],
+          ['Status', (t) => t.status],
+          ['Created', (t) => when(t.createdAt)],
+          ['Last used', (t) => when(t.lastUsedAt)],
+          [
+            '',
+            (t) =>
+              t.status === 'active' && (
+                <>
+                  <button type="button" onClick={() => rotate(t)}>
+                    Rotate
+                  </button>{' '}
+                  <button type="button" onClick={() => revoke(t)}>
+                    Revoke
+                  </button>
+                </>
+              ),
+          ],
+        ]}
+      />
       <form onSubmit={create} class="card">
         <h2>New token</h2>
         <label>

@@ -1,6 +1,6 @@
 import type { Account } from './main';
 
-export function UsagePage({ account }: { account: Account }) {
+export default function UsagePage({ account }: { account: Account }) {
   const u = account.usage;
   const pct = u.limit ? Math.min(100, Math.round((u.workflowRequests / u.limit) * 100)) : null;
   return (

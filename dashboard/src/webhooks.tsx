@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { actionRunner, api, when } from './api';
+import { ErrorLine, Table } from './ui';
 
 type Subscription = {
   subscriptionId: string;
@@ -21,7 +22,7 @@ type Delivery = {
 };
 
 /** Webhook subscriptions (create, pause, resume), the failed deliveries and their retry. */
-export function WebhooksPage() {
+export default function WebhooksPage() {
   const [subs, setSubs] = useState<Subscription[]>([]);
   const [failed, setFailed] = useState<Delivery[]>([]);
   const [secret, setSecret] = useState('');
@@ -59,11 +60,7 @@ export function WebhooksPage() {
   return (
     <>
       <h1>Webhooks</h1>
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
+      <ErrorLine error={error} />
       {secret && (
         <p class="card">
           Signing secret, shown once: <code class="secret">{secret}</code>{' '}
@@ -73,42 +70,29 @@ export function WebhooksPage() {
         </p>
       )}
       <h2>Subscriptions</h2>
-      <table>
-        <thead>
-          <tr>
-            <th>Endpoint</th>
-            <th>Events</th>
-            <th>Mode</th>
-            <th>Status</th>
-            <th>
-              <span class="sr">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {subs.map((s) => (
-            <tr>
-              <td>
-                <code>{s.endpoint}</code>
-              </td>
-              <td>{s.events.join(', ')}</td>
-              <td>{s.mode}</td>
-              <td>{s.status}</td>
-              <td>
-                {s.status === 'active' ? (
-                  <button type="button" onClick={() => setStatus(s, 'paused')}>
-                    Pause
-                  </button>
-                ) : (
-                  <button type="button" onClick={() => setStatus(s, 'active')}>
-                    Resume
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        caption="Webhook subscriptions"
+        rows={subs}
+        cols={[
+          ['Endpoint', (s) => <code>{s.endpoint}</code>],
+          ['Events', (s) => s.events.join(', ')],
+          ['Mode', (s) => s.mode],
+          ['Status', (s) => s.status],
+          [
+            '',
+            (s) =>
+              s.status === 'active' ? (
+                <button type="button" onClick={() => setStatus(s, 'paused')}>
+                  Pause
+                </button>
+              ) : (
+                <button type="button" onClick={() => setStatus(s, 'active')}>
+                  Resume
+                </button>
+              ),
+          ],
+        ]}
+      />
       <form class="card" onSubmit={create}>
         <h2>New subscription</h2>
         <label>
@@ -116,45 +100,31 @@ export function WebhooksPage() {
           <input name="endpoint" type="url" required />
         </label>
         <label>
-          Events (comma-separated; patterns such as <code>run.*</code>)<input name="events" required value="run.*" />
+          Events (comma-separated; patterns such as <code>run.*</code>)
+          <input name="events" required defaultValue="run.*" />
         </label>
         <button type="submit">Subscribe</button>
       </form>
       <h2>Failed deliveries</h2>
-      <table>
-        <thead>
-          <tr>
-            <th>Delivery</th>
-            <th>Event</th>
-            <th>Attempt</th>
-            <th>Response</th>
-            <th>Finished</th>
-            <th>
-              <span class="sr">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {failed.map((d) => (
-            <tr>
-              <td>
-                <code>{d.deliveryId}</code>
-              </td>
-              <td>
-                <code>{d.eventId}</code>
-              </td>
-              <td>{d.attempt}</td>
-              <td>{d.responseStatus ?? d.error ?? '—'}</td>
-              <td>{when(d.finishedAt)}</td>
-              <td>
-                <button type="button" onClick={() => retry(d)}>
-                  Retry
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <Table
+        caption="Failed deliveries"
+        rows={failed}
+        cols={[
+          ['Delivery', (d) => <code>{d.deliveryId}</code>],
+          ['Event', (d) => <code>{d.eventId}</code>],
+          ['Attempt', (d) => d.attempt],
+          ['Response', (d) => d.responseStatus ?? d.error ?? '—'],
+          ['Finished', (d) => when(d.finishedAt)],
+          [
+            '',
+            (d) => (
+              <button type="button" onClick={() => retry(d)}>
+                Retry
+              </button>
+            ),
+          ],
+        ]}
+      />
       {failed.length === 0 && <p>No failed deliveries.</p>}
     </>
   );

