@@ -12,6 +12,8 @@ export interface PrismMock {
   url: string;
   /** Everything Prism printed (its validation findings name the field a request got wrong). */
   output(): string;
+  /** The lines of its output that report a request breaking the contract. */
+  violations(): string[];
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startPrism(
   return {
     url: `http://127.0.0.1:${port}`,
     output: () => out,
+    violations: () => out.split('\n').filter((l) => /Violation:|✖ +error/.test(l)),
     stop: async () => {
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once('exit', resolve));
