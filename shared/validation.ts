@@ -15,14 +15,19 @@ const MAX_OFFSET_MINUTES = 14 * 60;
 
 /**
  * RFC 3339 as ajv-formats checks it, narrowed to timestamps Postgres
- * accepts: it refuses year 0000 and offsets beyond ±15:59, so either one in a
- * filter or a stored field was a 500 instead of a 400.
+ * accepts and answers read back: it refuses year 0000 and offsets beyond
+ * ±15:59, so either one in a filter or a stored field was a 500 instead of a
+ * 400; and the instant must be one a JavaScript Date holds within years
+ * 0001–9999 (a leap second or an offset can carry 9999-12-31 into year 10000,
+ * which Postgres would store and no answer could show as RFC 3339).
  */
 function storableDateTime(rfc3339: (s: string) => boolean) {
   return (s: string): boolean => {
     if (!rfc3339(s) || s.startsWith('0000')) return false;
     const offset = /([+-])(\d\d):?(\d\d)$/.exec(s);
-    return !offset || Number(offset[2]) * 60 + Number(offset[3]) <= MAX_OFFSET_MINUTES;
+    if (offset && Number(offset[2]) * 60 + Number(offset[3]) > MAX_OFFSET_MINUTES) return false;
+    const year = new Date(s).getUTCFullYear();
+    return year >= 1 && year <= 9999;
   };
 }
 

@@ -126,7 +126,7 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
       assert.equal(header.body.error, 'invalidPayload');
     });
 
-    it('timestamps Postgres cannot store (year 0000, offsets past ±14:00) are 400 naming the filter', async () => {
+    it('timestamps Postgres cannot store or answers cannot show (year 0000, offsets past ±14:00, past 9999) are 400', async () => {
       assertNamesField(
         await harness.call('GET', '/v1/runs?createdAfter=0000-01-01T00:00:00Z', { token }),
         'query:/createdAfter',
@@ -139,9 +139,19 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
         await harness.call('GET', '/v1/events?since=0001-01-01T00:00:00%2B23:59', { token }),
         'query:/since',
       );
+      // A leap second, or an offset, that carries the instant past 9999-12-31 is no instant an answer can show.
+      assertNamesField(
+        await harness.call('GET', '/v1/runs?createdBefore=9999-12-31T23:59:60Z', { token }),
+        'query:/createdBefore',
+      );
+      const stored = await harness.call('POST', '/v1/signals', {
+        token,
+        body: { type: 't', subject: 's', source: 'fuzz', sourceId: 'leap', observedAt: '9999-12-31T23:00:00-14:00' },
+      });
+      assertNamesField(stored, '/observedAt');
       const fine = await harness.call(
         'GET',
-        '/v1/runs?createdAfter=0001-01-01T00:00:00%2B14:00&createdBefore=9999-12-31T23:59:60Z',
+        '/v1/runs?createdAfter=0001-01-01T00:00:00Z&createdBefore=9999-12-31T23:59:59%2B14:00',
         { token },
       );
       assert.equal(fine.status, 200, fine.text);
