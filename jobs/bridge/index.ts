@@ -24,3 +24,13 @@ export {
 export { adapterFor, type ProviderCallContext, type ProviderResult } from './providers/index.js';
 export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';
+export { providerContextFor } from './provider-context.js';
+export {
+  commitGates,
+  findDispatchedRun,
+  githubClient,
+  repoOf,
+  workflowRunNow,
+  type FailedJob,
+  type WorkflowRunState,
+} from './providers/github.js';

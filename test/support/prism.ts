@@ -23,10 +23,19 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startPrism(document: string, waitMs = 120_000): Promise<PrismMock> {
+/**
+ * `dynamic`: answers generated from the response schemas (Prism's `-d`) instead of the document's examples, for a
+ * document whose examples no longer match its schemas (GitHub's).
+ */
+export async function startPrism(
+  document: string,
+  waitMs = 120_000,
+  opts: { dynamic?: boolean } = {},
+): Promise<PrismMock> {
   const port = await freePort();
   const bin = path.join(ROOT, 'node_modules', '.bin', 'prism');
-  const child: ChildProcess = spawn(bin, ['mock', '--errors', '-h', '127.0.0.1', '-p', String(port), document], {
+  const args = ['mock', '--errors', ...(opts.dynamic ? ['-d'] : []), '-h', '127.0.0.1', '-p', String(port), document];
+  const child: ChildProcess = spawn(bin, args, {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
