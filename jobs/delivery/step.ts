@@ -45,7 +45,7 @@ function autonomyView(verdict: AutonomyVerdict, plan: DeliveryPlan) {
     maxActions: verdict.maxActions,
     needsGrant: verdict.needsGrant,
     reasons: verdict.reasons,
-    autonomousToCompletion: verdict.granted && plan.finalStatus === 'delivered',
+    autonomousToCompletion: verdict.granted && (plan.finalStatus === 'delivered' || plan.finalStatus === 'dryRun'),
   };
 }
 
