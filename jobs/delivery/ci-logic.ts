@@ -1,4 +1,12 @@
-import type { Stage } from './logic.js';
+import type { STAGE_STATUSES } from '../../shared/schemas/delivery-ops.js';
+
+/** The deploy stage as logic.ts's `Stage` has it (declared here: logic.ts imports this file). */
+export interface Stage {
+  name: 'deploy';
+  status: (typeof STAGE_STATUSES)[number];
+  findings: string[];
+  detail?: Record<string, unknown>;
+}
 
 type Obj = Record<string, any>;
 

@@ -45,9 +45,7 @@ export async function claimDueCiRuns(db: Db, minAgeSeconds: number, limit: numbe
   return db.transaction(async (trx) => {
     const due: CiRunRow[] = await trx('delivery_ci_runs')
       .whereNull('resumed_at')
-      .andWhere((q) =>
-        q.whereNull('checked_at').orWhereRaw('checked_at <= now() - make_interval(secs => ?)', [minAgeSeconds]),
-      )
+      .andWhereRaw('(checked_at IS NULL OR checked_at <= now() - make_interval(secs => ?))', [minAgeSeconds])
       .orderByRaw('checked_at NULLS FIRST')
       .limit(limit)
       .forUpdate()
