@@ -33,3 +33,13 @@ export { providerCallbackUrl } from './providers/callback-url.js';
 export { readStepRequest } from './step-logic.js';
 export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';
+export { providerContextFor } from './provider-context.js';
+export {
+  commitGates,
+  findDispatchedRun,
+  githubClient,
+  repoOf,
+  workflowRunNow,
+  type FailedJob,
+  type WorkflowRunState,
+} from './providers/github.js';

@@ -12,7 +12,7 @@ type Obj = Record<string, any>;
  * actions the grant must cover (commands need `allowCommands`; a secret's
  * value always needs a person). Granted, each step is listed as a dry run —
  * this service runs no command on anyone's machine — and the run is
- * `delivered`; refused, the run rests at `awaitingApproval` naming what to grant.
+ * `dryRun` (nothing is executed: never `delivered`); refused, the run rests at `awaitingApproval` naming what to grant.
  */
 export async function environmentAutonomy(
   input: StepInput,
@@ -44,9 +44,8 @@ export async function environmentAutonomy(
   };
   const proceed = answer === 'approved' || (answer === null && verdict.granted);
   const finalStatus =
-    configure.status === 'blocked' || answer === 'rejected' ? 'blocked' : proceed ? 'delivered' : undefined;
-  const stepStatus =
-    finalStatus === 'delivered' ? 'dry run' : finalStatus === 'blocked' ? 'skipped' : 'awaitingApproval';
+    configure.status === 'blocked' || answer === 'rejected' ? 'blocked' : proceed ? 'dryRun' : undefined;
+  const stepStatus = finalStatus === 'dryRun' ? 'dry run' : finalStatus === 'blocked' ? 'skipped' : 'awaitingApproval';
   const actions = verdict.decisions.map((d, i) => ({
     ...d,
     order: steps[i]?.order,
@@ -58,7 +57,7 @@ export async function environmentAutonomy(
           : 'awaitingApproval',
   }));
   const handoff =
-    finalStatus === 'delivered'
+    finalStatus === 'dryRun'
       ? {
           to: 'operator',
           message:
@@ -88,7 +87,7 @@ export async function environmentAutonomy(
       maxActions: verdict.maxActions,
       needsGrant: answer ? [] : verdict.needsGrant,
       reasons: answer ? [] : verdict.reasons,
-      autonomousToCompletion: verdict.granted && answer === null && finalStatus === 'delivered',
+      autonomousToCompletion: verdict.granted && answer === null && finalStatus === 'dryRun',
     },
   };
   const outcome: StepOutcome = {

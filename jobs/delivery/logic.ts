@@ -1,5 +1,6 @@
 import type { STAGE_NAMES, STAGE_STATUSES } from '../../shared/schemas/delivery-ops.js';
 import type { AutonomyVerdict } from './autonomy.js';
+import type { CiPhase } from './ci-logic.js';
 
 export type StageName = (typeof STAGE_NAMES)[number];
 export type StageStatus = (typeof STAGE_STATUSES)[number];
@@ -38,7 +39,7 @@ export interface DeliveryContext {
    * The account's CI connector (capability ci.trigger) and whether the deploy went out through it; null: none, a dry
    * run.
    */
-  connector: { connectorId: string; dispatched: boolean; note: string } | null;
+  connector: { connectorId: string; kind?: string; dispatched: boolean; note: string; ci?: CiPhase } | null;
   /** Findings of the monitor stage (kubernetes and incident analyzers over what the run was given). */
   monitor: { checked: string[]; problems: string[]; remediations: string[] };
 }
@@ -46,9 +47,15 @@ export interface DeliveryContext {
 export interface DeliveryPlan {
   stages: Stage[];
   handoff: Handoff;
-  /** `delivered` or `blocked` when the run ends here; absent when it rests at the deploy gate. */
-  finalStatus?: 'delivered' | 'blocked';
-  gate?: { question: string; needsGrant?: string[] };
+  /**
+   * How the run ends here: `delivered` (a live deploy that succeeded), `dryRun` (nothing was deployed), `blocked` or
+   * `failed` (the CI run failed); absent when it rests (at a gate, or following its CI run).
+   */
+  finalStatus?: 'delivered' | 'dryRun' | 'blocked' | 'failed';
+  /** `rerunFailedJobs`: the gate asks for a re-run of a failed CI run's jobs, not for the deploy. */
+  gate?: { question: string; needsGrant?: string[]; purpose?: 'rerunFailedJobs' };
+  /** The run rests until its CI run has an outcome. */
+  wait?: 'awaitingCi';
 }
 
 function configureStage(env: Obj | undefined): Stage {
@@ -152,29 +159,34 @@ export function planDelivery(ctx: DeliveryContext): DeliveryPlan {
       },
     };
   }
-  const live = ctx.connector?.dispatched === true;
+  const ci = ctx.connector?.ci;
+  if (ci && ci.phase !== 'succeeded') return ciRest(ctx, stages, ci, target);
+  // Live: dispatched through a connector that cannot be followed, or a followed CI run that succeeded.
+  const live = ctx.connector?.dispatched === true || ci?.phase === 'succeeded';
   const steps = ((ctx.plan.steps ?? []) as Obj[]).map((s) => s.description as string);
-  const deploy: Stage = live
-    ? {
-        name: 'deploy',
-        status: 'deployed',
-        findings: [
-          `dispatched through CI connector ${ctx.connector!.connectorId} (${ctx.connector!.note}; its id is ` +
-            `the Idempotency-Key the CI sees on every attempt)`,
-        ],
-        detail: { idempotencyKey: ctx.runId, steps },
-      }
-    : {
-        name: 'deploy',
-        status: 'dry run',
-        findings: [
-          `dry run: ` +
-            `${ctx.connector ? ctx.connector.note : 'no CI connector (capability ci.trigger) is configured'}; ` +
-            `nothing was deployed`,
-          ...steps,
-        ],
-        detail: { idempotencyKey: ctx.runId, steps },
-      };
+  const deploy: Stage = ci
+    ? ci.stage
+    : live
+      ? {
+          name: 'deploy',
+          status: 'deployed',
+          findings: [
+            `dispatched through CI connector ${ctx.connector!.connectorId} (${ctx.connector!.note}; its id is ` +
+              `the Idempotency-Key the CI sees on every attempt)`,
+          ],
+          detail: { idempotencyKey: ctx.runId, steps },
+        }
+      : {
+          name: 'deploy',
+          status: 'dry run',
+          findings: [
+            `dry run: ` +
+              `${ctx.connector ? ctx.connector.note : 'no CI connector (capability ci.trigger) is configured'}; ` +
+              `nothing was deployed`,
+            ...steps,
+          ],
+          detail: { idempotencyKey: ctx.runId, steps },
+        };
   const monitor: Stage = ctx.monitor.problems.length
     ? { name: 'monitor', status: 'failed', findings: ctx.monitor.problems, detail: { checked: ctx.monitor.checked } }
     : {
@@ -218,14 +230,47 @@ export function planDelivery(ctx: DeliveryContext): DeliveryPlan {
   }
   return {
     stages: [...stages, deploy, monitor, skipped('repair', 'nothing to repair')],
-    finalStatus: 'delivered',
+    // A deploy that did not go out is no delivery: the run says it was a dry run.
+    finalStatus: live ? 'delivered' : 'dryRun',
     handoff: {
       to: 'operator',
-      message: live
-        ? `${target} was dispatched through the CI connector (idempotency key ${ctx.runId}); watch its rollout`
-        : `dry run: ${target} was planned and validated, nothing was deployed; configure a CI connector ` +
-          `(ci.trigger) to deploy live`,
+      message: ci
+        ? `${target} was deployed: ${ci.stage.findings[0]}`
+        : live
+          ? `${target} was dispatched through the CI connector (idempotency key ${ctx.runId}); watch its rollout`
+          : `dry run: ${target} was planned and validated, nothing was deployed; configure a CI connector ` +
+            `(ci.trigger) to deploy live`,
       mode,
     },
+  };
+}
+
+/** A delivery whose CI run is under way (rest until it ends) or failed (a re-run gate, or the end). */
+function ciRest(ctx: DeliveryContext, stages: Stage[], ci: CiPhase, target: string): DeliveryPlan {
+  if (ci.phase === 'running')
+    return {
+      stages: [...stages, ci.stage, { name: 'monitor', status: 'pending', findings: [] }, skipped('repair', 'not yet')],
+      wait: 'awaitingCi',
+      handoff: { to: 'operator', message: `${target}: ${ci.stage.findings[0]}; the run rests until it ends` },
+    };
+  const monitor = skipped('monitor', 'the deploy failed: nothing to watch');
+  if (ci.rerunOffered) {
+    const question = `the CI run of ${target} failed: re-run its failed jobs?`;
+    return {
+      stages: [...stages, ci.stage, monitor, { name: 'repair', status: 'awaitingApproval', findings: [question] }],
+      gate: { question, purpose: 'rerunFailedJobs' },
+      handoff: {
+        to: 'approver',
+        message:
+          `${question} POST /v1/delivery/runs/${ctx.runId}/resume with {"approved": true} re-runs them (another ` +
+          `member than the submitter), false ends the run failed`,
+        resume: `/v1/delivery/runs/${ctx.runId}/resume`,
+      },
+    };
+  }
+  return {
+    stages: [...stages, ci.stage, monitor, skipped('repair', 'no re-run was offered or approved')],
+    finalStatus: 'failed',
+    handoff: { to: 'owner', message: `${target} failed in CI: ${ci.stage.findings.join('; ').slice(0, 2000)}` },
   };
 }

@@ -6,6 +6,7 @@
 import { defineDomain } from '../domain.js';
 import { grantRoutes } from './grant-routes.js';
 import { routes as runRoutes } from './routes.js';
+import { followCiRuns } from './ci-follow.js';
 import { deliveryStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -21,7 +22,13 @@ export const delivery = defineDomain({
     approve: { description: 'Approve the deploy (or the actions autonomy did not cover)' },
     reject: { description: 'Refuse it: the run ends blocked' },
   },
-  statuses: { resting: ['awaitingApproval'], final: { delivered: 'succeeded', blocked: 'failed' } },
+  // awaitingCi: the deploy's workflow run is under way (the delivery.ci sweep resumes the run when it ends); dryRun:
+  // nothing was deployed (no CI connector, or a dry run asked for); failed: the CI run failed.
+  statuses: {
+    resting: ['awaitingApproval', 'awaitingCi'],
+    final: { delivered: 'succeeded', blocked: 'failed', dryRun: 'succeeded', failed: 'failed' },
+  },
+  sweeps: { 'delivery.ci': { cron: '* * * * *', run: (deps) => followCiRuns(deps) } },
   runView: (results) => {
     const d = results.delivery as { stages?: unknown; handoff?: unknown } | undefined;
     return d ? { stages: d.stages ?? [], handoff: d.handoff ?? null } : {};

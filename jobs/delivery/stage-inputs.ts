@@ -51,15 +51,20 @@ export async function ciConnector(
   accountId: string,
   runId: string,
   dryRunAsked: boolean,
-): Promise<{ connectorId: string; dispatched: boolean; note: string } | null> {
-  const row = (await connectorsWithCapability(deps.db, accountId, 'ci.trigger', 10)).find(
+  want: { connectorId?: string; github?: boolean } = {},
+): Promise<{ connectorId: string; kind: string; dispatched: boolean; note: string } | null> {
+  const usable = (await connectorsWithCapability(deps.db, accountId, 'ci.trigger', 10)).filter(
     (c) => c.status !== 'disabled',
   );
+  // The connector the run names, else a GitHub one when the run names a workflow, else the newest.
+  const row = want.connectorId
+    ? usable.find((c) => c.connector_id === want.connectorId)
+    : ((want.github ? usable.find((c) => c.kind === 'github') : undefined) ?? usable[0]);
   if (!row) return null;
   const note = dryRunAsked
     ? `the autonomy grant asked for a dry run (CI connector ${row.connector_id} is configured)`
     : `CI connector ${row.connector_id} is configured (idempotency key ${runId})`;
-  return { connectorId: row.connector_id, dispatched: false, note };
+  return { connectorId: row.connector_id, kind: row.kind, dispatched: false, note };
 }
 
 /**
@@ -77,9 +82,11 @@ export async function dispatchDeploy(
   runId: string,
   connectorId: string,
   input: Record<string, unknown>,
+  opts: { capability?: string; id?: string } = {},
 ): Promise<{ actionId: string } | { refused: string }> {
   const { accountId } = principal;
-  const id = `bac_${runId.replace(/^run_/, '')}`;
+  const id = opts.id ?? `bac_${runId.replace(/^run_/, '')}`;
+  const capability = opts.capability ?? 'ci.trigger';
   const existing = await getAction(deps.db, accountId, id);
   if (existing) {
     // Written by an earlier attempt of this step; queue it again only if it never got to run (a retried enqueue adds
@@ -88,7 +95,7 @@ export async function dispatchDeploy(
     return { actionId: id };
   }
   try {
-    const checked = await checkAction(deps, principal, { connectorId, capability: 'ci.trigger', input });
+    const checked = await checkAction(deps, principal, { connectorId, capability, input });
     const row = await writeAction(deps.db, accountId, checked, `run:${runId}`, id);
     await enqueueAction(deps, row);
     return { actionId: row.id };

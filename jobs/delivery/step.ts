@@ -9,6 +9,8 @@ import { environmentAutonomy } from './environment-mode.js';
 import { gateAnswer, objectArray, stringRecord, text } from '../../shared/step-inputs.js';
 import { planDelivery, type DeliveryContext, type DeliveryPlan } from './logic.js';
 import { ciConnector, dispatchDeploy, validateAnalyzers } from './stage-inputs.js';
+import { ciTargetOf } from './ci-logic.js';
+import { ciDeployPhase, ciResumeOf } from './ci-step.js';
 import { requireRunEffect } from '../orchestrator/index.js';
 
 /** The actions of a delivery an autonomy grant must cover, in order: each stage the run performs. */
@@ -43,7 +45,7 @@ function autonomyView(verdict: AutonomyVerdict, plan: DeliveryPlan) {
     maxActions: verdict.maxActions,
     needsGrant: verdict.needsGrant,
     reasons: verdict.reasons,
-    autonomousToCompletion: verdict.granted && plan.finalStatus === 'delivered',
+    autonomousToCompletion: verdict.granted && (plan.finalStatus === 'delivered' || plan.finalStatus === 'dryRun'),
   };
 }
 
@@ -74,7 +76,9 @@ export const deliveryStep: StepHandler = async (input, deps) => {
       artifacts: stringRecord(m.artifacts),
       previousVersion: text(m.previousVersion),
     });
-  const answer = gateAnswer(input.resume);
+  // Resumed by its CI run, or at the re-run gate: the deploy itself was approved (or needed no approval) before.
+  const answer = ciResumeOf(input) ? 'approved' : gateAnswer(input.resume);
+  const target = ciTargetOf(m);
   const grant = runGrantOf?.grant;
   const autonomy =
     runGrantOf && !answer
@@ -98,15 +102,41 @@ export const deliveryStep: StepHandler = async (input, deps) => {
     unavailable,
     approval: answer ?? (autonomy?.granted ? 'granted' : 'pending'),
     autonomy,
-    connector: await ciConnector(deps, input.accountId, input.runId, dryRunAsked),
+    connector: await ciConnector(deps, input.accountId, input.runId, dryRunAsked, {
+      connectorId: target && 'owner' in target ? target.connectorId : undefined,
+      github: Boolean(target && 'owner' in target),
+    }),
     monitor: monitorFindings(m),
   };
   let result = planDelivery(ctx);
   // The deploy goes ahead (no gate holds it) and a CI connector is there: send it, once per run, then say it went out.
-  if (ctx.connector && !dryRunAsked && result.stages.find((s) => s.name === 'deploy')?.status === 'dry run') {
+  const ci = ctx.connector;
+  const goesOut = ci && !dryRunAsked && result.stages.find((s) => s.name === 'deploy')?.status === 'dry run';
+  if (ci && goesOut && ci.kind === 'github') {
+    // A GitHub connector runs the deploy as a workflow run, followed to its end (ci-follow.ts); without a workflow
+    // named (`ci`), nothing is sent and the run says why.
+    const c = ci;
+    const connector =
+      target && 'owner' in target
+        ? {
+            ...c,
+            ci: await ciDeployPhase(
+              deps,
+              input,
+              () => requireRunEffect(deps, input, 'delivery.deploy'),
+              c.connectorId,
+              target,
+            ),
+          }
+        : {
+            ...c,
+            note: `GitHub connector ${c.connectorId}: ${target ? target.problem : 'the run names no ci.repo and ci.workflow'}`,
+          };
+    result = planDelivery({ ...ctx, connector });
+  } else if (ci && goesOut) {
     // The run acts within its grant: a live deploy needs delivery:write (and bridge:write for the connector call).
     const actor = await requireRunEffect(deps, input, 'delivery.deploy');
-    const sent = await dispatchDeploy(deps, actor, input.runId, ctx.connector.connectorId, {
+    const sent = await dispatchDeploy(deps, actor, input.runId, ci.connectorId, {
       service,
       environment,
       version,
@@ -115,8 +145,8 @@ export const deliveryStep: StepHandler = async (input, deps) => {
     });
     const connector =
       'actionId' in sent
-        ? { ...ctx.connector, dispatched: true, note: `bridge action ${sent.actionId}` }
-        : { ...ctx.connector, note: `CI connector ${ctx.connector.connectorId} refused the deploy: ${sent.refused}` };
+        ? { ...ci, dispatched: true, note: `bridge action ${sent.actionId}` }
+        : { ...ci, note: `CI connector ${ci.connectorId} refused the deploy: ${sent.refused}` };
     result = planDelivery({ ...ctx, connector });
   }
   const output = {
@@ -126,6 +156,9 @@ export const deliveryStep: StepHandler = async (input, deps) => {
     version,
     stages: result.stages,
     handoff: result.handoff,
+    ...(result.stages.find((st) => st.name === 'deploy')?.detail?.run
+      ? { ci: result.stages.find((st) => st.name === 'deploy')!.detail!.run }
+      : {}),
     idempotencyKey: input.runId,
     ...(grant ? { autonomy: autonomy ? autonomyView(autonomy, result) : { resolvedBy: answer } } : {}),
   };
@@ -143,13 +176,22 @@ export const deliveryStep: StepHandler = async (input, deps) => {
     ],
     openQuestions: result.gate ? [result.gate.question] : [],
   };
+  if (result.wait === 'awaitingCi') {
+    const deploy = result.stages.find((st) => st.name === 'deploy')!;
+    return {
+      ...outcome,
+      suspend: { kind: 'awaitingCi', payload: { service, environment, version, ...deploy.detail } },
+    };
+  }
   if (result.gate)
     return {
       ...outcome,
       suspend: {
         kind: 'awaitingApproval',
         payload: {
+          // A re-run of failed jobs deploys again: the account's policy for deploys decides who may approve it.
           gate: 'deploy',
+          ...(result.gate.purpose ? { purpose: result.gate.purpose } : {}),
           question: result.gate.question,
           service,
           environment,

@@ -80,6 +80,8 @@ export const POLICY: Readonly<Record<PolicyDomain, DomainPolicy>> = {
           'http.post',
           'http.put',
           'ci.trigger',
+          'ci.rerun',
+          'incident.page',
           'tickets.create',
           'tickets.update',
           'calendar.create',

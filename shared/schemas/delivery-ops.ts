@@ -170,6 +170,8 @@ export const STAGE_STATUSES = [
   'pending',
   'awaitingApproval',
   'dry run',
+  // The deploy's CI run is under way (the run rests at awaitingCi until it ends).
+  'running',
   'deployed',
   'blocked',
 ] as const;
@@ -177,7 +179,9 @@ export const DELIVERY_STATUSES = [
   'queued',
   'running',
   'awaitingApproval',
+  'awaitingCi',
   'delivered',
+  'dryRun',
   'blocked',
   'failed',
   'canceled',

@@ -15,6 +15,29 @@ export const Artifacts = Type.Object(
   { additionalProperties: true },
 );
 
+/** Where the deploy runs and whose commit the gates are read from: a GitHub Actions workflow (issue 33). */
+export const CiTarget = Type.Object(
+  {
+    repo: Type.String({ pattern: '^[A-Za-z0-9_.-]{1,100}/[A-Za-z0-9_.-]{1,100}$', description: 'owner/name' }),
+    workflow: Type.Optional(
+      Type.String({ pattern: '^([A-Za-z0-9_.-]+\\.ya?ml|\\d+)$', description: 'the workflow file (deploy.yml) or id' }),
+    ),
+    ref: Type.Optional(Str(255)),
+    inputs: Type.Optional(
+      Type.Record(Type.String(), Type.Union([Type.String({ maxLength: 1000 }), Type.Number(), Type.Boolean()]), {
+        maxProperties: 9,
+        description:
+          "the workflow's inputs; it must also declare `awp_run` (the correlation id) and show it in run-name",
+      }),
+    ),
+    connectorId: Type.Optional(Str(100)),
+    sha: Type.Optional(Type.String({ pattern: '^[0-9a-f]{7,40}$', description: 'the commit whose checks are gates' })),
+    pullNumber: Type.Optional(Type.Integer({ minimum: 1, description: 'the pull request whose reviews are a gate' })),
+    rerunFailedJobs: Type.Optional(StringEnum(['onApproval', 'never'] as const)),
+  },
+  { additionalProperties: false },
+);
+
 export const EnvironmentConfigure = Type.Object(
   { files: Files, repoUrl: Type.Optional(Str(2000)) },
   { $id: 'EnvironmentConfigureRequest', additionalProperties: true },
@@ -27,6 +50,7 @@ export const CicdPlan = Type.Object(
     strategy: Type.Optional(Strategy),
     artifacts: Type.Optional(Artifacts),
     previousVersion: Type.Optional(Str()),
+    ci: Type.Optional(CiTarget),
   },
   { $id: 'CicdPlanRequest', additionalProperties: true },
 );
@@ -46,6 +70,7 @@ export const DeliveryRun = Type.Object(
     strategy: Type.Optional(Strategy),
     artifacts: Type.Optional(Artifacts),
     files: Type.Optional(Files),
+    ci: Type.Optional(CiTarget),
   },
   { $id: 'DeliveryRunRequest', additionalProperties: true },
 );

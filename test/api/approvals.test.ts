@@ -55,7 +55,7 @@ describe('separation of duties', () => {
         body: { approved: true },
       });
       assert.equal(ok.status, 200, ok.text);
-      assert.equal(ok.body.status, 'delivered');
+      assert.equal(ok.body.status, 'dryRun');
       const log = await harness.call('GET', `/v1/audit/log?resourceType=run&resourceId=${run.body.runId}`, {
         token: a.token,
       });
@@ -128,7 +128,7 @@ describe('separation of duties', () => {
       body: { approved: true },
     });
     assert.equal(self.status, 200, self.text);
-    assert.equal(self.body.status, 'delivered');
+    assert.equal(self.body.status, 'dryRun');
     const audit = await harness.call('GET', '/v1/audit/log?action=policy.*', { token: a.token });
     assert.equal(audit.body.entries[0].memberId, admin.memberId);
   });

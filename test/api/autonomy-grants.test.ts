@@ -32,7 +32,7 @@ describe('autonomy grants', () => {
       assert.equal(created.body.grant.createdBy, approver.memberId);
       const run = await autonomous(a.token, { grantId });
       assert.equal(run.status, 200, run.text);
-      assert.equal(run.body.status, 'delivered', run.text);
+      assert.equal(run.body.status, 'dryRun', run.text);
       assert.equal(run.body.autonomy.autonomousToCompletion, true);
       assert.equal(
         (await harness.call('GET', `/v1/delivery/autonomy/grants/${grantId}`, { token: a.token })).body.grant.used,
@@ -43,7 +43,7 @@ describe('autonomy grants', () => {
       assert.equal(self.status, 409, self.text);
       assert.equal(self.body.error, 'selfApproval');
       const second = await autonomous(a.token, { grantId });
-      assert.equal(second.body.status, 'delivered', 'a budget of 8 covers two runs of 4 actions');
+      assert.equal(second.body.status, 'dryRun', 'a budget of 8 covers two runs of 4 actions');
       const third = await autonomous(a.token, { grantId });
       assert.equal(third.status, 422, third.text);
       assert.equal(third.body.details.reason, 'grantNotUsable');

@@ -89,7 +89,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
       ...release,
       grantId: await grantOf({ enabled: true, allowedActions: all, maxActions: 4 }),
     });
-    assert.equal(res.body.status, 'delivered', res.text);
+    assert.equal(res.body.status, 'dryRun', res.text);
     assert.deepEqual(
       res.body.autonomy.actions.map((x: any) => [x.action, x.decision, x.status]),
       [
@@ -111,7 +111,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
     });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(Object.keys(res.body).sort(), ['autonomy', 'ok', 'result', 'status']);
-    assert.deepEqual([res.body.ok, res.body.status], [true, 'delivered']);
+    assert.deepEqual([res.body.ok, res.body.status], [true, 'dryRun']);
     const { autonomousToCompletion, budgetUsed, actions } = res.body.autonomy;
     assert.deepEqual([autonomousToCompletion, budgetUsed, actions.length], [true, 4, 4]);
     for (const x of actions)
@@ -132,7 +132,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
       assert.ok(!result.isError, JSON.stringify(result));
       const out = result.structuredContent as any;
       assert.deepEqual(Object.keys(out).sort(), ['autonomy', 'ok', 'result', 'status']);
-      assert.deepEqual([out.status, out.autonomy.autonomousToCompletion], ['delivered', true]);
+      assert.deepEqual([out.status, out.autonomy.autonomousToCompletion], ['dryRun', true]);
     } finally {
       await client.close();
     }
@@ -149,8 +149,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
   });
 
   it(
-    'environment mode: commands need allowCommands, secrets need a person; granted setup is a dry run to ' +
-      'delivered',
+    'environment mode: commands need allowCommands, secrets need a person; granted setup is a dry run to ' + 'dryRun',
     async () => {
       const actions = ['installRuntime', 'startServices', 'installDependencies'];
       const noCommands = await autonomous(a.token, {
@@ -177,7 +176,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
         files: PROJECTS.go,
         grantId: await grantOf({ enabled: true, allowCommands: true, allowedActions: actions, workdir: '/src/svc' }),
       });
-      assert.equal(granted.body.status, 'delivered', granted.text);
+      assert.equal(granted.body.status, 'dryRun', granted.text);
       assert.ok(
         granted.body.autonomy.actions.every((x: any) => x.decision === 'autoApproved' && x.status === 'dry run'),
       );
@@ -187,7 +186,7 @@ describe('bounded autonomy: POST /v1/orchestrator/autonomous', () => {
         token: approver.token,
         body: { approved: true },
       });
-      assert.equal(resumed.body.status, 'delivered', 'a person approves what autonomy did not cover');
+      assert.equal(resumed.body.status, 'dryRun', 'a person approves what autonomy did not cover');
       assert.equal(resumed.body.autonomy.autonomousToCompletion, false);
     },
   );

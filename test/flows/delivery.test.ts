@@ -34,7 +34,7 @@ describe('delivery runs through the queue: staging, prod gate, approve, reject',
         },
       });
       assert.equal(res.status, 200, res.text);
-      assert.equal(res.body.status, 'delivered');
+      assert.equal(res.body.status, 'dryRun');
       assert.deepEqual(
         res.body.stages.map((s: any) => [s.name, s.status]),
         [
@@ -50,7 +50,7 @@ describe('delivery runs through the queue: staging, prod gate, approve, reject',
       assert.equal(res.body.handoff.mode, 'dry run');
       const run = (await harness.call('GET', `/v1/runs/${res.body.runId}`, { token: a.token })).body.run;
       assert.deepEqual(run.route, ['environment', 'cicd', 'delivery']);
-      assert.equal(run.status, 'delivered');
+      assert.equal(run.status, 'dryRun');
       assert.deepEqual(run.stages, res.body.stages);
       assert.deepEqual(run.handoff, res.body.handoff);
       assert.ok(run.steps.every((s: any) => s.status === 'completed'));
@@ -132,7 +132,7 @@ describe('delivery runs through the queue: staging, prod gate, approve, reject',
       body: { approved: true },
     });
     assert.equal(approved.status, 200, approved.text);
-    assert.equal(approved.body.status, 'delivered');
+    assert.equal(approved.body.status, 'dryRun');
     assert.equal(stage(approved.body, 'deploy').status, 'dry run');
     const again = await harness.call('POST', `/v1/delivery/runs/${res.body.runId}/resume`, {
       token: a.token,
@@ -140,7 +140,7 @@ describe('delivery runs through the queue: staging, prod gate, approve, reject',
     });
     assert.equal(again.status, 409, again.text);
     const run = (await harness.call('GET', `/v1/runs/${res.body.runId}`, { token: a.token })).body.run;
-    assert.equal(run.status, 'delivered');
+    assert.equal(run.status, 'dryRun');
     assert.equal(stage(run, 'deploy').status, 'dry run');
   });
 

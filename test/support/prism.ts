@@ -26,9 +26,9 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * `dynamic`: answers generated from the response schemas (`prism mock -d`) rather than their examples. Twilio's
- * document has no examples, and the static answer Prism makes without one (`"string"` for a SID) breaks the
- * document's own patterns, which `--errors` then reports as a 500.
+ * `dynamic`: answers generated from the response schemas (`prism mock -d`) rather than their examples, for a document
+ * without examples (Twilio's: the static answer Prism makes without one, `"string"` for a SID, breaks the document's
+ * own patterns, which `--errors` then reports as a 500) or whose examples no longer match its schemas (GitHub's).
  */
 export async function startPrism(
   document: string,

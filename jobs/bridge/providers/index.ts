@@ -1,6 +1,8 @@
 // The provider adapters, by connector kind: each helper of issue 31 adds its one line.
 import type { ProviderAdapter } from './adapter.js';
 import type { ProviderKind } from './kinds.js';
+import { githubAdapter } from './github.js';
+import { pagerDutyAdapter } from './pagerduty.js';
 import { slackAdapter } from './slack.js';
 import { smtpAdapter } from './smtp.js';
 import { stripeAdapter } from './stripe.js';
@@ -11,6 +13,8 @@ export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> =
   smtp: smtpAdapter,
   slack: slackAdapter,
   twilio: twilioAdapter,
+  github: githubAdapter,
+  pagerduty: pagerDutyAdapter,
 };
 
 export function adapterFor(kind: string): ProviderAdapter | null {
