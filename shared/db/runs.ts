@@ -189,6 +189,32 @@ export async function listRuns(
   return page<RunRow>(q, f.limit, f.cursor);
 }
 
+/** What a list shows of a run: no input, results or routing (a live list reads these every few seconds). */
+const HEAD = [
+  'id',
+  'account_id',
+  'status',
+  'route',
+  'conversation_id',
+  'task_id',
+  'proof_card_id',
+  'error',
+  'stuck_reason',
+  'created_at',
+  'updated_at',
+  'finished_at',
+];
+
+/** The account's `newest` runs and those of `ids` (the account's only), each once, without their bodies. */
+export async function runHeads(db: Db, accountId: string, newest: number, ids: string[]): Promise<RunRow[]> {
+  const [recent, named] = await Promise.all([
+    db('runs').where({ account_id: accountId }).orderBy('created_at', 'desc').limit(newest).select(HEAD),
+    ids.length ? db('runs').where({ account_id: accountId }).whereIn('id', ids).select(HEAD) : [],
+  ]);
+  const byId = new Map<string, RunRow>([...recent, ...named].map((r: RunRow) => [r.id, r]));
+  return [...byId.values()];
+}
+
 /**
  * `EXISTS` a run `runId` (a column reference, such as `m.run_id`) that has finished, as a condition a module's query
  * composes (a proxy mission whose run ended): the SQL on runs stays here.
