@@ -1,3 +1,4 @@
+import { FilterSelect } from './ui.js';
 import { useState } from 'preact/hooks';
 import { api, query, when } from './api';
 import { useResource } from './live';
@@ -50,24 +51,8 @@ export default function InboxPage({ account }: { account: Account }) {
         Choices, approvals and missions waiting for a person. <a href="#/settings/notifications">Notifications</a>
       </p>
       <div class="filters">
-        <label>
-          Kind{' '}
-          <select value={filters.kind} onChange={pick('kind')}>
-            <option value="">any</option>
-            {KINDS.map((k) => (
-              <option>{k}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Domain{' '}
-          <select value={filters.domain} onChange={pick('domain')}>
-            <option value="">any</option>
-            {DOMAINS.map((d) => (
-              <option>{d}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Kind" value={filters.kind} options={KINDS} onChange={pick('kind')} />
+        <FilterSelect label="Domain" value={filters.domain} options={DOMAINS} onChange={pick('domain')} />
         <label>
           Waiting for{' '}
           <select value={filters.olderThan} onChange={pick('olderThan')}>

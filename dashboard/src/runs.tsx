@@ -1,3 +1,4 @@
+import { FilterSelect } from './ui.js';
 import { useState } from 'preact/hooks';
 import { api, query, when } from './api';
 import { useResource } from './live';
@@ -53,24 +54,8 @@ export function RunsPage() {
     <>
       <h1>Runs</h1>
       <div class="filters">
-        <label>
-          Status{' '}
-          <select onChange={pick('status')} value={filters.status}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Domain{' '}
-          <select onChange={pick('domain')} value={filters.domain}>
-            <option value="">any</option>
-            {DOMAINS.map((d) => (
-              <option>{d}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Status" value={filters.status} options={STATUSES} onChange={pick('status')} />
+        <FilterSelect label="Domain" value={filters.domain} options={DOMAINS} onChange={pick('domain')} />
       </div>
       <ErrorLine error={error} />
       <Table
