@@ -121,7 +121,6 @@ function egressLibrary(access: ClusterAccess, allowPrivate: boolean) {
       return new ResponseContext(res.status, res.headers, {
         text: async () => res.text,
         binary: async () => res.body,
-        stream: () => null,
       });
     },
   });
