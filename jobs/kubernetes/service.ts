@@ -13,6 +13,7 @@ const view = (r: Obj) => ({
   runId: r.runId as string,
   status: r.status as string,
   repair: (r.results?.kubernetes as Obj | undefined) ?? null,
+  ...(r.error ? { error: r.error as string } : {}),
   ...(r.links ? { links: r.links } : {}),
 });
 
