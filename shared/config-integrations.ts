@@ -115,7 +115,7 @@ export const integrationConfig = {
     minimum: 1000,
     default: 3_600_000,
     description:
-      "How long a rollout is watched when the Deployment never says it is done or past its progressDeadlineSeconds; " +
+      'How long a rollout is watched when the Deployment never says it is done or past its progressDeadlineSeconds; ' +
       'then the run ends as a failed rollout (and is rolled back)',
   }),
   ENVIRONMENT_CLONE_MAX_BYTES: Type.Integer({

@@ -28,7 +28,7 @@ export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
 export const PAY_PROVIDER_QUEUE = 'pay-provider';
 /** The queue portal actions run on: a browser run may take PORTAL_ACTION_TIMEOUT_MS, and delays no provider call. */
 export const PORTAL_ACTIONS_QUEUE = 'portal-actions';
-/** The queue a repair run's rollout is re-checked on while the run rests at `awaitingRollout` (jobs/kubernetes/watch.ts). */
+/** The queue a repair run's rollout is re-checked on while it rests at `awaitingRollout` (jobs/kubernetes/watch.ts). */
 export const KUBERNETES_ROLLOUTS_QUEUE = 'kubernetes-rollouts';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 

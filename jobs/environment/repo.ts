@@ -68,7 +68,12 @@ async function clone(deps: Pick<Deps, 'config'>, url: string, dir: string, heade
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ALLOW_PROTOCOL: deps.config.AWP_ALLOW_PRIVATE_EGRESS ? 'https:http' : 'https',
     GIT_CONFIG_COUNT: String(config.length),
-    ...Object.fromEntries(config.flatMap(([k, v], i) => [[`GIT_CONFIG_KEY_${i}`, k], [`GIT_CONFIG_VALUE_${i}`, v]])),
+    ...Object.fromEntries(
+      config.flatMap(([k, v], i) => [
+        [`GIT_CONFIG_KEY_${i}`, k],
+        [`GIT_CONFIG_VALUE_${i}`, v],
+      ]),
+    ),
   };
   const target = path.join(dir, 'repo');
   const child = spawn('git', ['clone', '--depth', '1', '--single-branch', '--no-tags', '--', url, target], {
@@ -89,7 +94,8 @@ async function clone(deps: Pick<Deps, 'config'>, url: string, dir: string, heade
     }
   };
   const timer = setTimeout(
-    () => kill(policyViolation(`the clone took longer than ${timeoutMs} ms and was stopped`, { problem: 'repoTimeout' })),
+    () =>
+      kill(policyViolation(`the clone took longer than ${timeoutMs} ms and was stopped`, { problem: 'repoTimeout' })),
     timeoutMs,
   );
   const sizes = setInterval(() => {

@@ -5,8 +5,8 @@ import { repositoryFiles } from './repo.js';
 
 /**
  * The environment step reads the project files of the run (`metadata.files`, and the repository at
- * `metadata.repoUrl` cloned with `metadata.repoCredential`) and reports what the project needs. A run without files gets a report that
- * asks for them; nothing is executed.
+ * `metadata.repoUrl` cloned with `metadata.repoCredential`, repo.ts) and reports what the project needs. A run
+ * without files gets a report that asks for them; nothing is executed.
  */
 export const environmentStep: StepHandler = async (input, deps) => {
   const repoUrl = text(input.metadata.repoUrl);
@@ -25,7 +25,11 @@ export const environmentStep: StepHandler = async (input, deps) => {
     ...report.services.map((s) => ({ claim: `${s.name} is used`, source: s.evidence[0]!.source, sourceBound: true })),
   ];
   return {
-    output: { ...report, ...(repoUrl ? { repository: { filesCloned: Object.keys(cloned).length } } : {}), executed: false },
+    output: {
+      ...report,
+      ...(repoUrl ? { repository: { filesCloned: Object.keys(cloned).length } } : {}),
+      executed: false,
+    },
     evidence,
     conversation: [
       `Read ${report.filesRead} file(s): ${report.runtimes.map((r) => r.name).join(', ') || 'no runtime'}; ` +

@@ -38,7 +38,8 @@ export interface ClusterAccess {
   tls: EgressTls;
 }
 
-const pem = (b64: unknown) => (typeof b64 === 'string' && b64 ? Buffer.from(b64, 'base64').toString('utf8') : undefined);
+const pem = (b64: unknown) =>
+  typeof b64 === 'string' && b64 ? Buffer.from(b64, 'base64').toString('utf8') : undefined;
 
 /** The credential's text as cluster access; messages name fields, never values. */
 export function clusterAccess(secret: string): ClusterAccess {
@@ -71,7 +72,12 @@ export function clusterAccess(secret: string): ClusterAccess {
   return {
     server: cluster.server,
     token: user.token ?? null,
-    tls: { ca: pem(cluster.caData), cert: pem(user.certData), key: pem(user.keyData), servername: cluster.tlsServerName },
+    tls: {
+      ca: pem(cluster.caData),
+      cert: pem(user.certData),
+      key: pem(user.keyData),
+      servername: cluster.tlsServerName,
+    },
   };
 }
 
@@ -87,13 +93,17 @@ export function clusterFailure(err: unknown, what: string): AppError {
     }
     const said = typeof status.message === 'string' ? status.message.slice(0, 500) : `HTTP ${err.code}`;
     const details = { cluster: { status: err.code, reason: status.reason ?? null } };
-    if (err.code === 401) return policyViolation(`the cluster refused the credential (401 Unauthorized) ${what}`, details);
+    if (err.code === 401)
+      return policyViolation(`the cluster refused the credential (401 Unauthorized) ${what}`, details);
     if (err.code === 403)
       return policyViolation(`the credential's service account may not ${what} (403 Forbidden): ${said}`, details);
     if (err.code === 404) return notFound(`${what}: the cluster says ${said};`);
     if (err.code === 409) return new AppError('conflict', `the cluster refused to ${what}: ${said}`, details);
     if (err.code === 422 || err.code === 400)
-      return policyViolation(`the cluster refused to ${what} (${err.code} ${status.reason ?? 'Invalid'}): ${said}`, details);
+      return policyViolation(
+        `the cluster refused to ${what} (${err.code} ${status.reason ?? 'Invalid'}): ${said}`,
+        details,
+      );
     return new AppError('unavailable', `the cluster could not ${what} (HTTP ${err.code}); try again`, details);
   }
   if (err instanceof EgressRefused) return policyViolation(`the cluster's server is refused: ${err.message}`);
@@ -121,6 +131,8 @@ function egressLibrary(access: ClusterAccess, allowPrivate: boolean) {
       return new ResponseContext(res.status, res.headers, {
         text: async () => res.text,
         binary: async () => res.body,
+        // The body is read whole by the egress client (bounded); nothing is streamed.
+        stream: () => null,
       });
     },
   });
@@ -171,10 +183,12 @@ export function patchDeployment(
   opts: { dryRun: boolean; strategy: 'strategic' | 'merge' },
 ): Promise<Obj> {
   const type = opts.strategy === 'strategic' ? PatchStrategy.StrategicMergePatch : PatchStrategy.MergePatch;
-  return ask(`${opts.dryRun ? 'dry-run ' : ''}patch deployment ${namespace}/${name}`, async () =>
-    (await c.apps.patchNamespacedDeployment(
-      { name, namespace, body, fieldManager: 'awp', ...(opts.dryRun ? { dryRun: 'All' } : {}) },
-      setHeaderOptions('Content-Type', type),
-    )) as unknown as Obj,
+  return ask(
+    `${opts.dryRun ? 'dry-run ' : ''}patch deployment ${namespace}/${name}`,
+    async () =>
+      (await c.apps.patchNamespacedDeployment(
+        { name, namespace, body, fieldManager: 'awp', ...(opts.dryRun ? { dryRun: 'All' } : {}) },
+        setHeaderOptions('Content-Type', type),
+      )) as unknown as Obj,
   );
 }

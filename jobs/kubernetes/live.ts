@@ -78,7 +78,9 @@ export function proposeChange(report: RepairReport, w: LiveWorkload): ProposedCh
   return {
     kind: 'rollback',
     findingId: crash.findingId,
-    description: `Roll ${workload} back to revision ${back.toRevision} (ReplicaSet ${back.replicaSet}) while the crash is fixed`,
+    description:
+      `Roll ${workload} back to revision ${back.toRevision} (ReplicaSet ${back.replicaSet}) while the crash is ` +
+      'fixed',
     strategy: 'merge',
     body: back.patch,
     fromRevision,

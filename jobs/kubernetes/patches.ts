@@ -65,7 +65,8 @@ export function strategicPatch(patch: JsonPatch | null, ref: ContainerRef | null
     } else if (rest.length > 0) setIn(podSpec, rest, value);
     else return null;
   }
-  if (Object.keys(container).length > 0) podSpec[ref!.init ? 'initContainers' : 'containers'] = [{ name: ref!.name, ...container }];
+  if (Object.keys(container).length > 0)
+    podSpec[ref!.init ? 'initContainers' : 'containers'] = [{ name: ref!.name, ...container }];
   return { spec: { template: { spec: podSpec } } };
 }
 

@@ -62,7 +62,11 @@ async function apply(
   await scheduleRolloutCheck(deps, input.runId, input.accountId, 1);
   const prior = input.prior.kubernetes ?? {};
   return {
-    output: { ...prior, applied: { ...by, generation, at: new Date().toISOString() }, rollout: { phase: 'progressing' } },
+    output: {
+      ...prior,
+      applied: { ...by, generation, at: new Date().toISOString() },
+      rollout: { phase: 'progressing' },
+    },
     evidence: [evidence(t, `applied: ${change.description} (generation ${generation})`)],
     conversation: [`Applied ${change.kind} to deployment ${t.namespace}/${t.deployment}; watching its rollout.`],
     suspend: {
@@ -139,13 +143,24 @@ async function settle(input: StepInput, c: Cluster, t: Target): Promise<StepOutc
     };
   const w = await readWorkload(c, t.namespace, t.deployment);
   const change = (data.change ?? {}) as Obj;
-  const back = change.kind === 'rollback' ? null : rollbackPatch(w.deployment, w.replicaSets, currentRevision(w.deployment, w.replicaSets));
+  const back =
+    change.kind === 'rollback'
+      ? null
+      : rollbackPatch(w.deployment, w.replicaSets, currentRevision(w.deployment, w.replicaSets));
   if (!back)
-    throw new AppError('conflict', `the rollout failed (${String(data.message)}) and there is no earlier revision to roll back to`);
+    throw new AppError(
+      'conflict',
+      `the rollout failed (${String(data.message)}) and there is no earlier revision to roll back to`,
+    );
   await patchDeployment(c, t.namespace, t.deployment, back.patch, { dryRun: true, strategy: 'merge' });
   await patchDeployment(c, t.namespace, t.deployment, back.patch, { dryRun: false, strategy: 'merge' });
   return {
-    output: { ...prior, rollout, rolledBack: { toRevision: back.toRevision, replicaSet: back.replicaSet }, mutated: true },
+    output: {
+      ...prior,
+      rollout,
+      rolledBack: { toRevision: back.toRevision, replicaSet: back.replicaSet },
+      mutated: true,
+    },
     evidence: [evidence(t, `rollout failed: ${String(data.message)}; rolled back to revision ${back.toRevision}`)],
     conversation: [`Rollout failed (${String(data.message)}); rolled back to revision ${back.toRevision}.`],
     openQuestions: [`The change did not roll out: ${String(data.message)}`],

@@ -64,7 +64,9 @@ export const revisionOf = (rs: Obj): number =>
 export function ownedReplicaSets(deployment: Obj, replicaSets: Obj[]): Obj[] {
   const uid = deployment.metadata?.uid;
   return replicaSets
-    .filter((rs) => ((rs.metadata?.ownerReferences ?? []) as Obj[]).some((o) => o.kind === 'Deployment' && o.uid === uid))
+    .filter((rs) =>
+      ((rs.metadata?.ownerReferences ?? []) as Obj[]).some((o) => o.kind === 'Deployment' && o.uid === uid),
+    )
     .sort((a, b) => revisionOf(b) - revisionOf(a));
 }
 

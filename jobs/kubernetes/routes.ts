@@ -16,7 +16,7 @@ export const routes = [
       'Findings: CrashLoopBackOff (by exit code), OOMKilled, ImagePullBackOff/ErrImagePull (not found, ' +
       'unauthorized, rate limited), CreateContainerConfigError (missing ConfigMap/Secret or key), ' +
       'FailedScheduling (cpu, memory, taints, affinity), failing probes, evictions, volume mount errors, in every ' +
-      'container, init containers included. Remediations are JSON patches addressing the finding\'s container, ' +
+      "container, init containers included. Remediations are JSON patches addressing the finding's container, " +
       'the same as a strategic-merge patch naming it (`strategicPatch`), and `--dry-run` kubectl commands; every ' +
       'mutating one is listed in `approvals`. Nothing is sent to a cluster (POST /v1/kubernetes/runs reads one).',
     countsAsWorkflow: true,

@@ -31,7 +31,7 @@ export const KubernetesRunAnswer = Ok(
     repair: Type.Union([AnyObject, Type.Null()], {
       description: 'The step output: findings, the proposed change, its dry run, the rollout',
     }),
-    error: Type.Optional(Type.String({ description: 'Why a failed run failed (the cluster\'s refusal, in words)' })),
+    error: Type.Optional(Type.String({ description: "Why a failed run failed (the cluster's refusal, in words)" })),
     links: Type.Optional(AnyObject),
   },
   'KubernetesRunAnswer',

@@ -49,7 +49,7 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
     fake.deployment.spec.template.spec.containers.find((c: any) => c.name === 'app').resources.limits.memory;
   const realPatches = () => fake.requests.filter((r) => r.method === 'PATCH' && !/dryRun=All/.test(r.query));
 
-  it('classifies the second container, dry-runs a patch naming it, applies it after a second member approves, and watches the rollout to its end', async () => {
+  it('classifies the 2nd container, dry-runs a patch naming it, applies it once approved, watches it', async () => {
     const a = await setup();
     const started = await start(a.token);
     assert.equal(started.status, 200, started.text);
@@ -147,8 +147,7 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
     assert.equal(cross.status, 422, cross.text);
     assert.equal(cross.body.details.problem, 'credentialUnavailable');
     const missing = await start(a.token, { deployment: 'nope' });
-    const done =
-      missing.body.status === 'failed' ? missing.body : await until(a.token, missing.body.runId, ['failed']);
+    const done = missing.body.status === 'failed' ? missing.body : await until(a.token, missing.body.runId, ['failed']);
     assert.match(JSON.stringify(done), /not found/);
   });
 });

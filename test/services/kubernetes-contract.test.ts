@@ -63,10 +63,16 @@ describe(`the Kubernetes client's requests against the Kubernetes API document (
     });
     assert.equal(dry.accepted, true, dry.message);
     await patchDeployment(cluster, 'shop', 'web', strategic, { dryRun: false, strategy: 'strategic' });
-    await patchDeployment(cluster, 'shop', 'web', { spec: { template: { spec: { affinity: null } } } }, {
-      dryRun: false,
-      strategy: 'merge',
-    });
+    await patchDeployment(
+      cluster,
+      'shop',
+      'web',
+      { spec: { template: { spec: { affinity: null } } } },
+      {
+        dryRun: false,
+        strategy: 'merge',
+      },
+    );
     assert.deepEqual(violations(), [], 'Prism found no request breaking the contract');
   });
 

@@ -132,7 +132,8 @@ const status = (code: number, reason: string, message: string) => ({
 function invalid(tpl: Obj): string | null {
   for (const list of ['initContainers', 'containers'])
     for (const [i, c] of ((tpl.spec?.[list] ?? []) as Obj[]).entries())
-      if (!c.image) return `Deployment.apps "${APP}" is invalid: spec.template.spec.${list}[${i}].image: Required value`;
+      if (!c.image)
+        return `Deployment.apps "${APP}" is invalid: spec.template.spec.${list}[${i}].image: Required value`;
   return null;
 }
 
@@ -163,7 +164,12 @@ export async function startKubeFake(token = 'sa-token-not-a-secret-in-tests'): P
         generation: 4,
         annotations: { 'deployment.kubernetes.io/revision': '2' },
       },
-      spec: { replicas: 2, selector: { matchLabels: LABELS }, progressDeadlineSeconds: 60, template: template('512Mi') },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: LABELS },
+        progressDeadlineSeconds: 60,
+        template: template('512Mi'),
+      },
       status: {
         observedGeneration: 4,
         replicas: 2,
@@ -219,7 +225,9 @@ export async function startKubeFake(token = 'sa-token-not-a-secret-in-tests'): P
   function applyTemplate(next: Obj): void {
     const d = fake.deployment;
     if (JSON.stringify(next) === JSON.stringify(d.spec.template)) return;
-    const max = Math.max(...fake.replicaSets.map((r) => Number(r.metadata.annotations['deployment.kubernetes.io/revision'])));
+    const max = Math.max(
+      ...fake.replicaSets.map((r) => Number(r.metadata.annotations['deployment.kubernetes.io/revision'])),
+    );
     const old = fake.replicaSets.find((r) => stripHash(r.spec.template) === JSON.stringify(next));
     if (old) old.metadata.annotations['deployment.kubernetes.io/revision'] = String(max + 1);
     else fake.replicaSets.push(replicaSet(max + 1, next, uid));
@@ -248,9 +256,11 @@ export async function startKubeFake(token = 'sa-token-not-a-secret-in-tests'): P
         res.writeHead(code, { 'content-type': 'application/json' });
         res.end(JSON.stringify(value));
       };
-      if (req.headers.authorization !== `Bearer ${fake.token}`) return send(401, status(401, 'Unauthorized', 'Unauthorized'));
+      if (req.headers.authorization !== `Bearer ${fake.token}`)
+        return send(401, status(401, 'Unauthorized', 'Unauthorized'));
       const p = url.pathname;
-      if (p === `/api/v1/namespaces/${NS}/pods`) return send(200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: fake.pods });
+      if (p === `/api/v1/namespaces/${NS}/pods`)
+        return send(200, { kind: 'PodList', apiVersion: 'v1', metadata: {}, items: fake.pods });
       if (p === `/api/v1/namespaces/${NS}/events`)
         return send(200, { kind: 'EventList', apiVersion: 'v1', metadata: {}, items: fake.events });
       if (p === `/apis/apps/v1/namespaces/${NS}/replicasets`)
@@ -268,7 +278,8 @@ export async function startKubeFake(token = 'sa-token-not-a-secret-in-tests'): P
       const patched = (strategic ? strategicPatch : mergePatch)(structuredClone(fake.deployment), body) as Obj;
       const problem = invalid(patched.spec.template);
       if (problem) return send(422, status(422, 'Invalid', problem));
-      if (url.searchParams.get('dryRun') === 'All') return send(200, { ...patched, metadata: fake.deployment.metadata });
+      if (url.searchParams.get('dryRun') === 'All')
+        return send(200, { ...patched, metadata: fake.deployment.metadata });
       applyTemplate(patched.spec.template);
       return send(200, fake.deployment);
     });
