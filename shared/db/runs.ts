@@ -165,6 +165,27 @@ export async function openWaitpoint(db: Db, runId: string) {
   return (await db('waitpoints').where({ run_id: runId }).whereNull('resolved_at').first()) ?? null;
 }
 
+/**
+ * Runs of any account resting at `status` (a domain's resting status) since `olderThanSec` ago or longer, oldest
+ * first after `afterId`: what a domain's sweep re-drives (kubernetes: rollouts whose check job was lost).
+ */
+export async function runsRestingAt(
+  db: Db,
+  status: string,
+  olderThanSec: number,
+  afterId: string,
+  limit: number,
+): Promise<Array<{ id: string; account_id: string }>> {
+  return db('runs')
+    .where({ status })
+    .whereNull('finished_at')
+    .andWhere('updated_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSec]))
+    .andWhere('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .select('id', 'account_id');
+}
+
 export interface RunFilters {
   status?: string;
   domain?: string;
