@@ -130,9 +130,8 @@ function egressLibrary(access: ClusterAccess, allowPrivate: boolean) {
       });
       return new ResponseContext(res.status, res.headers, {
         text: async () => res.text,
-        binary: async () => res.body,
         // The body is read whole by the egress client (bounded); nothing is streamed.
-        stream: () => null,
+        binary: async () => res.body,
       });
     },
   });
