@@ -130,7 +130,9 @@ export const deliveryStep: StepHandler = async (input, deps) => {
           }
         : {
             ...c,
-            note: `GitHub connector ${c.connectorId}: ${target ? target.problem : 'the run names no ci.repo and ci.workflow'}`,
+            note:
+              `GitHub connector ${c.connectorId}: ` +
+              (target ? target.problem : 'the run names no ci.repo and ci.workflow'),
           };
     result = planDelivery({ ...ctx, connector });
   } else if (ci && goesOut) {

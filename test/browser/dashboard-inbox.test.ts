@@ -84,7 +84,7 @@ describe('dashboard inbox in headless chromium', function () {
     await shot(owner, 'inbox');
   });
 
-  it('an approval: assigned from the members list, refused to its submitter (409), approved by the approver', async () => {
+  it('an approval: assigned from the members list, refused to its submitter (409), approved by another', async () => {
     const runId = (((await call('GET', '/v1/inbox?kind=approval')).body.items as any[])[0]!.runId ?? '') as string;
     const item = await itemOf(runId);
     await owner.locator(`tr[data-item="${item.itemId}"]`).getByRole('link').click();
@@ -130,7 +130,7 @@ describe('dashboard inbox in headless chromium', function () {
     assert.equal(run.status, 'dryRun');
   });
 
-  it('a mission answered with a proof file resolves the mission and its run; the file is listed with its hash', async () => {
+  it('a mission answered with a proof file resolves the mission and its run; the file is listed, hashed', async () => {
     const res = await call('POST', '/v1/orchestrator/run', { request: KIEZ, consentToCall: true });
     assert.equal(res.body.status, 'awaitingProxy', res.text);
     const proxyId = res.body.results.proxy.proxyId as string;

@@ -69,7 +69,7 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
       20_000,
     );
 
-  it('dispatches once with the correlation input, follows queued → in_progress → completed, ends delivered', async () => {
+  it('dispatches once with the correlation input, follows queued → in_progress → completed: delivered', async () => {
     gh.nextConclusion('success');
     const res = await deliver('3.0.0');
     assert.equal(res.status, 200, res.text);
@@ -119,7 +119,7 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     assert.ok(blobReads.length >= 1 && blobReads.every((r) => r.authorization === ''), 'no token to the log host');
   });
 
-  it('a re-run of the failed jobs needs a second member: the submitter is refused, the approver re-runs it', async () => {
+  it('a re-run of failed jobs needs a second member: the submitter is refused, the approver re-runs it', async () => {
     gh.nextConclusion('failure');
     gh.nextConclusion('success');
     const res = await deliver('3.0.2', { rerunFailedJobs: 'onApproval' });
