@@ -30,10 +30,7 @@ const sender = (accountId: string): Principal => ({
   activated: true,
 });
 
-export type EffectOutcome =
-  | { sent: ActionRow; fresh: boolean }
-  | { refused: string }
-  | { none: string };
+export type EffectOutcome = { sent: ActionRow; fresh: boolean } | { refused: string } | { none: string };
 
 /** The account's connector for `capability`: the one named (when usable), else the newest usable one. */
 async function connectorFor(deps: Deps, accountId: string, capability: string, named?: string | null) {

@@ -32,7 +32,7 @@ export const pages = (severity: string) => severity === 'sev1' || severity === '
 /** The worse of two severities: an incident's severity is raised by its alerts, never lowered by them. */
 export const worseSeverity = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b);
 
-/** What the alerts of one payload do to an open incident's status: all resolved → resolved; firing again → triggered. */
+/** What one payload's alerts do to an open incident's status: all resolved → resolved; firing again → triggered. */
 export function statusFromAlerts(current: string, alerts: NormalizedAlert[]): string | null {
   if (alerts.length === 0) return null;
   if (alerts.every((a) => a.status === 'resolved')) return current === 'resolved' ? null : 'resolved';

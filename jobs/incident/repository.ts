@@ -121,7 +121,10 @@ export async function appendTimeline(
 
 /** The timeline oldest first (the order it happened; ties in the order written). */
 export async function timelineOf(db: Db, incidentId: string, limit = 1000): Promise<TimelineRow[]> {
-  return db('incident_timeline').where({ incident_id: incidentId }).orderBy([{ column: 'at' }, { column: 'id' }]).limit(limit);
+  return db('incident_timeline')
+    .where({ incident_id: incidentId })
+    .orderBy([{ column: 'at' }, { column: 'id' }])
+    .limit(limit);
 }
 
 /** Links runs; returns the ones newly linked (a repeated link adds nothing). */

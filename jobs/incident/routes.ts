@@ -26,9 +26,9 @@ export const routes = [
       'service}]. Severity: sev1 = critical alert with customer impact, error rate ≥ 5 % or critical alerts ' +
       'on ≥ 2 services; sev2 = a critical alert, error rate ≥ 1 % or p95 ≥ 2× baseline; sev3 = an error or ' +
       'warning alert; sev4 = the rest. Mutating responses (rollback, scale, failover, flag off, restart) are ' +
-      'listed in `approvals` and never performed. The incident (`record`) is the open one of the alert\'s ' +
-      'fingerprint (Alertmanager groupKey, else the alert\'s fingerprint or PagerDuty dedup_key), or a new one ' +
-      '(`created`); the same alert again updates it. A sev1/sev2 incident pages once through the account\'s ' +
+      "listed in `approvals` and never performed. The incident (`record`) is the open one of the alert's " +
+      "fingerprint (Alertmanager groupKey, else the alert's fingerprint or PagerDuty dedup_key), or a new one " +
+      "(`created`); the same alert again updates it. A sev1/sev2 incident pages once through the account's " +
       'PagerDuty connector (incident.page); with `chat.channel` each status change is posted once through its ' +
       'msg.chat connector. Alerts that all resolved resolve it (with a postmortem draft); resolved alerts ' +
       'with no open incident record nothing (`record: null`). `runIds` (yours, else 404) are linked. A ' +

@@ -58,10 +58,7 @@ export const IncidentRoleAssign = Type.Object(
     description: 'incidentCommander, communicationsLead, scribe, operationsLead:<service> or any role; null unassigns',
   },
 );
-export const IncidentNote = Type.Object(
-  { text: Text(4000) },
-  { $id: 'IncidentNote', additionalProperties: false },
-);
+export const IncidentNote = Type.Object({ text: Text(4000) }, { $id: 'IncidentNote', additionalProperties: false });
 
 const TimelineEntry = Type.Object({
   at: Type.String(),
@@ -118,10 +115,7 @@ export const IncidentDetail = Type.Object(
   { $id: 'IncidentDetail' },
 );
 
-export const IncidentOne = Type.Object(
-  { ok: Type.Literal(true), incident: IncidentDetail },
-  { $id: 'IncidentAnswer' },
-);
+export const IncidentOne = Type.Object({ ok: Type.Literal(true), incident: IncidentDetail }, { $id: 'IncidentAnswer' });
 export const IncidentList = Page('incidents', IncidentView, 'IncidentList');
 export const IncidentRespondAnswer = Type.Object(
   {

@@ -113,7 +113,8 @@ async function transition(c: Change, row: IncidentRow, to: string, actor: string
     ...(to === 'resolved' ? { resolved_at: now, open_key: null } : {}),
   };
   c.entries.push(entry(row, 'status', `${row.status} → ${to}${note ? `: ${note}` : ''}`, actor));
-  if (to === 'acknowledged' || to === 'resolved') next = await page(c, next, to === 'resolved' ? 'resolve' : 'acknowledge');
+  if (to === 'acknowledged' || to === 'resolved')
+    next = await page(c, next, to === 'resolved' ? 'resolve' : 'acknowledge');
   next = await postStatus(c, next, note);
   return next;
 }
@@ -121,7 +122,7 @@ async function transition(c: Change, row: IncidentRow, to: string, actor: string
 /** Writes the change: the row, then the timeline, then (resolved) the postmortem drafted from that timeline. */
 async function save(c: Change, before: IncidentRow, row: IncidentRow): Promise<IncidentRow> {
   const { id, account_id, created_at, updated_at, ...patch } = row;
-  void account_id, created_at, updated_at;
+  (void account_id, created_at, updated_at);
   let saved = await updateIncident(c.trx, id, patch);
   await appendTimeline(c.trx, c.entries);
   if (saved.status === 'resolved' && before.status !== 'resolved') {
@@ -218,21 +219,36 @@ export async function respondToAlerts(deps: Deps, principal: Principal, body: In
       next = await page(c, next, 'trigger');
       next = await postStatus(c, next, null);
     } else {
-      const merged = new Map((row.alerts as Array<{ source: string; key: string }>).map((a) => [`${a.source}:${a.key}`, a]));
+      const merged = new Map(
+        (row.alerts as Array<{ source: string; key: string }>).map((a) => [`${a.source}:${a.key}`, a]),
+      );
       for (const a of report.alerts) merged.set(`${a.source}:${a.key}`, a);
       next.alerts = [...merged.values()];
       next.services = [...new Set([...row.services, ...report.incident.services])];
-      if (!next.chat && body.chat) next.chat = { channel: body.chat.channel, connectorId: body.chat.connectorId ?? null };
+      if (!next.chat && body.chat)
+        next.chat = { channel: body.chat.channel, connectorId: body.chat.connectorId ?? null };
       if (firing) {
         const worse = worseSeverity(row.severity as Severity, report.incident.severity);
         if (worse !== row.severity) {
           c.entries.push(entry(row, 'severity', `severity raised ${row.severity} → ${worse}`, 'alerts'));
-          next = { ...next, severity: worse, severity_rule: report.incident.severityRule, title: report.incident.title };
+          next = {
+            ...next,
+            severity: worse,
+            severity_rule: report.incident.severityRule,
+            title: report.incident.title,
+          };
           next = await page(c, next, 'trigger');
         }
       }
       const to = statusFromAlerts(row.status, report.alerts);
-      if (to) next = await transition(c, next, to, 'alerts', to === 'resolved' ? 'its alerts resolved' : 'its alert fired again');
+      if (to)
+        next = await transition(
+          c,
+          next,
+          to,
+          'alerts',
+          to === 'resolved' ? 'its alerts resolved' : 'its alert fired again',
+        );
     }
     c.entries.push(...fromReport(row, report));
     for (const runId of await linkRuns(trx, accountId, row.id, runIds))

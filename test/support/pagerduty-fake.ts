@@ -55,9 +55,13 @@ export async function startPagerDutyFake(opts: { routingKey: string }) {
         return send(404, { status: 'not found', message: 'Not Found' });
       const failure = failures.shift();
       if (failure?.status === 429)
-        return send(429, { status: 'throttled', message: 'Too many requests' }, {
-          'retry-after': String(failure.retryAfter),
-        });
+        return send(
+          429,
+          { status: 'throttled', message: 'Too many requests' },
+          {
+            'retry-after': String(failure.retryAfter),
+          },
+        );
       if (failure) return send(500, { status: 'error', message: 'Internal error' });
       let body: PdEvent;
       try {
