@@ -39,6 +39,12 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
       },
     });
     assert.equal(made.status, 201, made.text);
+    // The commit's CI is green: the gates are read from it (the caller's `artifacts` are ignored but for health).
+    gh.state.checks.push(
+      { name: 'build', status: 'completed', conclusion: 'success' },
+      { name: 'unit tests', status: 'completed', conclusion: 'success' },
+    );
+    gh.state.statuses.push({ context: 'security/snyk', state: 'success' });
   });
   after(async () => gh?.stop());
 
@@ -76,6 +82,8 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     assert.equal(res.body.status, 'awaitingCi', res.text);
     assert.equal(stage(res.body, 'deploy').status, 'running');
     const runId = res.body.runId as string;
+    const gates = (await run(runId)).result.results.cicd.gateSource;
+    assert.deepEqual([gates.repo, gates.ref, gates.ignored], ['octo/shop', 'main', ['build', 'tests', 'security']]);
     await dispatched(runId);
     const actionId = `bac_${runId.replace(/^run_/, '')}`;
     assert.deepEqual(gh.dispatches[0], {
@@ -152,6 +160,26 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     const done = await settledAs(runId, 'delivered');
     assert.match(stage(done, 'deploy').findings[0], /\(attempt 2\) succeeded/);
     assert.equal(gh.runs.at(-1), ghRun, 'the re-run dispatched nothing new');
+  });
+
+  it('gates are read from the commit: a failing check run blocks although the caller says passed', async () => {
+    const tests = gh.state.checks.find((c) => c.name === 'unit tests')!;
+    tests.conclusion = 'failure';
+    const sent = gh.dispatches.length;
+    try {
+      const res = await deliver('3.0.9', { sha: 'abc1234' });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.status, 'blocked', res.text);
+      assert.equal(stage(res.body, 'validate').status, 'failed', JSON.stringify(res.body.stages));
+      const cicd = (await run(res.body.runId)).result.results.cicd;
+      assert.equal(cicd.gates.find((g: any) => g.gate === 'tests').status, 'failed');
+      assert.equal(cicd.gateSource.ref, 'abc1234', 'the commit being delivered');
+      assert.match(cicd.gateSource.findings.join('\n'), /tests failed: 1 check\(s\) \(unit tests failed\)/);
+      assert.equal(gh.dispatches.length, sent, 'nothing dispatched');
+      assert.ok(gh.requests.some((r) => r.path === '/repos/octo/shop/commits/abc1234/check-runs'));
+    } finally {
+      tests.conclusion = 'success';
+    }
   });
 
   it('without a CI connector a delivery is a dry run and ends dryRun, never delivered', async () => {
