@@ -3,7 +3,13 @@ import { MODULES } from '../jobs/modules.js';
 import { useModules } from '../jobs/module-registry.js';
 import { hasProcessor, processorOf, QUEUE_NAMES, type Processor } from '../jobs/registry.js';
 import { DOMAIN_NAMES } from '../shared/domain-names.js';
-import { BRIDGE_ACTIONS_QUEUE, DELIVERY_CI_QUEUE, PAY_PROVIDER_QUEUE, PORTAL_ACTIONS_QUEUE } from '../shared/queues.js';
+import {
+  BRIDGE_ACTIONS_QUEUE,
+  DELIVERY_CI_QUEUE,
+  KUBERNETES_ROLLOUTS_QUEUE,
+  PAY_PROVIDER_QUEUE,
+  PORTAL_ACTIONS_QUEUE,
+} from '../shared/queues.js';
 import type { Deps } from '../shared/deps.js';
 import { copiesOf, endClients } from '../shared/redis/connection.js';
 import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifecycle.js';
@@ -13,7 +19,7 @@ import { serveWorkMetrics } from './metrics-server.js';
 
 /**
  * Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration, bridge
- * actions, portal actions, pay's provider calls and delivery's CI follow.
+ * actions, portal actions, pay's provider calls, kubernetes rollout checks and delivery's CI follow.
  */
 export function selectedQueues(deps: Deps): string[] {
   const wanted = deps.config.WORKER_QUEUES?.split(',')
@@ -26,6 +32,7 @@ export function selectedQueues(deps: Deps): string[] {
       BRIDGE_ACTIONS_QUEUE,
       PORTAL_ACTIONS_QUEUE,
       PAY_PROVIDER_QUEUE,
+      KUBERNETES_ROLLOUTS_QUEUE,
       DELIVERY_CI_QUEUE,
     ];
   const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
