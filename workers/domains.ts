@@ -5,6 +5,7 @@ import { hasProcessor, processorOf, QUEUE_NAMES, type Processor } from '../jobs/
 import { DOMAIN_NAMES } from '../shared/domain-names.js';
 import {
   BRIDGE_ACTIONS_QUEUE,
+  DELIVERY_CI_QUEUE,
   KUBERNETES_ROLLOUTS_QUEUE,
   PAY_PROVIDER_QUEUE,
   PORTAL_ACTIONS_QUEUE,
@@ -18,7 +19,7 @@ import { serveWorkMetrics } from './metrics-server.js';
 
 /**
  * Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration, bridge
- * actions, portal actions, pay's provider calls and kubernetes rollout checks.
+ * actions, portal actions, pay's provider calls, kubernetes rollout checks and delivery's CI follow.
  */
 export function selectedQueues(deps: Deps): string[] {
   const wanted = deps.config.WORKER_QUEUES?.split(',')
@@ -32,6 +33,7 @@ export function selectedQueues(deps: Deps): string[] {
       PORTAL_ACTIONS_QUEUE,
       PAY_PROVIDER_QUEUE,
       KUBERNETES_ROLLOUTS_QUEUE,
+      DELIVERY_CI_QUEUE,
     ];
   const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')}`);

@@ -94,12 +94,13 @@ describe('the module lists (docs/architecture.md, Adding a module)', () => {
         PORTAL_ACTIONS_QUEUE,
         PAY_PROVIDER_QUEUE,
         'kubernetes-rollouts',
+        'delivery-ci',
         'events',
         'webhooks',
         'inbox-notify',
       ],
-      'bridge serves its own action and portal queues, pay its provider calls, kubernetes its rollout checks, the ' +
-        'events module the outbox fan-out and the dispatcher, the inbox its notifications',
+      'bridge serves its own action and portal queues, pay its provider calls, kubernetes its rollout checks, ' +
+        'delivery its CI follow, the events module the outbox fan-out and the dispatcher, the inbox its notifications',
     );
   });
 });
