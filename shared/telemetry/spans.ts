@@ -115,11 +115,12 @@ export function linkToActive(): Link[] {
   return sc && isSpanContextValid(sc) ? [{ context: sc }] : [];
 }
 
-const NONE = Object.freeze({});
-
-/** pino mixin: the active span's trace and span ids on every log line written inside it. */
+/**
+ * pino mixin: the active span's trace and span ids on every log line written inside it. A new object each time:
+ * pino merges the line's own fields into it.
+ */
 export function traceFields(): { traceId?: string; spanId?: string } {
-  if (!tracer) return NONE;
+  if (!tracer) return {};
   const sc = trace.getActiveSpan()?.spanContext();
-  return sc && isSpanContextValid(sc) ? { traceId: sc.traceId, spanId: sc.spanId } : NONE;
+  return sc && isSpanContextValid(sc) ? { traceId: sc.traceId, spanId: sc.spanId } : {};
 }
