@@ -52,7 +52,7 @@ describe('traces: one run submitted over HTTP is one tree across processes', fun
     await otlp?.stop();
   });
 
-  it('HTTP request → enqueue → steps in two worker processes → Postgres and Redis; the webhook carries traceparent', async () => {
+  it('request → enqueue → steps in two processes → Postgres and Redis; the webhook carries traceparent', async () => {
     // A queue prefix of its own: only the child (hunt) and this process (resolve, finalize, delivery) serve the run.
     const prefix = `{awp-traces-${randomBytes(3).toString('hex')}}`;
     const otel = { OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url, QUEUE_PREFIX: prefix };
