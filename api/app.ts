@@ -54,7 +54,8 @@ export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
   app.use(prometheus.serve);
   app.use(rateLimit(deps));
   app.use(adminBoard(deps));
-  app.use(jsonBody(deps.config.MAX_BODY_BYTES));
+  // The reader's cap is the largest body any route takes; each route holds its own limit (mount.ts).
+  app.use(jsonBody(Math.max(deps.config.MAX_BODY_BYTES, ...routes.map((r) => r.maxBodyBytes ?? 0))));
   app.use(async (ctx, next) => {
     await next();
     // Nothing answered and allowedMethods found no other method for the path.

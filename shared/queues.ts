@@ -20,6 +20,7 @@ export const SERVICE_QUEUES = [
   'portal-actions',
   'pay-provider',
   'inbox-notify',
+  'kubernetes-rollouts',
 ] as const;
 /** The queue hosted bridge actions run on (and client-hosted ones time out on). */
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
@@ -27,6 +28,8 @@ export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
 export const PAY_PROVIDER_QUEUE = 'pay-provider';
 /** The queue portal actions run on: a browser run may take PORTAL_ACTION_TIMEOUT_MS, and delays no provider call. */
 export const PORTAL_ACTIONS_QUEUE = 'portal-actions';
+/** The queue a repair run's rollout is re-checked on while it rests at `awaitingRollout` (jobs/kubernetes/watch.ts). */
+export const KUBERNETES_ROLLOUTS_QUEUE = 'kubernetes-rollouts';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 
 /**

@@ -3,7 +3,12 @@ import { MODULES } from '../jobs/modules.js';
 import { useModules } from '../jobs/module-registry.js';
 import { hasProcessor, processorOf, QUEUE_NAMES, type Processor } from '../jobs/registry.js';
 import { DOMAIN_NAMES } from '../shared/domain-names.js';
-import { BRIDGE_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE, PORTAL_ACTIONS_QUEUE } from '../shared/queues.js';
+import {
+  BRIDGE_ACTIONS_QUEUE,
+  KUBERNETES_ROLLOUTS_QUEUE,
+  PAY_PROVIDER_QUEUE,
+  PORTAL_ACTIONS_QUEUE,
+} from '../shared/queues.js';
 import type { Deps } from '../shared/deps.js';
 import { copiesOf, endClients } from '../shared/redis/connection.js';
 import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifecycle.js';
@@ -14,13 +19,21 @@ import { contextOf, inSpan, SpanKind } from '../shared/telemetry/spans.js';
 
 /**
  * Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration, bridge
- * actions, portal actions and pay's provider calls.
+ * actions, portal actions, pay's provider calls and kubernetes rollout checks.
  */
 export function selectedQueues(deps: Deps): string[] {
   const wanted = deps.config.WORKER_QUEUES?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (!wanted) return [...DOMAIN_NAMES, 'orchestrator', BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE];
+  if (!wanted)
+    return [
+      ...DOMAIN_NAMES,
+      'orchestrator',
+      BRIDGE_ACTIONS_QUEUE,
+      PORTAL_ACTIONS_QUEUE,
+      PAY_PROVIDER_QUEUE,
+      KUBERNETES_ROLLOUTS_QUEUE,
+    ];
   const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')}`);
   return wanted;

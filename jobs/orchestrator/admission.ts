@@ -144,7 +144,7 @@ async function admitHeld(deps: Deps, accountId: string): Promise<AdmittedRun[]> 
         return admitFromHold(trx, accountId, { cap: row.cap, contended: deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED });
       });
       for (const a of admitted)
-        announce(deps, a.id, [{ id: a.seq, runId: a.id, type: 'trace', at: iso(a.created_at)!, ...a.data }]);
+        announce(deps, a.id, [{ id: a.seq, runId: a.id, type: 'trace', at: iso(a.created_at)!, ...a.data }], accountId);
       return admitted;
     } catch (err) {
       if (attempt < ADMIT_TRIES && isRace(err)) continue;

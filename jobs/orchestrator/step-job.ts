@@ -185,9 +185,12 @@ async function runBegun(
   const stepId = stepRowId(data);
   const { run } = begun;
   const started = begun.started!;
-  announce(deps, runId, [
-    { id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data },
-  ]);
+  announce(
+    deps,
+    runId,
+    [{ id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data }],
+    run.account_id,
+  );
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);

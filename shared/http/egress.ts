@@ -25,8 +25,16 @@ export function isBlockedAddress(address: string): boolean {
 
 const agents = new Map<boolean, Agent>();
 
-function pinnedAgent(allowPrivate: boolean, pin: EgressPin = {}): Agent {
-  return new Agent({ connect: { lookup: pinnedLookup(allowPrivate, pin) }, keepAliveTimeout: 10_000 });
+/** TLS material of a server with its own CA (a Kubernetes API server), and a client certificate when it asks one. */
+export interface EgressTls {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  servername?: string;
+}
+
+function pinnedAgent(allowPrivate: boolean, pin: EgressPin = {}, tls: EgressTls = {}): Agent {
+  return new Agent({ connect: { ...tls, lookup: pinnedLookup(allowPrivate, pin) }, keepAliveTimeout: 10_000 });
 }
 
 /** The shared agent per setting: its pooled connections were each opened to an address checked when they were made. */
@@ -54,7 +62,7 @@ export class EgressError extends AppError {
 }
 
 export interface EgressOptions {
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   /**
@@ -83,6 +91,8 @@ export interface EgressOptions {
   oversize?: 'truncate' | 'refuse';
   /** Resolver and extra refusals (pinned-dns.ts); the default is the system resolver and the ranges alone. */
   pin?: EgressPin;
+  /** The server's own CA (and a client certificate): the call gets an agent of its own, closed after it. */
+  tls?: EgressTls;
   /**
    * Send the call's W3C `traceparent` header while tracing runs (webhooks: the receiver may join the trace). Off
    * by default: a provider's API has no use for the service's trace ids.
@@ -188,7 +198,8 @@ async function guardedFetch(allowPrivate: boolean, url: string, opts: EgressOpti
   const onCallerAbort = () => controller.abort(opts.signal!.reason);
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   // A caller's own resolver or deny list gets an agent of its own, closed after the call.
-  const dispatcher = opts.pin ? pinnedAgent(allowPrivate, opts.pin) : agent(allowPrivate);
+  const ownAgent = Boolean(opts.pin || opts.tls);
+  const dispatcher = ownAgent ? pinnedAgent(allowPrivate, opts.pin, opts.tls) : agent(allowPrivate);
   const timer = setTimeout(
     () => controller.abort(new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`)),
     timeoutMs,
@@ -237,7 +248,7 @@ async function guardedFetch(allowPrivate: boolean, url: string, opts: EgressOpti
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);
-    if (opts.pin) void dispatcher.destroy().catch(() => undefined);
+    if (ownAgent) void dispatcher.destroy().catch(() => undefined);
   }
 }
 

@@ -67,6 +67,7 @@ export class Harness {
       WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200,200,200,200,200', // the real schedule (5 s … 10 h) in miniature
       BRIDGE_ACTION_RETRY_BASE_MS: '100', // bridge action retries in miniature too
       BRIDGE_STEP_WAIT_MS: '3000', // a run's bridge step rests at awaitingAction after 3 s, not 10
+      KUBERNETES_ROLLOUT_CHECK_MS: '200', // a repair run's rollout is read again every 200 ms, not 10 s
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
       ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000',
       // every dashboard test signs in from 127.0.0.1; the limit is tested on its own app
