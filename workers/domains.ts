@@ -16,6 +16,7 @@ import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifec
 import { jobDuration } from '../jobs/metrics.js';
 import { markServed } from '../jobs/orchestrator/index.js';
 import { serveWorkMetrics } from './metrics-server.js';
+import { contextOf, inSpan, SpanKind } from '../shared/telemetry/spans.js';
 
 /**
  * Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration, bridge
@@ -84,21 +85,41 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   ];
 }
 
-/** One BullMQ worker on queue `name` under `prefix`, timing each job. */
+/**
+ * One BullMQ worker on queue `name` under `prefix`, timing each job, each in a consumer span: the child of the span
+ * that enqueued it when its data carries a `traceparent` (a run's steps), else the root of a trace of its own (a
+ * sweep, a webhook dispatch).
+ */
 function startWorker(deps: Deps, name: string, prefix: string, processor: Processor): Worker {
   const worker = new Worker(
     name,
-    async (job) => {
-      const timer = jobDuration.startTimer({ queue: name });
-      try {
-        const result = await processor(job, deps);
-        timer({ result: 'completed' });
-        return result;
-      } catch (err) {
-        timer({ result: 'failed' });
-        throw err;
-      }
-    },
+    (job) =>
+      inSpan(
+        `process ${name}`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextOf((job.data as { traceparent?: unknown } | null)?.traceparent),
+          attributes: {
+            'messaging.system': 'bullmq',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': name,
+            'messaging.message.id': String(job.id),
+            'awp.job.name': job.name,
+            'awp.job.attempt': job.attemptsMade + 1,
+          },
+        },
+        async () => {
+          const timer = jobDuration.startTimer({ queue: name });
+          try {
+            const result = await processor(job, deps);
+            timer({ result: 'completed' });
+            return result;
+          } catch (err) {
+            timer({ result: 'failed' });
+            throw err;
+          }
+        },
+      ),
     {
       connection: deps.redis as unknown as ConnectionOptions,
       prefix,
