@@ -44,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   }
   const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
   const url = str(env.AWP_URL) ?? str(fromFile.url) ?? DEFAULT_URL;
-  if (!/^https?:\/\/[^\s/]+/.test(url)) throw new UsageError(`the service URL must be http(s)://host[:port], got "${url}"`);
+  if (!/^https?:\/\/[^\s/]+/.test(url))
+    throw new UsageError(`the service URL must be http(s)://host[:port], got "${url}"`);
   return { url, token: str(env.AWP_TOKEN) ?? str(fromFile.token), file: read };
 }

@@ -171,7 +171,7 @@ interface ResumeOpts {
 /** The id of the run's last event (read a page at a time), so a follow after a resume shows only what is new. */
 async function lastEventId(io: Io, runId: string): Promise<number> {
   const awp = clientFrom(io);
-  for (let after = 0; ; ) {
+  for (let after = 0; ;) {
     const page = await awp.unwrap(
       awp.api.GET('/v1/runs/{runId}/events', {
         params: { path: { runId }, query: { after, limit: 500 } },

@@ -150,8 +150,7 @@ export function createAwpClient(options: AwpClientOptions) {
     tokens,
     events,
     proofCards: {
-      get: (cardId: string) =>
-        unwrap(api.GET('/v1/audit/proofCards/{cardId}', { params: { path: { cardId } } })),
+      get: (cardId: string) => unwrap(api.GET('/v1/audit/proofCards/{cardId}', { params: { path: { cardId } } })),
     },
     webhooks: { verify: verifyWebhook },
     /** Unwraps any `api` call: its data, or the AwpError of its envelope. */

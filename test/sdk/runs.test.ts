@@ -52,7 +52,10 @@ describe('SDK: runs', () => {
     const b = await awp.runs.submit(body, { mode: 'async' });
     assert.notEqual(a.runId, b.runId);
     assert.equal(posted.length, 2);
-    assert.ok(posted.every((k) => k && /^[0-9a-f-]{36}$/.test(k)), JSON.stringify(posted));
+    assert.ok(
+      posted.every((k) => k && /^[0-9a-f-]{36}$/.test(k)),
+      JSON.stringify(posted),
+    );
     assert.notEqual(posted[0], posted[1]);
     const key = `sdk-${Date.now()}`;
     const first = await awp.runs.submit(body, { mode: 'async', idempotencyKey: key });
@@ -107,7 +110,11 @@ describe('SDK: runs', () => {
   }
 
   it('resumes a run waiting for a choice: the answer continues the run in a new segment', async () => {
-    const release = registerStepHandler('pay', async () => ({ output: { paid: true }, evidence: [], conversation: [] }));
+    const release = registerStepHandler('pay', async () => ({
+      output: { paid: true },
+      evidence: [],
+      conversation: [],
+    }));
     try {
       const first = await awp.runs.submit({ request: 'shortlist espresso machines under $250 so I can choose one' });
       assert.ok(isRunResult(first));
@@ -169,7 +176,9 @@ describe('SDK: runs', () => {
     });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
-      ids.push((await client.runs.submit({ request: `audit ${i}`, domainRoute: ['resolve'] }, { mode: 'async' })).runId);
+      ids.push(
+        (await client.runs.submit({ request: `audit ${i}`, domainRoute: ['resolve'] }, { mode: 'async' })).runId,
+      );
     const listed: string[] = [];
     for await (const run of client.runs.list({ limit: 2 })) listed.push(run.runId);
     assert.deepEqual([...listed].sort(), [...ids].sort());
@@ -186,7 +195,9 @@ describe('SDK: runs', () => {
     const bad = await awp.runs.submit({ request: 'x', domainRoute: ['nowhere' as never] }).catch((e) => e);
     assert.ok(bad instanceof AwpError);
     assert.deepEqual([bad.status, bad.code], [400, 'invalidPayload']);
-    assert.ok(Array.isArray(bad.details) && bad.details.some((d: { path?: string }) => /domainRoute/.test(d.path ?? '')));
+    assert.ok(
+      Array.isArray(bad.details) && bad.details.some((d: { path?: string }) => /domainRoute/.test(d.path ?? '')),
+    );
     const anonymous = createAwpClient({ baseUrl: harness.url, token: 'awp_not_a_token' });
     const refused = await anonymous.runs.get('run_x').catch((e) => e);
     assert.ok(refused instanceof AwpError);
