@@ -33,7 +33,7 @@ describe('SDK: retries a 429 after its Retry-After', function () {
     await app.stop();
   });
 
-  it('waits what Retry-After says, sends the same request with the same Idempotency-Key, and gets the run', async () => {
+  it('waits what Retry-After says, then sends the same request with the same Idempotency-Key', async () => {
     const keys: Array<string | null> = [];
     const retries: RetryInfo[] = [];
     const awp = createAwpClient({

@@ -45,7 +45,7 @@ describe('SDK: runs', () => {
     assert.equal(result.status, 'ready');
   });
 
-  it('sends an Idempotency-Key with every POST, a new one per call; a key given twice replays the first run', async () => {
+  it('sends an Idempotency-Key with every POST, new per call; a key given twice replays the first run', async () => {
     posted.length = 0;
     const body = { request: 'audit this', domainRoute: ['resolve' as const] };
     const a = await awp.runs.submit(body, { mode: 'async' });

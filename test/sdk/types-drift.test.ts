@@ -20,7 +20,7 @@ describe('SDK: its types follow the OpenAPI document', function () {
   before(async () => (dir = await mkdtemp(path.join(os.tmpdir(), 'awp-sdk-types-'))));
   after(() => rm(dir, { recursive: true, force: true }));
 
-  it('sdk/src/schema.d.ts is what openapi-typescript makes of GET /openapi.json (else: npm run --prefix sdk generate)', async () => {
+  it('sdk/src/schema.d.ts is what openapi-typescript makes of GET /openapi.json (npm run sdk:generate)', async () => {
     const served = (await harness.call('GET', '/openapi.json')).body;
     const fresh = path.join(dir, 'schema.d.ts');
     await writeFile(fresh, await schemaSource(served));
