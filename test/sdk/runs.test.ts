@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { registerStepHandler } from '../../jobs/steps.js';
 import { AwpError, createAwpClient, isRunResult, type RunEvent } from '../../sdk/src/index.js';
 import { startDroppingProxy } from '../support/dropping-proxy.js';
 import { harness } from '../support/harness.js';
 import { until } from '../support/receiver.js';
 import { seedCatalog } from '../support/runs.js';
+import { ROOT } from '../support/spawn.js';
 
 /** The SDK against the real service: runs submitted, followed, resumed, canceled and listed through it. */
 describe('SDK: runs', () => {
@@ -202,5 +206,28 @@ describe('SDK: runs', () => {
     const refused = await anonymous.runs.get('run_x').catch((e) => e);
     assert.ok(refused instanceof AwpError);
     assert.deepEqual([refused.status, refused.code], [401, 'unauthorized']);
+  });
+
+  it("sdk/README.md's ten lines run: submit, stream, proof card", async () => {
+    const readme = await readFile(path.join(ROOT, 'sdk/README.md'), 'utf8');
+    const code = readme.match(/```ts\n([\s\S]*?)```/)![1]!;
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'awp-sdk-readme-'));
+    try {
+      const file = path.join(dir, 'example.mts');
+      await writeFile(
+        file,
+        'export const out: unknown[][] = [];\n' +
+          code
+            .replace("from 'awp-sdk'", `from '${path.join(ROOT, 'sdk/src/index.ts')}'`)
+            .replace("'http://localhost:8080'", JSON.stringify(harness.url))
+            .replace('process.env.AWP_TOKEN', JSON.stringify(token))
+            .replace(/console\.log\((.*?)\);/g, 'out.push([$1]);'),
+      );
+      const { out } = (await import(file)) as { out: unknown[][] };
+      assert.equal(out.at(-2)![1], 'final');
+      assert.equal(out.at(-1)![0], 'ready');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
