@@ -1354,7 +1354,7 @@ export interface paths {
         put?: never;
         /**
          * Release plan with gates, steps and rollback
-         * @description Judges the gates in `artifacts` (build, tests, security need `passed`, health `healthy`, approval `approved`); a missing or pending gate has not passed. Production (`prod`, `production`, `live`) needs an approval: without one the verdict is `needsApproval`. Steps follow the strategy (canary weights and pauses, blue-green switch and drain, rolling surge/unavailable, recreate downtime); `previousVersion` names the rollback target.
+         * @description Judges the gates in `artifacts` (build, tests, security need `passed`, health `healthy`, approval `approved`); a missing or pending gate has not passed. Production (`prod`, `production`, `live`) needs an approval: without one the verdict is `needsApproval`. Steps follow the strategy (canary weights and pauses, blue-green switch and drain, rolling surge/unavailable, recreate downtime); `previousVersion` names the rollback target. With `ci.repo` and a GitHub connector in the account, build, tests, security (and approval, given `ci.pullNumber`) are read from the check runs, commit statuses and reviews of `ci.sha` (else the head of `ci.ref`, else main), and the statuses given for them in `artifacts` are ignored (`gateSource.ignored` names them); health stays as given.
          */
         post: operations["postV1CicdPlan"];
         delete?: never;
@@ -2209,10 +2209,98 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Incident, actions, approvals and timeline; mutating responses are approval-gated
-         * @description `alerts`: Alertmanager webhook bodies (or their single alerts) and PagerDuty Events v2 events, mixed freely. `signals`: `errorRate` (0..1), `latencyP95Ms`, `latencyBaselineMs`, `customerImpact`, `regionDown`, `deploys` [{service, version, previousVersion, at}], `flags` [{flag, changedAt, service}]. Severity: sev1 = critical alert with customer impact, error rate ≥ 5 % or critical alerts on ≥ 2 services; sev2 = a critical alert, error rate ≥ 1 % or p95 ≥ 2× baseline; sev3 = an error or warning alert; sev4 = the rest. Mutating responses (rollback, scale, failover, flag off, restart) are listed in `approvals` and never performed.
+         * Open or update the incident of an alert; page once, post status, keep a timeline
+         * @description `alerts`: Alertmanager webhook bodies (or their single alerts) and PagerDuty Events v2 events, mixed freely. `signals`: `errorRate` (0..1), `latencyP95Ms`, `latencyBaselineMs`, `customerImpact`, `regionDown`, `deploys` [{service, version, previousVersion, at}], `flags` [{flag, changedAt, service}]. Severity: sev1 = critical alert with customer impact, error rate ≥ 5 % or critical alerts on ≥ 2 services; sev2 = a critical alert, error rate ≥ 1 % or p95 ≥ 2× baseline; sev3 = an error or warning alert; sev4 = the rest. Mutating responses (rollback, scale, failover, flag off, restart) are listed in `approvals` and never performed. The incident (`record`) is the open one of the alert's fingerprint (Alertmanager groupKey, else the alert's fingerprint or PagerDuty dedup_key), or a new one (`created`); the same alert again updates it. A sev1/sev2 incident pages once through the account's PagerDuty connector (incident.page); with `chat.channel` each status change is posted once through its msg.chat connector. Alerts that all resolved resolve it (with a postmortem draft); resolved alerts with no open incident record nothing (`record: null`). `runIds` (yours, else 404) are linked. A payload with no readable alert is 400.
          */
         post: operations["postV1IncidentRespond"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List incidents, newest first (filter: status; cursor pagination) */
+        get: operations["getV1Incidents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incidentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An incident with its timeline, roles, linked runs and postmortem */
+        get: operations["getV1IncidentsIncidentId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incidentId}/notes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a note to the timeline */
+        post: operations["postV1IncidentsIncidentIdNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incidentId}/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Assign a role (commander, comms, scribe, …) or unassign it */
+        post: operations["postV1IncidentsIncidentIdRoles"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/incidents/{incidentId}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge, mitigate or resolve an incident
+         * @description Moves through the incident table (triggered → acknowledged | mitigated | resolved; acknowledged → mitigated | resolved; mitigated → resolved); another move is 409 with `details.allowed`. Acknowledge and resolve follow a page with PagerDuty acknowledge and resolve events; each change is posted once to the incident's chat channel; resolving drafts the postmortem from the timeline.
+         */
+        post: operations["postV1IncidentsIncidentIdStatus"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2229,10 +2317,30 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Findings and approval-gated remediations; never mutates a live cluster
-         * @description `pods` are the items of `kubectl get pods -o json`, `events` those of `kubectl get events -o json`. Findings: CrashLoopBackOff (by exit code), OOMKilled, ImagePullBackOff/ErrImagePull (not found, unauthorized, rate limited), CreateContainerConfigError (missing ConfigMap/Secret or key), FailedScheduling (cpu, memory, taints, affinity), failing probes, evictions, volume mount errors. Remediations are JSON patches and `--dry-run` kubectl commands; every mutating one is listed in `approvals`. Nothing is sent to a cluster.
+         * Findings and approval-gated remediations for pasted pods; changes nothing
+         * @description `pods` are the items of `kubectl get pods -o json`, `events` those of `kubectl get events -o json`. Findings: CrashLoopBackOff (by exit code), OOMKilled, ImagePullBackOff/ErrImagePull (not found, unauthorized, rate limited), CreateContainerConfigError (missing ConfigMap/Secret or key), FailedScheduling (cpu, memory, taints, affinity), failing probes, evictions, volume mount errors, in every container, init containers included. Remediations are JSON patches addressing the finding's container, the same as a strategic-merge patch naming it (`strategicPatch`), and `--dry-run` kubectl commands; every mutating one is listed in `approvals`. Nothing is sent to a cluster (POST /v1/kubernetes/runs reads one).
          */
         post: operations["postV1KubernetesRepair"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/kubernetes/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Repair a Deployment live: read, classify, dry-run, apply on approval, watch
+         * @description Starts a run that reads the Deployment, its pods (init containers included), events, ReplicaSets and rollout history through the Kubernetes API with the vault credential, classifies the failures and proposes one change (a strategic-merge patch naming the container, or for a crash loop the rollback to the previous ReplicaSet) that a server-side dry run (dryRun=All) must accept. The run then rests at `awaitingApproval`: POST /v1/runs/{runId}/resume {approved: true} by a member other than the submitter (409 selfApproval) applies it, or an autonomy grant covering `kubernetes.patch` (`grantId`) does. It then rests at `awaitingRollout` until the rollout completes (`repaired`) or fails (rolled back: `rolledBack`). A credential not in this account is 422.
+         */
+        post: operations["postV1KubernetesRuns"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2974,6 +3082,26 @@ export interface paths {
          * @description A choice or a proxy outcome needs runs:write. An approval (a run resting `awaitingApproval`) needs approvals:write and a member other than the run's submitter (409 selfApproval) unless the account's approval policy allows that gate kind; a refusal (`approved: false`, `reject`, `decline`) needs approvals:write or runs:write.
          */
         post: operations["postV1RunsRunIdResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/runs/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's runs, live (Server-Sent Events): runs made and runs whose status moved
+         * @description Events: ready, run.created, run.changed. `ready` carries the newest runs (at most 50); `run.created` a run made since, `run.changed` a run whose status moved (with `previousStatus`). The caller’s account only. A signed-in dashboard reads it with its session cookie. A run’s own events are /v1/runs/{runId}/events.
+         */
+        get: operations["getV1RunsEvents"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6529,7 +6657,118 @@ export interface components {
             /** @description `ready`: the open items */
             items?: components["schemas"]["InboxItem"][];
         };
-        IncidentReport: {
+        Incident: {
+            acknowledgedAt: string | null;
+            /** @description Alert payloads received for this incident, repeats included */
+            alertCount: number;
+            chat: {
+                channel: string;
+                connectorId: string | null;
+            } | null;
+            createdAt: string;
+            fingerprint: string;
+            incidentId: string;
+            mitigatedAt: string | null;
+            paged: {
+                actionId: string;
+            } | null;
+            postmortem: components["schemas"]["IncidentPostmortem"] | null;
+            resolvedAt: string | null;
+            roles: {
+                assignee: string | null;
+                duty: string | null;
+                role: string;
+            }[];
+            services: string[];
+            /** @enum {string} */
+            severity: "sev1" | "sev2" | "sev3" | "sev4";
+            severityRule: string;
+            startedAt: string | null;
+            /**
+             * @description triggered → acknowledged | mitigated | resolved; acknowledged → mitigated | resolved; mitigated → resolved, or triggered again when its alert fires; resolved is final (a later firing opens a new incident)
+             * @enum {string}
+             */
+            status: "triggered" | "acknowledged" | "mitigated" | "resolved";
+            title: string;
+            updatedAt: string;
+        };
+        IncidentAnswer: {
+            incident: components["schemas"]["IncidentDetail"];
+            /** @constant */
+            ok: true;
+        };
+        IncidentDetail: {
+            acknowledgedAt: string | null;
+            /** @description Alert payloads received for this incident, repeats included */
+            alertCount: number;
+            chat: {
+                channel: string;
+                connectorId: string | null;
+            } | null;
+            createdAt: string;
+            fingerprint: string;
+            incidentId: string;
+            mitigatedAt: string | null;
+            paged: {
+                actionId: string;
+            } | null;
+            postmortem: components["schemas"]["IncidentPostmortem"] | null;
+            resolvedAt: string | null;
+            roles: {
+                assignee: string | null;
+                duty: string | null;
+                role: string;
+            }[];
+            runIds: string[];
+            services: string[];
+            /** @enum {string} */
+            severity: "sev1" | "sev2" | "sev3" | "sev4";
+            severityRule: string;
+            startedAt: string | null;
+            /**
+             * @description triggered → acknowledged | mitigated | resolved; acknowledged → mitigated | resolved; mitigated → resolved, or triggered again when its alert fires; resolved is final (a later firing opens a new incident)
+             * @enum {string}
+             */
+            status: "triggered" | "acknowledged" | "mitigated" | "resolved";
+            timeline: {
+                actor: string | null;
+                at: string;
+                /** @enum {string} */
+                kind: "alert" | "signal" | "status" | "severity" | "role" | "note" | "page" | "chat" | "run";
+                text: string;
+            }[];
+            title: string;
+            updatedAt: string;
+        };
+        IncidentList: {
+            incidents: components["schemas"]["Incident"][];
+            nextCursor: string | null;
+            /** @constant */
+            ok: true;
+        };
+        IncidentNote: {
+            text: string;
+        };
+        IncidentPostmortem: {
+            actionItems: string[];
+            durations: {
+                [key: string]: unknown;
+            };
+            impact: {
+                [key: string]: unknown;
+            };
+            markdown: string;
+            rootCause: string;
+            /** @constant */
+            status: "draft";
+            summary: string;
+            timeline: {
+                at: string;
+                text: string;
+            }[];
+            title: string;
+        };
+        IncidentRespondAnswer: {
             actions: ({
                 action: string;
                 /** @constant */
@@ -6547,6 +6786,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             })[];
+            /** @description A new incident was opened (false: the open one of this fingerprint) */
+            created: boolean;
             incident: {
                 roles: {
                     duty: string;
@@ -6562,6 +6803,7 @@ export interface components {
             };
             /** @constant */
             ok: true;
+            record: components["schemas"]["IncidentDetail"];
             timeline: ({
                 at: string;
                 event: string;
@@ -6573,11 +6815,29 @@ export interface components {
             alerts: {
                 [key: string]: unknown;
             }[];
+            /** @description Where status updates are posted (a Slack channel: #ops, ops, C0…) */
+            chat?: {
+                channel: string;
+                /** @description A msg.chat connector of the account; the newest usable one when absent */
+                connectorId?: string;
+            };
+            /** @description Runs to link */
+            runIds?: string[];
             signals?: {
                 [key: string]: unknown;
             };
         } & {
             [key: string]: unknown;
+        };
+        /** @description incidentCommander, communicationsLead, scribe, operationsLead:<service> or any role; null unassigns */
+        IncidentRoleAssign: {
+            assignee: string | null;
+            role: string;
+        };
+        IncidentStatusUpdate: {
+            note?: string;
+            /** @enum {string} */
+            status: "acknowledged" | "mitigated" | "resolved";
         };
         Issuer: {
             /** Format: date-time */
@@ -6705,6 +6965,34 @@ export interface components {
             })[];
             /** @enum {string} */
             verdict: "healthy" | "needsApproval" | "needsInvestigation";
+        };
+        KubernetesRunAnswer: {
+            /** @description Why a failed run failed (the cluster's refusal, in words) */
+            error?: string;
+            links?: {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            ok: true;
+            /** @description The step output: findings, the proposed change, its dry run, the rollout */
+            repair: {
+                [key: string]: unknown;
+            } | null;
+            runId: string;
+            /** @description awaitingApproval, awaitingRollout, repaired, rolledBack, blocked, … */
+            status: string;
+        };
+        KubernetesRunRequest: {
+            /** @description cred:NAME of the vault credential holding a kubeconfig, or JSON {server, token, certificateAuthorityData} */
+            credential: string;
+            /** @description The Deployment to read and repair */
+            deployment: string;
+            /** @description Environment an autonomy grant must cover (default staging) */
+            environment?: string;
+            /** @description An autonomy grant covering kubernetes.patch: no person is asked */
+            grantId?: string;
+            /** @description Namespace of the workload */
+            namespace: string;
         };
         LeasesSwept: {
             /** @constant */
@@ -7281,7 +7569,7 @@ export interface components {
              * @description queued, running, then a resting status: final or waiting
              * @enum {string}
              */
-            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "delivered" | "blocked" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
             trace: unknown[];
         };
         OutreachDecisionPage: {
@@ -8958,6 +9246,18 @@ export interface components {
                 status: "passed" | "failed" | "pending" | "approved" | "rejected" | "healthy" | "unhealthy" | "missing";
                 why: string;
             }[];
+            gateSource?: ({
+                findings: string[];
+                /** @description the caller's gate statuses CI decided instead */
+                ignored: string[];
+                /** @constant */
+                kind: "github";
+                ref: string;
+                repo: string;
+                sha: string | null;
+            } & {
+                [key: string]: unknown;
+            }) | null;
             /** @constant */
             ok: true;
             reasons: string[];
@@ -8991,7 +9291,7 @@ export interface components {
              * @description queued, running, then a resting status: final or waiting
              * @enum {string}
              */
-            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "delivered" | "blocked" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
         };
         RunCanceled: {
             /** @constant */
@@ -9026,7 +9326,7 @@ export interface components {
              * @description The status the run rests at
              * @enum {string}
              */
-            status: "ready" | "delivered" | "dryRun";
+            status: "ready" | "repaired" | "delivered" | "dryRun";
         };
         RunDetailResponse: {
             /** @constant */
@@ -9049,7 +9349,7 @@ export interface components {
                  * @description queued, running, then a resting status: final or waiting
                  * @enum {string}
                  */
-                status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "delivered" | "blocked" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+                status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
                 steps: {
                     [key: string]: unknown;
                 }[];
@@ -9080,7 +9380,7 @@ export interface components {
              * @description queued, running, then a resting status: final or waiting
              * @enum {string}
              */
-            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "delivered" | "blocked" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
         };
         RunFailedPayload: {
             /** @description Why the run failed */
@@ -9094,7 +9394,7 @@ export interface components {
              * @description The status the run rests at
              * @enum {string}
              */
-            status: "failed" | "expired" | "blocked";
+            status: "failed" | "expired" | "rolledBack" | "blocked";
         };
         RunHold: {
             /** Format: date-time */
@@ -9128,7 +9428,7 @@ export interface components {
              * @description queued, running, then a resting status: final or waiting
              * @enum {string}
              */
-            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "delivered" | "blocked" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
         };
         RunResumeRequest: {
             /**
@@ -9141,6 +9441,16 @@ export interface components {
                 [key: string]: unknown;
             };
             itemId?: string;
+        };
+        /** @description text/event-stream; events: ready, run.created, run.changed. Each frame’s data is this object */
+        RunsStreamEvent: {
+            /** @description `run.changed`: the status it left; null when unknown */
+            previousStatus?: ("queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi") | null;
+            run?: components["schemas"]["RunSummary"];
+            /** @description `run.created`, `run.changed` */
+            runId?: string;
+            /** @description `ready`: the newest runs (at most 50) */
+            runs?: components["schemas"]["RunSummary"][];
         };
         RunSummary: {
             conversationId: string | null;
@@ -9155,7 +9465,7 @@ export interface components {
              * @description queued, running, then a resting status: final or waiting
              * @enum {string}
              */
-            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "delivered" | "blocked" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+            status: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
             stuckReason: string | null;
             taskId: string | null;
             /** Format: date-time */
@@ -9198,7 +9508,7 @@ export interface components {
              * @description The status the run rests at
              * @enum {string}
              */
-            status: "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+            status: "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
         };
         RunWaitpoint: {
             /** Format: date-time */
@@ -9213,7 +9523,7 @@ export interface components {
              * @description What the run waits for: a choice, a human (proxy), an approval
              * @enum {string}
              */
-            kind: "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+            kind: "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
             payload: {
                 [key: string]: unknown;
             };
@@ -23087,7 +23397,479 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["IncidentReport"];
+                    "application/json": components["schemas"]["IncidentRespondAnswer"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getV1Incidents: {
+        parameters: {
+            query?: {
+                /** @description nextCursor of the previous page */
+                cursor?: string;
+                limit?: number;
+                /** @description triggered → acknowledged | mitigated | resolved; acknowledged → mitigated | resolved; mitigated → resolved, or triggered again when its alert fires; resolved is final (a later firing opens a new incident) */
+                status?: "triggered" | "acknowledged" | "mitigated" | "resolved";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentList"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getV1IncidentsIncidentId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                incidentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentAnswer"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postV1IncidentsIncidentIdNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                incidentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncidentNote"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentAnswer"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postV1IncidentsIncidentIdRoles: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                incidentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncidentRoleAssign"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentAnswer"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postV1IncidentsIncidentIdStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier */
+                incidentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncidentStatusUpdate"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IncidentAnswer"];
                 };
             };
             /** @description invalidPayload: the request failed validation */
@@ -23184,6 +23966,111 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KubernetesReport"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    postV1KubernetesRuns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KubernetesRunRequest"];
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KubernetesRunAnswer"];
+                };
+            };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KubernetesRunAnswer"];
                 };
             };
             /** @description invalidPayload: the request failed validation */
@@ -27045,7 +27932,7 @@ export interface operations {
                 domain?: "hunt" | "resolve" | "bridge" | "proxy" | "pay" | "environment" | "cicd" | "kubernetes" | "incident" | "migration" | "security" | "delivery" | "benchmark";
                 limit?: number;
                 /** @description queued, running, then a resting status: final or waiting */
-                status?: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "delivered" | "blocked" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingCi";
+                status?: "queued" | "running" | "ready" | "failed" | "canceled" | "expired" | "repaired" | "rolledBack" | "blocked" | "delivered" | "dryRun" | "NEEDS_INPUT" | "awaitingProxy" | "awaitingApproval" | "awaitingAction" | "awaitingRollout" | "awaitingCi";
             };
             header?: never;
             path?: never;
@@ -27466,6 +28353,89 @@ export interface operations {
             };
             /** @description conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getV1RunsEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunsStreamEvent"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
