@@ -1,13 +1,14 @@
 import { invalidPayload } from '../../shared/errors.js';
 import type { Candidate } from '../../shared/schemas/hunt.js';
 import type { StepHandler, StepInput } from '../step.js';
-import { detectIntent, outcomeOf, parseBudget, toChoices, type Choice } from './logic.js';
+import { budgetFrom, detectIntent, outcomeOf, parseBudget, toChoices, type Choice } from './logic.js';
+import { show, type Money } from './money.js';
 import { huntSearch } from './search.js';
 import type { PageReport } from './web-source.js';
 
-function budgetOf(input: StepInput): number | null {
-  const budget = input.extras.budget as { maxUsd?: number } | undefined;
-  return typeof budget?.maxUsd === 'number' ? budget.maxUsd : (parseBudget(input.clause) ?? parseBudget(input.request));
+/** The run's budget field, else the one its words state ("under 400 euros"), in its own currency. */
+function budgetOf(input: StepInput): Money | null {
+  return budgetFrom(input.extras.budget) ?? parseBudget(input.clause) ?? parseBudget(input.request);
 }
 
 function urlsOf(input: StepInput): string[] {
@@ -21,7 +22,9 @@ function pageLine(r: PageReport): string {
 }
 
 function evidenceOf(c: Candidate) {
-  const net = c.netUsd !== null ? ` (net $${c.netUsd})` : '';
+  const compared = c.netInBudgetCurrency;
+  const converted = compared?.rate ? ` = ${show(compared)} at ${compared.rate} (ECB, ${compared.rateDate})` : '';
+  const net = c.net ? ` (net ${show(c.net)}${converted})` : '';
   const stock = c.availability ? `, ${c.availability}` : '';
   return {
     claim: `${c.title}: ${c.price} ${c.currency}${net}${stock}`,
@@ -61,19 +64,19 @@ function resumed(input: StepInput) {
 export const huntStep: StepHandler = async (input, deps) => {
   if (input.resume?.kind === 'NEEDS_INPUT') return resumed(input);
 
-  const budgetUsd = budgetOf(input);
+  const budget = budgetOf(input);
   const urls = urlsOf(input);
   // What to look for comes from hunt's own clause; what the user means to do with it, from the whole request.
   const intent = detectIntent(input.request);
-  await input.emit(urls.length > 0 ? `Reading ${urls.length} page(s) and the catalog` : 'Searching the catalog', {
-    budgetUsd,
+  await input.emit(urls.length > 0 ? `Reading ${urls.length} page(s), the catalog and the web` : 'Searching', {
+    budget,
     intent,
     urls: urls.length,
   });
   const cheapestFirst = /cheap/i.test(input.clause);
   const search = await huntSearch(deps, input.accountId, input.clause, {
     urls,
-    budgetUsd,
+    budget,
     cheapestFirst,
     signal: input.signal,
     onPage: (r) =>
@@ -91,7 +94,8 @@ export const huntStep: StepHandler = async (input, deps) => {
   const eligible = candidates.filter((c) => c.eligible);
   const output: Record<string, unknown> = {
     query: search.terms,
-    budgetUsd,
+    budget,
+    comparison: search.comparison,
     intent,
     candidates,
     ranking: search.ranking,
@@ -99,15 +103,19 @@ export const huntStep: StepHandler = async (input, deps) => {
   };
   const conversation = [`Found ${candidates.length} candidate(s) for "${search.terms}", ${eligible.length} eligible.`];
   const openQuestions: string[] = [];
+  const searchSources = search.sourceTelemetry.search as { status?: string; reason?: string } | undefined;
+  if (searchSources?.status === 'unavailable' && searchSources.reason)
+    conversation.push(`The web was not searched: ${searchSources.reason}.`);
   if (candidates.length === 0)
     openQuestions.push(
       `Nothing matches ` +
-        `"${search.terms}"${urls.length > 0 ? ' in the catalog or on the pages given' : ' in the catalog'}; ` +
-        `import listings, give product pages (urls) or widen the request.`,
+        `"${search.terms}" in the catalog${urls.length > 0 ? ', the pages given' : ''} or what the search ` +
+        `sources found; import listings, configure a search source, give product pages (urls) or widen the request.`,
     );
   else if (eligible.length === 0)
     openQuestions.push(
-      "No candidate is eligible (in stock, priced in USD, total clear, within budget); see each one's reasons.",
+      'No candidate is eligible (in stock, total clear, convertible to the budget currency, within budget); ' +
+        "see each one's reasons.",
     );
   const rejected = candidates
     .filter((c) => !c.eligible)
@@ -129,7 +137,8 @@ export const huntStep: StepHandler = async (input, deps) => {
     output.selected = toChoices([outcome.winner])[0];
     conversation.push(
       `Best fit: ` +
-        `"${outcome.winner.title}"${outcome.winner.netUsd !== null ? ` at $${outcome.winner.netUsd} net` : ''}.`,
+        `"${outcome.winner.title}"` +
+        `${outcome.winner.netInBudgetCurrency ? ` at ${show(outcome.winner.netInBudgetCurrency)} net` : ''}.`,
     );
   }
   return result;
