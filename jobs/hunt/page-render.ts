@@ -50,6 +50,8 @@ async function slot(limit: number, signal?: AbortSignal): Promise<() => void> {
 
 export interface RenderedPage {
   url: string;
+  /** HTTP status of the page's document. */
+  status: number;
   html: string;
   /** Bytes of every response the page loaded (its document, scripts, data). */
   bytes: number;
@@ -113,7 +115,7 @@ export async function renderPage(
     });
     await spaceRequests(deps, host, signal);
     const remaining = () => Math.max(100, config.HUNT_RENDER_TIMEOUT_MS - (Date.now() - started));
-    await page.goto(url, { waitUntil: 'load', timeout: remaining() });
+    const answer = await page.goto(url, { waitUntil: 'load', timeout: remaining() });
     // Offers rendered by script appear after load; wait for structured data, or until the page's network is quiet.
     await Promise.race([
       page.waitForSelector(STRUCTURED, { state: 'attached', timeout: remaining() }),
@@ -122,7 +124,14 @@ export async function renderPage(
     const html = await page.content();
     if (over || Buffer.byteLength(html) > config.WEB_PAGE_MAX_BYTES)
       throw new PageReadError('tooLarge', `${host} loaded more than the ${config.WEB_PAGE_MAX_BYTES}-byte limit`);
-    return { url: page.url(), html, bytes: bytes || Buffer.byteLength(html), requests, ms: Date.now() - started };
+    return {
+      url: page.url(),
+      status: answer?.status() ?? 200,
+      html,
+      bytes: bytes || Buffer.byteLength(html),
+      requests,
+      ms: Date.now() - started,
+    };
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (err instanceof PageReadError) throw err;
