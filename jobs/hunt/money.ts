@@ -139,7 +139,8 @@ const WORDS: Record<string, string> = {
 };
 const ISO = '(?:eur|usd|gbp|jpy|chf|sek|nok|dkk|pln|czk|huf|aud|cad|nzd|cny|hkd|sgd|inr|krw|mxn|brl|zar|try)';
 const PREFIX = String.raw`(?:us\$|\$|€|£|¥|fr\.|${ISO})`;
-const SUFFIX = String.raw`(?:us\$|\$|€|£|¥|euros?|dollars?|bucks|pounds?(?:\s+sterling)?|quid|yen|(?:swiss\s+)?francs?|${ISO})`;
+const WORD = String.raw`euros?|dollars?|bucks|pounds?(?:\s+sterling)?|quid|yen|(?:swiss\s+)?francs?`;
+const SUFFIX = String.raw`(?:us\$|\$|€|£|¥|${WORD}|${ISO})`;
 const NUMBER = String.raw`(\d{1,3}(?:[,.\s]\d{3})+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?)`;
 
 /** A budget phrase: "under 400 euros", "below €400", "max £300", "budget of CHF 500", "less than 20000 yen". */

@@ -78,7 +78,7 @@ describe('tools: browserReader', () => {
     assert.equal(text.body.text, 'Plain notes: drills ship from the Denver warehouse.\n');
   });
 
-  it("render: true answers from the DOM the page's scripts rendered; robots.txt honoured; 400 for a non-boolean", async function () {
+  it('render: true reads the DOM its scripts left; robots.txt honoured; 400 if not boolean', async function () {
     this.timeout(60_000);
     if (ensureChromium()) this.skip();
     const spa = await startScriptShop();

@@ -13,7 +13,7 @@ const ECB = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
  * eligible offers in EUR from pages hunt discovered itself (a script-rendered shop among them, read in chromium),
  * never requests what robots.txt forbids, and names the rate and day of every converted price.
  */
-describe('hunt discovers: search sources, script-rendered shops, robots.txt and money in its own currency', function () {
+describe('hunt discovers: search sources, script-rendered shops, robots.txt, money in its currency', function () {
   this.timeout(120_000);
   let euro: ShopServer;
   let pound: ShopServer;
@@ -65,7 +65,7 @@ describe('hunt discovers: search sources, script-rendered shops, robots.txt and 
     for (const s of [euro, pound, script, searx, brave, serp]) await s?.stop();
   });
 
-  it('the done-when request: ranked eligible offers in EUR from discovered pages, robots.txt obeyed', async function () {
+  it('the done-when request: ranked eligible EUR offers from discovered pages, robots.txt obeyed', async function () {
     if (skip) this.skip();
     const { token } = await harness.account();
     await connect(token, 'searx', 'searxng', searx.url);

@@ -25,7 +25,7 @@ async function site(route: (path: string, req: http.IncomingMessage, res: http.S
 const opts = { allowPrivate: true, timeoutMs: 5000, maxBytes: 100_000, accept: 'text/html' };
 
 describe('hunt manners: robots.txt, an identifying user agent, the HTTP cache, and the ECB rates sweep', () => {
-  it('says who it is, revalidates with the ETag (a 304 answers the stored body), and serves fresh pages unasked', async () => {
+  it('says who it is, revalidates with the ETag (304: the stored body), serves fresh pages unasked', async () => {
     const s = await site((path, req, res) => {
       if (path === '/robots.txt') return void res.writeHead(404).end();
       if (path === '/etag') {
@@ -53,7 +53,7 @@ describe('hunt manners: robots.txt, an identifying user agent, the HTTP cache, a
     }
   });
 
-  it('robots.txt: its rules for awp-hunt apply, redirects included; a robots.txt that errors forbids everything', async () => {
+  it('robots.txt: its rules for awp-hunt apply, redirects included; an erring robots.txt forbids all', async () => {
     const s = await site((path, _req, res) => {
       if (path === '/robots.txt')
         return void res
@@ -79,7 +79,7 @@ describe('hunt manners: robots.txt, an identifying user agent, the HTTP cache, a
     }
   });
 
-  it('the hunt.rates sweep stores the day the ECB file names; hunt then compares with it; unset it does nothing', async () => {
+  it("the hunt.rates sweep stores the ECB file's day once; hunt compares with it; unset, nothing", async () => {
     const xml =
       `<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" ` +
       `xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><gesmes:subject>Reference rates</gesmes:subject>` +

@@ -95,8 +95,9 @@ describe('hunt money: currencies in requests, minor units, ECB conversions', () 
   });
 
   it("reads the ECB's eurofxref XML, refusing anything else", () => {
+    const ns = 'xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"';
     const xml = `<?xml version="1.0" encoding="UTF-8"?>
-<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+<gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" ${ns}>
   <gesmes:subject>Reference rates</gesmes:subject>
   <gesmes:Sender><gesmes:name>European Central Bank</gesmes:name></gesmes:Sender>
   <Cube><Cube time='2022-04-29'><Cube currency='USD' rate='1.0540'/><Cube currency='GBP' rate='0.83908'/></Cube></Cube>
