@@ -105,6 +105,19 @@ export const outboundConfig = {
   MAP_PROVIDER_KEY: Type.Optional(
     Type.String({ description: "Server API key of the places provider; a caller's placesProviderApiKey overrides it" }),
   ),
+  MAP_CACHE_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 86_400,
+    description: 'How long POST /v1/tools/map (and hunt leads) keep a provider answer in Redis; 0 keeps none',
+  }),
+  MAP_PROVIDER_INTERVAL_MS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Least time between two requests to the places provider, across processes; unset: 1100 for nominatim ' +
+        '(its usage policy: one request a second) and 100 for google',
+    }),
+  ),
   CHAIN_EVM_RPC_URL: Type.Optional(
     Type.String({
       description:

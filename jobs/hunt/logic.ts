@@ -207,6 +207,7 @@ export function toChoices(candidates: Candidate[], max = 5): Choice[] {
       currency: c.currency,
       net: c.net,
       netInBudgetCurrency: c.netInBudgetCurrency,
+      kind: 'offer' as const,
       vendor: c.vendor,
       url: c.url,
     }));

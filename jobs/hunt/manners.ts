@@ -21,7 +21,7 @@ type MannerDeps = Pick<Deps, 'db' | 'redis' | 'config'>;
 
 const ROBOTS_TTL_S = 3600;
 const ROBOTS_MAX_BYTES = 512 * 1024;
-const key = (deps: MannerDeps, what: string) => `${deps.config.QUEUE_PREFIX}:hunt:${what}`;
+const key = (deps: Pick<Deps, 'config'>, what: string) => `${deps.config.QUEUE_PREFIX}:hunt:${what}`;
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const onAbort = () => (clearTimeout(t), reject(signal!.reason));
@@ -88,11 +88,22 @@ if at < now then at = now end
 redis.call('SET', KEYS[1], at + gap, 'PX', gap + 60000)
 return at - now`;
 
-export async function spaceRequests(deps: MannerDeps, host: string, signal?: AbortSignal, gapMs?: number) {
-  const gap = Math.max(gapMs ?? 0, deps.config.HUNT_HOST_INTERVAL_MS);
-  if (gap <= 0) return;
-  const wait = Number(await deps.redis.eval(NEXT_SLOT, 1, key(deps, `host:${host}`), String(Date.now()), String(gap)));
+/** Waits for the next turn of `name` (a host, a provider), `gapMs` after the previous one, in any process. */
+export async function waitTurn(
+  deps: Pick<Deps, 'redis' | 'config'>,
+  name: string,
+  gapMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (gapMs <= 0) return;
+  const wait = Number(
+    await deps.redis.eval(NEXT_SLOT, 1, key(deps, `turn:${name}`), String(Date.now()), String(gapMs)),
+  );
   if (wait > 0) await sleep(wait, signal);
+}
+
+export async function spaceRequests(deps: MannerDeps, host: string, signal?: AbortSignal, gapMs?: number) {
+  await waitTurn(deps, `host:${host}`, Math.max(gapMs ?? 0, deps.config.HUNT_HOST_INTERVAL_MS), signal);
 }
 
 /** Before each request of a page (each redirect hop too): robots.txt allows it, and its host's turn has come. */

@@ -3,6 +3,7 @@ import type { Candidate } from '../../shared/schemas/hunt.js';
 import type { StepHandler, StepInput } from '../step.js';
 import { budgetFrom, detectIntent, outcomeOf, parseBudget, toChoices, type Choice } from './logic.js';
 import { show, type Money } from './money.js';
+import { findLeads, leadChoice, type Lead } from './leads.js';
 import { huntSearch } from './search.js';
 import type { PageReport } from './web-source.js';
 
@@ -42,16 +43,17 @@ function resumed(input: StepInput) {
       choices: choices.map((c) => c.itemId),
     });
   const action = resume.action ?? 'buy';
+  const priced = selected.price !== null ? ` (${selected.price} ${selected.currency})` : '';
   return {
     output: { selected, action, choices },
     evidence: [
       {
-        claim: `${selected.title} at ${selected.price} ${selected.currency}`,
+        claim: selected.price !== null ? `${selected.title} at ${selected.price} ${selected.currency}` : selected.title,
         source: selected.url ?? selected.vendor ?? 'catalog',
         sourceBound: Boolean(selected.url ?? selected.vendor),
       },
     ],
-    conversation: [`You chose "${selected.title}" (${selected.price} ${selected.currency}) to ${action}.`],
+    conversation: [`You chose "${selected.title}"${priced} to ${action}.`],
   };
 }
 
@@ -92,6 +94,13 @@ export const huntStep: StepHandler = async (input, deps) => {
   });
   const { candidates } = search;
   const eligible = candidates.filter((c) => c.eligible);
+  // To contact someone, the businesses the places provider knows a way to reach are leads too.
+  let leads: Lead[] = [];
+  if (intent === 'contact') {
+    const found = await findLeads(deps, input.accountId, search.terms, input.signal);
+    leads = found.leads;
+    search.sourceTelemetry.leads = found.telemetry;
+  }
   const output: Record<string, unknown> = {
     query: search.terms,
     budget,
@@ -100,13 +109,14 @@ export const huntStep: StepHandler = async (input, deps) => {
     candidates,
     ranking: search.ranking,
     sourceTelemetry: search.sourceTelemetry,
+    ...(intent === 'contact' ? { leads } : {}),
   };
   const conversation = [`Found ${candidates.length} candidate(s) for "${search.terms}", ${eligible.length} eligible.`];
   const openQuestions: string[] = [];
   const searchSources = search.sourceTelemetry.search as { status?: string; reason?: string } | undefined;
   if (searchSources?.status === 'unavailable' && searchSources.reason)
     conversation.push(`The web was not searched: ${searchSources.reason}.`);
-  if (candidates.length === 0)
+  if (candidates.length === 0 && leads.length === 0)
     openQuestions.push(
       `Nothing matches ` +
         `"${search.terms}" in the catalog${urls.length > 0 ? ', the pages given' : ''} or what the search ` +
@@ -120,9 +130,29 @@ export const huntStep: StepHandler = async (input, deps) => {
   const rejected = candidates
     .filter((c) => !c.eligible)
     .map((c) => ({ option: c.title, reason: c.reasons.join('; ') || 'not eligible' }));
-  const result = { output, evidence: candidates.slice(0, 10).map(evidenceOf), conversation, openQuestions, rejected };
+  const evidence = [
+    ...candidates.slice(0, 10).map(evidenceOf),
+    ...leads.slice(0, 5).map((l) => ({
+      claim: `${l.name}: ${[l.phone, l.email, l.website].filter(Boolean).join(', ')}`,
+      source: l.source,
+      sourceBound: true,
+    })),
+  ];
+  const result = { output, evidence, conversation, openQuestions, rejected };
 
   const outcome = outcomeOf(intent, candidates, cheapestFirst);
+  if (outcome.kind === 'none' && leads.length > 0) {
+    const choices = leads.slice(0, 5).map(leadChoice);
+    conversation.push(`${leads.length} business(es) to contact: ${leads.map((l) => l.name).join(', ')}.`);
+    if (choices.length === 1) {
+      output.selected = choices[0];
+      return result;
+    }
+    output.inputKind = 'choice';
+    output.choices = choices;
+    conversation.push('Which one should I contact? Reply with its itemId.');
+    return { ...result, suspend: { kind: 'NEEDS_INPUT', payload: { choices, intent } } };
+  }
   if (outcome.kind === 'choice') {
     const choices = toChoices(candidates);
     output.inputKind = 'choice';

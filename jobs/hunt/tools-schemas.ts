@@ -172,6 +172,9 @@ export const Place = Type.Object({
   lat: Type.Number(),
   lon: Type.Number(),
   source: Type.String({ description: "Where the place can be looked up (the provider's page for it)" }),
+  phone: Type.Optional(Nullable(Type.String({ description: 'Its phone, as the provider has it' }))),
+  website: Type.Optional(Nullable(Type.String())),
+  email: Type.Optional(Nullable(Type.String({ description: 'OpenStreetMap `email` / `contact:email` tags' }))),
 });
 
 export const ToolsMapResult = Ok(

@@ -164,12 +164,15 @@ export const Choice = Type.Object(
   {
     itemId: Type.String(),
     title: Type.String(),
-    price: Type.Number(),
-    currency: Type.String(),
+    price: Type.Union([Type.Number(), Type.Null()], { description: 'Null for a lead (a business to contact)' }),
+    currency: Type.Union([Type.String(), Type.Null()]),
     net: Type.Union([MoneyAmount, Type.Null()]),
     netInBudgetCurrency: Type.Union([ComparedAmount, Type.Null()]),
     vendor: Type.Union([Type.String(), Type.Null()]),
     url: Type.Union([Type.String(), Type.Null()]),
+    kind: Type.Optional(StringEnum(['offer', 'lead'], { description: 'An offer to buy, or a lead to contact' })),
+    phone: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A lead's phone" })),
+    email: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A lead's email" })),
   },
   { $id: 'HuntChoice' },
 );
