@@ -4,7 +4,7 @@ import robotsParser from 'robots-parser';
 import type { Deps } from '../../shared/deps.js';
 import { egressFetch } from '../../shared/http/egress.js';
 import { cachedPage, refreshPolicy, storePage } from './manners-repository.js';
-import { fetchPage, PageReadError, type FetchedPage, type PageFetchOptions } from './page-fetch.js';
+import { checkReadableUrl, fetchPage, PageReadError, type FetchedPage, type PageFetchOptions } from './page-fetch.js';
 
 /**
  * How hunt behaves on other people's sites (issue 34): it says who it is (a user agent with a contact URL), reads
@@ -37,22 +37,42 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 const ALLOW_ALL = '';
 const DENY_ALL = 'User-agent: *\nDisallow: /';
 
+const MAX_ROBOTS_REDIRECTS = 5;
+
+/**
+ * robots.txt as RFC 9309 reads it: redirects followed (five at most, each hop checked like a page), a 2xx its
+ * rules, a 4xx (or too many redirects) none, a 5xx everything forbidden. A network failure rejects (the caller
+ * forbids everything).
+ */
+async function readRobots(deps: MannerDeps, url: string, signal?: AbortSignal): Promise<string> {
+  let current = url;
+  for (let hop = 0; hop <= MAX_ROBOTS_REDIRECTS; hop++) {
+    await spaceRequests(deps, new URL(current).host, signal);
+    const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, current, {
+      headers: { 'user-agent': userAgent(deps), accept: 'text/plain,*/*;q=0.1' },
+      timeoutMs: Math.min(deps.config.WEB_PAGE_TIMEOUT_MS, 10_000),
+      maxBytes: ROBOTS_MAX_BYTES,
+      signal,
+    });
+    if (res.status >= 300 && res.status < 400 && res.headers.location) {
+      current = checkReadableUrl(
+        new URL(res.headers.location, current).href,
+        deps.config.AWP_ALLOW_PRIVATE_EGRESS,
+      ).href;
+      continue;
+    }
+    return res.status >= 200 && res.status < 300 ? res.text : res.status >= 500 ? DENY_ALL : ALLOW_ALL;
+  }
+  return ALLOW_ALL;
+}
+
 async function robotsText(deps: MannerDeps, origin: string, signal?: AbortSignal): Promise<string> {
   const k = key(deps, `robots:${origin}`);
   const cached = await deps.redis.get(k);
   if (cached !== null) return cached;
   let text: string;
   try {
-    await spaceRequests(deps, new URL(origin).host, signal);
-    const res = await egressFetch(deps.config.AWP_ALLOW_PRIVATE_EGRESS, `${origin}/robots.txt`, {
-      headers: { 'user-agent': userAgent(deps), accept: 'text/plain,*/*;q=0.1' },
-      timeoutMs: Math.min(deps.config.WEB_PAGE_TIMEOUT_MS, 10_000),
-      maxBytes: ROBOTS_MAX_BYTES,
-      signal,
-    });
-    // A robots.txt that redirects is followed by RFC 9309; here a redirect is read as "no rules" only when it stays
-    // unanswered: the common case (http → https) is taken as a 4xx would be, permissive. A 5xx is a full disallow.
-    text = res.status >= 200 && res.status < 300 ? res.text : res.status >= 500 ? DENY_ALL : ALLOW_ALL;
+    text = await readRobots(deps, `${origin}/robots.txt`, signal);
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     text = DENY_ALL;
@@ -88,18 +108,22 @@ if at < now then at = now end
 redis.call('SET', KEYS[1], at + gap, 'PX', gap + 60000)
 return at - now`;
 
-/** Waits for the next turn of `name` (a host, a provider), `gapMs` after the previous one, in any process. */
+/**
+ * Waits for the next turn of `name` (a host, a provider), `gapMs` after the previous one, in any process; resolves
+ * with how long it waited (ms).
+ */
 export async function waitTurn(
   deps: Pick<Deps, 'redis' | 'config'>,
   name: string,
   gapMs: number,
   signal?: AbortSignal,
-): Promise<void> {
-  if (gapMs <= 0) return;
+): Promise<number> {
+  if (gapMs <= 0) return 0;
   const wait = Number(
     await deps.redis.eval(NEXT_SLOT, 1, key(deps, `turn:${name}`), String(Date.now()), String(gapMs)),
   );
   if (wait > 0) await sleep(wait, signal);
+  return wait;
 }
 
 export async function spaceRequests(deps: MannerDeps, host: string, signal?: AbortSignal, gapMs?: number) {
@@ -145,7 +169,8 @@ export async function politeFetch(
   });
   if (stored && policy?.satisfiesWithoutRevalidation(req)) {
     // Fresh by its own headers: no request at all, but robots.txt is still asked (it may have changed its mind).
-    await politeHop(deps, url, opts.signal);
+    if (!(await robotsVerdict(deps, url, opts.signal)).allowed)
+      throw new PageReadError('robots', `robots.txt of ${new URL(url).host} does not allow ${ROBOTS_AGENT} to read it`);
     return { ...fromStore(stored.status), cache: 'fresh' };
   }
   const conditional = policy ? (policy.revalidationHeaders(req) as Record<string, string>) : {};

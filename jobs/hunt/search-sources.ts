@@ -35,6 +35,77 @@ export interface Discovery {
   telemetry: Record<string, unknown>;
 }
 
+type Connector = Awaited<ReturnType<typeof connectorsWithCapability>>[number];
+
+/** One search source asked: what it found, or why not (a refused key, a provider asking to slow down). */
+async function askSource(
+  deps: SearchDeps,
+  accountId: string,
+  connector: Connector,
+  query: string,
+  signal?: AbortSignal,
+): Promise<{ name: string; telemetry: Record<string, unknown>; found: SearchHit[] }> {
+  const name = `${connector.kind}:${connector.connector_id}`;
+  const backoffKey = `${deps.config.QUEUE_PREFIX}:hunt:search-backoff:${connector.id}`;
+  const resting = await deps.redis.pttl(backoffKey);
+  if (resting > 0)
+    return {
+      name,
+      found: [],
+      telemetry: {
+        status: 'rateLimited',
+        error: 'the provider asked to slow down; not asked again before its Retry-After has passed',
+        retryAfterS: Math.ceil(resting / 1000),
+      },
+    };
+  const started = Date.now();
+  const opened = await providerContextFor(deps, accountId, connector.connector_id, connector.kind, 'hunt.search');
+  if ('error' in opened)
+    return { name, found: [], telemetry: { status: 'failed', code: opened.error.code, error: opened.error.message } };
+  const adapter = adapterFor(connector.kind)!;
+  const ask = () =>
+    adapter.call(
+      'search.web',
+      { query, count: deps.config.HUNT_SEARCH_RESULTS },
+      { ...opened.ctx, signal, idempotencyKey: `hunt.search:${connector.id}` },
+    );
+  let result = await ask();
+  let waited = 0;
+  const wait = result.error?.retryAfterMs;
+  if (result.error?.code === 'rateLimited' && wait !== undefined && wait <= WAIT_AT_MOST_MS) {
+    await sleep(wait, signal);
+    waited = wait;
+    result = await ask();
+  }
+  if (result.status !== 'succeeded') {
+    const error = result.error!;
+    if (error.code === 'rateLimited' && error.retryAfterMs)
+      await deps.redis.set(backoffKey, '1', 'PX', Math.max(1, Math.min(error.retryAfterMs, 86_400_000)));
+    return {
+      name,
+      found: [],
+      telemetry: {
+        status: error.code === 'rateLimited' ? 'rateLimited' : 'failed',
+        code: error.code,
+        error: error.message,
+        ...(error.retryAfterMs !== undefined ? { retryAfterS: Math.ceil(error.retryAfterMs / 1000) } : {}),
+        ms: Date.now() - started,
+      },
+    };
+  }
+  const found = (result.answer.results ?? []) as SearchHit[];
+  return {
+    name,
+    found,
+    telemetry: {
+      status: 'ok',
+      results: found.length,
+      ...(waited ? { waitedForRetryAfterMs: waited } : {}),
+      ms: Date.now() - started,
+    },
+  };
+}
+
 /** Candidate pages for `query` from every search source of the account, each naming who found it. */
 export async function discoverPages(
   deps: SearchDeps,
@@ -46,66 +117,17 @@ export async function discoverPages(
     (c) => c.status !== 'disabled' && (SEARCH_KINDS as readonly string[]).includes(c.kind),
   );
   if (connectors.length === 0) return { pages: [], telemetry: { status: 'unavailable', reason: CONFIGURE_SEARCH } };
+  // Every source is asked at once; their finds are merged in the order of the connectors, so `foundBy` is stable.
+  const answers = await Promise.all(connectors.map((c) => askSource(deps, accountId, c, query, signal)));
   const byUrl = new Map<string, PageToRead>();
   const sources: Record<string, unknown> = {};
-  for (const connector of connectors) {
-    const name = `${connector.kind}:${connector.connector_id}`;
-    const backoffKey = `${deps.config.QUEUE_PREFIX}:hunt:search-backoff:${connector.id}`;
-    const resting = await deps.redis.pttl(backoffKey);
-    if (resting > 0) {
-      sources[name] = {
-        status: 'rateLimited',
-        error: 'the provider asked to slow down; not asked again before its Retry-After has passed',
-        retryAfterS: Math.ceil(resting / 1000),
-      };
-      continue;
-    }
-    const started = Date.now();
-    const opened = await providerContextFor(deps, accountId, connector.connector_id, connector.kind, 'hunt.search');
-    if ('error' in opened) {
-      sources[name] = { status: 'failed', code: opened.error.code, error: opened.error.message };
-      continue;
-    }
-    const adapter = adapterFor(connector.kind)!;
-    const ask = () =>
-      adapter.call(
-        'search.web',
-        { query, count: deps.config.HUNT_SEARCH_RESULTS },
-        { ...opened.ctx, signal, idempotencyKey: `hunt.search:${connector.id}` },
-      );
-    let result = await ask();
-    let waited = 0;
-    const wait = result.error?.retryAfterMs;
-    if (result.error?.code === 'rateLimited' && wait !== undefined && wait <= WAIT_AT_MOST_MS) {
-      await sleep(wait, signal);
-      waited = wait;
-      result = await ask();
-    }
-    if (result.status !== 'succeeded') {
-      const error = result.error!;
-      if (error.code === 'rateLimited' && error.retryAfterMs)
-        await deps.redis.set(backoffKey, '1', 'PX', Math.max(1, Math.min(error.retryAfterMs, 86_400_000)));
-      sources[name] = {
-        status: error.code === 'rateLimited' ? 'rateLimited' : 'failed',
-        code: error.code,
-        error: error.message,
-        ...(error.retryAfterMs !== undefined ? { retryAfterS: Math.ceil(error.retryAfterMs / 1000) } : {}),
-        ms: Date.now() - started,
-      };
-      continue;
-    }
-    const found = (result.answer.results ?? []) as SearchHit[];
+  for (const { name, telemetry, found } of answers) {
+    sources[name] = telemetry;
     for (const hit of found) {
       const page = byUrl.get(hit.url) ?? { url: hit.url, foundBy: [] };
       page.foundBy.push(name);
       byUrl.set(hit.url, page);
     }
-    sources[name] = {
-      status: 'ok',
-      results: found.length,
-      ...(waited ? { waitedForRetryAfterMs: waited } : {}),
-      ms: Date.now() - started,
-    };
   }
   const statuses = Object.values(sources).map((s) => (s as { status: string }).status);
   return {

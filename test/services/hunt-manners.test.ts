@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { politeFetch, robotsVerdict } from '../../jobs/hunt/manners.js';
+import { politeFetch, robotsVerdict, waitTurn } from '../../jobs/hunt/manners.js';
+import { createDeps } from '../../shared/deps.js';
+import { createLogger } from '../../shared/log.js';
 import { currentRates, fetchRates } from '../../jobs/hunt/rates.js';
 import { harness } from '../support/harness.js';
 
@@ -76,6 +78,30 @@ describe('hunt manners: robots.txt, an identifying user agent, the HTTP cache, a
       await harness.deps.redis.del(`${prefix}${s.url}`, `${prefix}${down.url}`);
       await s.stop();
       await down.stop();
+    }
+  });
+
+  it('a robots.txt that redirects is followed; two processes asking one host get turns apart', async () => {
+    const s = await site((path, _req, res) => {
+      if (path === '/robots.txt') return void res.writeHead(301, { location: '/policies/robots.txt' }).end();
+      if (path === '/policies/robots.txt')
+        return void res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /members/\n');
+      res.writeHead(200).end();
+    });
+    const other = createDeps(harness.configWith({}), createLogger('silent'));
+    try {
+      assert.equal((await robotsVerdict(harness.deps, `${s.url}/members/x`)).allowed, false);
+      assert.equal((await robotsVerdict(harness.deps, `${s.url}/shop/x`)).allowed, true);
+      // Another process (its own Redis connection) asks for the same host at the same moment: one of them waits.
+      const waits = await Promise.all([
+        waitTurn(harness.deps, 'host:shared.example', 300),
+        waitTurn(other, 'host:shared.example', 300),
+      ]);
+      assert.equal(waits.filter((w) => w > 0).length, 1, `one waited its turn: ${waits.join(', ')}`);
+    } finally {
+      await harness.deps.redis.del(`${harness.config.QUEUE_PREFIX}:hunt:robots:${s.url}`);
+      await other.close();
+      await s.stop();
     }
   });
 
