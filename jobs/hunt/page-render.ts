@@ -53,7 +53,7 @@ export interface RenderedPage {
   /** HTTP status of the page's document. */
   status: number;
   html: string;
-  /** Bytes of every response the page loaded (its document, scripts, data). */
+  /** Bytes chromium received for the page (its document, scripts, data), as they arrived. */
   bytes: number;
   requests: number;
   ms: number;
@@ -108,10 +108,16 @@ export async function renderPage(
       return route.continue();
     });
     const page = await context.newPage();
-    page.on('response', (res) => {
-      const size = Number(res.headers()['content-length'] ?? 0);
-      bytes += Number.isFinite(size) ? size : 0;
-      if (bytes > config.WEB_PAGE_MAX_BYTES) over = true;
+    // Bytes as they arrive (chromium's own count of every chunk, chunked answers included): past the limit the
+    // browser is closed at once, so a page cannot stream more than WEB_PAGE_MAX_BYTES into it.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    cdp.on('Network.dataReceived', (e: { dataLength: number; encodedDataLength: number }) => {
+      bytes += Math.max(e.encodedDataLength, e.dataLength);
+      if (bytes > config.WEB_PAGE_MAX_BYTES && !over) {
+        over = true;
+        void browser?.close().catch(() => undefined);
+      }
     });
     await spaceRequests(deps, host, signal);
     const remaining = () => Math.max(100, config.HUNT_RENDER_TIMEOUT_MS - (Date.now() - started));
@@ -135,6 +141,8 @@ export async function renderPage(
   } catch (err) {
     if (signal?.aborted) throw signal.reason;
     if (err instanceof PageReadError) throw err;
+    if (over)
+      throw new PageReadError('tooLarge', `${host} loaded more than the ${config.WEB_PAGE_MAX_BYTES}-byte limit`);
     if (Date.now() - started >= config.HUNT_RENDER_TIMEOUT_MS)
       throw new PageReadError('timeout', `${host} did not render within ${config.HUNT_RENDER_TIMEOUT_MS} ms`);
     throw new PageReadError('unreachable', `${host} could not be rendered: ${(err as Error).message.split('\n')[0]}`);
