@@ -10,7 +10,8 @@ import https from 'node:https';
 import net from 'node:net';
 import tls from 'node:tls';
 import { getJson } from 'serpapi';
-import { pinnedLookup } from '../../../shared/http/pinned-dns.js';
+import { isBlockedAddress } from '../../../shared/http/egress.js';
+import { pinnedLookup, REFUSED_TARGET } from '../../../shared/http/pinned-dns.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
 import { failed, hits, httpFailure, searchInput, succeeded, text, type SearchHit } from './search-common.js';
 
@@ -33,7 +34,9 @@ class EndpointAgent extends https.Agent {
     const port = Number(this.target.port || (secure ? 443 : 80));
     const lookup = pinnedLookup(this.allowPrivate) as unknown as net.LookupFunction;
     const host = this.target.hostname;
-    const socket = secure ? tls.connect({ host, port, servername: host, lookup }) : net.connect({ host, port, lookup });
+    const socket = secure
+      ? tls.connect({ host, port, lookup, ...(net.isIP(host) ? {} : { servername: host }) })
+      : net.connect({ host, port, lookup });
     socket.once('data', (chunk: Buffer) => {
       const head = chunk.toString('latin1', 0, 4096);
       this.status = Number(/^HTTP\/\d(?:\.\d)? (\d{3})/.exec(head)?.[1] ?? 0) || null;
@@ -53,6 +56,10 @@ async function search(input: Record<string, unknown>, ctx: ProviderCallContext):
     return failed('invalidInput', (err as Error).message, false);
   }
   const target = new URL(ctx.connector.endpoint);
+  // An address literal never reaches the lookup (the socket connects to it directly): judged here, as egressFetch does.
+  const literal = target.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(literal) && !ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS && isBlockedAddress(literal))
+    return failed('egressRefused', `SerpAPI endpoint refused: ${REFUSED_TARGET}`, false);
   const agent = new EndpointAgent(target, ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS);
   const abort = () => agent.sockets_.forEach((s) => s.destroy());
   ctx.signal?.addEventListener('abort', abort, { once: true });
