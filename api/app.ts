@@ -10,6 +10,7 @@ import { metrics } from './middleware/metrics.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestContext } from './middleware/request-context.js';
 import { sessionAuth } from './middleware/session.js';
+import { traceRequests } from './middleware/tracing.js';
 import { useModules } from '../jobs/module-registry.js';
 import { MODULES } from '../jobs/modules.js';
 import { ALL_ROUTES } from './routes/index.js';
@@ -31,7 +32,7 @@ function probeFirst(routes: AnyRoute[], deps: Deps): Koa.Middleware {
 }
 
 /**
- * The middleware order is the architecture: envelope errors, tag the request,
+ * The middleware order is the architecture: a span (when tracing), envelope errors, tag the request,
  * know the caller, charge the rate limit, then the admin board or the JSON
  * routes. Never listens; `server.ts` and the tests do.
  */
@@ -41,6 +42,8 @@ export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
   app.silent = true; // errors are logged by the envelope middleware with their request id
   const router = mountRoutes(routes, deps);
   const prometheus = metrics(deps);
+  const tracing = traceRequests();
+  if (tracing) app.use(tracing);
   app.use(prometheus.observe);
   app.use(errorEnvelope);
   app.use(probeFirst(routes, deps));
@@ -51,7 +54,8 @@ export function buildApp(deps: Deps, routes: AnyRoute[] = ALL_ROUTES): Koa {
   app.use(prometheus.serve);
   app.use(rateLimit(deps));
   app.use(adminBoard(deps));
-  app.use(jsonBody(deps.config.MAX_BODY_BYTES));
+  // The reader's cap is the largest body any route takes; each route holds its own limit (mount.ts).
+  app.use(jsonBody(Math.max(deps.config.MAX_BODY_BYTES, ...routes.map((r) => r.maxBodyBytes ?? 0))));
   app.use(async (ctx, next) => {
     await next();
     // Nothing answered and allowedMethods found no other method for the path.

@@ -21,6 +21,7 @@ import { ensureDashboardBuilt } from './build-dashboard.js';
 import { sealPlaintextSecrets } from '../shared/vault/backfill.js';
 import { withLocalMasterKey } from '../shared/vault/local-key.js';
 import { writeLocalInstance } from './support/local-instance.js';
+import { startTelemetry } from '../shared/telemetry/start.js';
 
 // Outside production a missing AWP_MASTER_KEY is generated once under DATA_DIR (production refuses to start without
 // one).
@@ -52,6 +53,9 @@ if (localRedis || !base.DATABASE_URL) {
 }
 
 const config = loadConfig({ ...processEnv, ...env });
+// Before the deps, so it stops after them (parts stop in reverse) and flushes the spans of the shutdown too.
+const telemetry = await startTelemetry(config, 'all', log);
+if (telemetry) parts.push(telemetry);
 const deps = createDeps(config, log);
 parts.push({ name: 'deps', stop: () => deps.close() });
 const applied = await migrateLatest(deps.db);

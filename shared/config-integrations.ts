@@ -103,4 +103,32 @@ export const integrationConfig = {
     default: 90_000,
     description: 'Time limit of a whole portal action run, browser start included',
   }),
+  KUBERNETES_ROLLOUT_CHECK_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 10_000,
+    description:
+      "How often a repair run resting at awaitingRollout has its Deployment's rollout read again (a delayed job on " +
+      'the kubernetes-rollouts queue; the kubernetes.rollouts sweep re-drives one lost with Redis)',
+  }),
+  KUBERNETES_ROLLOUT_MAX_MS: Type.Integer({
+    minimum: 1000,
+    default: 3_600_000,
+    description:
+      'How long a rollout is watched when the Deployment never says it is done or past its progressDeadlineSeconds; ' +
+      'then the run ends as a failed rollout (and is rolled back)',
+  }),
+  ENVIRONMENT_CLONE_MAX_BYTES: Type.Integer({
+    minimum: 1024,
+    default: 52_428_800,
+    description:
+      'Largest repository the environment domain clones (`repoUrl`, git clone --depth 1): the clone is killed and ' +
+      'the step fails once its directory grows past it',
+  }),
+  ENVIRONMENT_CLONE_TIMEOUT_MS: Type.Integer({
+    minimum: 100,
+    maximum: 600_000,
+    default: 60_000,
+    description: 'Time limit of one repository clone (`repoUrl`); the git process is killed past it',
+  }),
 };

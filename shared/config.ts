@@ -6,6 +6,7 @@ import { outboundConfig } from './config-outbound.js';
 import { integrationConfig } from './config-integrations.js';
 import { securityConfig } from './config-security.js';
 import { housekeepingConfig } from './config-housekeeping.js';
+import { telemetryConfig } from './config-telemetry.js';
 import { hashTag, parseClusterNodes } from './redis/cluster.js';
 import { depthLimits } from './queue-depth.js';
 
@@ -21,6 +22,7 @@ export const ConfigSchema = Type.Object({
   ...integrationConfig,
   ...securityConfig,
   ...housekeepingConfig,
+  ...telemetryConfig,
 });
 
 export type Config = Readonly<Static<typeof ConfigSchema>>;

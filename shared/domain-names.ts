@@ -43,6 +43,13 @@ export const RESUME_ACTIONS: readonly string[] = [
 /** Run statuses the domains declare (`statuses`): resting ones, and final ones with what each counts as. */
 export const DOMAIN_STATUSES: { resting: readonly string[]; final: Readonly<Record<string, 'succeeded' | 'failed'>> } =
   {
-    resting: ['awaitingAction', 'awaitingApproval', 'awaitingCi'],
-    final: { delivered: 'succeeded', blocked: 'failed', dryRun: 'succeeded', failed: 'failed' },
+    resting: ['awaitingAction', 'awaitingRollout', 'awaitingApproval', 'awaitingCi'],
+    final: {
+      repaired: 'succeeded',
+      rolledBack: 'failed',
+      blocked: 'failed',
+      delivered: 'succeeded',
+      dryRun: 'succeeded',
+      failed: 'failed',
+    },
   };

@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { createDeps, type Deps } from './deps.js';
 import { createLogger, type Logger } from './log.js';
 import { isTransientInfraError } from './transient.js';
+import { startTelemetry } from './telemetry/start.js';
 
 export interface Stoppable {
   name: string;
@@ -86,8 +87,8 @@ export function isMain(moduleUrl: string): boolean {
 }
 
 /**
- * Entry-point boilerplate for a Procfile process: config, deps, start the
- * parts, and stop them (then the deps) on SIGTERM.
+ * Entry-point boilerplate for a Procfile process: config, deps, traces (when OTEL_EXPORTER_OTLP_ENDPOINT is set),
+ * start the parts, and stop them (then the deps, then the traces, flushed last) on SIGTERM.
  */
 export function runProcess(name: string, start: (deps: Deps) => Promise<Stoppable[]>): void {
   const config = loadConfig();
@@ -95,14 +96,19 @@ export function runProcess(name: string, start: (deps: Deps) => Promise<Stoppabl
   const deps = createDeps(config, log);
   let parts: Stoppable[] = [{ name: 'deps', stop: () => deps.close() }];
   onShutdown(log, () => parts, config.SHUTDOWN_GRACE_MS);
-  start(deps).then(
-    (started) => {
-      parts = [...parts, ...started];
-      log.info({ process: name }, 'started');
-    },
-    (err) => {
-      log.fatal({ err }, 'failed to start');
-      process.exit(1);
-    },
-  );
+  startTelemetry(config, name, log)
+    .then((telemetry) => {
+      if (telemetry) parts = [telemetry, ...parts];
+      return start(deps);
+    })
+    .then(
+      (started) => {
+        parts = [...parts, ...started];
+        log.info({ process: name }, 'started');
+      },
+      (err) => {
+        log.fatal({ err }, 'failed to start');
+        process.exit(1);
+      },
+    );
 }

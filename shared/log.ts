@@ -1,5 +1,6 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { redactSecrets } from './secrets.js';
+import { traceFields } from './telemetry/spans.js';
 
 /**
  * Paths pino blanks before a line is written. Secrets must never reach logs,
@@ -35,6 +36,8 @@ export function createLogger(
     base: { service: 'awp', ...base },
     redact: { paths: REDACT, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // The active span's traceId and spanId on each line written inside one (nothing while tracing is off).
+    mixin: traceFields,
     // Paths cannot know where a resolved secret ends up (an upstream error message, say): mask its value in the
     // finished line.
     hooks: { streamWrite: (line: string) => redactSecrets(line) },

@@ -7,7 +7,7 @@ import { QueueDepths } from './queue-depth.js';
  * The service's own queues: orchestration (finalize), outbox fan-out, webhook
  * delivery, clock ticks, bridge actions (provider calls, apart from the
  * orchestrator's `bridge` step queue), portal actions (headless chromium), pay's provider calls and the inbox's
- * notifications.
+ * notifications, and delivery's fast follow of a workflow run.
  * Domain queues are named by the domain modules (one queue per domain, named
  * after it), listed in `jobs/registry.ts`.
  */
@@ -20,6 +20,8 @@ export const SERVICE_QUEUES = [
   'portal-actions',
   'pay-provider',
   'inbox-notify',
+  'kubernetes-rollouts',
+  'delivery-ci',
 ] as const;
 /** The queue hosted bridge actions run on (and client-hosted ones time out on). */
 export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
@@ -27,6 +29,10 @@ export const BRIDGE_ACTIONS_QUEUE = 'bridge-actions';
 export const PAY_PROVIDER_QUEUE = 'pay-provider';
 /** The queue portal actions run on: a browser run may take PORTAL_ACTION_TIMEOUT_MS, and delays no provider call. */
 export const PORTAL_ACTIONS_QUEUE = 'portal-actions';
+/** The queue a repair run's rollout is re-checked on while it rests at `awaitingRollout` (jobs/kubernetes/watch.ts). */
+export const KUBERNETES_ROLLOUTS_QUEUE = 'kubernetes-rollouts';
+/** Where a delivery's followed workflow run is re-checked, seconds after dispatch (jobs/delivery/ci-follow.ts). */
+export const DELIVERY_CI_QUEUE = 'delivery-ci';
 export type ServiceQueue = (typeof SERVICE_QUEUES)[number];
 
 /**

@@ -3,23 +3,39 @@ import { MODULES } from '../jobs/modules.js';
 import { useModules } from '../jobs/module-registry.js';
 import { hasProcessor, processorOf, QUEUE_NAMES, type Processor } from '../jobs/registry.js';
 import { DOMAIN_NAMES } from '../shared/domain-names.js';
-import { BRIDGE_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE, PORTAL_ACTIONS_QUEUE } from '../shared/queues.js';
+import {
+  BRIDGE_ACTIONS_QUEUE,
+  DELIVERY_CI_QUEUE,
+  KUBERNETES_ROLLOUTS_QUEUE,
+  PAY_PROVIDER_QUEUE,
+  PORTAL_ACTIONS_QUEUE,
+} from '../shared/queues.js';
 import type { Deps } from '../shared/deps.js';
 import { copiesOf, endClients } from '../shared/redis/connection.js';
 import { isMain, runProcess, whenAborted, type Stoppable } from '../shared/lifecycle.js';
 import { jobDuration } from '../jobs/metrics.js';
 import { markServed } from '../jobs/orchestrator/index.js';
 import { serveWorkMetrics } from './metrics-server.js';
+import { contextOf, inSpan, SpanKind } from '../shared/telemetry/spans.js';
 
 /**
  * Queues this process serves: `WORKER_QUEUES` (comma-separated) or every domain queue plus orchestration, bridge
- * actions, portal actions and pay's provider calls.
+ * actions, portal actions, pay's provider calls, kubernetes rollout checks and delivery's CI follow.
  */
 export function selectedQueues(deps: Deps): string[] {
   const wanted = deps.config.WORKER_QUEUES?.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  if (!wanted) return [...DOMAIN_NAMES, 'orchestrator', BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE];
+  if (!wanted)
+    return [
+      ...DOMAIN_NAMES,
+      'orchestrator',
+      BRIDGE_ACTIONS_QUEUE,
+      PORTAL_ACTIONS_QUEUE,
+      PAY_PROVIDER_QUEUE,
+      KUBERNETES_ROLLOUTS_QUEUE,
+      DELIVERY_CI_QUEUE,
+    ];
   const unknown = wanted.filter((w) => !QUEUE_NAMES.includes(w));
   if (unknown.length > 0) throw new Error(`WORKER_QUEUES names unknown queues: ${unknown.join(', ')}`);
   return wanted;
@@ -69,21 +85,41 @@ export function startWorkers(deps: Deps, queues: string[]): Stoppable[] {
   ];
 }
 
-/** One BullMQ worker on queue `name` under `prefix`, timing each job. */
+/**
+ * One BullMQ worker on queue `name` under `prefix`, timing each job, each in a consumer span: the child of the span
+ * that enqueued it when its data carries a `traceparent` (a run's steps), else the root of a trace of its own (a
+ * sweep, a webhook dispatch).
+ */
 function startWorker(deps: Deps, name: string, prefix: string, processor: Processor): Worker {
   const worker = new Worker(
     name,
-    async (job) => {
-      const timer = jobDuration.startTimer({ queue: name });
-      try {
-        const result = await processor(job, deps);
-        timer({ result: 'completed' });
-        return result;
-      } catch (err) {
-        timer({ result: 'failed' });
-        throw err;
-      }
-    },
+    (job) =>
+      inSpan(
+        `process ${name}`,
+        {
+          kind: SpanKind.CONSUMER,
+          parent: contextOf((job.data as { traceparent?: unknown } | null)?.traceparent),
+          attributes: {
+            'messaging.system': 'bullmq',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': name,
+            'messaging.message.id': String(job.id),
+            'awp.job.name': job.name,
+            'awp.job.attempt': job.attemptsMade + 1,
+          },
+        },
+        async () => {
+          const timer = jobDuration.startTimer({ queue: name });
+          try {
+            const result = await processor(job, deps);
+            timer({ result: 'completed' });
+            return result;
+          } catch (err) {
+            timer({ result: 'failed' });
+            throw err;
+          }
+        },
+      ),
     {
       connection: deps.redis as unknown as ConnectionOptions,
       prefix,

@@ -49,8 +49,14 @@ function literalFirst(a: AnyRoute, b: AnyRoute): number {
   return 0;
 }
 
-/** The parsed body: a form's fields on a route that takes forms, else the JSON (a form elsewhere: malformed JSON). */
-function bodyFor(spec: AnyRoute, ctx: Context): unknown {
+/**
+ * The parsed body: a form's fields on a route that takes forms, else the JSON (a form elsewhere: malformed JSON). A
+ * body over the route's own limit is 413: the reader let it through for a route that takes more (maxBodyBytes).
+ */
+function bodyFor(spec: AnyRoute, ctx: Context, deps: Deps): unknown {
+  const limit = Math.max(spec.maxBodyBytes ?? 0, deps.config.MAX_BODY_BYTES);
+  if (Buffer.byteLength(String(ctx.state.rawBody ?? '')) > limit)
+    throw new AppError('payloadTooLarge', `Body exceeds ${limit} bytes`);
   if (spec.formBody && FORM.test(ctx.get('content-type'))) {
     const fields: Record<string, string | string[]> = {};
     for (const [k, v] of new URLSearchParams(String(ctx.state.rawBody ?? ''))) {
@@ -91,7 +97,7 @@ export function mountRoutes(routes: AnyRoute[], deps: Deps): Router {
       const { params, query, body } = validateInput(spec, {
         params: ctx.params,
         query: ctx.query,
-        body: bodyFor(spec, ctx),
+        body: bodyFor(spec, ctx, deps),
       });
 
       // Replay is per account and token, so only an authenticated POST can carry a key.

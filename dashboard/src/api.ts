@@ -9,6 +9,9 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The envelope's `error` (conflict, selfApproval, …) and `details`, for pages that explain a refusal. */
+    readonly code = '',
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -27,7 +30,7 @@ export async function api<T = any>(method: string, path: string, body?: unknown)
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
     if (res.status === 401 && path !== '/v1/session') window.dispatchEvent(new Event('awp:signed-out'));
-    throw new ApiError(res.status, data.message ?? `HTTP ${res.status}`);
+    throw new ApiError(res.status, data.message ?? `HTTP ${res.status}`, data.error ?? '', data.details ?? {});
   }
   return data as T;
 }

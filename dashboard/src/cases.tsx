@@ -1,3 +1,4 @@
+import { FilterSelect } from './ui.js';
 import { useState } from 'preact/hooks';
 import { actionRunner, api, query, when } from './api';
 import { useResource } from './live';
@@ -38,24 +39,8 @@ export default function CasesPage() {
     <>
       <h1>Cases</h1>
       <div class="filters">
-        <label>
-          Status{' '}
-          <select value={filters.status} onChange={pick('status')}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Priority{' '}
-          <select value={filters.priority} onChange={pick('priority')}>
-            <option value="">any</option>
-            {PRIORITIES.map((s) => (
-              <option>{s}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Status" value={filters.status} options={STATUSES} onChange={pick('status')} />
+        <FilterSelect label="Priority" value={filters.priority} options={PRIORITIES} onChange={pick('priority')} />
         <label>
           Search <input type="search" value={filters.text} onChange={pick('text')} />
         </label>

@@ -4,6 +4,7 @@ import { api, asyncHandler, setCsrf, ZONE } from './api';
 import { SignIn } from './sign-in';
 import { RunsPage } from './runs';
 import { LazyPage, NAV, ROUTES } from './routes';
+import { useInboxCount } from './inbox-count';
 import './style.css';
 
 export type Account = {
@@ -14,7 +15,7 @@ export type Account = {
   activated: boolean;
   usage: any;
   /** The signed-in member (its own email and role), beside the account it belongs to. */
-  member?: { email: string; role: string } | null;
+  member?: { memberId: string; email: string; role: string } | null;
 };
 
 function useHash(): string {
@@ -81,6 +82,7 @@ function App() {
   const [account, setAccount] = useState<Account | null | undefined>(undefined);
   const hash = useHash();
   useFocusOnNavigate(hash);
+  const inboxCount = useInboxCount(Boolean(account));
   const load = async () => {
     try {
       const me = await api('GET', '/v1/session');
@@ -113,6 +115,12 @@ function App() {
           {NAV.map(([path, label]) => (
             <a href={`#${path}`} aria-current={hash.startsWith(path) ? 'page' : undefined}>
               {label}
+              {path === '/inbox' && (
+                <span class="count" data-testid="inbox-nav-count">
+                  {inboxCount === null ? '' : ` ${inboxCount}`}
+                  <span class="sr">{inboxCount === null ? '' : ' waiting'}</span>
+                </span>
+              )}
             </a>
           ))}
         </nav>

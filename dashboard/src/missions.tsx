@@ -1,3 +1,4 @@
+import { FilterSelect } from './ui.js';
 import { useState } from 'preact/hooks';
 import { api, query, when } from './api';
 import { useResource } from './live';
@@ -29,24 +30,8 @@ export default function MissionsPage() {
     <>
       <h1>Proxy missions</h1>
       <div class="filters">
-        <label>
-          Status{' '}
-          <select value={filters.status} onChange={pick('status')}>
-            <option value="">any</option>
-            {STATUSES.map((s) => (
-              <option>{s}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Kind{' '}
-          <select value={filters.kind} onChange={pick('kind')}>
-            <option value="">any</option>
-            {KINDS.map((s) => (
-              <option>{s}</option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Status" value={filters.status} options={STATUSES} onChange={pick('status')} />
+        <FilterSelect label="Kind" value={filters.kind} options={KINDS} onChange={pick('kind')} />
       </div>
       <ErrorLine error={error} />
       <Table

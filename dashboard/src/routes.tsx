@@ -12,6 +12,8 @@ type Loader = () => Promise<{ default: ComponentType<PageProps> }>;
 export const ROUTES: Array<[RegExp, Loader]> = [
   [/^\/runs\/([\w-]+)$/, () => import('./run')],
   [/^\/inbox$/, () => import('./inbox')],
+  [/^\/inbox\/([\w-]+)$/, () => import('./inbox-item')],
+  [/^\/settings\/notifications$/, () => import('./notifications')],
   [/^\/cases$/, () => import('./cases')],
   [/^\/cases\/([\w-]+)$/, () => import('./case')],
   [/^\/missions$/, () => import('./missions')],

@@ -1,5 +1,6 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, asyncHandler, when } from './api';
+import { follow } from './live';
 import { BackLink, Table } from './ui';
 import { Waitpoint } from './waitpoint';
 
@@ -7,33 +8,63 @@ type RunEvent = { id: string; type: string; text: string };
 /** The stream's event types (the spec's orchestrator stream); SSE names each frame by its type. */
 const EVENT_TYPES = ['trace', 'conversation', 'domainStream', 'handoff', 'progress', 'final'];
 
+/** Statuses of a run still moving: its event stream has more to say. */
+const MOVING = ['queued', 'running'];
+
 /**
  * One run: steps with timings, the live event stream (SSE), the waitpoint's actions and the proof card. Each event
  * reloads the run, so steps and the proof card appear as they happen; the event list scrolls inside a box of fixed
- * height so nothing below it moves.
+ * height so nothing below it moves. The run's stream is closed on its `final` event (the service ends it there, and
+ * EventSource would reconnect to a rested run again and again); the account's stream of runs says when the run moves
+ * again (an answer here, in the inbox or through the API), and the page then follows its events from where it was.
  */
 export default function RunPage({ params: [runId] }: { params: string[] }) {
   const [run, setRun] = useState<any>(null);
   const [events, setEvents] = useState<RunEvent[]>([]);
   const [error, setError] = useState('');
+  const [opened, setOpened] = useState(0);
+  const last = useRef(0);
+  const following = useRef(false);
   const load = () =>
     api('GET', `/v1/runs/${runId}`)
       .then((r) => setRun(r.run))
       .catch((e) => setError(e.message));
   useEffect(() => {
     setEvents([]);
+    last.current = 0;
     void load();
+  }, [runId]);
+  useEffect(() => {
     // EventSource sends Accept: text/event-stream and the cookie; it resumes with Last-Event-ID by itself.
-    const source = new EventSource(`/v1/runs/${runId}/events`);
+    const source = new EventSource(`/v1/runs/${runId}/events${last.current ? `?after=${last.current}` : ''}`);
+    following.current = true;
     const onEvent = (m: MessageEvent) => {
+      last.current = Math.max(last.current, Number(m.lastEventId) || 0);
       const data = JSON.parse(m.data);
       const text = data.line ?? data.message ?? data.event ?? (m.type === 'final' ? 'run rested' : '');
       setEvents((list) => [...list, { id: m.lastEventId, type: m.type, text }]);
       void load();
+      if (m.type === 'final') {
+        source.close();
+        following.current = false;
+      }
     };
     for (const type of EVENT_TYPES) source.addEventListener(type, onEvent);
-    return () => source.close();
-  }, [runId]);
+    return () => {
+      source.close();
+      following.current = false;
+    };
+  }, [runId, opened]);
+  useEffect(
+    () =>
+      follow('/v1/runs/events', ['run.changed'], (m) => {
+        const d = JSON.parse(m.data);
+        if (d.runId !== runId) return;
+        void load();
+        if (!following.current && MOVING.includes(d.run.status)) setOpened((n) => n + 1);
+      }),
+    [runId],
+  );
   if (error)
     return (
       <p role="alert" class="error">

@@ -76,3 +76,24 @@ export function formValues(e: Event): Record<string, string> {
   for (const [k, v] of new FormData(e.currentTarget as HTMLFormElement)) if (String(v) !== '') out[k] = String(v);
   return out;
 }
+
+/** A list filter: a labelled select whose first option (`value` "") means no filter. */
+export function FilterSelect(props: {
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange: (e: Event) => void;
+  any?: string;
+}) {
+  return (
+    <label>
+      {props.label}{' '}
+      <select value={props.value} onChange={props.onChange}>
+        <option value="">{props.any ?? 'any'}</option>
+        {props.options.map((o) => (
+          <option>{o}</option>
+        ))}
+      </select>
+    </label>
+  );
+}

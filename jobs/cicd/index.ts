@@ -2,3 +2,4 @@
 
 // What other modules use (they import only this file; test/unit/module-faces.test.ts).
 export { isProduction, planRelease, type Strategy } from './logic.js';
+export { releasePlanFor, type GateSource } from './gates.js';

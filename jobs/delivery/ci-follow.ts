@@ -1,4 +1,6 @@
+import type { Job } from 'bullmq';
 import type { Deps } from '../../shared/deps.js';
+import { DELIVERY_CI_QUEUE } from '../../shared/queues.js';
 import { AppError, conflict } from '../../shared/errors.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import {
@@ -12,6 +14,7 @@ import {
 import { enqueueResumed, inRunTx, resolveRunWaitpoint, type ResumedRun } from '../orchestrator/index.js';
 import type { CiTarget } from './ci-logic.js';
 import {
+  ciRunOf,
   claimDueCiRuns,
   followRerun,
   getCiRun,
@@ -31,7 +34,16 @@ import { dispatchDeploy } from './stage-inputs.js';
  * with the outcome (conclusion, failed jobs with log excerpts) and queues the run's next segment, in one transaction
  * with the row marked resumed. A crash anywhere loses nothing: the row is there, and the next sweep reads GitHub
  * again. A run not yet at rest when its CI run ends (409) is resumed by the next sweep.
+ *
+ * The sweep is the safety net; the fast follow is what makes a run learn its outcome in seconds: a delayed job on
+ * the `delivery-ci` queue checks the follow FAST_FIRST_MS after the dispatch (and after a re-run), then again with
+ * the delay doubled up to FAST_MAX_MS, FAST_CHECKS times in all; after that the minute sweep alone goes on. Both
+ * call `checkCiRun`, whose resume is one transaction that resolves the waitpoint only while the run rests on it, so
+ * however they interleave the run is resumed once (the other gets 409 and stops, or finds the row resumed).
  */
+const FAST_FIRST_MS = 3_000;
+const FAST_MAX_MS = 60_000;
+const FAST_CHECKS = 10;
 
 /** The outcome a resumed deploy step reads (`resume.data.ci`). */
 export interface CiOutcome {
@@ -79,6 +91,7 @@ export async function startCiDeploy(
     ref: target.ref,
     action_id: sent.actionId,
   });
+  await scheduleCiCheck(deps, runId, 1, 0);
   return sent;
 }
 
@@ -99,8 +112,10 @@ export async function startRerun(
     { repo: `${row.owner}/${row.repo}`, runId: Number(row.gh_run_id) },
     { capability: 'ci.rerun', id: `bac_${runId.replace(/^run_/, '')}_r${attempt}` },
   );
-  if ('actionId' in sent && row.rerun_action_id !== sent.actionId)
+  if ('actionId' in sent && row.rerun_action_id !== sent.actionId) {
     await followRerun(deps.db, runId, sent.actionId, attempt);
+    await scheduleCiCheck(deps, runId, attempt, 0);
+  }
   return sent;
 }
 
@@ -231,4 +246,30 @@ export async function followCiRuns(
     }
   }
   return { checked: rows.length, resumed };
+}
+
+/** Queues the `n`th fast check of a follow (ids per attempt and check: a step retried adds nothing). */
+export async function scheduleCiCheck(deps: Pick<Deps, 'queues' | 'log'>, runId: string, attempt: number, n: number) {
+  if (n >= FAST_CHECKS) return;
+  const delay = Math.min(FAST_FIRST_MS * 2 ** n, FAST_MAX_MS);
+  await deps.queues
+    .queue(DELIVERY_CI_QUEUE)
+    .add('check', { runId, attempt, n }, { jobId: `${runId}.a${attempt}.${n}`, delay, removeOnComplete: true })
+    .catch((err: Error) => deps.log.warn({ runId, err: err.message }, 'fast CI check not queued; the sweep follows'));
+}
+
+/** The `delivery-ci` job: one look at the follow; the next look is queued unless the run was resumed. */
+export async function processCiCheck(job: Job, deps: Deps): Promise<string> {
+  const { runId, attempt, n } = job.data as { runId: string; attempt: number; n: number };
+  const row = await ciRunOf(deps.db, runId);
+  if (!row || row.resumed_at || row.attempt !== attempt) return 'done';
+  let seen: string;
+  try {
+    seen = await checkCiRun(deps, row);
+  } catch (err) {
+    deps.log.warn({ runId, err: (err as Error).message }, 'fast CI check failed; checked again');
+    seen = 'error';
+  }
+  if (seen !== 'resumed') await scheduleCiCheck(deps, runId, attempt, n + 1);
+  return seen;
 }

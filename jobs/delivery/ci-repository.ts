@@ -37,6 +37,11 @@ export async function getCiRun(db: Db, accountId: string, runId: string, forUpda
   return ((await (forUpdate ? q.forUpdate() : q)) as CiRunRow | undefined) ?? null;
 }
 
+/** The follow of a run, whoever's (the fast follow's job carries only the run id). */
+export async function ciRunOf(db: Db, runId: string): Promise<CiRunRow | null> {
+  return ((await db('delivery_ci_runs').where({ run_id: runId }).first()) as CiRunRow | undefined) ?? null;
+}
+
 /**
  * Follows not yet resumed and not checked for `minAgeSeconds`, least recently checked first, claimed by moving their
  * `checked_at` (SKIP LOCKED: two sweeps at once share the rows instead of both reading GitHub for each).

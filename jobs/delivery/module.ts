@@ -6,7 +6,8 @@
 import { defineDomain } from '../domain.js';
 import { grantRoutes } from './grant-routes.js';
 import { routes as runRoutes } from './routes.js';
-import { followCiRuns } from './ci-follow.js';
+import { followCiRuns, processCiCheck } from './ci-follow.js';
+import { DELIVERY_CI_QUEUE } from '../../shared/queues.js';
 import { deliveryStep } from './step.js';
 import { vocabulary } from './vocabulary.js';
 
@@ -28,7 +29,9 @@ export const delivery = defineDomain({
     resting: ['awaitingApproval', 'awaitingCi'],
     final: { delivered: 'succeeded', blocked: 'failed', dryRun: 'succeeded', failed: 'failed' },
   },
+  // The sweep is the safety net; the fast follow (a delayed job per check) makes a run learn its outcome in seconds.
   sweeps: { 'delivery.ci': { cron: '* * * * *', run: (deps) => followCiRuns(deps) } },
+  queues: { [DELIVERY_CI_QUEUE]: processCiCheck },
   runView: (results) => {
     const d = results.delivery as { stages?: unknown; handoff?: unknown } | undefined;
     return d ? { stages: d.stages ?? [], handoff: d.handoff ?? null } : {};

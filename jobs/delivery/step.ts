@@ -1,5 +1,5 @@
 import { STRATEGIES } from '../../shared/schemas/dev-delivery.js';
-import { planRelease, type Strategy } from '../cicd/index.js';
+import { releasePlanFor, type Strategy } from '../cicd/index.js';
 import { respond } from '../incident/index.js';
 import { repairReport } from '../kubernetes/index.js';
 import type { StepHandler, StepOutcome } from '../step.js';
@@ -66,16 +66,18 @@ export const deliveryStep: StepHandler = async (input, deps) => {
   const version = text(m.version) ?? 'unversioned';
   const strategy = STRATEGIES.find((s) => s === m.strategy) as Strategy | undefined;
   // A run routed here without a cicd step (an orchestrator request) still gets its gates judged, fail closed.
+  // Its gates are read from the CI as the cicd step reads them, when the run names a repository.
   const plan =
     input.prior.cicd ??
-    planRelease({
+    (await releasePlanFor(deps, input.accountId, {
       service,
       environment,
       version,
       strategy,
       artifacts: stringRecord(m.artifacts),
       previousVersion: text(m.previousVersion),
-    });
+      ci: m.ci && typeof m.ci === 'object' ? (m.ci as Record<string, unknown>) : undefined,
+    }));
   // Resumed by its CI run, or at the re-run gate: the deploy itself was approved (or needed no approval) before.
   const answer = ciResumeOf(input) ? 'approved' : gateAnswer(input.resume);
   const target = ciTargetOf(m);
@@ -130,7 +132,9 @@ export const deliveryStep: StepHandler = async (input, deps) => {
           }
         : {
             ...c,
-            note: `GitHub connector ${c.connectorId}: ${target ? target.problem : 'the run names no ci.repo and ci.workflow'}`,
+            note:
+              `GitHub connector ${c.connectorId}: ` +
+              (target ? target.problem : 'the run names no ci.repo and ci.workflow'),
           };
     result = planDelivery({ ...ctx, connector });
   } else if (ci && goesOut) {

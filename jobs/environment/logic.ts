@@ -1,4 +1,5 @@
 import type { EnvironmentReadiness } from '../../shared/schemas/delivery-ops.js';
+import { pinMismatches, type PinMismatch } from './pins.js';
 import { ProjectFiles } from './project-files.js';
 import {
   detectPackageManagers,
@@ -25,6 +26,8 @@ export interface EnvironmentReport {
   services: ServiceFinding[];
   secrets: SecretFinding[];
   envNames: string[];
+  /** Version ranges their pins do not satisfy (package.json vs the lockfile, engines.node vs .nvmrc). */
+  pinMismatches: PinMismatch[];
   setupSteps: SetupStep[];
   readiness: EnvironmentReadiness;
   reasons: string[];
@@ -137,6 +140,8 @@ export function analyzeEnvironment(files: Record<string, string>): EnvironmentRe
         'pyproject.toml, go.mod, ...)',
     );
   for (const r of runtimes.filter((r) => !r.version)) input.push(`${r.name} is used but no file pins its version`);
+  const pins = pinMismatches(p);
+  input.push(...pins.map((m) => m.message));
   const secretsNeeded = env.secrets.filter((s) => s.needsValue);
   if (secretsNeeded.length) input.push(`secrets need values: ${secretsNeeded.map((s) => s.name).join(', ')}`);
   reasons.push(...blocking, ...input);
@@ -147,6 +152,7 @@ export function analyzeEnvironment(files: Record<string, string>): EnvironmentRe
     services,
     secrets: env.secrets,
     envNames: [...new Set(env.names.map((n) => n.name))],
+    pinMismatches: pins,
     setupSteps,
     readiness,
     reasons,

@@ -52,6 +52,7 @@ async function post(deps: Deps, d: DeliveryRow, sub: SubscriptionRow, event: Eve
       body,
       timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
       maxBytes: EXCERPT,
+      propagateTrace: true, // receivers get a `traceparent` (docs/api/events-and-webhooks.md)
     });
     return {
       status: res.status,

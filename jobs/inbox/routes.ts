@@ -102,6 +102,8 @@ export const routes = [
       `decoded, of ${FILE_TYPES.join(', ')} (the bytes must be of the type named), stored with their SHA-256. ` +
       "Another member's live claim is 409.",
     body: AnswerBody,
+    // A proof file of MAX_FILE_BYTES in base64, with room for the rest of the answer.
+    maxBodyBytes: Math.ceil(MAX_FILE_BYTES / 3) * 4 + 256 * 1024,
     response: { 200: Answered },
     handler: async ({ params, body, principal }, deps) => ({
       ok: true,

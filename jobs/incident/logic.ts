@@ -1,222 +1,148 @@
-import { normalizeAlerts, type NormalizedAlert } from './alerts.js';
+import { createHash } from 'node:crypto';
+import type { NormalizedAlert } from './alerts.js';
+import type { IncidentReport } from './report.js';
+
+/**
+ * The record rules of incidents, pure: which incident an alert payload belongs to, whether its severity pages,
+ * what a status update says, and the postmortem draft a resolved incident gets from its timeline.
+ */
 
 type Obj = Record<string, any>;
-type Severity = 'sev1' | 'sev2' | 'sev3' | 'sev4';
-type MutatingKind = 'rollback' | 'scale' | 'failover' | 'flagOff' | 'restart';
+type Severity = IncidentReport['incident']['severity'];
+const SEVERITY_RANK: Record<Severity, number> = { sev1: 1, sev2: 2, sev3: 3, sev4: 4 };
 
-export interface IncidentReport {
-  incident: {
-    severity: Severity;
-    severityRule: string;
-    title: string;
-    status: 'active' | 'resolved';
-    services: string[];
-    roles: Array<{ role: string; duty: string }>;
-    startedAt: string | null;
+/**
+ * The fingerprint an incident is deduplicated by: the Alertmanager group key when the payload is a webhook body (the
+ * same group is the same incident however its alerts come and go), else the alert's own fingerprint or PagerDuty
+ * `dedup_key` when one alert is given, else a digest of every alert's key (sorted: their order does not matter).
+ * Null when nothing in the payload could be read.
+ */
+export function incidentFingerprint(items: Obj[], alerts: NormalizedAlert[]): string | null {
+  const groupKeys = [...new Set(items.map((i) => i.groupKey).filter((k) => typeof k === 'string' && k))];
+  if (groupKeys.length === 1) return `alertmanager:group:${groupKeys[0]}`.slice(0, 500);
+  const keys = [...new Set(alerts.map((a) => `${a.source}:${a.key}`))].sort();
+  if (keys.length === 0) return null;
+  if (keys.length === 1 && keys[0]!.length <= 500) return keys[0]!;
+  return `digest:${createHash('sha256').update(keys.join('\n')).digest('hex')}`;
+}
+
+/** sev1 and sev2 wake someone up: they page. sev3 and sev4 are recorded and posted, not paged. */
+export const pages = (severity: string) => severity === 'sev1' || severity === 'sev2';
+
+/** The worse of two severities: an incident's severity is raised by its alerts, never lowered by them. */
+export const worseSeverity = (a: Severity, b: Severity): Severity => (SEVERITY_RANK[a] <= SEVERITY_RANK[b] ? a : b);
+
+/** What one payload's alerts do to an open incident's status: all resolved → resolved; firing again → triggered. */
+export function statusFromAlerts(current: string, alerts: NormalizedAlert[]): string | null {
+  if (alerts.length === 0) return null;
+  if (alerts.every((a) => a.status === 'resolved')) return current === 'resolved' ? null : 'resolved';
+  return current === 'mitigated' ? 'triggered' : null;
+}
+
+/** The line a status update posts to the incident's chat channel. */
+export function statusText(
+  i: { id: string; title: string; severity: string; status: string },
+  note?: string | null,
+  link?: string,
+): string {
+  const verb: Record<string, string> = {
+    triggered: 'opened',
+    acknowledged: 'acknowledged',
+    mitigated: 'mitigated',
+    resolved: 'resolved',
   };
-  alerts: NormalizedAlert[];
-  unreadableAlerts: number[];
-  timeline: Array<{ at: string; event: string; source: string }>;
-  actions: Array<{ action: string; command: string | null; readOnly: true; service: string | null }>;
-  approvals: Array<{ kind: MutatingKind; action: string; reason: string; service: string | null; performed: false }>;
+  return [
+    `*[${i.severity.toUpperCase()}] Incident ${verb[i.status] ?? i.status}:* ${i.title}`,
+    ...(note ? [note] : []),
+    link ?? i.id,
+  ].join('\n');
 }
 
-/** Minutes before the first alert in which a deploy or a flag change is a suspect. */
-export const SUSPECT_WINDOW_MINUTES = 60;
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const time = (v: string | null | undefined) => (v && !Number.isNaN(Date.parse(v)) ? Date.parse(v) : null);
+export interface TimelineItem {
+  at: string;
+  kind: string;
+  text: string;
+  actor: string | null;
+}
+export interface PostmortemInput {
+  id: string;
+  title: string;
+  severity: string;
+  severityRule: string;
+  services: string[];
+  roles: Array<{ role: string; assignee: string | null }>;
+  startedAt: string | null;
+  createdAt: string;
+  acknowledgedAt: string | null;
+  mitigatedAt: string | null;
+  resolvedAt: string;
+  approvals: Array<{ action: string; reason: string }>;
+  runIds: string[];
+}
+
+const minutes = (from: string | null, to: string | null) =>
+  from && to && Date.parse(to) >= Date.parse(from) ? Math.round((Date.parse(to) - Date.parse(from)) / 60_000) : null;
+const said = (m: number | null) => (m === null ? 'not recorded' : `${m} min`);
 
 /**
- * Severity by these rules, first match wins (the answer names the rule):
- * sev1 — a firing critical alert and customer impact (`signals.customerImpact`),
- *        an error rate of 5 % or more, or critical alerts on two or more services;
- * sev2 — a firing critical alert, an error rate of 1 % or more, or p95 latency at
- *        twice the baseline or more;
- * sev3 — any firing error or warning alert;
- * sev4 — only informational or resolved alerts.
+ * A blameless postmortem draft from the incident and its timeline: summary, impact, time to acknowledge, mitigate and
+ * resolve, the timeline as it was recorded, the suspects the alerts pointed at as action items to review, and the
+ * root cause left for a person to write (the draft never guesses one). `markdown` is the same, ready to paste.
  */
-export function classify(firing: NormalizedAlert[], signals: Obj): { severity: Severity; rule: string } {
-  const critical = firing.filter((a) => a.severity === 'critical');
-  const criticalServices = new Set(critical.map((a) => a.service ?? a.name));
-  const errorRate = num(signals.errorRate);
-  const p95 = num(signals.latencyP95Ms);
-  const baseline = num(signals.latencyBaselineMs);
-  if (critical.length && signals.customerImpact === true)
-    return { severity: 'sev1', rule: 'critical alert with customer impact' };
-  if (errorRate !== null && errorRate >= 0.05)
-    return { severity: 'sev1', rule: `error rate ${(errorRate * 100).toFixed(1)} % ≥ 5 %` };
-  if (criticalServices.size >= 2)
-    return { severity: 'sev1', rule: `critical alerts on ${criticalServices.size} services` };
-  if (critical.length) return { severity: 'sev2', rule: 'a critical alert is firing' };
-  if (errorRate !== null && errorRate >= 0.01)
-    return { severity: 'sev2', rule: `error rate ${(errorRate * 100).toFixed(1)} % ≥ 1 %` };
-  if (p95 !== null && baseline && p95 >= 2 * baseline)
-    return { severity: 'sev2', rule: `p95 latency ${p95} ms ≥ twice the ${baseline} ms baseline` };
-  if (firing.some((a) => a.severity === 'error' || a.severity === 'warning'))
-    return { severity: 'sev3', rule: 'an error or warning alert is firing' };
-  return { severity: 'sev4', rule: firing.length ? 'only informational alerts are firing' : 'no alert is firing' };
-}
-
-function roles(severity: Severity, services: string[]) {
-  const out = [{ role: 'incidentCommander', duty: 'owns the response, decides and approves mutating actions' }];
-  if (severity === 'sev1' || severity === 'sev2')
-    out.push({ role: 'communicationsLead', duty: 'status page and stakeholder updates every 30 min' });
-  for (const s of services) out.push({ role: `operationsLead:${s}`, duty: `diagnoses and proposes fixes for ${s}` });
-  out.push({ role: 'scribe', duty: 'keeps the timeline and decisions' });
-  return out;
-}
-
-/**
- * An incident from alerts and signals: severity by the rules above, title,
- * affected services, roles, a timeline (alerts, deploys, flag changes),
- * read-only diagnostics, and every mutating response as an approval that is
- * never performed here.
- */
-export function respond(items: Obj[], signals: Obj = {}): IncidentReport {
-  const { alerts, unreadable } = normalizeAlerts(items);
-  const firing = alerts.filter((a) => a.status === 'firing');
-  const { severity, rule } = classify(firing, signals);
-  const services = [
-    ...new Set((firing.length ? firing : alerts).map((a) => a.service).filter((s): s is string => Boolean(s))),
+export function postmortemDraft(i: PostmortemInput, timeline: TimelineItem[]) {
+  const start = i.startedAt ?? i.createdAt;
+  const durations = {
+    toAcknowledgeMinutes: minutes(start, i.acknowledgedAt),
+    toMitigateMinutes: minutes(start, i.mitigatedAt),
+    toResolveMinutes: minutes(start, i.resolvedAt),
+  };
+  const impact = { severity: i.severity, severityRule: i.severityRule, services: i.services };
+  const lines = timeline.map((t) => ({ at: t.at, text: `${t.text}${t.actor ? ` (${t.actor})` : ''}` }));
+  const who = i.roles.filter((r) => r.assignee).map((r) => `${r.role}: ${r.assignee}`);
+  const actionItems = [
+    ...i.approvals.map((a) => `Review: ${a.action} (${a.reason})`),
+    ...(durations.toAcknowledgeMinutes === null ? ['Record who acknowledged the page and when'] : []),
+    'Write the root cause and what would have caught it earlier',
   ];
-  const rank = { critical: 0, error: 1, warning: 2, info: 3 } as const;
-  const top = [...(firing.length ? firing : alerts)].sort((a, b) => rank[a.severity] - rank[b.severity])[0];
-  // The incident starts with its firing alerts; an alert that already resolved is history, not the start.
-  const starts = (firing.length ? firing : alerts).map((a) => time(a.startsAt)).filter((t): t is number => t !== null);
-  const firstAlert = starts.length ? Math.min(...starts) : null;
-
-  const deploys = (Array.isArray(signals.deploys) ? signals.deploys : []).filter(
-    (d: Obj) => d && typeof d.service === 'string',
-  );
-  const flags = (Array.isArray(signals.flags) ? signals.flags : []).filter((f: Obj) => f && typeof f.flag === 'string');
-  const suspect = (at: unknown) =>
-    firstAlert !== null &&
-    time(String(at)) !== null &&
-    time(String(at))! <= firstAlert &&
-    firstAlert - time(String(at))! <= SUSPECT_WINDOW_MINUTES * 60_000;
-
-  const timeline: IncidentReport['timeline'] = [
-    ...alerts.flatMap((a) => [
-      ...(a.startsAt
-        ? [
-            {
-              at: a.startsAt,
-              event: `${a.severity} alert ${a.name} fired${a.service ? ` on ${a.service}` : ''}: ${a.summary}`,
-              source: a.source,
-            },
-          ]
-        : []),
-      ...(a.endsAt ? [{ at: a.endsAt, event: `alert ${a.name} resolved`, source: a.source }] : []),
-    ]),
-    ...deploys
-      .filter((d: Obj) => time(d.at))
-      .map((d: Obj) => ({
-        at: String(d.at),
-        event:
-          `deploy of ` +
-          `${d.service}${d.version ? ` ${d.version}` : ''}${
-            suspect(d.at) ? ' (within the hour before ' + 'the first alert: suspect)' : ''
-          }`,
-        source: 'signals.deploys',
-      })),
-    ...flags
-      .filter((f: Obj) => time(f.changedAt))
-      .map((f: Obj) => ({
-        at: String(f.changedAt),
-        event: `feature flag ${f.flag} changed${suspect(f.changedAt) ? ' (suspect)' : ''}`,
-        source: 'signals.flags',
-      })),
-  ].sort((a, b) => time(a.at)! - time(b.at)!);
-
-  const actions: IncidentReport['actions'] = [];
-  for (const a of firing) {
-    if (a.link)
-      actions.push({
-        action: `Open the alert's graph for ${a.name}`,
-        command: a.link,
-        readOnly: true,
-        service: a.service,
-      });
-    if (a.runbook)
-      actions.push({
-        action: `Follow the runbook of ${a.name}`,
-        command: a.runbook,
-        readOnly: true,
-        service: a.service,
-      });
-  }
-  for (const s of services) {
-    const ns = firing.find((a) => a.service === s)?.labels.namespace ?? 'default';
-    actions.push({
-      action: `List the pods of ${s} and their restarts`,
-      command: `kubectl -n ${ns} get pods -l app=${s} -o wide`,
-      readOnly: true,
-      service: s,
-    });
-    actions.push({
-      action: `Read recent errors of ${s}`,
-      command: `kubectl -n ${ns} logs -l app=${s} --since=30m --tail=200`,
-      readOnly: true,
-      service: s,
-    });
-    actions.push({
-      action: `List recent rollouts of ${s}`,
-      command: `kubectl -n ${ns} rollout history deployment/${s}`,
-      readOnly: true,
-      service: s,
-    });
-  }
-
-  const approvals: IncidentReport['approvals'] = [];
-  const gate = (kind: MutatingKind, action: string, reason: string, service: string | null) =>
-    approvals.push({ kind, action, reason, service, performed: false });
-  for (const d of deploys.filter((d: Obj) => suspect(d.at)))
-    gate(
-      'rollback',
-      `Roll ${d.service} back${d.previousVersion ? ` to ${d.previousVersion}` : ' to its previous release'}`,
-      `deployed${d.version ? ` ${d.version}` : ''} shortly before the first alert`,
-      d.service,
-    );
-  for (const f of flags.filter((f: Obj) => suspect(f.changedAt)))
-    gate(
-      'flagOff',
-      `Turn feature flag ${f.flag} off`,
-      'changed shortly before the first alert',
-      typeof f.service === 'string' ? f.service : null,
-    );
-  const text = (a: NormalizedAlert) => `${a.name} ${a.summary}`;
-  for (const a of firing) {
-    if (/saturat|cpu|queue|backlog|capacity|throttl|latency|connections? (exhaust|limit)/i.test(text(a)))
-      gate('scale', `Scale ${a.service ?? a.name} out`, `${a.name} points at saturation`, a.service);
-    if (/region|zone|primary|replica lag|datacenter|failover/i.test(text(a)) || signals.regionDown === true)
-      gate(
-        'failover',
-        `Fail ${a.service ?? a.name} over to the standby`,
-        `${a.name} points at a lost region or primary`,
-        a.service,
-      );
-    if (/crashloop|oom|restart|deadlock|hung/i.test(text(a)))
-      gate('restart', `Restart ${a.service ?? a.name}`, `${a.name} points at crashed or hung processes`, a.service);
-  }
-  const deduped = [...new Map(approvals.map((x) => [`${x.kind}:${x.service}`, x])).values()];
-
-  const title =
-    `${severity.toUpperCase()}: ` +
-    `${top?.summary ?? 'no alert'}${services.length ? ` (${services.join(', ')})` : ''}`;
+  const rootCause = 'To be written: the timeline above is what was recorded; no cause is inferred.';
+  const summary =
+    `${i.severity.toUpperCase()} on ${i.services.join(', ') || 'unnamed services'} from ${start} to ${i.resolvedAt}` +
+    ` (${said(durations.toResolveMinutes)}).`;
+  const markdown = [
+    `# Postmortem (draft): ${i.title}`,
+    '',
+    `## Summary`,
+    summary,
+    '',
+    '## Impact',
+    `- Severity: ${i.severity} (${i.severityRule})`,
+    `- Services: ${i.services.join(', ') || 'none named'}`,
+    '',
+    '## Response',
+    `- Time to acknowledge: ${said(durations.toAcknowledgeMinutes)}`,
+    `- Time to mitigate: ${said(durations.toMitigateMinutes)}`,
+    `- Time to resolve: ${said(durations.toResolveMinutes)}`,
+    ...(who.length ? [`- Roles: ${who.join('; ')}`] : []),
+    ...(i.runIds.length ? [`- Linked runs: ${i.runIds.join(', ')}`] : []),
+    '',
+    '## Timeline',
+    ...lines.map((l) => `- ${l.at} — ${l.text}`),
+    '',
+    '## Root cause',
+    rootCause,
+    '',
+    '## Action items',
+    ...actionItems.map((a) => `- [ ] ${a}`),
+  ].join('\n');
   return {
-    incident: {
-      severity,
-      severityRule: rule,
-      title,
-      status: firing.length ? 'active' : 'resolved',
-      services,
-      roles: roles(severity, services),
-      startedAt: firstAlert !== null ? new Date(firstAlert).toISOString() : null,
-    },
-    alerts,
-    unreadableAlerts: unreadable,
-    timeline,
-    actions,
-    approvals: deduped,
+    title: `Postmortem (draft): ${i.title}`,
+    status: 'draft' as const,
+    summary,
+    impact,
+    durations,
+    timeline: lines,
+    rootCause,
+    actionItems,
+    markdown,
   };
 }

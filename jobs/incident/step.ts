@@ -1,6 +1,6 @@
 import type { StepHandler } from '../step.js';
 import { objectArray } from '../../shared/step-inputs.js';
-import { respond } from './logic.js';
+import { respond } from './report.js';
 
 /** The incident step reads `metadata.alerts` and `metadata.signals`; mutating responses stay proposals. */
 export const incidentStep: StepHandler = async (input) => {

@@ -1,3 +1,4 @@
+import { locateContainer } from './patches.js';
 import { remediate, type Approval, type Finding, type Remediation } from './remedies.js';
 
 export type { Finding };
@@ -99,7 +100,7 @@ export function schedulingCauses(message: string): Array<[string, string]> {
  */
 export function diagnosePods(pods: Obj[], events: Obj[]): Finding[] {
   const findings: Finding[] = [];
-  const add = (pod: Obj, f: Omit<Finding, 'findingId' | 'pod' | 'namespace' | 'workload'>) => {
+  const add = (pod: Obj, f: Omit<Finding, 'findingId' | 'pod' | 'namespace' | 'workload' | 'containerRef'>) => {
     const key = `${pod.metadata?.name}/${f.container}/${f.kind}/${f.causeClass}`;
     if (findings.some((x) => `${x.pod}/${x.container}/${x.kind}/${x.causeClass}` === key)) return;
     findings.push({
@@ -108,12 +109,16 @@ export function diagnosePods(pods: Obj[], events: Obj[]): Finding[] {
       namespace: String(pod.metadata?.namespace ?? 'default'),
       workload: workloadOf(pod),
       ...f,
+      // Init containers included: a fix patches the container the finding is about, by its place in the template.
+      containerRef: locateContainer(pod.spec, f.container),
     });
   };
   for (const pod of pods) {
     const name = pod.metadata?.name;
     const status = pod.status ?? {};
     const specs = asArray(pod.spec?.containers);
+    // A container status is matched with its spec in either list: init containers fail too (a migration, a wait).
+    const allSpecs = [...asArray(pod.spec?.initContainers), ...specs];
     if (status.reason === 'Evicted') {
       add(pod, {
         kind: 'Evicted',
@@ -131,7 +136,7 @@ export function diagnosePods(pods: Obj[], events: Obj[]): Finding[] {
     for (const c of [...asArray(status.initContainerStatuses), ...asArray(status.containerStatuses)]) {
       const waiting = c.state?.waiting ?? {};
       const terminated = c.lastState?.terminated ?? c.state?.terminated ?? {};
-      const spec = specs.find((s) => s.name === c.name) ?? {};
+      const spec = allSpecs.find((s) => s.name === c.name) ?? {};
       const limits = { memory: spec.resources?.limits?.memory ?? null, cpu: spec.resources?.limits?.cpu ?? null };
       if (terminated.reason === 'OOMKilled') {
         add(pod, {
@@ -214,7 +219,7 @@ export function diagnosePods(pods: Obj[], events: Obj[]): Finding[] {
           evidence: [`event Unhealthy x${e.count ?? 1}`, message],
           detail: {
             probe: probe[1]!.toLowerCase(),
-            config: specs.find((s) => s.name === container)?.[`${probe[1]!.toLowerCase()}Probe`] ?? null,
+            config: allSpecs.find((s) => s.name === container)?.[`${probe[1]!.toLowerCase()}Probe`] ?? null,
           },
         });
       }

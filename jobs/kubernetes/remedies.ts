@@ -1,4 +1,5 @@
 import type { KubernetesFailure } from '../../shared/schemas/delivery-ops.js';
+import { concrete, containerPath, strategicPatch, type ContainerRef } from './patches.js';
 
 export interface Finding {
   findingId: string;
@@ -6,6 +7,8 @@ export interface Finding {
   pod: string;
   namespace: string;
   container: string | null;
+  /** Where that container is in the pod spec (init containers included); null for pod-level findings. */
+  containerRef: ContainerRef | null;
   /** The workload that owns the pod (`deployment/api`), which a fix patches. */
   workload: string;
   cause: string;
@@ -24,6 +27,10 @@ export interface Remediation {
   namespace: string;
   /** A JSON patch (RFC 6902) for the workload, when the fix is one. */
   patch: Array<{ op: string; path: string; value?: unknown }> | null;
+  /** The same change as a strategic-merge patch naming the container by name; null when it has none. */
+  strategicPatch: Record<string, unknown> | null;
+  /** The patch is complete (no `<placeholder>` a person must fill in): it may be dry-run and applied. */
+  concrete: boolean;
   /** The command as a dry run: server-side for changes to existing objects, client-side for new ones. */
   dryRunCommand: string | null;
 }
@@ -46,12 +53,19 @@ export function doubledQuantity(q: string | null | undefined): string {
 
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** A pod-level finding (scheduling) is fixed on the container asking the most of the short resource. */
+function requestingContainer(f: Finding): ContainerRef | null {
+  const resource = f.causeClass === 'insufficientMemory' ? 'memory' : 'cpu';
+  const requests = (f.detail.requests ?? []) as Array<Record<string, unknown>>;
+  const index = requests.findIndex((r) => r[resource] !== undefined);
+  return index >= 0 ? { name: String(requests[index]!.container), init: false, index } : null;
+}
+
 /** Remediations for one finding: read-only diagnostics first, then the proposed changes (dry-run only). */
 export function remediate(f: Finding): Remediation[] {
   const ns = f.namespace;
   const k = `kubectl -n ${ns}`;
-  // Patches address the first container of the template (the usual single-container pod); the description names the
-  // container.
+  // Patches address the finding's own container (init containers too) by its index, and by name in strategicPatch.
   const base = { findingId: f.findingId, namespace: ns };
   const read = (description: string, command: string): Remediation => ({
     ...base,
@@ -59,6 +73,8 @@ export function remediate(f: Finding): Remediation[] {
     mutating: false,
     target: `pod/${f.pod}`,
     patch: null,
+    strategicPatch: null,
+    concrete: false,
     dryRunCommand: command,
   });
   const change = (
@@ -66,17 +82,27 @@ export function remediate(f: Finding): Remediation[] {
     patch: Remediation['patch'],
     command: string,
     target = f.workload,
-  ): Remediation => ({ ...base, description, mutating: true, target, patch, dryRunCommand: command });
+  ): Remediation => ({
+    ...base,
+    description,
+    mutating: true,
+    target,
+    patch,
+    strategicPatch: target === f.workload ? strategicPatch(patch, podLevelRef) : null,
+    concrete: concrete(patch),
+    dryRunCommand: command,
+  });
   const patchCmd = (patch: NonNullable<Remediation['patch']>) =>
     `${k} patch ${f.workload} --type=json -p ${q(JSON.stringify(patch))} --dry-run=server -o yaml`;
-  const containerPath = '/spec/template/spec/containers/0';
+  const podLevelRef = f.containerRef ?? requestingContainer(f);
+  const containerAt = containerPath(podLevelRef);
   switch (f.kind) {
     case 'OOMKilled': {
       const limits = (f.detail.limits ?? {}) as { memory?: string | null };
       const patch = [
         {
           op: limits.memory ? 'replace' : 'add',
-          path: `${containerPath}/resources/limits/memory`,
+          path: `${containerAt}/resources/limits/memory`,
           value: doubledQuantity(limits.memory),
         },
       ];
@@ -140,8 +166,8 @@ export function remediate(f: Finding): Remediation[] {
         read('List the tags that exist', `crane ls ${image.split(':')[0]}`),
         change(
           `Point ${f.container} at an image tag that exists (needs the right tag)`,
-          [{ op: 'replace', path: `${containerPath}/image`, value: '<existing tag>' }],
-          patchCmd([{ op: 'replace', path: `${containerPath}/image`, value: '<existing tag>' }]),
+          [{ op: 'replace', path: `${containerAt}/image`, value: '<existing tag>' }],
+          patchCmd([{ op: 'replace', path: `${containerAt}/image`, value: '<existing tag>' }]),
         ),
       ];
     }
@@ -173,9 +199,9 @@ export function remediate(f: Finding): Remediation[] {
           nodes,
           change(
             `Lower the ${resource} request of ${f.workload} or add nodes (cluster autoscaler / node pool)`,
-            [{ op: 'replace', path: `${containerPath}/resources/requests/${resource}`, value: '<lower request>' }],
+            [{ op: 'replace', path: `${containerAt}/resources/requests/${resource}`, value: '<lower request>' }],
             patchCmd([
-              { op: 'replace', path: `${containerPath}/resources/requests/${resource}`, value: '<lower request>' },
+              { op: 'replace', path: `${containerAt}/resources/requests/${resource}`, value: '<lower request>' },
             ]),
           ),
         ];
@@ -215,8 +241,8 @@ export function remediate(f: Finding): Remediation[] {
     case 'ProbeFailure': {
       const probe = String(f.detail.probe ?? 'readiness');
       const patch = [
-        { op: 'add', path: `${containerPath}/${probe}Probe/initialDelaySeconds`, value: 30 },
-        { op: 'add', path: `${containerPath}/${probe}Probe/timeoutSeconds`, value: 5 },
+        { op: 'add', path: `${containerAt}/${probe}Probe/initialDelaySeconds`, value: 30 },
+        { op: 'add', path: `${containerAt}/${probe}Probe/timeoutSeconds`, value: 5 },
       ];
       return [
         read(

@@ -1,9 +1,15 @@
 import type { StepHandler } from '../step.js';
 import { objectArray } from '../../shared/step-inputs.js';
 import { repairReport } from './logic.js';
+import { liveRepair, targetOf } from './repair-step.js';
 
-/** The kubernetes step diagnoses the pods and events in the run's metadata; it proposes, never applies. */
-export const kubernetesStep: StepHandler = async (input) => {
+/**
+ * The kubernetes step: a run naming a cluster (`metadata.cluster`) repairs it live (repair-step.ts); otherwise it
+ * diagnoses the pods and events in the run's metadata and proposes, never applies.
+ */
+export const kubernetesStep: StepHandler = async (input, deps) => {
+  const target = targetOf(input.metadata);
+  if (target) return liveRepair(input, deps, target);
   const report = repairReport(objectArray(input.metadata.pods), objectArray(input.metadata.events));
   return {
     output: report as unknown as Record<string, unknown>,

@@ -16,6 +16,7 @@ import { Backpressure } from '../../shared/errors.js';
 import type { Plan } from '../../shared/schemas/auth.js';
 import { enqueueOrLeaveToSweep, enqueueSegment } from './flow.js';
 import { announce } from './run-events.js';
+import { inSpan, linkToActive } from '../../shared/telemetry/spans.js';
 
 /*
  * Per-account admission, so one account's burst cannot starve another's runs. BullMQ's queues are first in, first
@@ -143,7 +144,7 @@ async function admitHeld(deps: Deps, accountId: string): Promise<AdmittedRun[]> 
         return admitFromHold(trx, accountId, { cap: row.cap, contended: deps.config.ACCOUNT_RUNS_IN_FLIGHT_CONTENDED });
       });
       for (const a of admitted)
-        announce(deps, a.id, [{ id: a.seq, runId: a.id, type: 'trace', at: iso(a.created_at)!, ...a.data }]);
+        announce(deps, a.id, [{ id: a.seq, runId: a.id, type: 'trace', at: iso(a.created_at)!, ...a.data }], accountId);
       return admitted;
     } catch (err) {
       if (attempt < ADMIT_TRIES && isRace(err)) continue;
@@ -155,11 +156,17 @@ async function admitHeld(deps: Deps, accountId: string): Promise<AdmittedRun[]> 
 /** A place taken under the admission by a racing submission (unique violation), or a deadlock Postgres broke. */
 const isRace = (err: unknown) => ['23505', '40P01'].includes((err as { code?: string }).code ?? '');
 
-/** Enqueues admitted runs in order: a first segment from its first step, a resumed one from the step that waited. */
+/**
+ * Enqueues admitted runs in order: a first segment from its first step, a resumed one from the step that waited.
+ * Each starts a trace of its own, linked to the span that admitted it: that span belongs to another run (the one
+ * whose finalize freed the place) or to a sweep, and the admitted run's steps must not join its trace.
+ */
 async function enqueueAdmitted(deps: Deps, runs: AdmittedRun[]): Promise<void> {
   for (const a of runs)
-    await enqueueOrLeaveToSweep(deps, a.id, () =>
-      enqueueSegment(deps, a.id, a.segment, a.route, a.resume?.stepIndex ?? 0, a.resume?.id),
+    await inSpan('admit run', { root: true, links: linkToActive(), attributes: { 'awp.run.id': a.id } }, () =>
+      enqueueOrLeaveToSweep(deps, a.id, () =>
+        enqueueSegment(deps, a.id, a.segment, a.route, a.resume?.stepIndex ?? 0, a.resume?.id),
+      ),
     );
 }
 

@@ -73,7 +73,7 @@ export async function finalizeSegment(
       at: written.events[i]!.created_at.toISOString(),
       ...e.data,
     }));
-    announce(deps, runId, published);
+    announce(deps, runId, published, run.account_id);
     if (plan.finished)
       for (const domain of new Set(run.route))
         runsFinished.inc({ outcome: FINAL_OUTCOMES[plan.status] ?? plan.status, domain });

@@ -2,6 +2,7 @@ import type { JobsOptions } from 'bullmq';
 import type { Config } from '../../shared/config.js';
 import type { Deps } from '../../shared/deps.js';
 import type { FinalizeJobData, StepJobData } from '../../shared/schemas/run-data.js';
+import { currentTraceparent, inSpan, SpanKind } from '../../shared/telemetry/spans.js';
 
 export type { FinalizeJobData, StepJobData };
 
@@ -92,9 +93,44 @@ export function segmentStart(
  * is a no-op while the first is kept.
  */
 export async function enqueueStep(deps: Pick<Deps, 'queues' | 'config'>, data: StepJobData): Promise<void> {
-  await deps.queues
-    .queueFor(data.domain, data.runId)
-    .add('step', data, { ...jobOptions(deps.config), jobId: stepJobId(data) });
+  const queue = deps.queues.queueFor(data.domain, data.runId);
+  const jobId = stepJobId(data);
+  await traceEnqueue(queue.name, jobId, { runId: data.runId, domain: data.domain }, () =>
+    queue.add('step', withTraceparent(data), { ...jobOptions(deps.config), jobId }),
+  );
+}
+
+/**
+ * The enqueue as a producer span (the BullMQ add and its Redis script below it), whose `traceparent` goes into the
+ * job data: the job's consumer span, in whichever worker process, is its child (workers/domains.ts).
+ */
+function traceEnqueue(
+  queue: string,
+  jobId: string,
+  run: { runId: string; domain?: string },
+  add: () => Promise<unknown>,
+): Promise<unknown> {
+  return inSpan(
+    `send ${queue}`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: {
+        'messaging.system': 'bullmq',
+        'messaging.operation.type': 'send',
+        'messaging.destination.name': queue,
+        'messaging.message.id': jobId,
+        'awp.run.id': run.runId,
+        ...(run.domain ? { 'awp.step.domain': run.domain } : {}),
+      },
+    },
+    add,
+  );
+}
+
+/** The job data with the active span's `traceparent` (the enqueue span's), when tracing runs. */
+function withTraceparent<T extends { traceparent?: string }>(data: T): T {
+  const traceparent = currentTraceparent();
+  return traceparent ? { ...data, traceparent } : data;
 }
 
 /** A finalize of its own (no steps before it), for a run the sweep ended. */
@@ -105,9 +141,11 @@ export async function enqueueFinalize(
   drive: number,
 ): Promise<void> {
   const data: FinalizeJobData = { runId, segment, drive };
-  await deps.queues
-    .queue('orchestrator')
-    .add('finalize', data, { ...jobOptions(deps.config), jobId: finalizeJobId(runId, segment, drive) });
+  const queue = deps.queues.queue('orchestrator');
+  const jobId = finalizeJobId(runId, segment, drive);
+  await traceEnqueue(queue.name, jobId, { runId }, () =>
+    queue.add('finalize', withTraceparent(data), { ...jobOptions(deps.config), jobId }),
+  );
 }
 
 /**

@@ -4,14 +4,24 @@ import { appendEvents, type EventGuard, type RunEvent } from '../../shared/db/ru
 
 export type Emit = (type: string, data: Record<string, unknown>) => void;
 
+/** Events that go with a change of a run's status (made, begun, rested, resumed, canceled, failed, expired). */
+const STATUS_EVENTS = new Set(['trace', 'handoff', 'final']);
+
+/** The account's channel of runs that moved (GET /v1/runs/events, runs-stream.ts). */
+export const accountRunsChannel = (accountId: string) => `runs:${accountId}`;
+
 /**
  * Sends events Postgres has committed to the run's live followers, without
  * waiting: one Redis connection keeps them in order, and Postgres stays the
  * record (a follower fills any gap from it), so the writer need not hold its
- * step or its answer for the round trip.
+ * step or its answer for the round trip. A batch that may have moved the run's
+ * status also names the run on its account's channel, for the account's live
+ * lists (streamed output and progress do not: they never move a status).
  */
-export function announce(deps: Pick<Deps, 'bus'>, runId: string, events: RunEvent[]): void {
+export function announce(deps: Pick<Deps, 'bus'>, runId: string, events: RunEvent[], accountId: string): void {
   deps.bus.publishAll(`run:${runId}`, events).catch(() => undefined);
+  if (events.some((e) => STATUS_EVENTS.has(e.type)))
+    deps.bus.publish(accountRunsChannel(accountId), { runId }).catch(() => undefined);
 }
 
 /**
@@ -33,7 +43,7 @@ export async function inRunTx<T>(
     written = await appendEvents(trx, runId, accountId, pending);
     return value;
   });
-  announce(deps, runId, written);
+  announce(deps, runId, written, accountId);
   return result;
 }
 
@@ -46,7 +56,7 @@ export async function emitRunEvents(
   guard?: EventGuard,
 ): Promise<RunEvent[]> {
   const written = await appendEvents(deps.db, runId, accountId, events, guard);
-  announce(deps, runId, written);
+  announce(deps, runId, written, accountId);
   return written;
 }
 

@@ -12,7 +12,9 @@ import {
   RunPage,
   RunResume,
   RunResumed,
+  RunsStreamEvent,
 } from './schemas.js';
+import { followAccountRuns, RUNS_STREAM_EVENTS } from './runs-stream.js';
 import { MAX_EVENT_ID, RunEventsQuery } from './run-schemas.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
@@ -27,6 +29,16 @@ export const routes = [
     handler: async ({ query, principal }, deps) => {
       return { ok: true, ...(await runPage(deps, principal.accountId, { ...query, limit: query.limit ?? 50 })) };
     },
+  }),
+  r.get('/v1/runs/events', "The account's runs, live (Server-Sent Events): runs made and runs whose status moved", {
+    description:
+      `Events: ${RUNS_STREAM_EVENTS.join(', ')}. \`ready\` carries the newest runs (at most 50); \`run.created\` a ` +
+      'run made since, `run.changed` a run whose status moved (with `previousStatus`). The caller’s account only. ' +
+      'A signed-in dashboard reads it with its session cookie. A run’s own events are /v1/runs/{runId}/events.',
+    streams: true,
+    response: { 200: RunsStreamEvent },
+    handler: ({ principal, signal }, deps) =>
+      Reply.stream(followAccountRuns(deps, principal.accountId, signal), 'text/event-stream'),
   }),
   r.get('/v1/runs/{runId}', 'A run: status, route, steps with timings, result, proof card ref, waitpoint, error', {
     mcpTool: 'runs.get',

@@ -175,6 +175,22 @@ export const RunSummary = Type.Object(
 );
 export const RunPage = Page('runs', RunSummary, 'RunPage');
 
+/** One SSE event of GET /v1/runs/events (its `event:` line names it; this is its `data:`). */
+export const RunsStreamEvent = Type.Object(
+  {
+    runs: Type.Optional(Type.Array(RunSummary, { description: '`ready`: the newest runs (at most 50)' })),
+    runId: Type.Optional(Type.String({ description: '`run.created`, `run.changed`' })),
+    run: Type.Optional(RunSummary),
+    previousStatus: Type.Optional(
+      Type.Union([RunStatus, Type.Null()], { description: '`run.changed`: the status it left; null when unknown' }),
+    ),
+  },
+  {
+    $id: 'RunsStreamEvent',
+    description: 'text/event-stream; events: ready, run.created, run.changed. Each frame’s data is this object',
+  },
+);
+
 /** GET /v1/runs/{runId}/events with Accept: application/json: one page of the run's events. */
 export const RunEventsPage = Ok(
   {

@@ -21,6 +21,7 @@ import { isTerminal } from './run-state.js';
 import { finishStep } from '../../shared/db/run-writes.js';
 import { finalizeSegment } from './finalize.js';
 import { completeStep } from './step-complete.js';
+import { inSpan } from '../../shared/telemetry/spans.js';
 
 class StepTimeout extends Error {}
 
@@ -56,7 +57,7 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
     const timer = stepDuration.startTimer({ domain: data.domain });
     let step: StepRun;
     try {
-      step = await runStep(job, data, { ...deps, log });
+      step = await traceStep(job, data, () => runStep(job, data, { ...deps, log }));
     } catch (err) {
       timer({ result: 'error' });
       throw err;
@@ -74,6 +75,25 @@ export async function processStep(job: Job<StepJobData>, deps: Deps): Promise<un
     }
     return { steps: done, final: await finalizeSegment(deps, data.runId, data.segment) };
   }
+}
+
+/**
+ * One span per step (a child of the job's consumer span), named by its domain, with the run, position and attempt;
+ * its outcome is added when it ends. The Postgres statements and Redis commands the step makes are its children.
+ */
+function traceStep(job: Job<StepJobData>, data: StepJobData, run: () => Promise<StepRun>): Promise<StepRun> {
+  const attributes = {
+    'awp.run.id': data.runId,
+    'awp.run.segment': data.segment,
+    'awp.step.domain': data.domain,
+    'awp.step.index': data.index,
+    'awp.step.attempt': job.attemptsMade + 1,
+  };
+  return inSpan(`step ${data.domain}`, { attributes }, async (span) => {
+    const step = await run();
+    span?.setAttribute('awp.step.outcome', stepResult(step.outcome));
+    return step;
+  });
 }
 
 /** A step that completed (now, or before a crash) lets the segment go on; anything else ends it. */
@@ -165,9 +185,12 @@ async function runBegun(
   const stepId = stepRowId(data);
   const { run } = begun;
   const started = begun.started!;
-  announce(deps, runId, [
-    { id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data },
-  ]);
+  announce(
+    deps,
+    runId,
+    [{ id: started.seq, runId, type: 'handoff', at: started.created_at.toISOString(), ...started.data }],
+    run.account_id,
+  );
 
   const controller = new AbortController();
   const untrack = await trackRun(deps, runId, controller);

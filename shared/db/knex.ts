@@ -1,5 +1,6 @@
 import knexFactory, { type Knex } from 'knex';
 import pg from 'pg';
+import { TracedPgClient } from '../telemetry/postgres.js';
 
 // int8 (bigint) columns hold money in minor units and counters; they fit in a JS number.
 pg.types.setTypeParser(20, (v) => Number.parseInt(v, 10));
@@ -11,10 +12,13 @@ export interface DbLog {
   error(message: string): void;
 }
 
-/** A knex instance on the pg driver. The pool is small: Postgres, not Node, is the bottleneck. */
+/**
+ * A knex instance on the pg driver. The pool is small: Postgres, not Node, is the bottleneck. The client is knex's
+ * Postgres client with a span per statement while tracing runs (shared/telemetry/postgres.ts); otherwise the same.
+ */
 export function createDb(url: string, pool = { min: 0, max: 10 }, log?: DbLog): Knex {
   return knexFactory({
-    client: 'pg',
+    client: TracedPgClient as unknown as typeof Knex.Client,
     connection: url,
     pool,
     acquireConnectionTimeout: 10_000,

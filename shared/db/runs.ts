@@ -165,6 +165,27 @@ export async function openWaitpoint(db: Db, runId: string) {
   return (await db('waitpoints').where({ run_id: runId }).whereNull('resolved_at').first()) ?? null;
 }
 
+/**
+ * Runs of any account resting at `status` (a domain's resting status) since `olderThanSec` ago or longer, oldest
+ * first after `afterId`: what a domain's sweep re-drives (kubernetes: rollouts whose check job was lost).
+ */
+export async function runsRestingAt(
+  db: Db,
+  status: string,
+  olderThanSec: number,
+  afterId: string,
+  limit: number,
+): Promise<Array<{ id: string; account_id: string }>> {
+  return db('runs')
+    .where({ status })
+    .whereNull('finished_at')
+    .andWhere('updated_at', '<', db.raw(`now() - make_interval(secs => ?)`, [olderThanSec]))
+    .andWhere('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .select('id', 'account_id');
+}
+
 export interface RunFilters {
   status?: string;
   domain?: string;
@@ -187,6 +208,32 @@ export async function listRuns(
   if (f.createdAfter) q.andWhere('created_at', '>=', f.createdAfter);
   if (f.createdBefore) q.andWhere('created_at', '<', f.createdBefore);
   return page<RunRow>(q, f.limit, f.cursor);
+}
+
+/** What a list shows of a run: no input, results or routing (a live list reads these every few seconds). */
+const HEAD = [
+  'id',
+  'account_id',
+  'status',
+  'route',
+  'conversation_id',
+  'task_id',
+  'proof_card_id',
+  'error',
+  'stuck_reason',
+  'created_at',
+  'updated_at',
+  'finished_at',
+];
+
+/** The account's `newest` runs and those of `ids` (the account's only), each once, without their bodies. */
+export async function runHeads(db: Db, accountId: string, newest: number, ids: string[]): Promise<RunRow[]> {
+  const [recent, named] = await Promise.all([
+    db('runs').where({ account_id: accountId }).orderBy('created_at', 'desc').limit(newest).select(HEAD),
+    ids.length ? db('runs').where({ account_id: accountId }).whereIn('id', ids).select(HEAD) : [],
+  ]);
+  const byId = new Map<string, RunRow>([...recent, ...named].map((r: RunRow) => [r.id, r]));
+  return [...byId.values()];
 }
 
 /**

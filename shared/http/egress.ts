@@ -3,6 +3,7 @@ import { Agent, request } from 'undici';
 import { AppError } from '../errors.js';
 import { classifyAddress, normalizeHost, refusedHost } from './address-ranges.js';
 import { addressAllowed, EgressRefused, pinnedLookup, REFUSED_TARGET, type EgressPin } from './pinned-dns.js';
+import { currentTraceparent, failSpan, inSpan, SpanKind, tracingOn } from '../telemetry/spans.js';
 
 export { EgressRefused, REFUSED_TARGET, type EgressPin } from './pinned-dns.js';
 
@@ -24,8 +25,16 @@ export function isBlockedAddress(address: string): boolean {
 
 const agents = new Map<boolean, Agent>();
 
-function pinnedAgent(allowPrivate: boolean, pin: EgressPin = {}): Agent {
-  return new Agent({ connect: { lookup: pinnedLookup(allowPrivate, pin) }, keepAliveTimeout: 10_000 });
+/** TLS material of a server with its own CA (a Kubernetes API server), and a client certificate when it asks one. */
+export interface EgressTls {
+  ca?: string;
+  cert?: string;
+  key?: string;
+  servername?: string;
+}
+
+function pinnedAgent(allowPrivate: boolean, pin: EgressPin = {}, tls: EgressTls = {}): Agent {
+  return new Agent({ connect: { ...tls, lookup: pinnedLookup(allowPrivate, pin) }, keepAliveTimeout: 10_000 });
 }
 
 /** The shared agent per setting: its pooled connections were each opened to an address checked when they were made. */
@@ -53,7 +62,7 @@ export class EgressError extends AppError {
 }
 
 export interface EgressOptions {
-  method?: 'GET' | 'POST' | 'PUT';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body?: string;
   /**
@@ -82,6 +91,13 @@ export interface EgressOptions {
   oversize?: 'truncate' | 'refuse';
   /** Resolver and extra refusals (pinned-dns.ts); the default is the system resolver and the ranges alone. */
   pin?: EgressPin;
+  /** The server's own CA (and a client certificate): the call gets an agent of its own, closed after it. */
+  tls?: EgressTls;
+  /**
+   * Send the call's W3C `traceparent` header while tracing runs (webhooks: the receiver may join the trace). Off
+   * by default: a provider's API has no use for the service's trace ids.
+   */
+  propagateTrace?: boolean;
 }
 
 export interface EgressResponse {
@@ -135,12 +151,39 @@ const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOU
  * One outbound HTTP call through the guarded agent. Never follows redirects
  * (a 3xx is returned as is). `signal`, `timeoutMs` and `maxBytes` all apply
  * to the same call; see EgressOptions for what each one does when it trips.
+ * While tracing runs, the call is a client span named by method and host (its
+ * attributes: method, host, port, status; never the path or query, which may
+ * carry a webhook's secret or a credential).
  */
-export async function egressFetch(
-  allowPrivate: boolean,
-  url: string,
-  opts: EgressOptions = {},
-): Promise<EgressResponse> {
+export function egressFetch(allowPrivate: boolean, url: string, opts: EgressOptions = {}): Promise<EgressResponse> {
+  if (!tracingOn()) return guardedFetch(allowPrivate, url, opts);
+  const method = opts.method ?? 'GET';
+  let target: URL | null = null;
+  try {
+    target = new URL(url);
+  } catch {
+    // guardedFetch refuses it
+  }
+  const port = target ? Number(target.port || (target.protocol === 'https:' ? 443 : 80)) : undefined;
+  const attributes = {
+    'http.request.method': method,
+    ...(target ? { 'server.address': target.hostname, 'server.port': port } : {}),
+  };
+  const name = `${method} ${target?.hostname ?? 'endpoint'}`;
+  return inSpan(name, { kind: SpanKind.CLIENT, attributes }, async (span) => {
+    const traceparent = opts.propagateTrace ? currentTraceparent() : undefined;
+    const res = await guardedFetch(
+      allowPrivate,
+      url,
+      traceparent ? { ...opts, headers: { ...opts.headers, traceparent } } : opts,
+    );
+    span?.setAttribute('http.response.status_code', res.status);
+    if (span && res.status >= 400) failSpan(span, null, String(res.status));
+    return res;
+  });
+}
+
+async function guardedFetch(allowPrivate: boolean, url: string, opts: EgressOptions): Promise<EgressResponse> {
   const maxBytes = opts.maxBytes ?? 64 * 1024;
   const timeoutMs = opts.timeoutMs ?? 10_000;
   const host = hostOf(url);
@@ -155,7 +198,8 @@ export async function egressFetch(
   const onCallerAbort = () => controller.abort(opts.signal!.reason);
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   // A caller's own resolver or deny list gets an agent of its own, closed after the call.
-  const dispatcher = opts.pin ? pinnedAgent(allowPrivate, opts.pin) : agent(allowPrivate);
+  const ownAgent = Boolean(opts.pin || opts.tls);
+  const dispatcher = ownAgent ? pinnedAgent(allowPrivate, opts.pin, opts.tls) : agent(allowPrivate);
   const timer = setTimeout(
     () => controller.abort(new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`)),
     timeoutMs,
@@ -204,7 +248,7 @@ export async function egressFetch(
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onCallerAbort);
-    if (opts.pin) void dispatcher.destroy().catch(() => undefined);
+    if (ownAgent) void dispatcher.destroy().catch(() => undefined);
   }
 }
 

@@ -84,6 +84,11 @@ export interface RouteSpec<
    * (a repeated field as a list), the raw body kept for the signature. Other routes read every body as JSON.
    */
   formBody?: boolean;
+  /**
+   * The largest body it reads, when that is more than MAX_BODY_BYTES (a route taking files: the inbox's answers).
+   * Every other route stays within MAX_BODY_BYTES; the body reader's cap is the largest of the two.
+   */
+  maxBodyBytes?: number;
   /** Produces a non-JSON body (streams); idempotent replay does not apply. */
   streams?: boolean;
   /**

@@ -76,6 +76,22 @@ export const ReleasePlan = Ok(
     ),
     steps: Type.Array(Type.Object({ order: Type.Integer(), action: Type.String(), description: Type.String() }, Open)),
     rollback: Type.Object({ trigger: Type.String(), steps: Strings }, Open),
+    gateSource: Type.Optional(
+      Type.Union([
+        Type.Object(
+          {
+            kind: Type.Literal('github'),
+            repo: Type.String(),
+            ref: Type.String(),
+            sha: Type.Union([Type.String(), Type.Null()]),
+            findings: Strings,
+            ignored: Type.Array(Type.String(), { description: "the caller's gate statuses CI decided instead" }),
+          },
+          { ...Open, description: 'Where build, tests, security and approval were read: the commit on GitHub' },
+        ),
+        Type.Null(),
+      ]),
+    ),
   },
   'ReleasePlan',
 );

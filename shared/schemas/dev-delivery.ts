@@ -58,10 +58,6 @@ export const KubernetesRepair = Type.Object(
   { pods: Type.Array(AnyObject, { maxItems: 1000 }), events: Type.Optional(Type.Array(AnyObject, { maxItems: 5000 })) },
   { $id: 'KubernetesRepairRequest', additionalProperties: true },
 );
-export const IncidentRespond = Type.Object(
-  { alerts: Type.Array(AnyObject, { maxItems: 1000 }), signals: Type.Optional(AnyObject) },
-  { $id: 'IncidentRespondRequest', additionalProperties: true },
-);
 export const DeliveryRun = Type.Object(
   {
     service: Str(),

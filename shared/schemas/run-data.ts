@@ -86,6 +86,13 @@ export type CoreWaitKind = (typeof CORE_WAIT_KINDS)[number];
 
 const Index = Type.Integer({ minimum: 0 });
 
+/**
+ * The W3C `traceparent` of the span that enqueued the job (shared/telemetry), so its steps join the trace of the
+ * request or step that led to them, in whichever process runs them. Absent while tracing is off; never part of the
+ * job id.
+ */
+const TraceParent = Type.String({ maxLength: 128, description: 'W3C traceparent of the enqueuing span' });
+
 /** BullMQ data of a domain step job (jobs/orchestrator/flow.ts); the job id is derived from it. */
 export const StepJobData = Type.Object(
   {
@@ -104,6 +111,7 @@ export const StepJobData = Type.Object(
     drive: Type.Optional(
       Type.Integer({ minimum: 1, description: 'Set when the clock re-drove the segment; part of the job id only' }),
     ),
+    traceparent: Type.Optional(TraceParent),
     finalizes: Type.Optional(
       Type.Boolean({
         description:
@@ -120,7 +128,12 @@ export type StepJobData = Static<typeof StepJobData>;
  * BullMQ data of the `orchestrator.finalize` job: a segment finalized on its own (the stuck-run sweep ended the run).
  */
 export const FinalizeJobData = Type.Object(
-  { runId: Type.String({ minLength: 1 }), segment: Index, drive: Type.Optional(Type.Integer({ minimum: 1 })) },
+  {
+    runId: Type.String({ minLength: 1 }),
+    segment: Index,
+    drive: Type.Optional(Type.Integer({ minimum: 1 })),
+    traceparent: Type.Optional(TraceParent),
+  },
   { $id: 'FinalizeJobData' },
 );
 export type FinalizeJobData = Static<typeof FinalizeJobData>;

@@ -83,6 +83,20 @@ describe('error envelope', () => {
     assertEnvelope(res.body, 'payloadTooLarge');
   });
 
+  it('a route that takes files reads past MAX_BODY_BYTES (an inbox answer); no other route does', async () => {
+    const { token } = await harness.account();
+    const big = { action: 'proxyOutcome', data: { note: 'x'.repeat(2_000_000) } };
+    const tasks = await harness.call('POST', '/v1/tasks', { token, body: { title: 't', note: big.data.note } });
+    assert.equal(tasks.status, 413, 'a 2 MB body is refused where no file is taken');
+    const inbox = await harness.call('POST', '/v1/inbox/prx_unknown/answer', { token, body: big });
+    assert.equal(inbox.status, 404, `read whole, then the unknown item is named: ${inbox.text.slice(0, 200)}`);
+    const huge = await harness.call('POST', '/v1/inbox/prx_unknown/answer', {
+      token,
+      body: { ...big, data: { note: 'x'.repeat(9_000_000) } },
+    });
+    assert.equal(huge.status, 413, 'past its own limit an inbox answer is refused too');
+  });
+
   it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
     const mine = await harness.call('GET', '/v1/nothing', { headers: { 'x-request-id': 'req-abc.123' } });
     assert.equal(mine.headers.get('x-request-id'), 'req-abc.123');

@@ -126,7 +126,7 @@ describe('hostile input: every input gets a 4xx answer, never a 500', () => {
       assert.equal(header.body.error, 'invalidPayload');
     });
 
-    it('timestamps Postgres cannot store or answers cannot show (year 0000, offsets past ±14:00, past 9999) are 400', async () => {
+    it('timestamps Postgres cannot store or answers cannot show (year 0000, past ±14:00, past 9999): 400', async () => {
       assertNamesField(
         await harness.call('GET', '/v1/runs?createdAfter=0000-01-01T00:00:00Z', { token }),
         'query:/createdAfter',

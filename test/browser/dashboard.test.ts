@@ -87,9 +87,8 @@ describe('dashboard in headless chromium', function () {
       });
       assert.equal(started.status, 202, started.text);
       const runId = started.body.runId as string;
-      // No account-wide stream of runs yet: a run started elsewhere shows on Refresh (or a return to the tab); from
-      // there the list follows it over its own SSE stream until it rests, without a reload or a poll.
-      await page.getByRole('button', { name: 'Refresh' }).click();
+      // The list follows the account's stream of runs: the run started through the API appears, then moves to
+      // NEEDS_INPUT, without a reload or a poll.
       const row = page.locator(`tr[data-run="${runId}"]`);
       await row.getByText('NEEDS_INPUT').waitFor();
       await shot(page, 'runs');

@@ -11,7 +11,8 @@ const TOKEN = 'ghp_flowToken0000000000000000000000000000';
 /**
  * A staging delivery through a GitHub connector: the deploy is a workflow_dispatch sent through the SDK (a bridge
  * action), the run rests at `awaitingCi` while the workflow run is under way, and the `delivery.ci` sweep (called
- * here as the clock would) follows it and resumes the run through the real queue and worker.
+ * here as the clock would) follows it and resumes the run through the real queue and worker; the fast follow (a
+ * delayed job on the `delivery-ci` queue) may get there first, and the last test has it alone.
  */
 describe('delivery runs deploy through GitHub Actions and follow the workflow run', function () {
   this.timeout(60_000);
@@ -39,6 +40,12 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
       },
     });
     assert.equal(made.status, 201, made.text);
+    // The commit's CI is green: the gates are read from it (the caller's `artifacts` are ignored but for health).
+    gh.state.checks.push(
+      { name: 'build', status: 'completed', conclusion: 'success' },
+      { name: 'unit tests', status: 'completed', conclusion: 'success' },
+    );
+    gh.state.statuses.push({ context: 'security/snyk', state: 'success' });
   });
   after(async () => gh?.stop());
 
@@ -69,13 +76,15 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
       20_000,
     );
 
-  it('dispatches once with the correlation input, follows queued → in_progress → completed, ends delivered', async () => {
+  it('dispatches once with the correlation input, follows queued → in_progress → completed: delivered', async () => {
     gh.nextConclusion('success');
     const res = await deliver('3.0.0');
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.status, 'awaitingCi', res.text);
     assert.equal(stage(res.body, 'deploy').status, 'running');
     const runId = res.body.runId as string;
+    const gates = (await run(runId)).result.results.cicd.gateSource;
+    assert.deepEqual([gates.repo, gates.ref, gates.ignored], ['octo/shop', 'main', ['build', 'tests', 'security']]);
     await dispatched(runId);
     const actionId = `bac_${runId.replace(/^run_/, '')}`;
     assert.deepEqual(gh.dispatches[0], {
@@ -85,12 +94,13 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     });
     // GitHub's rate limit on the first read is waited out (Retry-After: 1) and the read made again.
     gh.limitNext({ status: 429, retryAfter: 1 });
-    assert.deepEqual(await sweep(), { checked: 1, resumed: 0 });
+    assert.equal((await sweep()).resumed, 0);
     assert.equal((await run(runId)).status, 'awaitingCi', 'still queued: the run keeps resting');
     gh.advance();
     assert.equal((await sweep()).resumed, 0);
     gh.advance();
-    assert.equal((await sweep()).resumed, 1);
+    // The sweep, or the fast follow's delayed check if it comes first: the run is resumed once either way.
+    await sweep();
     const done = await settledAs(runId, 'delivered');
     const deploy = stage(done, 'deploy');
     assert.equal(deploy.status, 'deployed', JSON.stringify(deploy));
@@ -107,7 +117,7 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     await dispatched(res.body.runId);
     gh.advance();
     gh.advance();
-    assert.equal((await sweep()).resumed, 1);
+    await sweep();
     const done = await settledAs(res.body.runId, 'failed');
     const deploy = stage(done, 'deploy');
     assert.equal(deploy.status, 'failed');
@@ -119,7 +129,7 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     assert.ok(blobReads.length >= 1 && blobReads.every((r) => r.authorization === ''), 'no token to the log host');
   });
 
-  it('a re-run of the failed jobs needs a second member: the submitter is refused, the approver re-runs it', async () => {
+  it('a re-run of failed jobs needs a second member: the submitter is refused, the approver re-runs it', async () => {
     gh.nextConclusion('failure');
     gh.nextConclusion('success');
     const res = await deliver('3.0.2', { rerunFailedJobs: 'onApproval' });
@@ -148,10 +158,49 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     assert.equal((await sweep()).resumed, 0, 'the second attempt is queued');
     gh.advance(ghRun.id);
     gh.advance(ghRun.id);
-    assert.equal((await sweep()).resumed, 1);
+    await sweep();
     const done = await settledAs(runId, 'delivered');
     assert.match(stage(done, 'deploy').findings[0], /\(attempt 2\) succeeded/);
     assert.equal(gh.runs.at(-1), ghRun, 'the re-run dispatched nothing new');
+  });
+
+  it('gates are read from the commit: a failing check run blocks although the caller says passed', async () => {
+    const tests = gh.state.checks.find((c) => c.name === 'unit tests')!;
+    tests.conclusion = 'failure';
+    const sent = gh.dispatches.length;
+    try {
+      const res = await deliver('3.0.9', { sha: 'abc1234' });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.status, 'blocked', res.text);
+      assert.equal(stage(res.body, 'validate').status, 'failed', JSON.stringify(res.body.stages));
+      const cicd = (await run(res.body.runId)).result.results.cicd;
+      assert.equal(cicd.gates.find((g: any) => g.gate === 'tests').status, 'failed');
+      assert.equal(cicd.gateSource.ref, 'abc1234', 'the commit being delivered');
+      assert.match(cicd.gateSource.findings.join('\n'), /tests failed: 1 check\(s\) \(unit tests failed\)/);
+      assert.equal(gh.dispatches.length, sent, 'nothing dispatched');
+      assert.ok(gh.requests.some((r) => r.path === '/repos/octo/shop/commits/abc1234/check-runs'));
+    } finally {
+      tests.conclusion = 'success';
+    }
+  });
+
+  it('the fast follow alone: the run learns its outcome from the delayed checks, the sweep never called', async () => {
+    gh.nextConclusion('success');
+    const res = await deliver('3.1.0');
+    assert.equal(res.body.status, 'awaitingCi', res.text);
+    const runId = res.body.runId as string;
+    await dispatched(runId);
+    gh.advance();
+    gh.advance();
+    const done = await settledAs(runId, 'delivered');
+    assert.match(stage(done, 'deploy').findings[0], /\(attempt 1\) succeeded/);
+    const waits = await harness.deps.db('waitpoints').where({ run_id: runId, kind: 'awaitingCi' });
+    assert.deepEqual(
+      waits.map((w: any) => Boolean(w.resolved_at)),
+      [true],
+      'one waitpoint, resolved once',
+    );
+    assert.deepEqual(await sweep(), { checked: 0, resumed: 0 }, 'nothing left for the sweep');
   });
 
   it('without a CI connector a delivery is a dry run and ends dryRun, never delivered', async () => {

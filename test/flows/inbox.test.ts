@@ -123,7 +123,8 @@ describe('inbox flow: approval and mission answered from the inbox, notification
     const approved = await call('POST', `/v1/inbox/${itemId}/answer`, approver.token, { action: 'approve' });
     assert.equal(approved.status, 200, approved.text);
     const run = await runOf(runId);
-    assert.equal(run.status, 'delivered', JSON.stringify(run.result));
+    // Approved, the deploy goes on; with no CI connector in this account it is a dry run (never `delivered`).
+    assert.equal(run.status, 'dryRun', JSON.stringify(run.result));
 
     const mails = mailsTo(approverEmail);
     assert.equal(mails.length, 1, 'one mail to the approver');

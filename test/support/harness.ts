@@ -67,6 +67,7 @@ export class Harness {
       WEBHOOK_RETRY_SCHEDULE_MS: '100,200,200,200,200,200,200', // the real schedule (5 s … 10 h) in miniature
       BRIDGE_ACTION_RETRY_BASE_MS: '100', // bridge action retries in miniature too
       BRIDGE_STEP_WAIT_MS: '3000', // a run's bridge step rests at awaitingAction after 3 s, not 10
+      KUBERNETES_ROLLOUT_CHECK_MS: '200', // a repair run's rollout is read again every 200 ms, not 10 s
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
       HUNT_HOST_INTERVAL_MS: '20', // hunt's per-host spacing in miniature (1 s in production)
       MAP_CACHE_SECONDS: '0', // map answers uncached: fakes on reused ports must not answer from another's cache

@@ -58,7 +58,18 @@ export interface SliceOptions {
   formPostForGet?: boolean;
   /** Parameters the document declares that the API takes another way (Slack's `token`: a bearer token). */
   dropParameters?: readonly string[];
+  /**
+   * Keep the parameters a document declares on the path rather than the operation (Kubernetes: `{namespace}`,
+   * `{name}`, `pretty`), so Prism knows the path's parameters.
+   */
+  pathParameters?: boolean;
 }
+
+/**
+ * Kubernetes' document (converted from its swagger.json) declares the path parameters on each path, beside the
+ * operations.
+ */
+export const KUBERNETES_API: SliceOptions = { pathParameters: true };
 
 /**
  * Slack's Web API: every method takes a POST with a form body ("we accept application/x-www-form-urlencoded POSTs
@@ -114,7 +125,11 @@ export function sliceSpec(spec: Json, operations: readonly Operation[], opts: Sl
     const item = (spec.paths as Record<string, Json>)[p];
     const op = item && adapted(item, method, opts);
     if (!op) throw new Error(`${method.toUpperCase()} ${p} is not in the document`);
-    paths[p] = { ...(paths[p] ?? {}), [method]: unexpanded(op) };
+    paths[p] = {
+      ...(paths[p] ?? {}),
+      ...(opts.pathParameters && item.parameters ? { parameters: item.parameters } : {}),
+      [method]: unexpanded(op),
+    };
   }
   const components = spec.components as Record<string, Record<string, unknown>>;
   const kept: Record<string, Record<string, unknown>> = { securitySchemes: components.securitySchemes! };

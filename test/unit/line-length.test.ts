@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const MAX_COLUMNS = 120;
 
-// Folders never read: installed packages, build output, and fixtures (inputs whose exact text the tests read).
+// Never read: installed packages, build output, fixtures (inputs whose exact text the tests read), generated files.
 const SKIPPED_DIRS = new Set(['node_modules', 'dist', 'coverage', '.git', '.data']);
-const SKIPPED_PATHS = new Set(['test/fixtures']);
+// sdk/src/schema.d.ts is openapi-typescript's output, compared byte for byte with a fresh one (test/sdk/types-drift).
+const SKIPPED_PATHS = new Set(['test/fixtures', 'sdk/src/schema.d.ts']);
 
 function sourceFiles(rel: string): string[] {
   return readdirSync(path.join(ROOT, rel), { withFileTypes: true }).flatMap((entry) => {
@@ -16,7 +17,7 @@ function sourceFiles(rel: string): string[] {
     if (entry.isDirectory()) {
       return SKIPPED_DIRS.has(entry.name) || SKIPPED_PATHS.has(child) ? [] : sourceFiles(child);
     }
-    return /\.tsx?$/.test(entry.name) ? [child] : [];
+    return /\.tsx?$/.test(entry.name) && !SKIPPED_PATHS.has(child) ? [child] : [];
   });
 }
 

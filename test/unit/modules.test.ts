@@ -89,9 +89,18 @@ describe('the module lists (docs/architecture.md, Adding a module)', () => {
     assert.ok(MODULES.domain('delivery')?.routes.some((r) => r.path === '/v1/delivery/run'));
     assert.deepEqual(
       Object.keys(MODULES.processors),
-      [BRIDGE_ACTIONS_QUEUE, PORTAL_ACTIONS_QUEUE, PAY_PROVIDER_QUEUE, 'events', 'webhooks', 'inbox-notify'],
-      'bridge serves its own action and portal queues, pay its provider calls, the events module the outbox ' +
-        'fan-out and the dispatcher, the inbox its notifications',
+      [
+        BRIDGE_ACTIONS_QUEUE,
+        PORTAL_ACTIONS_QUEUE,
+        PAY_PROVIDER_QUEUE,
+        'kubernetes-rollouts',
+        'delivery-ci',
+        'events',
+        'webhooks',
+        'inbox-notify',
+      ],
+      'bridge serves its own action and portal queues, pay its provider calls, kubernetes its rollout checks, ' +
+        'delivery its CI follow, the events module the outbox fan-out and the dispatcher, the inbox its notifications',
     );
   });
 });

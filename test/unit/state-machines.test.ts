@@ -8,6 +8,8 @@ import { RUNS, WAIT_STATUSES } from '../../jobs/orchestrator/run-state.js';
 import { MISSION_STATUSES } from '../../jobs/proxy/schemas.js';
 import { ACTIONS } from '../../jobs/bridge/machines.js';
 import { ACTION_STATUSES } from '../../jobs/bridge/connector-schemas.js';
+import { INCIDENTS } from '../../jobs/incident/machine.js';
+import { INCIDENT_STATUSES } from '../../jobs/incident/schemas.js';
 
 function reachable(machine: Machine<string>, from: string): Set<string> {
   const seen = new Set([from]);
@@ -47,6 +49,7 @@ describe('state machines', () => {
       [TASKS, 'open'],
       [DELIVERIES, 'queued'],
       [SUBSCRIPTIONS, 'active'],
+      [INCIDENTS, 'triggered'],
     ] as const) {
       assert.deepEqual([...reachable(machine, first)].sort(), [...machine.statuses].sort());
       for (const s of machine.statuses)
@@ -77,6 +80,15 @@ describe('state machines', () => {
       assert.ok(ACTIONS.canMove('failed', 'queued') && ACTIONS.canMove('timedOut', 'queued'));
     },
   );
+
+  it('list incident statuses as the API enum does; resolved is final, only a mitigated one fires again', () => {
+    assert.deepEqual(INCIDENTS.statuses, [...INCIDENT_STATUSES]);
+    assert.deepEqual(INCIDENTS.terminal, ['resolved']);
+    assert.deepEqual(
+      INCIDENTS.statuses.filter((s) => INCIDENTS.canMove(s, 'triggered')),
+      ['mitigated'],
+    );
+  });
 
   it(
     'take a proxy mission from open to every status, list them as the API enum does, and end a live one by ' +

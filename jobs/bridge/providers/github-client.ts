@@ -16,7 +16,7 @@ const TIMEOUT_MS = 20_000;
 /** A workflow run list or a job list is tens of kB; a job's log can be large: read up to this much of it. */
 const MAX_ANSWER_BYTES = 2 * 1024 * 1024;
 const MAX_REDIRECTS = 2;
-/** A rate limit whose wait is at most this long is waited out inline (twice at most); a longer one goes to the queue. */
+/** A rate limit whose wait is at most this long is waited out inline (twice at most); a longer one is queued. */
 const INLINE_WAIT_MS = 5_000;
 const INLINE_TRIES = 2;
 /** GitHub's advice for a secondary limit that names no wait: "wait for at least one minute before retrying". */
