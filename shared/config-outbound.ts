@@ -43,6 +43,48 @@ export const outboundConfig = {
     default: 3_145_728,
     description: "Largest page hunt's web source and browserReader read; a larger one is reported, never cut",
   }),
+  HUNT_CONTACT_URL: Type.String({
+    default: 'https://github.com/awp/awp#hunt-reading-the-web',
+    description:
+      "Contact URL in the user agent hunt's readers send (`awp-hunt/1.0 (+URL)`): where a site owner learns who " +
+      'reads their pages and how to ask it to stop',
+  }),
+  HUNT_HOST_INTERVAL_MS: Type.Integer({
+    minimum: 0,
+    default: 1000,
+    description:
+      'Least time between two requests hunt sends one host, shared by every process through Redis (a longer ' +
+      'robots.txt Crawl-delay wins)',
+  }),
+  HUNT_HTTP_CACHE_MAX_ROWS: Type.Integer({
+    minimum: 0,
+    default: 2000,
+    description: 'Pages kept in the hunt_http_cache table for revalidation (ETag/Last-Modified); 0 turns it off',
+  }),
+  HUNT_RENDER_CONCURRENCY: Type.Integer({
+    minimum: 0,
+    default: 1,
+    description: 'Script-rendered pages one process reads in headless chromium at once; 0 never renders',
+  }),
+  HUNT_RENDER_TIMEOUT_MS: Type.Integer({
+    minimum: 500,
+    default: 15_000,
+    description: 'Time limit of one rendered page read (launch, load and script), after which it is reported',
+  }),
+  HUNT_SEARCH_RESULTS: Type.Integer({
+    minimum: 1,
+    maximum: 20,
+    default: 8,
+    description: 'Candidate pages hunt takes from each search source for one request',
+  }),
+  ECB_RATES_URL: Type.Optional(
+    Type.String({
+      description:
+        "Where the `hunt.rates` sweep fetches the ECB's daily reference rates (e.g. " +
+        'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml); unset: the dated snapshot shipped ' +
+        'with the service is used',
+    }),
+  ),
   IMAGE_MAX_BYTES: Type.Integer({
     minimum: 1024,
     default: 10_485_760,
@@ -62,6 +104,19 @@ export const outboundConfig = {
   ),
   MAP_PROVIDER_KEY: Type.Optional(
     Type.String({ description: "Server API key of the places provider; a caller's placesProviderApiKey overrides it" }),
+  ),
+  MAP_CACHE_SECONDS: Type.Integer({
+    minimum: 0,
+    default: 86_400,
+    description: 'How long POST /v1/tools/map (and hunt leads) keep a provider answer in Redis; 0 keeps none',
+  }),
+  MAP_PROVIDER_INTERVAL_MS: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      description:
+        'Least time between two requests to the places provider, across processes; unset: 1100 for nominatim ' +
+        '(its usage policy: one request a second) and 100 for google',
+    }),
   ),
   CHAIN_EVM_RPC_URL: Type.Optional(
     Type.String({

@@ -34,6 +34,8 @@ export { readStepRequest } from './step-logic.js';
 export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';
 export { providerContextFor } from './provider-context.js';
+export { CHROMIUM_FLAGS } from './portal/browser.js';
+export type { SearchHit } from './providers/search-common.js';
 export {
   commitGates,
   findDispatchedRun,

@@ -1,9 +1,11 @@
 import type { Static } from '@sinclair/typebox';
 import type { Config } from '../../shared/config.js';
+import type { Deps } from '../../shared/deps.js';
 import type { BrowserReaderRequest, BrowserReaderResult } from './tools-schemas.js';
 import { jsonLdBlocks } from './structured-data.js';
 import { checkReadableUrl, fetchPage, isHtml, MAX_REDIRECTS, PageReadError, parseHtml, sha256 } from './page-fetch.js';
 import { pageLinks, pageTitle, readableText } from './page-text.js';
+import { renderPage } from './page-render.js';
 
 /**
  * POST /v1/tools/browserReader. `read` fetches one page through the guarded
@@ -59,7 +61,56 @@ export function preparePageRead(config: Config, body: Request): Result {
   };
 }
 
-export async function readPage(config: Config, body: Request, signal?: AbortSignal): Promise<Result> {
+/** A page's fields a rendered DOM has no use for (cheerio reads only the body and its type). */
+const emptyPage = {
+  requestedUrl: '',
+  url: '',
+  status: 200,
+  contentType: '',
+  headers: {},
+  body: Buffer.alloc(0),
+  fetchedAt: '',
+  ms: 0,
+};
+
+/** `render: true`: the page as its scripts left the DOM, read in chromium (jobs/hunt/page-render.ts). */
+async function readRendered(deps: Pick<Deps, 'db' | 'redis' | 'config'>, body: Request, signal?: AbortSignal) {
+  try {
+    checkReadableUrl(body.url, deps.config.AWP_ALLOW_PRIVATE_EGRESS);
+  } catch (err) {
+    refused(err);
+  }
+  const shown = await renderPage(deps, body.url, signal).catch(refused);
+  const html = Buffer.from(shown.html);
+  const contentType = 'text/html; charset=utf-8';
+  const $ = await parseHtml({ ...emptyPage, url: shown.url, contentType, body: html });
+  const text = readableText($, TEXT_CHARS + 1);
+  return {
+    ok: true as const,
+    mode: 'read' as const,
+    url: body.url,
+    finalUrl: shown.url,
+    status: shown.status,
+    contentType,
+    contentHash: sha256(html),
+    bytes: html.length,
+    fetchedAt: new Date().toISOString(),
+    rendered: true,
+    title: pageTitle($),
+    text: text.slice(0, TEXT_CHARS),
+    textTruncated: text.length > TEXT_CHARS,
+    links: pageLinks($, shown.url, LINKS),
+    structuredData: jsonLdBlocks($).roots,
+  };
+}
+
+export async function readPage(
+  deps: Pick<Deps, 'db' | 'redis' | 'config'>,
+  body: Request,
+  signal?: AbortSignal,
+): Promise<Result> {
+  if (body.render) return readRendered(deps, body, signal);
+  const { config } = deps;
   const page = await fetchPage(body.url, {
     allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS,
     signal,

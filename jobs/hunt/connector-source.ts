@@ -3,7 +3,7 @@ import type { Deps } from '../../shared/deps.js';
 import { connectorsWithCapability, sha256Hex, callConnector } from '../bridge/index.js';
 import { AVAILABILITIES, type Candidate } from '../../shared/schemas/hunt.js';
 import { check } from '../../shared/validation.js';
-import { judge, termShare, type Pricing } from './logic.js';
+import { judge, termShare, type Comparison, type Pricing } from './logic.js';
 
 /** The capability a connector needs to be a hunt source. */
 export const HUNT_CAPABILITY = 'hunt.search';
@@ -42,7 +42,7 @@ function candidateOf(
   c: Answer['candidates'][number],
   i: number,
   terms: string,
-  budgetUsd: number | null,
+  cmp: Comparison,
 ): Candidate {
   const fees = c.fees ?? 0;
   const pricing: Pricing = {
@@ -64,7 +64,7 @@ function candidateOf(
     vendor: c.vendor ?? connectorId,
     url: c.url ?? null,
     rank: termShare(c.title, terms),
-    ...judge(pricing, budgetUsd),
+    ...judge(pricing, cmp),
     ...(c.availability ? { availability: c.availability } : {}),
   };
 }
@@ -79,7 +79,7 @@ function candidateOf(
 export async function searchConnectors(
   deps: Pick<Deps, 'db' | 'config' | 'redis'>,
   accountId: string,
-  query: { terms: string; budgetUsd: number | null; signal?: AbortSignal },
+  query: { terms: string; cmp: Comparison; signal?: AbortSignal },
 ) {
   const connectors = (await connectorsWithCapability(deps.db, accountId, HUNT_CAPABILITY, MAX_CONNECTORS)).filter(
     (c) => c.status !== 'disabled' && !c.endpoint.startsWith('bridge:'),
@@ -90,7 +90,7 @@ export async function searchConnectors(
     const body = JSON.stringify({
       type: HUNT_CAPABILITY,
       timestamp: new Date().toISOString(),
-      data: { query: query.terms, budgetUsd: query.budgetUsd },
+      data: { query: query.terms, budget: query.cmp.budget },
     });
     const key = `hunt_${sha256Hex(`${connector.id}:${body}`).slice(0, 32)}`;
     try {
@@ -122,7 +122,7 @@ export async function searchConnectors(
         continue;
       }
       const found = (result.answer as Answer).candidates.map((c, i) =>
-        candidateOf(connector.connector_id, c, i, query.terms, query.budgetUsd),
+        candidateOf(connector.connector_id, c, i, query.terms, query.cmp),
       );
       candidates.push(...found);
       perConnector[connector.connector_id] = {

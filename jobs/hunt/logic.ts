@@ -1,22 +1,12 @@
 import type { Availability, Candidate, Choice, ListingRow } from '../../shared/schemas/hunt.js';
+import { BUDGET_PHRASE, compare, money, parseBudget, show, toMinor, type Money, type RateTable } from './money.js';
 
 export type { Choice };
 
 export type Intent = 'buy' | 'contact' | 'choose' | 'browse';
 
-const BUDGET = new RegExp(
-  [
-    String.raw`\b(?:under|below|less than|max(?:imum)?|up to|at most|budget(?: of)?`,
-    String.raw`|<=?)\s*(?:usd\s*)?\$?\s*(\d+(?:[.,]\d{1,2})?)\s*(?:\$|usd|dollars?|bucks)?`,
-  ].join(''),
-  'i',
-);
-
-/** "under $400", "below 300 dollars", "budget of 50" → 400 / 300 / 50; null when the text names no budget. */
-export function parseBudget(text: string): number | null {
-  const m = BUDGET.exec(text);
-  return m ? Number(m[1]!.replace(',', '.')) : null;
-}
+/** The budget a request states, in its currency ("under 400 euros" → 400.00 EUR); null when it names none. */
+export { parseBudget };
 
 export function detectIntent(text: string): Intent {
   if (/\b(buy|purchase|order|pay|checkout|get it)\b/i.test(text)) return 'buy';
@@ -38,7 +28,7 @@ const FILLER = new RegExp(
 /** Search terms: the request without budget phrases and filler words. */
 export function searchTerms(text: string): string {
   return text
-    .replace(BUDGET, ' ')
+    .replace(BUDGET_PHRASE, ' ')
     .replace(/[^\p{L}\p{N}\s-]/gu, ' ')
     .replace(FILLER, ' ')
     .replace(/\s+/g, ' ')
@@ -83,50 +73,93 @@ export interface Pricing {
   notes: string[];
 }
 
-const usd = (n: number) => `$${n.toFixed(2)}`;
+/** What a candidate is compared in: the budget (its currency) or, without one, a currency and no limit. */
+export interface Comparison {
+  budget: Money | null;
+  /** The budget's currency, else the one the search compares in. */
+  currency: string;
+  rates: RateTable;
+}
+
+/** A request's budget field (`{ amount, currency }`, or the older `{ maxUsd }`) as Money; null when absent. */
+export function budgetFrom(b: unknown): Money | null {
+  if (typeof b !== 'object' || b === null) return null;
+  const o = b as { amount?: unknown; currency?: unknown; maxUsd?: unknown };
+  const [amount, currency] =
+    o.amount !== undefined && typeof o.currency === 'string' ? [o.amount, o.currency] : [o.maxUsd, 'USD'];
+  if (typeof amount !== 'number' && typeof amount !== 'string') return null;
+  const minor = toMinor(amount, currency);
+  return minor === null ? null : money(minor, currency);
+}
+
+export const comparisonOf = (budget: Money | null, rates: RateTable, fallback = 'USD'): Comparison => ({
+  budget,
+  currency: budget?.currency ?? fallback,
+  rates,
+});
+
+const ELIGIBLE = 'in stock, total clear, convertible to the budget currency, within budget';
 
 /**
- * Eligibility: orderable now (when the source says), priced in USD (no
- * conversion rates here), total clear (no fee mentioned without a price),
- * and within the budget. Every reason is kept, the passing ones too, so the
- * answer says what the net price is made of.
+ * Eligibility: orderable now (when the source says), total clear (no fee mentioned without a price), its net
+ * convertible into the comparison currency (the reference rates name both), and within the budget. Money is added
+ * in minor units and converted once; every reason is kept, the passing ones too, so the answer says what the net
+ * price is made of and, when converted, at which rate of which day.
  */
 export function judge(
   p: Pricing,
-  budgetUsd: number | null,
-): Pick<Candidate, 'netUsd' | 'eligible' | 'reasons' | 'hiddenFeeClear' | 'fees'> {
+  cmp: Comparison,
+): Pick<Candidate, 'net' | 'netInBudgetCurrency' | 'eligible' | 'reasons' | 'hiddenFeeClear' | 'fees'> {
   const reasons: string[] = [];
   const hiddenFeeClear = p.unpricedFees.length === 0;
   const clear = hiddenFeeClear && p.unclear.length === 0;
-  const inUsd = p.currency === 'USD';
-  const netUsd = inUsd && clear ? Math.round((p.price + p.fees) * 100) / 100 : null;
+  const price = toMinor(p.price, p.currency);
+  const fees = toMinor(p.fees, p.currency) ?? 0n;
+  const net = clear && price !== null ? money(price + fees, p.currency) : null;
+  const compared = net && price !== null ? compare(price + fees, p.currency, cmp.currency, cmp.rates) : null;
   if (p.availability !== undefined && !ORDERABLE.has(p.availability)) {
     reasons.push(
       p.availability === 'unknown' ? 'the page does not say it is in stock' : `not orderable now (${p.availability})`,
     );
   }
-  if (!inUsd) reasons.push(`priced in ${p.currency}; no conversion rate is available, so it cannot be compared in USD`);
+  if (net && !compared)
+    reasons.push(
+      `priced in ${p.currency}; the reference rates of ${cmp.rates.date} have no ${p.currency} rate, so it cannot ` +
+        `be compared in ${cmp.currency}`,
+    );
+  if (net && compared?.rate)
+    reasons.push(
+      `net ${show(net)} is ${show(compared)} at ${compared.rate} ${cmp.currency} per ${p.currency} ` +
+        `(ECB reference rate of ${compared.rateDate})`,
+    );
   for (const quote of p.unpricedFees) reasons.push(`the page mentions a fee it does not price: "${quote}"`);
   reasons.push(...p.unclear);
-  if (netUsd !== null && budgetUsd !== null && netUsd > budgetUsd)
-    reasons.push(`net ${usd(netUsd)} is over the ${usd(budgetUsd)} budget`);
-  if (p.fees > 0) reasons.push(`net includes ${p.feeParts.join(' and ') || `${p.fees.toFixed(2)} ${p.currency} fees`}`);
+  const within =
+    !cmp.budget || !compared || toMinor(compared.amount, cmp.currency)! <= toMinor(cmp.budget.amount, cmp.currency)!;
+  if (!within) reasons.push(`net ${show(compared!)} is over the ${show(cmp.budget!)} budget`);
+  if (fees > 0n) reasons.push(`net includes ${p.feeParts.join(' and ') || `${show(money(fees, p.currency))} fees`}`);
   reasons.push(...p.notes);
-  const eligible =
-    netUsd !== null &&
-    (budgetUsd === null || netUsd <= budgetUsd) &&
-    (p.availability === undefined || ORDERABLE.has(p.availability));
-  return { netUsd, eligible, reasons, hiddenFeeClear, fees: Math.round(p.fees * 100) / 100 };
+  const eligible = compared !== null && within && (p.availability === undefined || ORDERABLE.has(p.availability));
+  return {
+    net,
+    netInBudgetCurrency: compared,
+    eligible,
+    reasons,
+    hiddenFeeClear,
+    fees: Number(money(fees, p.currency).amount),
+  };
 }
 
 /** A catalog listing as a candidate: its fees are stated at import, so its total is always clear. */
-export function catalogCandidate(row: ListingRow, terms: string, budgetUsd: number | null): Candidate {
-  const fees = row.fees_minor / 100;
+export function catalogCandidate(row: ListingRow, terms: string, cmp: Comparison): Candidate {
+  // The catalog stores hundredths whatever the currency (jobs/hunt/catalog-repository.ts).
+  const price = (row.price_minor / 100).toFixed(2);
+  const fees = (row.fees_minor / 100).toFixed(2);
   const pricing: Pricing = {
-    price: row.price_minor / 100,
+    price: Number(price),
     currency: row.currency,
-    fees,
-    feeParts: fees > 0 ? [`${usd(fees)} fees`] : [],
+    fees: Number(fees),
+    feeParts: row.fees_minor > 0 ? [`${show({ amount: fees, currency: row.currency })} fees`] : [],
     unpricedFees: [],
     unclear: [],
     notes: [],
@@ -140,22 +173,22 @@ export function catalogCandidate(row: ListingRow, terms: string, budgetUsd: numb
     vendor: row.vendor,
     url: row.url,
     rank: termShare(row.title, terms),
-    ...judge(pricing, budgetUsd),
+    ...judge(pricing, cmp),
   };
 }
 
 /** How `rankCandidates` orders, in words, for the answer. */
 export function rankingExplanation(cheapestFirst: boolean, terms: string): string {
   return cheapestFirst
-    ? 'Eligible candidates first (in stock, priced in USD, total clear, within budget); then by net price ' +
-        '(price + shipping + mandatory fees), lowest first, as the request asks for the cheapest.'
-    : `Eligible candidates first (in stock, priced in USD, total clear, within budget); then by rank, the ` +
-        `share of the search terms ("${terms}") the title contains; then by net price, lowest first.`;
+    ? `Eligible candidates first (${ELIGIBLE}); then by net price (price + shipping + mandatory fees, in the ` +
+        'budget currency), lowest first, as the request asks for the cheapest.'
+    : `Eligible candidates first (${ELIGIBLE}); then by rank, the share of the search terms ("${terms}") the ` +
+        'title contains; then by net price in the budget currency, lowest first.';
 }
 
 /** Eligible first; then net price (cheapest asked for) or term share, then net price. */
 export function rankCandidates(candidates: Candidate[], cheapestFirst: boolean): Candidate[] {
-  const net = (c: Candidate) => c.netUsd ?? Infinity;
+  const net = (c: Candidate) => (c.netInBudgetCurrency ? Number(c.netInBudgetCurrency.amount) : Infinity);
   return [...candidates].sort((a, b) => {
     if (a.eligible !== b.eligible) return a.eligible ? -1 : 1;
     if (cheapestFirst) return net(a) - net(b) || b.rank - a.rank;
@@ -172,7 +205,9 @@ export function toChoices(candidates: Candidate[], max = 5): Choice[] {
       title: c.title,
       price: c.price,
       currency: c.currency,
-      netUsd: c.netUsd,
+      net: c.net,
+      netInBudgetCurrency: c.netInBudgetCurrency,
+      kind: 'offer' as const,
       vendor: c.vendor,
       url: c.url,
     }));
@@ -196,6 +231,8 @@ export function outcomeOf(
   const competing =
     intent !== 'browse'
       ? eligible
-      : eligible.filter((c) => (cheapestFirst ? c.netUsd === best.netUsd : c.rank === best.rank));
+      : eligible.filter((c) =>
+          cheapestFirst ? c.netInBudgetCurrency?.amount === best.netInBudgetCurrency?.amount : c.rank === best.rank,
+        );
   return competing.length > 1 ? { kind: 'choice' } : { kind: 'winner', winner: best };
 }

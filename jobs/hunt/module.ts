@@ -5,6 +5,7 @@
 
 import { defineDomain } from '../domain.js';
 import { routes, scopes } from './routes.js';
+import { fetchRates } from './rates.js';
 import { huntStep } from './step.js';
 import { templates } from './templates.js';
 import { vocabulary } from './vocabulary.js';
@@ -31,6 +32,19 @@ export const hunt = defineDomain({
       choosesItem: true,
     },
   },
-  redact: ['url', 'finalUrl', 'vendor', 'price', 'fees', 'netUsd', 'itemId', 'candidateId', 'snapshotHash'],
+  redact: [
+    'url',
+    'finalUrl',
+    'vendor',
+    'price',
+    'fees',
+    'net',
+    'netInBudgetCurrency',
+    'itemId',
+    'candidateId',
+    'snapshotHash',
+  ],
   templates,
+  // The ECB publishes once a working day around 16:00 CET; a fetch every six hours keeps the day current.
+  sweeps: { 'hunt.rates': { cron: '17 */6 * * *', run: fetchRates } },
 });

@@ -14,7 +14,7 @@ export const READER_USER_AGENT = 'awp-reader/0.1 (reads the pages a client names
 export const MAX_REDIRECTS = 3;
 
 /** Why a page could not be read; `message` names the host only (a URL's query may carry credentials). */
-export type ReadFailure = 'refused' | 'unreachable' | 'timeout' | 'tooLarge' | 'redirects';
+export type ReadFailure = 'refused' | 'unreachable' | 'timeout' | 'tooLarge' | 'redirects' | 'robots';
 
 export class PageReadError extends Error {
   constructor(
@@ -37,6 +37,8 @@ export interface FetchedPage {
   url: string;
   status: number;
   contentType: string;
+  /** The answer's headers (lower-case names), for the HTTP cache. */
+  headers: Record<string, string>;
   body: Buffer;
   fetchedAt: string;
   ms: number;
@@ -53,6 +55,12 @@ export interface PageFetchOptions {
   accept: string;
   /** Resolver and extra refusals for every hop (tests pass one they control); default: the system resolver. */
   pin?: EgressPin;
+  /** Default READER_USER_AGENT; hunt's web source sends its own, with a contact URL. */
+  userAgent?: string;
+  /** Extra headers of the first request only (a revalidation's If-None-Match / If-Modified-Since). */
+  headers?: Record<string, string>;
+  /** Asked before every request, redirects included (robots.txt, the host's turn); rejects to refuse the hop. */
+  beforeHop?: (url: string) => Promise<void>;
 }
 
 const hostOf = (url: string) => {
@@ -87,6 +95,7 @@ export async function fetchPage(url: string, opts: PageFetchOptions): Promise<Fe
     const remaining = opts.timeoutMs - (Date.now() - started);
     if (remaining <= 0)
       throw new PageReadError('timeout', `${hostOf(url)} gave no complete answer within ${opts.timeoutMs} ms`);
+    await opts.beforeHop?.(current);
     let res;
     try {
       res = await egressFetch(opts.allowPrivate, current, {
@@ -95,7 +104,11 @@ export async function fetchPage(url: string, opts: PageFetchOptions): Promise<Fe
         maxBytes: opts.maxBytes,
         oversize: 'refuse',
         pin: opts.pin,
-        headers: { accept: opts.accept, 'user-agent': READER_USER_AGENT },
+        headers: {
+          ...(hop === 0 ? opts.headers : {}),
+          accept: opts.accept,
+          'user-agent': opts.userAgent ?? READER_USER_AGENT,
+        },
       });
     } catch (err) {
       if (opts.signal?.aborted) throw opts.signal.reason;
@@ -113,6 +126,7 @@ export async function fetchPage(url: string, opts: PageFetchOptions): Promise<Fe
       url: current,
       status: res.status,
       contentType: res.headers['content-type'] ?? '',
+      headers: res.headers,
       body: res.body,
       fetchedAt: new Date().toISOString(),
       ms: Date.now() - started,

@@ -21,6 +21,11 @@ export interface ProviderPlace {
   lat: number;
   lon: number;
   source: string;
+  /** Contact channels the provider knows (OpenStreetMap tags `phone`, `website`, `email` and their `contact:` forms;
+   * Google's phone numbers and website); null when it names none. */
+  phone: string | null;
+  website: string | null;
+  email: string | null;
 }
 
 export interface ProviderTarget {
@@ -31,6 +36,8 @@ export interface ProviderTarget {
   allowPrivate: boolean;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Sent to Nominatim, whose usage policy asks for an identifying user agent; default READER_USER_AGENT. */
+  userAgent?: string;
 }
 
 export interface SearchArea {
@@ -95,7 +102,18 @@ async function call(
     throw policyViolation(
       `the ${t.provider} places provider refused the API key (HTTP ${res.status})${message ? `: ${message}` : ''}`,
     );
-  if (res.status === 429 || res.status >= 500)
+  if (res.status === 429) {
+    // Said with its Retry-After, so the caller can wait a short one out (jobs/hunt/places-manners.ts).
+    const seconds = Number(res.headers['retry-after']);
+    const retryAfterMs = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : null;
+    throw new AppError(
+      'unavailable',
+      `the ${t.provider} places provider asked to slow down (HTTP 429)`,
+      { reason: 'rateLimited', retryAfterMs },
+      retryAfterMs !== null ? { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) } : undefined,
+    );
+  }
+  if (res.status >= 500)
     throw unavailable(`the ${t.provider} places provider is not answering now (HTTP ${res.status})`);
   if (res.status >= 400 || (said && res.status === 200 && !Array.isArray(body)))
     throw policyViolation(
@@ -123,13 +141,15 @@ async function nominatim(t: ProviderTarget, text: string, area?: SearchArea): Pr
   url.searchParams.set('q', text);
   url.searchParams.set('format', 'jsonv2');
   url.searchParams.set('limit', String(LIMIT));
+  // The place's OpenStreetMap tags beyond its name: where its phone, website and email are.
+  url.searchParams.set('extratags', '1');
   if (area) {
     url.searchParams.set('viewbox', viewbox(area));
     url.searchParams.set('bounded', '1');
   }
   if (t.key) url.searchParams.set('key', t.key);
   const body = await call(t, url.href, {
-    headers: { accept: 'application/json', 'user-agent': READER_USER_AGENT, 'accept-language': 'en' },
+    headers: { accept: 'application/json', 'user-agent': t.userAgent ?? READER_USER_AGENT, 'accept-language': 'en' },
   });
   if (!Array.isArray(body))
     throw unavailable('the nominatim places provider answered in an unexpected format (not a list of places)');
@@ -144,11 +164,38 @@ async function nominatim(t: ProviderTarget, text: string, area?: SearchArea): Pr
     const source = osm
       ? `https://www.openstreetmap.org/${p.osm_type}/${p.osm_id}`
       : `${t.baseUrl.replace(/\/+$/, '')}/details?place_id=${encodeURIComponent(String(p.place_id ?? ''))}`;
-    return [{ name, address: display, rating: null, ratingCount: null, lat, lon, source }];
+    const tags = (p.extratags && typeof p.extratags === 'object' ? p.extratags : {}) as Record<string, unknown>;
+    const tag = (...keys: string[]) =>
+      keys.map((k) => tags[k]).find((v): v is string => typeof v === 'string' && v.trim() !== '') ?? null;
+    return [
+      {
+        name,
+        address: display,
+        rating: null,
+        ratingCount: null,
+        lat,
+        lon,
+        source,
+        // A tag may list several values separated by ";": the first is the main one.
+        phone: tag('phone', 'contact:phone', 'contact:mobile')?.split(';')[0]!.trim() ?? null,
+        website: tag('website', 'contact:website', 'url') ?? null,
+        email: tag('email', 'contact:email')?.split(';')[0]!.trim() ?? null,
+      },
+    ];
   });
 }
 
-const FIELD_MASK = ['id', 'displayName', 'formattedAddress', 'rating', 'userRatingCount', 'location', 'googleMapsUri']
+const FIELD_MASK = [
+  'id',
+  'displayName',
+  'formattedAddress',
+  'rating',
+  'userRatingCount',
+  'location',
+  'googleMapsUri',
+  'internationalPhoneNumber',
+  'websiteUri',
+]
   .map((f) => `places.${f}`)
   .join(',');
 
@@ -200,6 +247,9 @@ async function google(t: ProviderTarget, text: string, area?: SearchArea): Promi
         lat,
         lon,
         source,
+        phone: typeof p.internationalPhoneNumber === 'string' ? p.internationalPhoneNumber : null,
+        website: typeof p.websiteUri === 'string' ? p.websiteUri : null,
+        email: null,
       },
     ];
   });

@@ -4,7 +4,9 @@ import type { Deps } from '../../shared/deps.js';
 import { policyViolation } from '../../shared/errors.js';
 import { resolveReference } from '../credentials/index.js';
 import type { ToolsMapRequest, ToolsMapResult } from './tools-schemas.js';
-import { DEFAULT_PROVIDER_URLS, searchPlaces, type ProviderTarget } from './place-providers.js';
+import { userAgent } from './manners.js';
+import { DEFAULT_PROVIDER_URLS, type ProviderTarget } from './place-providers.js';
+import { politeSearchPlaces } from './places-manners.js';
 
 /**
  * POST /v1/tools/map: places from the configured provider (MAP_PROVIDER),
@@ -60,6 +62,7 @@ export async function findPlaces(
         'MAP_PROVIDER_KEY); the map tool returns no places rather than invented ones',
       { reason: 'noProvider' },
     );
+  const notes: string[] = [];
   const target: ProviderTarget = {
     provider,
     baseUrl: config.MAP_PROVIDER_URL ?? DEFAULT_PROVIDER_URLS[provider],
@@ -67,8 +70,11 @@ export async function findPlaces(
     allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS,
     timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
     signal,
+    userAgent: userAgent(deps),
   };
-  const notes: string[] = [];
+  const cachedNote = (what: string, at: string | null) => {
+    if (at) notes.push(`${what} was answered from the cache (the provider's answer of ${at})`);
+  };
   let what = body.query;
   let near = body.near;
   const split = !body.center && !near ? NEAR.exec(body.query) : null;
@@ -78,7 +84,9 @@ export async function findPlaces(
     ? { lat: body.center.lat, lon: body.center.lon, from: 'center', label: null }
     : null;
   if (!center && near) {
-    const [hit] = await searchPlaces(target, near);
+    const geocoded = await politeSearchPlaces(deps, target, near);
+    cachedNote(`"${near}"`, geocoded.cachedAt);
+    const [hit] = geocoded.places;
     if (hit) center = { lat: hit.lat, lon: hit.lon, from: 'near', label: hit.address ?? hit.name };
     else {
       notes.push(`"${near}" was not found by the provider, so the search has no center: no distances, no radius`);
@@ -91,7 +99,9 @@ export async function findPlaces(
         'not applied',
     );
 
-  const found = await searchPlaces(target, what, center ? { center, radiusKm: body.radiusKm } : undefined);
+  const answer = await politeSearchPlaces(deps, target, what, center ? { center, radiusKm: body.radiusKm } : undefined);
+  cachedNote(`"${what}"`, answer.cachedAt);
+  const found = answer.places;
   let places = found.map((p) => ({ ...p, distanceKm: center ? distanceKm(center, p) : null }));
   if (center) {
     const inside = places.filter((p) => p.distanceKm! <= body.radiusKm);

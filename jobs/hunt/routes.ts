@@ -77,13 +77,14 @@ export const routes = [
   tools.post('/v1/tools/browserReader', 'Prepare or execute headless source reads', {
     description:
       '`read` fetches the page through the guarded egress client and returns its title, readable text, ' +
-      'links, JSON-LD and content hash; `prepare` returns the plan and fetches nothing. Private addresses ' +
+      'links, JSON-LD and content hash (`render: true`: from the DOM its scripts rendered, read in headless ' +
+      'chromium, robots.txt honoured); `prepare` returns the plan and fetches nothing. Private addresses ' +
       'are refused (422) unless AWP_ALLOW_PRIVATE_EGRESS is set.',
     body: BrowserReaderRequest,
     response: { 200: BrowserReaderResult },
     mcpTool: 'tools.browserReader',
     handler: ({ body, signal }, deps) =>
-      body.mode === 'prepare' ? preparePageRead(deps.config, body) : readPage(deps.config, body, signal),
+      body.mode === 'prepare' ? preparePageRead(deps.config, body) : readPage(deps, body, signal),
   }),
   tools.post('/v1/tools/map', 'Place candidates with name, address, rating, distance', {
     description:

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Budget } from '../../shared/schemas/orchestrator.js';
 import { metadataOf, textOr, type WorkflowTemplate } from '../workflows/index.js';
 
 export const templates: WorkflowTemplate[] = [
@@ -9,7 +10,7 @@ export const templates: WorkflowTemplate[] = [
     input: Type.Object(
       {
         request: Type.String({ minLength: 1, maxLength: 4000 }),
-        budget: Type.Optional(Type.Object({ maxUsd: Type.Number({ minimum: 0 }) })),
+        budget: Type.Optional(Budget),
       },
       { $id: 'FindBestFitInput', additionalProperties: true },
     ),

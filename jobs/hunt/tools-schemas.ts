@@ -12,6 +12,14 @@ export const BrowserReaderRequest = Type.Object(
       default: 'read',
       description: '`read` fetches the page; `prepare` returns the plan and fetches nothing',
     }),
+    render: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description:
+          'Read the page in headless chromium and answer from the DOM its scripts rendered (pages whose content ' +
+          'only exists after scripts run); robots.txt is honoured for every request the page makes',
+      }),
+    ),
   },
   { $id: 'BrowserReaderRequest', additionalProperties: true },
 );
@@ -34,6 +42,9 @@ export const BrowserReaderResult = Type.Union(
       contentHash: Type.String({ description: 'SHA-256 (hex) of the body as fetched' }),
       bytes: Type.Integer(),
       fetchedAt: Type.String({ format: 'date-time' }),
+      rendered: Type.Optional(
+        Type.Boolean({ description: 'True when read in chromium; contentHash is then of the rendered DOM' }),
+      ),
     }),
     Ok({
       mode: Type.Literal('prepare'),
@@ -161,6 +172,9 @@ export const Place = Type.Object({
   lat: Type.Number(),
   lon: Type.Number(),
   source: Type.String({ description: "Where the place can be looked up (the provider's page for it)" }),
+  phone: Type.Optional(Nullable(Type.String({ description: 'Its phone, as the provider has it' }))),
+  website: Type.Optional(Nullable(Type.String())),
+  email: Type.Optional(Nullable(Type.String({ description: 'OpenStreetMap `email` / `contact:email` tags' }))),
 });
 
 export const ToolsMapResult = Ok(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Candidate } from '../../shared/schemas/hunt.js';
-import { judge, termShare, type Pricing } from './logic.js';
+import { judge, termShare, type Comparison, type Pricing } from './logic.js';
+import { show } from './money.js';
 import type { PageOffer } from './offers.js';
 import type { FeeMention } from './page-text.js';
 
@@ -12,8 +13,7 @@ export interface ReadPage {
   fees: FeeMention[];
 }
 
-const money = (n: number, currency: string | null) =>
-  currency === 'USD' ? `$${n.toFixed(2)}` : `${n.toFixed(2)} ${currency ?? '(currency not stated)'}`;
+const money = (n: number, currency: string) => show({ amount: n.toFixed(2), currency });
 
 /**
  * What an offer costs in total, from what the page states: its shipping
@@ -71,7 +71,8 @@ export function webCandidates(
   page: ReadPage,
   offers: PageOffer[],
   terms: string,
-  budgetUsd: number | null,
+  cmp: Comparison,
+  foundBy: string[] = [],
 ): Candidate[] {
   const candidates: Candidate[] = [];
   for (const offer of offers) {
@@ -89,7 +90,8 @@ export function webCandidates(
       availability: offer.availability,
       snapshotHash: page.snapshotHash,
       markup: offer.markup,
-      ...judge(pricingOf(priced, page), budgetUsd),
+      foundBy,
+      ...judge(pricingOf(priced, page), cmp),
     });
   }
   return candidates;

@@ -1,16 +1,11 @@
-import type { Config } from '../../shared/config.js';
+import type { Deps } from '../../shared/deps.js';
 import type { Candidate, OfferMarkup } from '../../shared/schemas/hunt.js';
 import { extractOffers, parseAmount } from './offers.js';
-import {
-  fetchPage,
-  isHtml,
-  parseHtml,
-  PageReadError,
-  sha256,
-  type FetchedPage,
-  type ReadFailure,
-} from './page-fetch.js';
+import type { Comparison } from './logic.js';
+import { politeFetch } from './manners.js';
+import { isHtml, parseHtml, PageReadError, sha256, type FetchedPage, type ReadFailure } from './page-fetch.js';
 import { feeMentions, readableText } from './page-text.js';
+import { looksScriptRendered, renderPage } from './page-render.js';
 import { webCandidates } from './web-candidates.js';
 
 /** Pages read at once: enough to hide one slow shop behind the others, few enough to be a polite client. */
@@ -30,8 +25,20 @@ export interface PageReport {
   offers: number;
   eligible: number;
   markup: OfferMarkup | null;
+  /** Read in headless chromium, its offers taken from the rendered DOM (the page looked script-rendered). */
+  rendered: boolean;
+  /** The HTTP cache: served fresh without a request, revalidated (304), stored, or not cacheable (null). */
+  cache: 'fresh' | 'revalidated' | 'stored' | null;
+  /** Who found the page: `urls` (the request named it) or `<kind>:<connectorId>` of a search source. */
+  foundBy: string[];
   error?: string;
   reason?: ReadFailure | 'httpStatus' | 'notHtml' | 'noOffers';
+}
+
+/** A page to read and who found it. */
+export interface PageToRead {
+  url: string;
+  foundBy: string[];
 }
 
 export interface WebSearch {
@@ -50,18 +57,24 @@ export interface WebSearch {
 
 export interface WebSearchOptions {
   terms: string;
-  budgetUsd: number | null;
+  cmp: Comparison;
   signal?: AbortSignal;
   /** Called as each page is done (read or failed), in the order they finish. */
   onPage?: (report: PageReport) => Promise<void> | void;
 }
 
+type WebDeps = Pick<Deps, 'db' | 'redis' | 'config'>;
+
 async function readOne(
-  config: Config,
-  url: string,
+  deps: WebDeps,
+  target: PageToRead,
   opts: WebSearchOptions,
 ): Promise<{ report: PageReport; candidates: Candidate[] }> {
+  const { config } = deps;
+  const url = target.url;
   const started = Date.now();
+  let rendered = false;
+  let cache: PageReport['cache'] = null;
   const failed = (reason: NonNullable<PageReport['reason']>, error: string, page?: FetchedPage) => ({
     report: {
       url,
@@ -74,6 +87,9 @@ async function readOne(
       offers: 0,
       eligible: 0,
       markup: null,
+      rendered,
+      cache,
+      foundBy: target.foundBy,
       error,
       reason,
     },
@@ -81,21 +97,32 @@ async function readOne(
   });
   let page: FetchedPage;
   try {
-    page = await fetchPage(url, {
+    ({ cache, ...page } = await politeFetch(deps, url, {
       allowPrivate: config.AWP_ALLOW_PRIVATE_EGRESS,
       signal: opts.signal,
       timeoutMs: config.WEB_PAGE_TIMEOUT_MS,
       maxBytes: config.WEB_PAGE_MAX_BYTES,
       accept: HTML_ACCEPT,
-    });
+    }));
   } catch (err) {
     if (err instanceof PageReadError) return failed(err.reason, err.message);
     throw err; // the signal's reason (cancel, step timeout): the whole search stops
   }
   if (page.status < 200 || page.status >= 300) return failed('httpStatus', `answered HTTP ${page.status}`, page);
   if (!isHtml(page.contentType)) return failed('notHtml', `not an HTML page (${page.contentType.split(';')[0]})`, page);
-  const $ = await parseHtml(page);
-  const found = extractOffers($);
+  let $ = await parseHtml(page);
+  let found = extractOffers($);
+  if (found.offers.length === 0 && looksScriptRendered($)) {
+    try {
+      const shown = await renderPage(deps, page.url, opts.signal);
+      rendered = true;
+      $ = await parseHtml({ ...page, contentType: 'text/html; charset=utf-8', body: Buffer.from(shown.html) });
+      found = extractOffers($);
+    } catch (err) {
+      if (err instanceof PageReadError) return failed(err.reason, `rendering it failed: ${err.message}`, page);
+      throw err;
+    }
+  }
   const snapshotHash = sha256(page.body);
   const siteName = $('meta[property="og:site_name"]').attr('content')?.trim() || null;
   const fees = feeMentions(readableText($), (s) => parseAmount(s));
@@ -103,14 +130,16 @@ async function readOne(
     { url: page.url, snapshotHash, siteName, fees },
     found.offers,
     opts.terms,
-    opts.budgetUsd,
+    opts.cmp,
+    target.foundBy,
   );
   if (candidates.length === 0) {
     const why =
-      found.offers.length + found.skipped > 0
+      (rendered ? 'rendered in chromium, ' : '') +
+      (found.offers.length + found.skipped > 0
         ? 'its product data gives no price with a currency'
         : `no schema.org Product or Offer (JSON-LD, microdata) and no Open Graph product ` +
-          `tags${found.invalidJsonLd ? `; ${found.invalidJsonLd} JSON-LD block(s) were not valid JSON` : ''}`;
+          `tags${found.invalidJsonLd ? `; ${found.invalidJsonLd} JSON-LD block(s) were not valid JSON` : ''}`);
     return failed('noOffers', `no priced offers found: ${why}`, page);
   }
   const report: PageReport = {
@@ -124,6 +153,9 @@ async function readOne(
     offers: candidates.length,
     eligible: candidates.filter((c) => c.eligible).length,
     markup: candidates[0]!.markup ?? null,
+    rendered,
+    cache,
+    foundBy: target.foundBy,
   };
   return { report, candidates };
 }
@@ -135,7 +167,7 @@ async function readOne(
  * telemetry and the search answers with the rest; the caller's signal (a
  * canceled run, a client that left) stops every read in flight and rejects.
  */
-export async function searchWeb(config: Config, urls: string[], opts: WebSearchOptions): Promise<WebSearch> {
+export async function searchWeb(deps: WebDeps, urls: PageToRead[], opts: WebSearchOptions): Promise<WebSearch> {
   const started = Date.now();
   const results: Array<{ report: PageReport; candidates: Candidate[] }> = new Array(urls.length);
   let next = 0;
@@ -143,7 +175,7 @@ export async function searchWeb(config: Config, urls: string[], opts: WebSearchO
     while (next < urls.length) {
       opts.signal?.throwIfAborted();
       const i = next++;
-      results[i] = await readOne(config, urls[i]!, opts);
+      results[i] = await readOne(deps, urls[i]!, opts);
       await opts.onPage?.(results[i]!.report);
     }
   };

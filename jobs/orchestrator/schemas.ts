@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { AnyObject, HttpUrl, Ok, Page, PageQuery, StringEnum, Timestamp } from '../../shared/schemas/common.js';
-import { BudgetUsd, Channel } from '../../shared/schemas/orchestrator.js';
+import { Budget, Channel } from '../../shared/schemas/orchestrator.js';
 import { BenchmarkHashes } from '../../shared/schemas/benchmark.js';
 import { ProofCard } from './proof-schemas.js';
 import { DOMAIN_NAMES, RESUME_ACTIONS } from '../../shared/domain-names.js';
@@ -245,7 +245,7 @@ export const RunResume = Type.Object(
 export const RunInput = Type.Composite(
   [
     Type.Omit(OrchestratorRequest, ['request', 'conversationId', 'taskId', 'channel', 'stream']),
-    Type.Object({ budget: Type.Optional(BudgetUsd) }),
+    Type.Object({ budget: Type.Optional(Budget) }),
   ],
   { $id: 'RunInput' },
 );

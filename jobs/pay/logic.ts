@@ -264,17 +264,22 @@ export interface Purchase {
  */
 export function purchaseOfSelection(hunt: Record<string, unknown> | undefined): Purchase | null {
   const selected = hunt?.selected as
-    | { itemId?: unknown; title?: unknown; price?: unknown; currency?: unknown; netUsd?: unknown; vendor?: unknown }
+    | { itemId?: unknown; title?: unknown; price?: unknown; currency?: unknown; net?: unknown; vendor?: unknown }
     | undefined;
   if (!selected || typeof selected.itemId !== 'string' || typeof selected.price !== 'number') return null;
   const itemId = selected.itemId;
-  const net = typeof selected.netUsd === 'number' ? selected.netUsd : null;
+  // hunt's net: a decimal string in the offer's own currency (fees included), null when a fee was not priced.
+  const n = selected.net as { amount?: unknown; currency?: unknown } | null | undefined;
+  const net =
+    n && typeof n.amount === 'string' && typeof n.currency === 'string' && Number.isFinite(Number(n.amount))
+      ? { amount: Number(n.amount), currency: n.currency }
+      : null;
   return {
     itemId,
     title: typeof selected.title === 'string' ? selected.title : itemId,
     vendorId: typeof selected.vendor === 'string' && selected.vendor.trim() ? selected.vendor : itemId,
-    amount: net ?? selected.price,
-    currency: net !== null ? 'USD' : typeof selected.currency === 'string' ? selected.currency : 'USD',
+    amount: net?.amount ?? selected.price,
+    currency: net?.currency ?? (typeof selected.currency === 'string' ? selected.currency : 'USD'),
     povRef: `catalog:${itemId}`,
   };
 }

@@ -34,7 +34,7 @@ export function auditCandidates(candidates: Candidate[]): {
     }
   }
   const hiddenFees = candidates
-    .filter((c) => c.netUsd !== null && c.netUsd - c.price > c.price * 0.2)
+    .filter((c) => c.net !== null && Number(c.net.amount) - c.price > c.price * 0.2)
     .map((c) => c.candidateId);
   const unsourced = candidates.filter((c) => !c.url).map((c) => c.candidateId);
   return { contradictions, hiddenFees, unsourced };

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { HttpUrl, Ok, Page, StringEnum } from './common.js';
-import { BudgetUsd } from './orchestrator.js';
+import { Budget } from './orchestrator.js';
 
 /**
  * Where hunt reads candidates: the account's imported catalog, the web pages a request names in `urls`, and the
@@ -92,12 +92,39 @@ export const CatalogEntry = Type.Object(
 );
 export const CatalogPage = Page('listings', CatalogEntry, 'CatalogPage');
 
+/** An amount as a decimal string in its currency's minor digits ("389.00"; "15800" in JPY): no float drift. */
+export const MoneyAmount = Type.Object(
+  {
+    amount: Type.String({ pattern: '^-?\\d+(\\.\\d+)?$', description: 'Decimal string in major units' }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+  },
+  { $id: 'HuntMoney' },
+);
+/** An amount converted into the comparison currency: the rate (units per 1 of the original) and its day. */
+export const ComparedAmount = Type.Object(
+  {
+    amount: Type.String({ pattern: '^-?\\d+(\\.\\d+)?$' }),
+    currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+    rate: Type.Union([Type.String(), Type.Null()], {
+      description: 'Units of this currency per 1 unit of the offer currency; null when no conversion was needed',
+    }),
+    rateDate: Type.Union([Type.String(), Type.Null()], { description: 'Day of the ECB reference rates used' }),
+    rateSource: Type.Union([Type.String(), Type.Null()], { description: 'Where those rates were published' }),
+  },
+  { $id: 'HuntComparedMoney' },
+);
+
 export const Candidate = Type.Object(
   {
     candidateId: Type.String(),
     title: Type.String(),
-    netUsd: Type.Union([Type.Number(), Type.Null()], {
-      description: 'price + shipping + mandatory fees in USD; null when not in USD or when a fee is not priced',
+    net: Type.Union([MoneyAmount, Type.Null()], {
+      description: "price + shipping + mandatory fees, in the offer's own currency; null when a fee is not priced",
+    }),
+    netInBudgetCurrency: Type.Union([ComparedAmount, Type.Null()], {
+      description:
+        'The net in the budget currency (without a budget: the currency the search compares in), with the rate ' +
+        'and the day of the ECB reference rates it was converted at; null when no rate names its currency',
     }),
     price: Type.Number(),
     currency: Type.String(),
@@ -120,6 +147,13 @@ export const Candidate = Type.Object(
     availability: Type.Optional(Availability),
     snapshotHash: Type.Optional(Type.String({ description: 'SHA-256 (hex) of the page body the offer was read from' })),
     markup: Type.Optional(StringEnum(OFFER_MARKUPS, { description: 'The page markup the offer was read from' })),
+    foundBy: Type.Optional(
+      Type.Array(Type.String(), {
+        description:
+          'Web offers: who found the page, `urls` (the request named it) or `<kind>:<connectorId>` of each search ' +
+          'source that returned it',
+      }),
+    ),
   },
   { $id: 'HuntCandidate' },
 );
@@ -130,11 +164,15 @@ export const Choice = Type.Object(
   {
     itemId: Type.String(),
     title: Type.String(),
-    price: Type.Number(),
-    currency: Type.String(),
-    netUsd: Type.Union([Type.Number(), Type.Null()]),
+    price: Type.Union([Type.Number(), Type.Null()], { description: 'Null for a lead (a business to contact)' }),
+    currency: Type.Union([Type.String(), Type.Null()]),
+    net: Type.Union([MoneyAmount, Type.Null()]),
+    netInBudgetCurrency: Type.Union([ComparedAmount, Type.Null()]),
     vendor: Type.Union([Type.String(), Type.Null()]),
     url: Type.Union([Type.String(), Type.Null()]),
+    kind: Type.Optional(StringEnum(['offer', 'lead'], { description: 'An offer to buy, or a lead to contact' })),
+    phone: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A lead's phone" })),
+    email: Type.Optional(Type.Union([Type.String(), Type.Null()], { description: "A lead's email" })),
   },
   { $id: 'HuntChoice' },
 );
@@ -146,11 +184,13 @@ export const HuntSearchRequest = Type.Object(
     sources: Type.Optional(
       Type.Array(Type.String({ maxLength: 100 }), {
         maxItems: 20,
-        description: 'catalog, web, connector; default: the catalog, and the web when urls are given',
+        description:
+          'catalog, web, connector; default: the catalog and the web (the pages in urls and what the ' +
+          "account's search sources find)",
       }),
     ),
     urls: Type.Optional(Type.Array(HttpUrl('A page to read offers from (the web source)'), { maxItems: 20 })),
-    budget: Type.Optional(BudgetUsd),
+    budget: Type.Optional(Budget),
     location: Type.Optional(Type.String({ maxLength: 300 })),
     taskId: Type.Optional(Type.String({ maxLength: 200 })),
   },
@@ -163,8 +203,21 @@ export const HuntSearchResult = Ok(
     candidates: Type.Array(Candidate),
     ranking: Type.String({ description: 'How the candidates are ordered' }),
     sourceTelemetry: Type.Record(Type.String(), Type.Unknown(), {
-      description: 'Per source: status, latency, what was read, errors',
+      description:
+        'Per source: status, latency, what was read, errors; `search` lists what each search source found (or ' +
+        'what to configure when there is none)',
     }),
+    comparison: Type.Object(
+      {
+        currency: Type.String({ description: "The budget's currency, else USD: what netInBudgetCurrency is in" }),
+        budget: Type.Union([MoneyAmount, Type.Null()]),
+        rates: Type.Object(
+          { date: Type.String(), source: Type.String() },
+          { description: 'The ECB reference rates conversions used: their day and where they were published' },
+        ),
+      },
+      { description: 'What prices were compared in' },
+    ),
   },
   'HuntSearchResult',
 );

@@ -99,5 +99,21 @@ export const LocalBenchmarkResult = Type.Object(
   { $id: 'LocalBenchmarkResult' },
 );
 
-export const BudgetUsd = Type.Object({ maxUsd: Type.Number({ minimum: 0 }) });
+/**
+ * A budget in its own currency: `{ amount, currency }` (amount a number or a decimal string). `{ maxUsd }` is the
+ * older form, read as US dollars.
+ */
+export const Budget = Type.Union(
+  [
+    Type.Object({
+      amount: Type.Union([
+        Type.Number({ minimum: 0, maximum: 1e12 }),
+        Type.String({ pattern: '^\\d{1,12}(\\.\\d{1,4})?$' }),
+      ]),
+      currency: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217 code (EUR, USD, GBP, CHF, JPY, …)' }),
+    }),
+    Type.Object({ maxUsd: Type.Number({ minimum: 0, maximum: 1e12, description: 'Deprecated: amount in USD' }) }),
+  ],
+  { description: 'A budget in its own currency' },
+);
 export { Money };

@@ -17,6 +17,8 @@ interface Seen {
  */
 async function fakeProvider(answer: (req: Seen) => { status?: number; body: unknown }) {
   const seen: Seen[] = [];
+  // An answer given once, before the normal ones (a 429 with its Retry-After).
+  const fake = { failNext: null as { status: number; headers: Record<string, string> } | null };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
@@ -30,12 +32,15 @@ async function fakeProvider(answer: (req: Seen) => { status?: number; body: unkn
         body: raw ? JSON.parse(raw) : null,
       };
       seen.push(r);
+      const once = fake.failNext;
+      fake.failNext = null;
+      if (once) return void res.writeHead(once.status, once.headers).end('{"error":"Too Many Requests"}');
       const a = answer(r);
       res.writeHead(a.status ?? 200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(a.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  return Object.assign(fake, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     seen,
     stop: () =>
@@ -43,7 +48,7 @@ async function fakeProvider(answer: (req: Seen) => { status?: number; body: unkn
         server.closeAllConnections();
         server.close(() => r());
       }),
-  };
+  });
 }
 
 /** Nominatim /search?format=jsonv2 rows, as the public instance returns them. */
@@ -286,6 +291,57 @@ describe('tools: map', () => {
       }
     },
   );
+
+  it("caches answers, keeps to the provider's one request a second, waits out a short 429", async () => {
+    // Nominatim's public instance allows one request a second: this fake answers 429 to a faster client.
+    const statuses: number[] = [];
+    let last = 0;
+    const fake = await fakeProvider((r) => {
+      const now = Date.now();
+      const tooSoon = now - last < 1000;
+      last = now;
+      const answer = tooSoon
+        ? { status: 429, body: { error: 'Too Many Requests' } }
+        : r.query.get('q') === 'Alexanderplatz'
+          ? { body: [ALEX] }
+          : { body: [osm(7, 'Apotheke am Alex', 52.5215, 13.4115, 'Apotheke am Alex, Berlin')] };
+      statuses.push(answer.status ?? 200);
+      return answer;
+    });
+    const app = await startExtraApp({
+      MAP_PROVIDER: 'nominatim',
+      MAP_PROVIDER_URL: fake.url,
+      MAP_CACHE_SECONDS: '3600',
+      MAP_PROVIDER_INTERVAL_MS: '1100',
+    });
+    try {
+      const first = await map(app.url, { query: 'pharmacy near Alexanderplatz' });
+      assert.equal(first.status, 200, first.text);
+      const bakery = await map(app.url, { query: 'bakery' });
+      assert.equal(bakery.status, 200, bakery.text);
+      assert.deepEqual(statuses, [200, 200, 200], 'three requests, none too soon');
+      const again = await map(app.url, { query: 'pharmacy near Alexanderplatz' });
+      assert.deepEqual(again.body.places, first.body.places);
+      assert.equal(fake.seen.length, 3, 'answered from the cache: the provider was not asked again');
+      assert.ok(again.body.notes.some((n: string) => /"pharmacy" was answered from the cache/.test(n)));
+      assert.match(String(fake.seen[0]!.headers['user-agent']), /^awp-hunt\/1\.0 \(\+http/);
+    } finally {
+      await app.stop();
+    }
+    // A server that does not space its requests gets a 429 with Retry-After: waited out once, then answered.
+    const hasty = await startExtraApp({ MAP_PROVIDER: 'nominatim', MAP_PROVIDER_URL: fake.url });
+    try {
+      statuses.length = 0;
+      fake.failNext = { status: 429, headers: { 'retry-after': '1' } };
+      const res = await map(hasty.url, { query: 'florist' });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(statuses.slice(-1), [200]);
+      assert.equal(fake.seen.at(-2)!.query.get('q'), 'florist', 'asked twice: the 429, then the answer');
+    } finally {
+      await hasty.stop();
+      await fake.stop();
+    }
+  });
 
   it(
     'a provider that is down answers 503; one that ' +

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import { harness } from '../support/harness.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { iptcSegment, jpeg, png, xmpSegment } from '../support/images.js';
+import { ensureChromium } from '../support/chromium.js';
+import { startScriptShop } from '../support/discovery-shops.js';
 import { PAGES, startShop, type ShopServer } from '../support/shop-pages.js';
 
 const sha256 = (body: string | Buffer) => createHash('sha256').update(body).digest('hex');
@@ -74,6 +76,25 @@ describe('tools: browserReader', () => {
     assert.deepEqual([gone.status, gone.body.status, gone.body.title], [200, 404, 'Not found']);
     const text = await read({ url: `${shop.url}/notes.txt` });
     assert.equal(text.body.text, 'Plain notes: drills ship from the Denver warehouse.\n');
+  });
+
+  it('render: true reads the DOM its scripts left; robots.txt honoured; 400 if not boolean', async function () {
+    this.timeout(60_000);
+    if (ensureChromium()) this.skip();
+    const spa = await startScriptShop();
+    try {
+      const plain = await read({ url: `${spa.url}/drill` });
+      assert.ok(!plain.body.text.includes('Cordless Drill 12V Compact'), 'not there before the script runs');
+      const res = await read({ url: `${spa.url}/drill`, render: true });
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual([res.body.rendered, res.body.status], [true, 200]);
+      assert.match(res.body.text, /Cordless Drill 12V Compact/);
+      assert.match(res.body.contentHash, /^[0-9a-f]{64}$/);
+      assert.ok(!spa.requests.includes('/private/pixel'), 'robots.txt forbids it: the browser never asked');
+      assert.equal((await read({ url: `${spa.url}/drill`, render: 'yes' })).status, 400);
+    } finally {
+      await spa.stop();
+    }
   });
 
   it('prepare returns the plan and fetches nothing', async () => {

@@ -47,7 +47,7 @@ describe('hunt: the web source reads offers from the pages given in urls', () =>
           pro.price,
           pro.currency,
           pro.fees,
-          pro.netUsd,
+          pro.net.amount,
           pro.eligible,
           pro.availability,
           pro.source,
@@ -55,7 +55,7 @@ describe('hunt: the web source reads offers from the pages given in urls', () =>
           pro.vendor,
           pro.hiddenFeeClear,
         ],
-        [149, 'USD', 9.99, 158.99, true, 'inStock', 'web', 'jsonLd', 'ToolBarn', true],
+        [149, 'USD', 9.99, '158.99', true, 'inStock', 'web', 'jsonLd', 'ToolBarn', true],
       );
       assert.equal(pro.url, at('/tools/drill-pro'));
       assert.equal(pro.snapshotHash, sha256(PAGES['/tools/drill-pro']!.body), 'bound to the exact bytes read');
@@ -67,8 +67,8 @@ describe('hunt: the web source reads offers from the pages given in urls', () =>
 
       const compact = by('Compact 12V Drill Driver');
       assert.deepEqual(
-        [compact.price, compact.netUsd, compact.fees, compact.vendor, compact.eligible],
-        [129.5, 129.5, 0, 'Hammer & Co', true],
+        [compact.price, compact.net.amount, compact.fees, compact.vendor, compact.eligible],
+        [129.5, '129.50', 0, 'Hammer & Co', true],
         '@graph: offer and seller followed through @id',
       );
 
@@ -82,7 +82,7 @@ describe('hunt: the web source reads offers from the pages given in urls', () =>
       assert.ok(hammer.reasons.includes('net $289.00 is over the $200.00 budget'));
 
       const clearance = by('Clearance 18V Drill');
-      assert.deepEqual([clearance.hiddenFeeClear, clearance.netUsd, clearance.eligible], [false, null, false]);
+      assert.deepEqual([clearance.hiddenFeeClear, clearance.net, clearance.eligible], [false, null, false]);
       assert.ok(
         clearance.reasons.some(
           (r: string) => r.includes('mentions a fee it does not price') && r.includes('plus handling fee'),
@@ -92,22 +92,37 @@ describe('hunt: the web source reads offers from the pages given in urls', () =>
 
       const micro = by('Right-Angle Drill 18V');
       assert.deepEqual(
-        [micro.markup, micro.price, micro.netUsd, micro.vendor, micro.eligible],
-        ['microdata', 139.99, 139.99, 'Angle Tools Inc.', true],
+        [micro.markup, micro.price, micro.net.amount, micro.vendor, micro.eligible],
+        ['microdata', 139.99, '139.99', 'Angle Tools Inc.', true],
       );
       assert.ok(micro.reasons.includes('the page states no shipping cost; none is added'));
 
       const og = by('Brushless Impact Drill 20V');
       assert.deepEqual(
-        [og.markup, og.price, og.fees, og.netUsd, og.vendor, og.availability, og.eligible],
-        ['openGraph', 134, 5, 139, 'Impact Outlet', 'inStock', true],
+        [og.markup, og.price, og.fees, og.net.amount, og.vendor, og.availability, og.eligible],
+        ['openGraph', 134, 5, '139.00', 'Impact Outlet', 'inStock', true],
       );
 
       const euro = by('Akku-Bohrschrauber für Holz');
       assert.deepEqual(
-        [euro.price, euro.currency, euro.netUsd, euro.eligible],
-        [99.9, 'EUR', null, false],
-        'ISO-8859-1 decoded, decimal comma read, euros not converted',
+        [euro.price, euro.currency, euro.net, euro.netInBudgetCurrency],
+        [
+          99.9,
+          'EUR',
+          { amount: '99.90', currency: 'EUR' },
+          {
+            amount: '105.29',
+            currency: 'USD',
+            rate: '1.054',
+            rateDate: '2022-04-29',
+            rateSource: 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+          },
+        ],
+        'ISO-8859-1 decoded, decimal comma read, euros converted to the budget currency at the dated ECB rate',
+      );
+      assert.ok(
+        euro.reasons.includes('net €99.90 is $105.29 at 1.054 USD per EUR (ECB reference rate of 2022-04-29)'),
+        euro.reasons.join(' | '),
       );
 
       const sellers = res.body.candidates.filter((c: any) => c.title === 'Marketplace Drill Kit');
@@ -141,8 +156,9 @@ describe('hunt: the web source reads offers from the pages given in urls', () =>
           'Compact 12V Drill Driver',
           'Brushless Impact Drill 20V',
           'Right-Angle Drill 18V',
+          'Akku-Bohrschrauber für Holz',
         ],
-        'eligible first, best term match first, then net price',
+        'eligible first (the euro offer too, converted), best term match first, then net price',
       );
       assert.match(res.body.ranking, /Eligible candidates first.*share of the search terms.*net price/);
 

@@ -92,7 +92,7 @@ describe('hunt: catalog import and search', () => {
     const titles = res.body.candidates.map((c: any) => c.title);
     assert.deepEqual(titles.slice(0, 2).sort(), ['Road running shoes', 'Trail running shoes']);
     const road = res.body.candidates.find((c: any) => c.title === 'Road running shoes');
-    assert.deepEqual([road.netUsd, road.eligible, road.source], [130, false, 'catalog']);
+    assert.deepEqual([road.net, road.eligible, road.source], [{ amount: '130.00', currency: 'USD' }, false, 'catalog']);
     const trail = res.body.candidates.find((c: any) => c.title === 'Trail running shoes');
     assert.equal(trail.eligible, true);
     assert.equal(res.body.candidates[0].title, 'Trail running shoes', 'eligible first');

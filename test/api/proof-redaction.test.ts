@@ -13,7 +13,7 @@ describe('proof card export: redaction per audience', () => {
     title: 'Espresso machine Pro',
     price: 900,
     currency: 'USD',
-    netUsd: 920,
+    net: { amount: '920.00', currency: 'USD' },
     vendor: 'Brewhouse',
     url: 'https://shop.example/pro',
     contactEmail: 'sales@brewhouse.example',

@@ -90,10 +90,10 @@ describe('hunt: the connector source', function () {
       });
       assert.equal(res.status, 200, res.text);
       assert.deepEqual(
-        res.body.candidates.map((c: any) => [c.candidateId, c.source, c.netUsd, c.eligible]),
+        res.body.candidates.map((c: any) => [c.candidateId, c.source, c.net?.amount, c.eligible]),
         [
-          ['connector:shop-api:d1', 'connector', 94, true],
-          ['connector:shop-api:d2', 'connector', 900, false],
+          ['connector:shop-api:d1', 'connector', '94.00', true],
+          ['connector:shop-api:d2', 'connector', '900.00', false],
         ],
       );
       assert.equal(res.body.sourceTelemetry.connector.status, 'ok');

@@ -70,7 +70,10 @@ describe('hunt over the web in a run: choices, a clear winner, progress and canc
         'eligible offers of every source, cheapest net first',
       );
       const pro = hunt.choices.find((c: any) => c.title === 'ProDrive 20V Cordless Drill');
-      assert.deepEqual([pro.price, pro.currency, pro.netUsd, pro.url], [149, 'USD', 158.99, at('/tools/drill-pro')]);
+      assert.deepEqual(
+        [pro.price, pro.currency, pro.net, pro.url],
+        [149, 'USD', { amount: '158.99', currency: 'USD' }, at('/tools/drill-pro')],
+      );
       assert.equal(
         hunt.sourceTelemetry.web.errors[0].reason,
         'httpStatus',

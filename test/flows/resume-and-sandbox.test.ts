@@ -24,7 +24,7 @@ describe('resume data and sandbox sessions cannot reach beyond the caller', () =
       title: 'Free espresso machine',
       price: 1,
       currency: 'USD',
-      netUsd: 1,
+      net: { amount: '1.00', currency: 'USD' },
       vendor: 'Nobody',
     };
     const res = await harness.call('POST', `/v1/runs/${first.body.runId}/resume`, {

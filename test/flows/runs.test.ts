@@ -50,7 +50,7 @@ describe('orchestrator runs end to end', () => {
     assert.deepEqual(res.body.route, ['hunt', 'resolve']);
     assert.equal(res.body.results.hunt.query, 'espresso machine');
     assert.equal(res.body.results.hunt.sourceTelemetry.catalog.matchMode, 'all');
-    assert.equal(res.body.results.hunt.budgetUsd, 250);
+    assert.deepEqual(res.body.results.hunt.budget, { amount: '250.00', currency: 'USD' });
   });
 
   it('stream: true yields well-formed NDJSON with increasing ids, ending in final', async () => {

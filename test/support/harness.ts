@@ -69,6 +69,9 @@ export class Harness {
       BRIDGE_STEP_WAIT_MS: '3000', // a run's bridge step rests at awaitingAction after 3 s, not 10
       KUBERNETES_ROLLOUT_CHECK_MS: '200', // a repair run's rollout is read again every 200 ms, not 10 s
       RATE_LIMIT_PER_MINUTE: '10000', // limits are tested on their own app (test/api/limits.test.ts)
+      HUNT_HOST_INTERVAL_MS: '20', // hunt's per-host spacing in miniature (1 s in production)
+      MAP_CACHE_SECONDS: '0', // map answers uncached: fakes on reused ports must not answer from another's cache
+      MAP_PROVIDER_INTERVAL_MS: '0', // the map's spacing is tested on its own app (test/api/hunt-map.test.ts)
       ACCOUNT_RATE_LIMIT_PER_MINUTE: '100000',
       // every dashboard test signs in from 127.0.0.1; the limit is tested on its own app
       SIGN_IN_ATTEMPTS_PER_15_MIN: '100000',

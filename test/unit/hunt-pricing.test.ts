@@ -66,8 +66,19 @@ describe('hunt pricing: amounts, availability, fees in words, winners', () => {
     'a browse request asks for a choice only when eligible candidates tie for the best rank (or the lowest ' +
       'price, when it asked for the cheapest)',
     () => {
-      const c = (id: string, rank: number, netUsd: number, eligible = true) =>
-        ({ candidateId: id, rank, netUsd, eligible }) as Candidate;
+      const c = (id: string, rank: number, net: number, eligible = true) =>
+        ({
+          candidateId: id,
+          rank,
+          netInBudgetCurrency: {
+            amount: net.toFixed(2),
+            currency: 'USD',
+            rate: null,
+            rateDate: null,
+            rateSource: null,
+          },
+          eligible,
+        }) as Candidate;
       assert.deepEqual(outcomeOf('browse', [c('a', 1, 10), c('b', 0.5, 5)]), { kind: 'winner', winner: c('a', 1, 10) });
       assert.equal(outcomeOf('browse', [c('a', 1, 10), c('b', 1, 12)]).kind, 'choice');
       assert.equal(outcomeOf('browse', [c('a', 1, 10), c('b', 1, 12)], true).kind, 'winner');

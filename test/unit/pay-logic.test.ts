@@ -96,7 +96,14 @@ describe('pay logic', () => {
 
   it('reads the purchase and its evidence from step outputs', () => {
     const hunt = {
-      selected: { itemId: 'lst_1', title: 'Compact', price: 149, currency: 'USD', netUsd: 161, vendor: 'CafeCo' },
+      selected: {
+        itemId: 'lst_1',
+        title: 'Compact',
+        price: 149,
+        currency: 'USD',
+        net: { amount: '161.00', currency: 'USD' },
+        vendor: 'CafeCo',
+      },
     };
     assert.deepEqual(purchaseOfSelection(hunt), {
       itemId: 'lst_1',

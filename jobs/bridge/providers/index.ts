@@ -2,7 +2,10 @@
 import type { ProviderAdapter } from './adapter.js';
 import type { ProviderKind } from './kinds.js';
 import { githubAdapter } from './github.js';
+import { braveAdapter } from './brave.js';
 import { pagerDutyAdapter } from './pagerduty.js';
+import { searxngAdapter } from './searxng.js';
+import { serpApiAdapter } from './serpapi.js';
 import { slackAdapter } from './slack.js';
 import { smtpAdapter } from './smtp.js';
 import { stripeAdapter } from './stripe.js';
@@ -15,6 +18,9 @@ export const PROVIDER_ADAPTERS: Partial<Record<ProviderKind, ProviderAdapter>> =
   twilio: twilioAdapter,
   github: githubAdapter,
   pagerduty: pagerDutyAdapter,
+  searxng: searxngAdapter,
+  brave: braveAdapter,
+  serpapi: serpApiAdapter,
 };
 
 export function adapterFor(kind: string): ProviderAdapter | null {
