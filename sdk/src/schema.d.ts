@@ -3591,7 +3591,7 @@ export interface paths {
         put?: never;
         /**
          * Prepare or execute headless source reads
-         * @description `read` fetches the page through the guarded egress client and returns its title, readable text, links, JSON-LD and content hash; `prepare` returns the plan and fetches nothing. Private addresses are refused (422) unless AWP_ALLOW_PRIVATE_EGRESS is set.
+         * @description `read` fetches the page through the guarded egress client and returns its title, readable text, links, JSON-LD and content hash (`render: true`: from the DOM its scripts rendered, read in headless chromium, robots.txt honoured); `prepare` returns the plan and fetches nothing. Private addresses are refused (422) unless AWP_ALLOW_PRIVATE_EGRESS is set.
          */
         post: operations["postV1ToolsBrowserReader"];
         delete?: never;
@@ -4697,6 +4697,11 @@ export interface components {
              */
             mode: "read" | "prepare";
             /**
+             * @description Read the page in headless chromium and answer from the DOM its scripts rendered (pages whose content only exists after scripts run); robots.txt is honoured for every request the page makes
+             * @default false
+             */
+            render: boolean;
+            /**
              * Format: uri
              * @description The page to read
              */
@@ -4721,6 +4726,8 @@ export interface components {
             mode: "read";
             /** @constant */
             ok: true;
+            /** @description True when read in chromium; contentHash is then of the rendered DOM */
+            rendered?: boolean;
             /** @description HTTP status the page answered with */
             status: number;
             /** @description The JSON-LD objects of the page, as parsed */
@@ -5561,7 +5568,7 @@ export interface components {
             /** @enum {string} */
             endpointKind: "https" | "clientHosted";
             /** @enum {string} */
-            kind: "custom" | "webhook" | "oauth" | "basicRef" | "stripe" | "twilio" | "smtp" | "slack" | "github" | "pagerduty";
+            kind: "custom" | "webhook" | "oauth" | "basicRef" | "stripe" | "twilio" | "smtp" | "slack" | "github" | "pagerduty" | "searxng" | "brave" | "serpapi";
             lastPreflight: {
                 action: string;
                 /** Format: date-time */
@@ -5613,7 +5620,7 @@ export interface components {
             /** @description https URL, or `bridge://client/<name>` for a client-hosted adapter */
             endpoint: string;
             /** @enum {string} */
-            kind: "custom" | "webhook" | "oauth" | "basicRef" | "stripe" | "twilio" | "smtp" | "slack" | "github" | "pagerduty";
+            kind: "custom" | "webhook" | "oauth" | "basicRef" | "stripe" | "twilio" | "smtp" | "slack" | "github" | "pagerduty" | "searxng" | "brave" | "serpapi";
             /** @description Operators only (admin scope): a platform connector, usable by every account, the only kind that may hold env: references */
             platform?: boolean;
             /** @description Omitted: one scope with every cap on any resource */
@@ -6325,6 +6332,8 @@ export interface components {
             eligible: boolean;
             /** @description Mandatory fees added to the price, in its currency (web: shipping and priced fees) */
             fees: number;
+            /** @description Web offers: who found the page, `urls` (the request named it) or `<kind>:<connectorId>` of each search source that returned it */
+            foundBy?: string[];
             /** @description False when its source mentions a fee it does not price */
             hiddenFeeClear: boolean;
             /**
@@ -6332,8 +6341,10 @@ export interface components {
              * @enum {string}
              */
             markup?: "jsonLd" | "microdata" | "openGraph";
-            /** @description price + shipping + mandatory fees in USD; null when not in USD or when a fee is not priced */
-            netUsd: number | null;
+            /** @description price + shipping + mandatory fees, in the offer's own currency; null when a fee is not priced */
+            net: components["schemas"]["HuntMoney"] | null;
+            /** @description The net in the budget currency (without a budget: the currency the search compares in), with the rate and the day of the ECB reference rates it was converted at; null when no rate names its currency */
+            netInBudgetCurrency: components["schemas"]["HuntComparedMoney"] | null;
             price: number;
             /** @description Share of the search terms its title contains (0..1) */
             rank: number;
@@ -6349,13 +6360,34 @@ export interface components {
             /** @description Seller (web: the offer's seller, else the site name, else the host) */
             vendor: string | null;
         };
+        HuntComparedMoney: {
+            amount: string;
+            currency: string;
+            /** @description Units of this currency per 1 unit of the offer currency; null when no conversion was needed */
+            rate: string | null;
+            /** @description Day of the ECB reference rates used */
+            rateDate: string | null;
+            /** @description Where those rates were published */
+            rateSource: string | null;
+        };
+        HuntMoney: {
+            /** @description Decimal string in major units */
+            amount: string;
+            currency: string;
+        };
         HuntSearchRequest: {
+            /** @description A budget in its own currency */
             budget?: {
+                amount: number | string;
+                /** @description ISO 4217 code (EUR, USD, GBP, CHF, JPY, …) */
+                currency: string;
+            } | {
+                /** @description Deprecated: amount in USD */
                 maxUsd: number;
             };
             location?: string;
             query: string;
-            /** @description catalog, web, connector; default: the catalog, and the web when urls are given */
+            /** @description catalog, web, connector; default: the catalog and the web (the pages in urls and what the account's search sources find) */
             sources?: string[];
             taskId?: string;
             urls?: string[];
@@ -6364,11 +6396,22 @@ export interface components {
         };
         HuntSearchResult: {
             candidates: components["schemas"]["HuntCandidate"][];
+            /** @description What prices were compared in */
+            comparison: {
+                budget: components["schemas"]["HuntMoney"] | null;
+                /** @description The budget's currency, else USD: what netInBudgetCurrency is in */
+                currency: string;
+                /** @description The ECB reference rates conversions used: their day and where they were published */
+                rates: {
+                    date: string;
+                    source: string;
+                };
+            };
             /** @constant */
             ok: true;
             /** @description How the candidates are ordered */
             ranking: string;
-            /** @description Per source: status, latency, what was read, errors */
+            /** @description Per source: status, latency, what was read, errors; `search` lists what each search source found (or what to configure when there is none) */
             sourceTelemetry: {
                 [key: string]: unknown;
             };
@@ -9109,7 +9152,7 @@ export interface components {
                 description: string;
                 endpoint: string | null;
                 /** @enum {string} */
-                kind: "custom" | "webhook" | "oauth" | "basicRef" | "stripe" | "twilio" | "smtp" | "slack" | "github" | "pagerduty";
+                kind: "custom" | "webhook" | "oauth" | "basicRef" | "stripe" | "twilio" | "smtp" | "slack" | "github" | "pagerduty" | "searxng" | "brave" | "serpapi";
                 requiredEnv: string[];
                 scopes: {
                     actions: string[];
@@ -10326,13 +10369,16 @@ export interface components {
             places: {
                 address: string | null;
                 distanceKm: number | null;
+                email?: string | null;
                 lat: number;
                 lon: number;
                 name: string;
+                phone?: string | null;
                 rating: number | null;
                 ratingCount: number | null;
                 /** @description Where the place can be looked up (the provider's page for it) */
                 source: string;
+                website?: string | null;
             }[];
             /** @enum {string} */
             provider: "nominatim" | "google";
