@@ -1,13 +1,11 @@
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { Deps } from '../../shared/deps.js';
 import { runHeads, type RunRow } from '../../shared/db/runs.js';
+import { liveSse, type SendEvent } from '../../shared/http/live-sse.js';
 import { accountRunsChannel } from './run-events.js';
 import { ACTIVE_STATUSES } from './run-state.js';
 import { runSummary } from './views.js';
 
-/** How often a stream reads Postgres besides the live channel: a change nobody published shows within this. */
-const POLL_MS = 2000;
-const KEEP_ALIVE_MS = 15_000;
 /** The newest runs a stream reads each time (a new run is among them); older runs are read when named or moving. */
 const NEWEST = 50;
 /** Runs a stream remembers the status of; past this the resting ones it learnt of first are forgotten. */
@@ -22,33 +20,24 @@ const MOVING: readonly string[] = ACTIVE_STATUSES;
 /**
  * An SSE stream of the account's runs: `ready` with the newest runs, then `run.created` (a run made after it) and
  * `run.changed` (a run whose status moved, with its previous status when the stream knew it). Postgres is the
- * record: the stream reads the runs the account's channel names (announce(), run-events.ts) and, every POLL_MS, the
- * newest runs and those it knows to be moving, and sends what differs from what it sent. A lost publish costs at most
- * POLL_MS for a new or moving run; a resting run that an answer resumes is named by its own publish. Ends when the
+ * record (liveSse): each read takes the runs the account's channel named (announce(), run-events.ts), the newest
+ * runs and those it knows to be moving, and sends what differs from what it sent. A lost publish costs at most a
+ * poll for a new or moving run; a resting run that an answer resumes is named by its own publish. Ends when the
  * client goes away.
  */
 export function followAccountRuns(deps: Deps, accountId: string, signal: AbortSignal): Readable {
-  const out = new PassThrough();
-  let seq = 0;
-  let closed = false;
-  let unsubscribe: (() => Promise<void>) | undefined;
-  let reading: Promise<void> | null = null;
-  let again = false;
   /** runId → the status last sent; null until `ready`. */
   let known: Map<string, string> | null = null;
   /** The newest creation time `ready` or a `run.created` carried: a run unknown and newer than it is new. */
   let newestCreated = 0;
   const named = new Set<string>();
-  const send = (event: string, data: unknown) => {
-    if (!closed) out.write(`id: ${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
   const forgetSome = (map: Map<string, string>) => {
     for (const [id, status] of map) {
       if (map.size <= REMEMBERED) break;
       if (!MOVING.includes(status)) map.delete(id);
     }
   };
-  const diff = (rows: RunRow[]) => {
+  const diff = (rows: RunRow[], send: SendEvent) => {
     const map = known!;
     for (const row of rows.sort((x, y) => x.created_at.getTime() - y.created_at.getTime())) {
       const was = map.get(row.id);
@@ -63,64 +52,32 @@ export function followAccountRuns(deps: Deps, accountId: string, signal: AbortSi
     }
     forgetSome(map);
   };
-  const read = (): Promise<void> => {
-    if (reading) {
-      again = true;
-      return reading;
-    }
-    reading = (async () => {
-      do {
-        again = false;
-        try {
-          const moving = known ? [...known].filter(([, s]) => MOVING.includes(s)).map(([id]) => id) : [];
-          const ids = [...new Set([...named, ...moving])].slice(0, NAMED_PER_READ);
-          for (const id of ids) named.delete(id);
-          const rows = await runHeads(deps.db, accountId, NEWEST, ids);
-          if (closed) return;
-          if (known) diff(rows);
-          else {
-            const newest = rows.sort((x, y) => y.created_at.getTime() - x.created_at.getTime()).slice(0, NEWEST);
-            known = new Map(newest.map((r) => [r.id, r.status]));
-            newestCreated = Math.max(0, ...newest.map((r) => r.created_at.getTime()));
-            send('ready', { runs: newest.map(runSummary) });
-          }
-        } catch (err) {
-          deps.log.warn({ err: (err as Error).message }, 'runs stream could not read the runs; retrying');
-        }
-      } while ((again || named.size > 0) && !closed);
-      reading = null;
-    })();
-    return reading;
-  };
-  const poll = setInterval(() => void read(), POLL_MS);
-  const keepAlive = setInterval(() => !closed && out.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    clearInterval(poll);
-    clearInterval(keepAlive);
-    void unsubscribe?.();
-    out.end();
-  };
-  signal.addEventListener('abort', close, { once: true });
-  out.on('close', close);
-  void deps.bus
-    .subscribe(accountRunsChannel(accountId), (msg) => {
+  return liveSse({
+    deps,
+    channel: accountRunsChannel(accountId),
+    signal,
+    what: 'runs stream',
+    read: async (send) => {
+      const moving = known ? [...known].filter(([, s]) => MOVING.includes(s)).map(([id]) => id) : [];
+      const ids = [...new Set([...named, ...moving])].slice(0, NAMED_PER_READ);
+      for (const id of ids) named.delete(id);
+      const rows = await runHeads(deps.db, accountId, NEWEST, ids);
+      if (known) diff(rows, send);
+      else {
+        const newest = rows.sort((x, y) => y.created_at.getTime() - x.created_at.getTime()).slice(0, NEWEST);
+        known = new Map(newest.map((r) => [r.id, r.status]));
+        newestCreated = Math.max(0, ...newest.map((r) => r.created_at.getTime()));
+        send('ready', { runs: newest.map(runSummary) });
+      }
+    },
+    onMessage: (message) => {
       try {
-        const { runId } = JSON.parse(msg) as { runId?: unknown };
+        const { runId } = JSON.parse(message) as { runId?: unknown };
         if (typeof runId === 'string' && named.size < REMEMBERED) named.add(runId);
       } catch {
         // not ours to read: the next read of Postgres covers it
       }
-      void read();
-    })
-    .then(
-      (unsub) => {
-        unsubscribe = unsub;
-        if (closed) void unsub();
-      },
-      (err) => deps.log.warn({ err: (err as Error).message }, 'runs stream is not live; reading Postgres every 2 s'),
-    );
-  void read();
-  return out;
+    },
+    more: () => named.size > 0,
+  });
 }
