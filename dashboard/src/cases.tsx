@@ -1,7 +1,7 @@
 import { FilterSelect } from './ui.js';
 import { useState } from 'preact/hooks';
 import { actionRunner, api, query, when } from './api';
-import { useResource } from './live';
+import { eventsOf, useResource } from './live';
 import { ErrorLine, formValues, Status, Table } from './ui';
 
 const STATUSES = ['open', 'investigating', 'awaitingParty', 'resolved', 'closed'];
@@ -22,6 +22,7 @@ export default function CasesPage() {
   const { data, error, setError, reload } = useResource<Case[]>(
     () => api('GET', `/v1/cases${query({ limit: 100, ...filters })}`).then((r) => r.cases),
     [filters.status, filters.priority, filters.text],
+    eventsOf('case.*'),
   );
   const act = actionRunner(setError, reload);
   const create = (e: Event) => {

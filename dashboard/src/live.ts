@@ -52,6 +52,12 @@ export function useResource<T>(
   return { data, error, setError, reload };
 }
 
+/** A list's stream: the account's events of these kinds (`case.*`), each a reason to reload. */
+export const eventsOf = (...types: string[]) => ({
+  url: `/v1/events/stream?types=${encodeURIComponent(types.join(','))}`,
+  types: ['event'],
+});
+
 /**
  * Follows an SSE stream (EventSource sends the cookie and resumes with Last-Event-ID by itself), calling `onEvent`
  * for each frame of the named types; a frame of type `until` ends it (a run that rested closes its stream, and

@@ -1,7 +1,7 @@
 import { FilterSelect } from './ui.js';
 import { useState } from 'preact/hooks';
 import { api, query, when } from './api';
-import { useResource } from './live';
+import { eventsOf, useResource } from './live';
 import { ErrorLine, Status, Table } from './ui';
 
 const STATUSES = ['open', 'inProgress', 'resolved', 'failed', 'expired', 'canceled'];
@@ -23,6 +23,7 @@ export default function MissionsPage() {
   const { data, error } = useResource<Mission[]>(
     () => api('GET', `/v1/proxy/missions${query({ limit: 100, ...filters })}`).then((r) => r.missions),
     [filters.status, filters.kind],
+    eventsOf('proxy.*'),
   );
   const pick = (key: keyof typeof filters) => (e: Event) =>
     setFilters({ ...filters, [key]: (e.currentTarget as HTMLSelectElement).value });

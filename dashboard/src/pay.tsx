@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, money, query, when } from './api';
-import { useResource } from './live';
+import { eventsOf, useResource } from './live';
 import { ErrorLine, Status, Table } from './ui';
 
 type Mandate = {
@@ -19,6 +19,7 @@ export default function PayPage() {
   const { data, error } = useResource<Mandate[]>(
     () => api('GET', `/v1/pay/mandates${query({ limit: 100, status })}`).then((r) => r.mandates),
     [status],
+    eventsOf('pay.*'),
   );
   return (
     <>

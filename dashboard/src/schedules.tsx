@@ -1,5 +1,5 @@
 import { actionRunner, api, when, ZONE } from './api';
-import { useResource } from './live';
+import { eventsOf, useResource } from './live';
 import { ErrorLine, formValues, Status, Table } from './ui';
 
 export type Schedule = {
@@ -39,6 +39,7 @@ export default function SchedulesPage() {
   const { data, error, setError, reload } = useResource<Schedule[]>(
     () => api('GET', '/v1/schedules?limit=100').then((r) => r.schedules),
     [],
+    eventsOf('schedule.*'),
   );
   const act = actionRunner(setError, reload);
   const actions = scheduleActions(act);

@@ -1,5 +1,5 @@
 import { actionRunner, api, when } from './api';
-import { useResource } from './live';
+import { eventsOf, useResource } from './live';
 import { ErrorLine, formValues, Status, Table } from './ui';
 
 type Rule = {
@@ -18,6 +18,7 @@ export default function SignalRulesPage() {
   const { data, error, setError, reload } = useResource<Rule[]>(
     () => api('GET', '/v1/signals/rules?limit=100').then((r) => r.rules),
     [],
+    eventsOf('signal.*'),
   );
   const act = actionRunner(setError, reload);
   const setStatus = (r: Rule, status: string) =>

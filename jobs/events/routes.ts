@@ -7,7 +7,10 @@ import {
   EventListQuery,
   EventPage,
   EventRecorded,
+  EventStreamEvent,
+  EventStreamQuery,
 } from '../../shared/schemas/events.js';
+import { EVENTS_STREAM_EVENTS, followEvents } from './stream.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
@@ -29,6 +32,21 @@ export const routes = [
       const { rows, nextCursor } = await findEvents(deps, principal!, query);
       return { ok: true, events: rows.map(eventView), nextCursor };
     },
+  }),
+  r.get('/v1/events/stream', "The account's events as they happen (Server-Sent Events): their heads, by type", {
+    description:
+      `Events: ${EVENTS_STREAM_EVENTS.join(', ')}. From the moment it opens: each \`event\` frame names an ` +
+      'event (id, type, subject, time) of the caller’s account matching `types`; its payload is ' +
+      'GET /v1/events/{eventId}. Read from the outbox every few seconds, looking back over late commits; meant ' +
+      'for lists that reload when something of their kind happened. A signed-in dashboard reads it with its cookie.',
+    query: EventStreamQuery,
+    streams: true,
+    response: { 200: EventStreamEvent },
+    handler: ({ query, principal, signal }, deps) =>
+      Reply.stream(
+        followEvents(deps, principal!.accountId, query.types ? query.types.split(',') : ['*'], signal),
+        'text/event-stream',
+      ),
   }),
   r.get('/v1/events/{eventId}', 'Fetch an event with its delivery attempts', {
     response: { 200: EventDetail },

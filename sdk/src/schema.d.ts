@@ -1947,6 +1947,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/events/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's events as they happen (Server-Sent Events): their heads, by type
+         * @description Events: ready, event. From the moment it opens: each `event` frame names an event (id, type, subject, time) of the caller’s account matching `types`; its payload is GET /v1/events/{eventId}. Read from the outbox every few seconds, looking back over late commits; meant for lists that reload when something of their kind happened. A signed-in dashboard reads it with its cookie.
+         */
+        get: operations["getV1EventsStream"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events/subscriptions": {
         parameters: {
             query?: never;
@@ -6280,6 +6300,18 @@ export interface components {
             event: components["schemas"]["Event"];
             /** @constant */
             ok: true;
+        };
+        /** @description text/event-stream; events: ready, event. Each frame’s data is this object */
+        EventStreamEvent: {
+            /**
+             * Format: date-time
+             * @description `ready`: when the stream started
+             */
+            at?: string;
+            /** @description `event`: the event (GET /v1/events/{eventId} has its payload) */
+            eventId?: string;
+            subject?: string | null;
+            type?: string;
         };
         HandshakeRequest: {
             clientId?: string;
@@ -22084,6 +22116,92 @@ export interface operations {
             };
             /** @description conflict */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description rateLimitExceeded or quotaExceeded (a run submission: its account holds as many runs as it may); Retry-After */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description internalError */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unavailable: a dependency is away, or (a run submission) a domain queue is past its depth; Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getV1EventsStream: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated event types or prefix wildcards (`case.*,pay.*`); all (`*`) when omitted */
+                types?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventStreamEvent"];
+                };
+            };
+            /** @description invalidPayload: the request failed validation */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description unauthorized: missing, unknown or revoked token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description forbidden: the token lacks a scope, or an unactivated account used its allowance */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description notFound */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

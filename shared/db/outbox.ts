@@ -159,3 +159,18 @@ export async function eventsNotFannedOut(
 export async function markFannedOut(db: Db, eventId: string): Promise<void> {
   await db('events').where({ id: eventId }).update({ fanned_out_at: db.fn.now() });
 }
+
+/** The account's events after `afterId` in id order (UUIDv7: creation order), their heads only; for live lists. */
+export async function eventHeadsAfter(
+  db: Db,
+  accountId: string,
+  afterId: string,
+  limit: number,
+): Promise<Array<Pick<EventRow, 'id' | 'type' | 'subject' | 'created_at'>>> {
+  return db('events')
+    .where({ account_id: accountId })
+    .andWhere('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .select('id', 'type', 'subject', 'created_at');
+}

@@ -9,8 +9,8 @@ export type SendEvent = (event: string, data: unknown) => void;
 
 export interface LiveSse {
   deps: Pick<Deps, 'bus' | 'log'>;
-  /** The account's channel on the Redis bus whose messages mean "read again now". */
-  channel: string;
+  /** The account's channel on the Redis bus whose messages mean "read again now"; without one, the poll alone. */
+  channel?: string;
   signal: AbortSignal;
   /** What the stream follows, for its log lines ("inbox stream"). */
   what: string;
@@ -69,22 +69,23 @@ export function liveSse(o: LiveSse): Readable {
   };
   o.signal.addEventListener('abort', close, { once: true });
   out.on('close', close);
-  void o.deps.bus
-    .subscribe(o.channel, (message) => {
-      o.onMessage?.(message);
-      void read();
-    })
-    .then(
-      (unsub) => {
-        unsubscribe = unsub;
-        if (closed) void unsub();
-      },
-      (err) =>
-        o.deps.log.warn(
-          { err: (err as Error).message },
-          `${o.what} is not live; reading Postgres every ${(o.pollMs ?? LIVE_POLL_MS) / 1000} s`,
-        ),
-    );
+  if (o.channel)
+    void o.deps.bus
+      .subscribe(o.channel, (message) => {
+        o.onMessage?.(message);
+        void read();
+      })
+      .then(
+        (unsub) => {
+          unsubscribe = unsub;
+          if (closed) void unsub();
+        },
+        (err) =>
+          o.deps.log.warn(
+            { err: (err as Error).message },
+            `${o.what} is not live; reading Postgres every ${(o.pollMs ?? LIVE_POLL_MS) / 1000} s`,
+          ),
+      );
   void read();
   return out;
 }

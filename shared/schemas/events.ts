@@ -24,8 +24,10 @@ export const EventType = Type.String({
   maxLength: 100,
   description: 'dotted name, e.g. task.completed',
 });
+/** An event type, a prefix wildcard (`task.*`) or `*`, as subscriptions and the events stream take them. */
+const PATTERN = '(\\*|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*(\\.\\*)?)';
 const EventPattern = Type.String({
-  pattern: '^(\\*|[a-z][A-Za-z0-9]*(\\.[a-z][A-Za-z0-9]*)*(\\.\\*)?)$',
+  pattern: `^${PATTERN}$`,
   maxLength: 100,
   description: 'an event type, a prefix wildcard like task.*, or *',
 });
@@ -43,6 +45,33 @@ export const EventListQuery = Type.Composite([
     acknowledged: Type.Optional(Type.Boolean()),
   }),
 ]);
+
+/** GET /v1/events/stream: which event types to follow. */
+export const EventStreamQuery = Type.Object({
+  types: Type.Optional(
+    Type.String({
+      pattern: `^${PATTERN}(,${PATTERN})*$`,
+      maxLength: 500,
+      description: 'Comma-separated event types or prefix wildcards (`case.*,pay.*`); all (`*`) when omitted',
+    }),
+  ),
+});
+
+/** One frame of GET /v1/events/stream. */
+export const EventStreamEvent = Type.Object(
+  {
+    at: Type.Optional(Type.String({ format: 'date-time', description: '`ready`: when the stream started' })),
+    eventId: Type.Optional(
+      Type.String({ description: '`event`: the event (GET /v1/events/{eventId} has its payload)' }),
+    ),
+    type: Type.Optional(Type.String()),
+    subject: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  },
+  {
+    $id: 'EventStreamEvent',
+    description: 'text/event-stream; events: ready, event. Each frame’s data is this object',
+  },
+);
 
 export const SubscriptionCreate = Type.Object(
   {

@@ -1,43 +1,10 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
+import { openSse } from '../support/sse.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 
-/** An open SSE stream of GET /v1/runs/events: its frames so far, and a wait for one that matches. */
-async function openStream(token: string) {
-  const ac = new AbortController();
-  const res = await fetch(`${harness.url}/v1/runs/events`, {
-    headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' },
-    signal: ac.signal,
-  });
-  assert.equal(res.status, 200);
-  assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const stream = {
-    text: '',
-    frames: () =>
-      stream.text
-        .split('\n\n')
-        .filter((f) => /^event: /m.test(f))
-        .map((f) => ({
-          event: /^event: (.*)$/m.exec(f)![1]!,
-          data: JSON.parse(/^data: (.*)$/m.exec(f)![1]!) as Record<string, any>,
-        })),
-    /** Reads until a frame matches; the test's own timeout bounds the wait. */
-    async until(match: (f: { event: string; data: Record<string, any> }) => boolean) {
-      for (;;) {
-        const found = stream.frames().find(match);
-        if (found) return found;
-        const { value, done } = await reader.read();
-        if (done) throw new Error(`the stream ended: ${stream.text}`);
-        stream.text += decoder.decode(value, { stream: true });
-      }
-    },
-    close: () => ac.abort(),
-  };
-  return stream;
-}
+const openStream = (token: string) => openSse('/v1/runs/events', token);
 
 describe('GET /v1/runs/events: the account’s runs, live', function () {
   this.timeout(60_000);

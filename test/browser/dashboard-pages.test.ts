@@ -86,6 +86,15 @@ describe('dashboard pages in headless chromium', function () {
     assert.deepEqual(pageErrors.splice(0), [], 'uncaught errors in the page');
   });
 
+  it('the cases list is live: a case opened elsewhere appears without a reload (the events stream)', async () => {
+    await visit(page, `#/cases`, 'Cases');
+    await page.getByRole('link', { name: 'Warranty claim for the grinder' }).waitFor();
+    // Opening a case records no outbox event; its first update does (case.updated), and the list reloads on it.
+    const made = await call('POST', '/v1/cases', { title: 'Dented kettle, opened through the API', priority: 'low' });
+    await call('POST', `/v1/cases/${made.case.caseId}/update`, { priority: 'high' }, 200);
+    await page.getByRole('link', { name: 'Dented kettle, opened through the API' }).waitFor({ timeout: 15_000 });
+  });
+
   it('a case shows its overdue deadline, marked in words, and the one still due is not', async () => {
     await visit(page, `#/cases`, 'Cases');
     await page.getByRole('link', { name: 'Warranty claim for the grinder' }).click();
