@@ -8,25 +8,22 @@
  * The token is sent as `Authorization: Bearer` and never logged or answered: errors say what the API refused, not
  * what was sent.
  */
-import {
-  ApiException,
-  AppsV1Api,
-  CoreV1Api,
-  KubeConfig,
-  PatchStrategy,
-  ResponseContext,
-  ServerConfiguration,
-  createConfiguration,
-  setHeaderOptions,
-  wrapHttpLibrary,
-  type RequestContext,
-} from '@kubernetes/client-node';
+import type { AppsV1Api, CoreV1Api, RequestContext, ResponseContext } from '@kubernetes/client-node';
 import type { Deps } from '../../shared/deps.js';
 import { AppError, invalidPayload, notFound, policyViolation } from '../../shared/errors.js';
 import { checkEgressUrl, egressFetch, EgressError, EgressRefused, type EgressTls } from '../../shared/http/egress.js';
 import { resolveReference } from '../credentials/index.js';
 
 type Obj = Record<string, any>;
+type K8s = typeof import('@kubernetes/client-node');
+
+/**
+ * The client library, loaded on first use: it is the heaviest the service has (about 85 MB resident), and only a
+ * process that reaches a cluster needs it, so every other process starts without it.
+ */
+let lib: K8s | undefined;
+let loading: Promise<K8s> | undefined;
+const k8s = async (): Promise<K8s> => (lib ??= await (loading ??= import('@kubernetes/client-node')));
 
 const TIMEOUT_MS = 20_000;
 /** A namespace's pods or events can be large; past this the answer is refused rather than read. */
@@ -42,7 +39,7 @@ const pem = (b64: unknown) =>
   typeof b64 === 'string' && b64 ? Buffer.from(b64, 'base64').toString('utf8') : undefined;
 
 /** The credential's text as cluster access; messages name fields, never values. */
-export function clusterAccess(secret: string): ClusterAccess {
+export async function clusterAccess(secret: string): Promise<ClusterAccess> {
   const text = secret.trim();
   if (text.startsWith('{')) {
     let v: Obj;
@@ -55,7 +52,7 @@ export function clusterAccess(secret: string): ClusterAccess {
       throw invalidPayload('the cluster credential (JSON) needs server and token');
     return { server: v.server, token: v.token, tls: { ca: pem(v.certificateAuthorityData) ?? v.ca } };
   }
-  const kc = new KubeConfig();
+  const kc = new (await k8s()).KubeConfig();
   try {
     kc.loadFromString(text);
   } catch {
@@ -84,7 +81,7 @@ export function clusterAccess(secret: string): ClusterAccess {
 /** The API's refusal in words a client can act on; 5xx, 429 and connection failures are `unavailable` (retried). */
 export function clusterFailure(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
-  if (err instanceof ApiException) {
+  if (lib && err instanceof lib.ApiException) {
     let status: Obj = {};
     try {
       status = typeof err.body === 'string' ? (JSON.parse(err.body) as Obj) : ((err.body as Obj) ?? {});
@@ -112,7 +109,7 @@ export function clusterFailure(err: unknown, what: string): AppError {
 }
 
 /** The client's HTTP library: every request through the egress client, the token added here. */
-function egressLibrary(access: ClusterAccess, allowPrivate: boolean) {
+function egressLibrary({ wrapHttpLibrary, ResponseContext }: K8s, access: ClusterAccess, allowPrivate: boolean) {
   return wrapHttpLibrary({
     async send(req: RequestContext): Promise<ResponseContext> {
       const headers: Record<string, string> = { ...req.getHeaders(), accept: 'application/json' };
@@ -141,17 +138,19 @@ export interface Cluster {
   core: CoreV1Api;
   apps: AppsV1Api;
   server: string;
+  lib: K8s;
 }
 
 /** A client for the access: its server checked by the egress rules (https unless AWP_ALLOW_PRIVATE_EGRESS). */
-export function clusterClient(access: ClusterAccess, allowPrivate: boolean): Cluster {
+export async function clusterClient(access: ClusterAccess, allowPrivate: boolean): Promise<Cluster> {
   checkEgressUrl(access.server, { allowPrivate, requireHttps: true });
-  const config = createConfiguration({
-    baseServer: new ServerConfiguration(access.server.replace(/\/+$/, ''), {}),
-    httpApi: egressLibrary(access, allowPrivate),
+  const k = await k8s();
+  const config = k.createConfiguration({
+    baseServer: new k.ServerConfiguration(access.server.replace(/\/+$/, ''), {}),
+    httpApi: egressLibrary(k, access, allowPrivate),
     authMethods: {},
   });
-  return { core: new CoreV1Api(config), apps: new AppsV1Api(config), server: access.server };
+  return { core: new k.CoreV1Api(config), apps: new k.AppsV1Api(config), server: access.server, lib: k };
 }
 
 /** The cluster a run names by its credential reference, opened in the acting account's vault. */
@@ -161,7 +160,7 @@ export async function openCluster(
   credentialRef: string,
 ): Promise<Cluster> {
   const secret = await resolveReference(deps, { accountId, allowEnv: false, via: 'kubernetes.cluster' }, credentialRef);
-  return clusterClient(clusterAccess(secret), deps.config.AWP_ALLOW_PRIVATE_EGRESS);
+  return clusterClient(await clusterAccess(secret), deps.config.AWP_ALLOW_PRIVATE_EGRESS);
 }
 
 /** Calls the API, mapping its refusal (`what`: the verb and object, for the message). */
@@ -181,6 +180,7 @@ export function patchDeployment(
   body: Obj,
   opts: { dryRun: boolean; strategy: 'strategic' | 'merge' },
 ): Promise<Obj> {
+  const { PatchStrategy, setHeaderOptions } = c.lib;
   const type = opts.strategy === 'strategic' ? PatchStrategy.StrategicMergePatch : PatchStrategy.MergePatch;
   return ask(
     `${opts.dryRun ? 'dry-run ' : ''}patch deployment ${namespace}/${name}`,

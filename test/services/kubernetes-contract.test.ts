@@ -35,8 +35,8 @@ describe(`the Kubernetes client's requests against the Kubernetes API document (
     prism = await startPrism(writeSlice('kubernetes.io', KUBERNETES_OPERATIONS, KUBERNETES_API), 120_000, {
       dynamic: true,
     });
-    const access = clusterAccess(JSON.stringify({ server: prism.url, token: 'sa-token-contract' }));
-    cluster = clusterClient(access, harness.config.AWP_ALLOW_PRIVATE_EGRESS);
+    const access = await clusterAccess(JSON.stringify({ server: prism.url, token: 'sa-token-contract' }));
+    cluster = await clusterClient(access, harness.config.AWP_ALLOW_PRIVATE_EGRESS);
   });
   after(async () => prism?.stop());
 
