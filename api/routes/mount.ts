@@ -55,7 +55,7 @@ function literalFirst(a: AnyRoute, b: AnyRoute): number {
  */
 function bodyFor(spec: AnyRoute, ctx: Context, deps: Deps): unknown {
   const limit = Math.max(spec.maxBodyBytes ?? 0, deps.config.MAX_BODY_BYTES);
-  if (Buffer.byteLength(String(ctx.state.rawBody ?? '')) > limit)
+  if (((ctx.state.bodyBytes as number | undefined) ?? 0) > limit)
     throw new AppError('payloadTooLarge', `Body exceeds ${limit} bytes`);
   if (spec.formBody && FORM.test(ctx.get('content-type'))) {
     const fields: Record<string, string | string[]> = {};

@@ -114,7 +114,6 @@ export async function deleteInvitedMember(trx: Db, accountId: string, memberId: 
   return row ?? null;
 }
 
-/** The member a token belongs to, with its role, for deciding who may manage the token. */
 /** A member's current role and status, as a run or an automation acting on its grant reads it (never cached). */
 export interface MemberStanding {
   id: string;
@@ -130,6 +129,7 @@ export async function memberStanding(db: Db, accountId: string, memberId: string
   return row ?? null;
 }
 
+/** The member a token belongs to, with its role, for deciding who may manage the token. */
 export async function tokenHolder(db: Db, memberId: string): Promise<{ memberId: string; role: Role } | null> {
   const row = await db('members').select('id', 'role').where({ id: memberId }).first();
   return row ? { memberId: row.id, role: row.role } : null;
@@ -165,11 +165,8 @@ export async function memberEmails(
   accountId: string,
   who: { roles: readonly string[] } | { id: string },
 ): Promise<string[]> {
-  const q = db('members').where({ account_id: accountId, status: 'active' });
-  if ('id' in who) q.where({ id: who.id });
-  else q.whereIn('role', who.roles);
-  const rows: Array<{ email: string }> = await q.orderBy('created_at').select('email');
-  return rows.map((r) => r.email);
+  const members = await activeMembers(db, accountId, 'id' in who ? { ids: [who.id] } : who);
+  return members.map((m) => m.email);
 }
 
 /** The account's active members holding one of `roles`, or among `ids`, oldest first (who the inbox notifies). */

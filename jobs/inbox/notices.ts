@@ -172,9 +172,9 @@ export async function sendNotices(deps: Deps): Promise<{ sent: number }> {
       });
       sent++;
     }
-    for (const accountId of new Set(rows.map((r) => r.account_id))) {
-      for (const row of rows.filter((r) => r.account_id === accountId)) publishChange(deps, accountId, row.item_id);
-    }
+    // Once per item (it has a row per recipient and channel): each message makes every open stream read again.
+    const changed = new Map(rows.map((r) => [`${r.account_id}/${r.item_id}`, r]));
+    for (const row of changed.values()) publishChange(deps, row.account_id, row.item_id);
   }
   return { sent };
 }

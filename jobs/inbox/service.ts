@@ -56,12 +56,15 @@ export async function listItems(deps: Pick<Deps, 'db'>, principal: Principal, q:
       : [],
   ]);
   const ids = [...wps.map((w) => w.id), ...missions.map((m) => m.id)];
-  const assigned = new Map((await assignmentsOf(deps.db, accountId, ids)).map((a) => [a.item_id, a]));
-  const submitters = await submittersOf(
-    deps.db,
-    accountId,
-    missions.flatMap((m) => (m.run_id ? [m.run_id] : [])),
-  );
+  const [assignments, submitters] = await Promise.all([
+    assignmentsOf(deps.db, accountId, ids),
+    submittersOf(
+      deps.db,
+      accountId,
+      missions.flatMap((m) => (m.run_id ? [m.run_id] : [])),
+    ),
+  ]);
+  const assigned = new Map(assignments.map((a) => [a.item_id, a]));
   const items: InboxItem[] = [
     ...wps.map((w) => waitpointItem(w, assigned.get(w.id))),
     ...missions.map((m) => missionItem(m, assigned.get(m.id), m.run_id ? (submitters.get(m.run_id) ?? null) : null)),

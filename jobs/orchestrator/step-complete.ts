@@ -4,7 +4,7 @@ import { invalidPayload } from '../../shared/errors.js';
 import { waitpointTtlSeconds } from './waitpoint-expiry.js';
 import { completeStepGuard, completeStepRow, insertWaitpoint, type StepFields } from '../../shared/db/run-steps.js';
 import { newId } from '../../shared/ids.js';
-import { getRunById } from '../../shared/db/runs.js';
+import type { RunRow } from '../../shared/db/runs.js';
 import { engineHooks } from '../module-registry.js';
 import {
   StepConversation,
@@ -22,11 +22,12 @@ import { canRestAt } from './run-state.js';
 export async function completeStep(
   deps: Deps,
   data: StepJobData,
-  accountId: string,
+  run: Pick<RunRow, 'account_id' | 'submitted_by'>,
   stepId: string,
   outcome: StepOutcome,
   held: Array<{ type: string; data: Record<string, unknown> }>,
 ) {
+  const accountId = run.account_id;
   // What a domain hands back is checked before it is stored, so finalize and the proof card read what their schemas
   // say.
   const what = `${data.domain} step outcome`;
@@ -82,6 +83,7 @@ export async function completeStep(
       return { domain: data.domain, status: 'completed', replayed: true };
     for (const e of events) emit(e.type, e.data);
     const id = newId('wait');
+    const ttl = waitpointTtlSeconds(deps.config, outcome.suspend!.kind);
     await insertWaitpoint(trx, {
       id,
       runId: data.runId,
@@ -91,10 +93,9 @@ export async function completeStep(
       index: data.index,
       domain: data.domain,
       payload: outcome.suspend!.payload,
-      ttlSeconds: waitpointTtlSeconds(deps.config, outcome.suspend!.kind),
+      ttlSeconds: ttl,
     });
     // The people it waits for hear of it (the inbox's outbox, in this transaction; sent after commit).
-    const ttl = waitpointTtlSeconds(deps.config, outcome.suspend!.kind);
     notified = await engineHooks().inboxNotice(trx, {
       accountId,
       event: 'created',
@@ -106,7 +107,8 @@ export async function completeStep(
         payload: outcome.suspend!.payload,
         expiresAt: ttl ? new Date(Date.now() + ttl * 1000).toISOString() : null,
       },
-      submittedBy: (await getRunById(trx, data.runId))?.submitted_by ?? null,
+      // The submitter never changes: the row the step began with (beginStep) names it.
+      submittedBy: run.submitted_by,
     });
     emit('trace', { event: 'waitpoint.created', waitpointId: id, kind: outcome.suspend!.kind, domain: data.domain });
     return { domain: data.domain, status: 'completed', suspended: outcome.suspend!.kind };

@@ -232,7 +232,7 @@ async function runBegun(
     return await completeStep(
       deps,
       data,
-      run.account_id,
+      run,
       stepId,
       withApprover(outcome, begun.resumeWaitpoint),
       await stream.take(),

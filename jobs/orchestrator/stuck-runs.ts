@@ -16,6 +16,8 @@ export const MAX_DRIVES = 3;
 const QUEUED_STALL_SEC = 60;
 /** Runs a pass reads at a time; it reads page after page until none is left. */
 export const SWEEP_PAGE = 100;
+/** A running step silent this long (its timeout and a minute) has no worker left on it. */
+const runningStallSec = (deps: Pick<Deps, 'config'>) => (deps.config.STEP_TIMEOUT_MS + 60_000) / 1000;
 
 export interface SweepTally {
   failed: number;
@@ -34,7 +36,7 @@ export interface SweepTally {
  * jobs, hundreds of runs come back in one pass, not a hundred a minute.
  */
 export async function sweepStuckRuns(deps: Deps): Promise<SweepTally> {
-  const runningSec = (deps.config.STEP_TIMEOUT_MS + 60_000) / 1000;
+  const runningSec = runningStallSec(deps);
   const tally: SweepTally = { failed: 0, requeued: 0 };
   await eachPage(
     (after) => stalledRuns(deps.db, QUEUED_STALL_SEC, runningSec, SWEEP_PAGE, after),
@@ -95,7 +97,7 @@ export async function driveOrFail(deps: Deps, run: StalledRun, tally: SweepTally
 }
 
 async function failStalled(deps: Deps, run: StalledRun, drive: number) {
-  const runningSec = (deps.config.STEP_TIMEOUT_MS + 60_000) / 1000;
+  const runningSec = runningStallSec(deps);
   const reason = run.running_domain
     ? `the ${run.running_domain} step stopped reporting (no heartbeat for over ${Math.round(runningSec)} s) ` +
       `and ${MAX_DRIVES} re-drives did not move it`

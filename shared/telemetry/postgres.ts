@@ -56,8 +56,7 @@ export function statementAttributes(obj: QueryObject): { name: string; attribute
  */
 export class TracedPgClient extends PgClient {
   override _query(connection: unknown, obj: QueryObject): Promise<unknown> {
-    const { name, attributes } = statementAttributes(obj);
-    const span = childSpan(name, SpanKind.CLIENT, attributes);
+    const span = childSpan(SpanKind.CLIENT, () => statementAttributes(obj));
     if (!span) return super._query(connection, obj);
     return super._query(connection, obj).then(
       (result) => {

@@ -27,12 +27,15 @@ export function traceRedisCommands(): () => void {
   const spans = new WeakMap<object, Span>();
   const handlers = {
     start(message: CommandMessage) {
-      const verb = String(message.command).toUpperCase();
-      const span = childSpan(verb, SpanKind.CLIENT, {
-        [ATTR_DB_SYSTEM_NAME]: 'redis',
-        [ATTR_DB_OPERATION_NAME]: verb,
-        ...(message.serverAddress ? { [ATTR_SERVER_ADDRESS]: message.serverAddress } : {}),
-        ...(message.serverPort ? { [ATTR_SERVER_PORT]: message.serverPort } : {}),
+      const span = childSpan(SpanKind.CLIENT, () => {
+        const verb = String(message.command).toUpperCase();
+        const attributes = {
+          [ATTR_DB_SYSTEM_NAME]: 'redis',
+          [ATTR_DB_OPERATION_NAME]: verb,
+          ...(message.serverAddress ? { [ATTR_SERVER_ADDRESS]: message.serverAddress } : {}),
+          ...(message.serverPort ? { [ATTR_SERVER_PORT]: message.serverPort } : {}),
+        };
+        return { name: verb, attributes };
       });
       if (span) spans.set(message, span);
     },

@@ -69,12 +69,14 @@ export async function inSpan<T>(
 
 /**
  * A span for one call at the bottom of the stack (a query, a Redis command), only inside a recorded span: a call
- * with no span around it (BullMQ polling, a pool's keep-alive) would otherwise make a trace of its own.
+ * with no span around it (BullMQ polling, a pool's keep-alive) would otherwise make a trace of its own. `describe`
+ * (its name and attributes) runs only then: every statement and command passes here, traced or not.
  */
-export function childSpan(name: string, kind: SpanKind, attributes: Attributes): Span | undefined {
+export function childSpan(kind: SpanKind, describe: () => { name: string; attributes: Attributes }): Span | undefined {
   if (!tracer) return undefined;
   const active = trace.getActiveSpan();
   if (!active?.isRecording()) return undefined;
+  const { name, attributes } = describe();
   return tracer.startSpan(name, { kind, attributes });
 }
 
