@@ -1,7 +1,7 @@
 /**
  * GitHub Actions (issue 33), through `@octokit/rest` (github-client.ts): `ci.trigger` is a `workflow_dispatch` with
- * inputs, `ci.rerun` re-runs a run's failed jobs; delivery follows the run it started (`workflowRunNow`) and cicd reads
- * gates from the commit (`commitGates`).
+ * inputs, `ci.rerun` re-runs a run's failed jobs; delivery follows the run it started (`workflowRunNow`, github-run.ts)
+ * and cicd reads gates from the commit (`commitGates`, github-gates.ts).
  *
  * Finding the run a dispatch started: GitHub answers a dispatch 204 with no id. The dispatch sends one more input,
  * the correlation id (`awp_run` unless the action names another, set to the action's id), and the workflow is expected
@@ -13,8 +13,8 @@
  * carrying its id, so it starts no second run once GitHub has made the first.
  */
 import type { Octokit } from '@octokit/rest';
-import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
-import { githubFailure, githubToken, limited, octokitFor } from './github-client.js';
+import { invalidInput, type ProviderAdapter, type ProviderCallContext, type ProviderResult } from './adapter.js';
+import { githubClient, githubFailure, limited } from './github-client.js';
 
 /** The input a workflow declares for the correlation id, unless the action names another. */
 export const CORRELATION_INPUT = 'awp_run';
@@ -22,6 +22,7 @@ const SKEW_MS = 60_000;
 /** How far back a retried dispatch looks for the run its first attempt started (the id is unique: no risk). */
 const RETRY_LOOKBACK_MS = 24 * 3_600_000;
 const WINDOW_MS = 5_000;
+
 export interface Repo {
   owner: string;
   repo: string;
@@ -33,7 +34,12 @@ export interface Dispatch extends Repo {
   correlationId: string;
   correlationInput: string;
 }
+
 const NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+/** A workflow is named by its file name or its numeric id: octokit sends either in the path. */
+const workflowId = (workflow: string) => (/^\d+$/.test(workflow) ? Number(workflow) : workflow);
+/** What a run is known by in an action's answer (`providerRef`). */
+const runRef = (r: Repo, runId: number) => `${r.owner}/${r.repo}/actions/runs/${runId}`;
 
 /** Reads `repo` as `owner/name` (or separate owner and repo) and checks both as GitHub names. */
 export function repoOf(input: Record<string, unknown>): Repo {
@@ -81,7 +87,7 @@ export async function findDispatchedRun(
     client.rest.actions.listWorkflowRuns({
       owner: d.owner,
       repo: d.repo,
-      workflow_id: /^\d+$/.test(d.workflow) ? Number(d.workflow) : d.workflow,
+      workflow_id: workflowId(d.workflow),
       event: 'workflow_dispatch',
       branch: d.ref,
       per_page: 50,
@@ -105,19 +111,13 @@ async function dispatch(input: Record<string, unknown>, ctx: ProviderCallContext
   try {
     d = dispatchOf(input, ctx.idempotencyKey);
   } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    return {
-      status: 'failed',
-      providerRef: null,
-      answer: {},
-      error: { code: 'invalidInput', message: err.message, transient: false },
-    };
+    return invalidInput(err);
   }
   const client = await githubClient(ctx);
   const dispatchedAt = Date.now();
   const describe = (found: Awaited<ReturnType<typeof findDispatchedRun>>, at: number, again: boolean) => ({
     status: 'succeeded' as const,
-    providerRef: found ? `${d.owner}/${d.repo}/actions/runs/${found.runId}` : null,
+    providerRef: found ? runRef(d, found.runId) : null,
     answer: {
       owner: d.owner,
       repo: d.repo,
@@ -139,7 +139,7 @@ async function dispatch(input: Record<string, unknown>, ctx: ProviderCallContext
     client.rest.actions.createWorkflowDispatch({
       owner: d.owner,
       repo: d.repo,
-      workflow_id: /^\d+$/.test(d.workflow) ? Number(d.workflow) : d.workflow,
+      workflow_id: workflowId(d.workflow),
       ref: d.ref,
       inputs: d.inputs,
     }),
@@ -155,13 +155,7 @@ async function rerunFailed(input: Record<string, unknown>, ctx: ProviderCallCont
     if (!Number.isSafeInteger(runId) || runId <= 0) throw new TypeError('runId is a workflow run id');
     target = { ...repoOf(input), runId };
   } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    return {
-      status: 'failed',
-      providerRef: null,
-      answer: {},
-      error: { code: 'invalidInput', message: err.message, transient: false },
-    };
+    return invalidInput(err);
   }
   const client = await githubClient(ctx);
   await limited(() =>
@@ -169,7 +163,7 @@ async function rerunFailed(input: Record<string, unknown>, ctx: ProviderCallCont
   );
   return {
     status: 'succeeded',
-    providerRef: `${target.owner}/${target.repo}/actions/runs/${target.runId}`,
+    providerRef: runRef(target, target.runId),
     answer: { owner: target.owner, repo: target.repo, runId: target.runId, rerun: 'failedJobs' },
   };
 }
