@@ -36,12 +36,7 @@ export { ACTIONS } from './machines.js';
 export { providerContextFor } from './provider-context.js';
 export { CHROMIUM_FLAGS } from './portal/browser.js';
 export type { SearchHit } from './providers/search-common.js';
-export {
-  commitGates,
-  findDispatchedRun,
-  githubClient,
-  repoOf,
-  workflowRunNow,
-  type FailedJob,
-  type WorkflowRunState,
-} from './providers/github.js';
+export { findDispatchedRun, repoOf } from './providers/github.js';
+export { githubClient } from './providers/github-client.js';
+export { commitGates } from './providers/github-gates.js';
+export { workflowRunNow, type FailedJob, type WorkflowRunState } from './providers/github-run.js';

@@ -11,6 +11,8 @@ import {
   writeAction,
   type ActionRow,
 } from '../bridge/index.js';
+import { pages, statusText } from './logic.js';
+import type { appendTimeline, IncidentRow } from './repository.js';
 
 /**
  * What an incident sends out (a PagerDuty page, a chat status update) is a bridge action written in the transaction
@@ -30,7 +32,7 @@ const sender = (accountId: string): Principal => ({
   activated: true,
 });
 
-export type EffectOutcome = { sent: ActionRow; fresh: boolean } | { refused: string } | { none: string };
+type EffectOutcome = { sent: ActionRow; fresh: boolean } | { refused: string } | { none: string };
 
 /** The account's connector for `capability`: the one named (when usable), else the newest usable one. */
 async function connectorFor(deps: Deps, accountId: string, capability: string, named?: string | null) {
@@ -48,7 +50,7 @@ async function connectorFor(deps: Deps, accountId: string, capability: string, n
  * Writes the action `id` in `trx` unless it exists; `queue` collects the new ones for `queueAfterCommit`. A refusal
  * by the bridge's checks writes nothing and says why.
  */
-export async function writeEffect(
+async function writeEffect(
   deps: Deps,
   trx: Db,
   queue: ActionRow[],
@@ -81,4 +83,76 @@ export async function queueAfterCommit(deps: Deps, rows: ActionRow[]): Promise<v
     await enqueueAction(deps, row).catch((err: Error) =>
       deps.log.warn({ actionId: row.id, err: err.message }, 'incident action not queued; the bridge sweep will'),
     );
+}
+
+export type Entry = Parameters<typeof appendTimeline>[1][number];
+const short = (id: string) => id.replace(/^inc_/, '');
+export const entry = (row: IncidentRow, kind: string, text: string, actor: string | null, extra: Partial<Entry> = {}) =>
+  ({ incident_id: row.id, account_id: row.account_id, at: new Date(), kind, text, actor, ...extra }) as Entry;
+
+/** One change under way: the actions it wrote (queued after commit) and its timeline. */
+export interface Change {
+  deps: Deps;
+  trx: Db;
+  queue: ActionRow[];
+  entries: Entry[];
+}
+
+function effectEntry(row: IncidentRow, kind: 'page' | 'chat', what: string, out: EffectOutcome): Entry | null {
+  if ('sent' in out)
+    return out.fresh
+      ? entry(row, kind, `${what} (bridge action ${out.sent.id} via ${out.sent.connector_id})`, 'incident')
+      : null;
+  const reason = 'refused' in out ? out.refused : out.none;
+  return entry(row, kind, `${what}: not sent, ${reason}`, 'incident');
+}
+
+/** Posts the incident's current status to its chat channel, once per update (`chat_seq` numbers them). */
+export async function postStatus(c: Change, row: IncidentRow, note: string | null): Promise<IncidentRow> {
+  if (!row.chat) return row;
+  const seq = row.chat_seq + 1;
+  const base = c.deps.config.PUBLIC_BASE_URL ?? `http://localhost:${c.deps.config.PORT}`;
+  const text = statusText(row, note, `${base}/v1/incidents/${row.id}`);
+  const out = await writeEffect(
+    c.deps,
+    c.trx,
+    c.queue,
+    {
+      accountId: row.account_id,
+      id: `bac_${short(row.id)}_c${seq}`,
+      capability: 'msg.chat',
+      input: { channel: row.chat.channel, text },
+    },
+    row.chat.connectorId,
+  );
+  const e = effectEntry(row, 'chat', `status ${row.status} posted to ${row.chat.channel}`, out);
+  if (e) c.entries.push(e);
+  return 'sent' in out ? { ...row, chat_seq: seq } : row;
+}
+
+/** PagerDuty: the trigger once per incident; acknowledge and resolve follow it when it paged. */
+export async function page(
+  c: Change,
+  row: IncidentRow,
+  action: 'trigger' | 'acknowledge' | 'resolve',
+): Promise<IncidentRow> {
+  if (action === 'trigger' && (row.page_action_id || !pages(row.severity))) return row;
+  if (action !== 'trigger' && !row.page_action_id) return row;
+  const suffix = { trigger: 'page', acknowledge: 'ack', resolve: 'resolve' }[action];
+  const pdSeverity = { sev1: 'critical', sev2: 'error', sev3: 'warning', sev4: 'info' }[row.severity] ?? 'error';
+  const out = await writeEffect(c.deps, c.trx, c.queue, {
+    accountId: row.account_id,
+    id: `bac_${short(row.id)}_${suffix}`,
+    capability: 'incident.page',
+    input: {
+      action,
+      dedupKey: `awp-${row.id}`,
+      ...(action === 'trigger'
+        ? { summary: row.title, severity: pdSeverity, source: 'awp', component: row.services[0], class: row.severity }
+        : {}),
+    },
+  });
+  const e = effectEntry(row, 'page', action === 'trigger' ? 'paged through PagerDuty' : `PagerDuty ${action}`, out);
+  if (e) c.entries.push(e);
+  return action === 'trigger' && 'sent' in out ? { ...row, page_action_id: out.sent.id } : row;
 }

@@ -6,8 +6,8 @@ import { newId } from '../../shared/ids.js';
 import type { Principal } from '../../shared/schemas/auth.js';
 import type { ActionRow } from '../bridge/index.js';
 import { findRun } from '../orchestrator/index.js';
-import { queueAfterCommit, writeEffect, type EffectOutcome } from './effects.js';
-import { incidentFingerprint, pages, postmortemDraft, statusFromAlerts, statusText, worseSeverity } from './logic.js';
+import { entry, page, postStatus, queueAfterCommit, type Change, type Entry } from './effects.js';
+import { incidentFingerprint, postmortemDraft, statusFromAlerts, worseSeverity } from './logic.js';
 import { INCIDENTS } from './machine.js';
 import { respond, type IncidentReport } from './report.js';
 import {
@@ -32,74 +32,9 @@ import type { IncidentRespondBody } from './schemas.js';
  */
 
 type Severity = IncidentReport['incident']['severity'];
-type Entry = Parameters<typeof appendTimeline>[1][number];
 const actorOf = (p: Principal) => (p.memberId ? `member:${p.memberId}` : `token:${p.tokenId}`);
-const short = (id: string) => id.replace(/^inc_/, '');
-const entry = (row: IncidentRow, kind: string, text: string, actor: string | null, extra: Partial<Entry> = {}) =>
-  ({ incident_id: row.id, account_id: row.account_id, at: new Date(), kind, text, actor, ...extra }) as Entry;
-
-/** One change under way: the actions it wrote (queued after commit) and its timeline. */
-interface Change {
-  deps: Deps;
-  trx: Db;
-  queue: ActionRow[];
-  entries: Entry[];
-}
-
-function effectEntry(row: IncidentRow, kind: 'page' | 'chat', what: string, out: EffectOutcome): Entry | null {
-  if ('sent' in out)
-    return out.fresh
-      ? entry(row, kind, `${what} (bridge action ${out.sent.id} via ${out.sent.connector_id})`, 'incident')
-      : null;
-  const reason = 'refused' in out ? out.refused : out.none;
-  return entry(row, kind, `${what}: not sent, ${reason}`, 'incident');
-}
-
-/** Posts the incident's current status to its chat channel, once per update (`chat_seq` numbers them). */
-async function postStatus(c: Change, row: IncidentRow, note: string | null): Promise<IncidentRow> {
-  if (!row.chat) return row;
-  const seq = row.chat_seq + 1;
-  const base = c.deps.config.PUBLIC_BASE_URL ?? `http://localhost:${c.deps.config.PORT}`;
-  const text = statusText(row, note, `${base}/v1/incidents/${row.id}`);
-  const out = await writeEffect(
-    c.deps,
-    c.trx,
-    c.queue,
-    {
-      accountId: row.account_id,
-      id: `bac_${short(row.id)}_c${seq}`,
-      capability: 'msg.chat',
-      input: { channel: row.chat.channel, text },
-    },
-    row.chat.connectorId,
-  );
-  const e = effectEntry(row, 'chat', `status ${row.status} posted to ${row.chat.channel}`, out);
-  if (e) c.entries.push(e);
-  return 'sent' in out ? { ...row, chat_seq: seq } : row;
-}
-
-/** PagerDuty: the trigger once per incident; acknowledge and resolve follow it when it paged. */
-async function page(c: Change, row: IncidentRow, action: 'trigger' | 'acknowledge' | 'resolve'): Promise<IncidentRow> {
-  if (action === 'trigger' && (row.page_action_id || !pages(row.severity))) return row;
-  if (action !== 'trigger' && !row.page_action_id) return row;
-  const suffix = { trigger: 'page', acknowledge: 'ack', resolve: 'resolve' }[action];
-  const pdSeverity = { sev1: 'critical', sev2: 'error', sev3: 'warning', sev4: 'info' }[row.severity] ?? 'error';
-  const out = await writeEffect(c.deps, c.trx, c.queue, {
-    accountId: row.account_id,
-    id: `bac_${short(row.id)}_${suffix}`,
-    capability: 'incident.page',
-    input: {
-      action,
-      dedupKey: `awp-${row.id}`,
-      ...(action === 'trigger'
-        ? { summary: row.title, severity: pdSeverity, source: 'awp', component: row.services[0], class: row.severity }
-        : {}),
-    },
-  });
-  const e = effectEntry(row, 'page', action === 'trigger' ? 'paged through PagerDuty' : `PagerDuty ${action}`, out);
-  if (e) c.entries.push(e);
-  return action === 'trigger' && 'sent' in out ? { ...row, page_action_id: out.sent.id } : row;
-}
+const chatOf = (chat: IncidentRespondBody['chat']) =>
+  chat ? { channel: chat.channel, connectorId: chat.connectorId ?? null } : null;
 
 /** The one way an incident's status changes (409 for a move the table does not have), with what it sends. */
 async function transition(c: Change, row: IncidentRow, to: string, actor: string, note: string | null) {
@@ -201,7 +136,7 @@ export async function respondToAlerts(deps: Deps, principal: Principal, body: In
         alerts: report.alerts,
         approvals: report.approvals,
         alert_count: 0,
-        chat: body.chat ? { channel: body.chat.channel, connectorId: body.chat.connectorId ?? null } : null,
+        chat: chatOf(body.chat),
         started_at: i.startedAt ? new Date(i.startedAt) : null,
         acknowledged_at: null,
         mitigated_at: null,
@@ -225,8 +160,7 @@ export async function respondToAlerts(deps: Deps, principal: Principal, body: In
       for (const a of report.alerts) merged.set(`${a.source}:${a.key}`, a);
       next.alerts = [...merged.values()];
       next.services = [...new Set([...row.services, ...report.incident.services])];
-      if (!next.chat && body.chat)
-        next.chat = { channel: body.chat.channel, connectorId: body.chat.connectorId ?? null };
+      next.chat ??= chatOf(body.chat);
       if (firing) {
         const worse = worseSeverity(row.severity as Severity, report.incident.severity);
         if (worse !== row.severity) {

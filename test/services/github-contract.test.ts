@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
 import type { ProviderCallContext } from '../../jobs/bridge/providers/adapter.js';
-import { commitGates, githubAdapter, workflowRunNow } from '../../jobs/bridge/providers/github.js';
+import { githubAdapter } from '../../jobs/bridge/providers/github.js';
+import { commitGates } from '../../jobs/bridge/providers/github-gates.js';
+import { workflowRunNow } from '../../jobs/bridge/providers/github-run.js';
 import { octokitFor } from '../../jobs/bridge/providers/github-client.js';
 import { harness } from '../support/harness.js';
 import { startPrism, type PrismMock } from '../support/prism.js';

@@ -92,3 +92,17 @@ export interface ProviderAdapter {
    */
   callbackReply?(events: ProviderEvent[], callback: ProviderCallback): { contentType: string; body: string } | null;
 }
+
+/** A failed answer: the provider's (or the service's) code, a message for clients, whether a retry may succeed. */
+export const failed = (code: string, message: string, transient: boolean, retryAfterMs?: number): ProviderResult => ({
+  status: 'failed',
+  providerRef: null,
+  answer: {},
+  error: { code, message, transient, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
+});
+
+/** An input check's TypeError as a permanent `invalidInput` failure (nothing was sent); any other error goes on up. */
+export function invalidInput(err: unknown): ProviderResult {
+  if (!(err instanceof TypeError)) throw err;
+  return failed('invalidInput', err.message, false);
+}

@@ -10,7 +10,7 @@
 import { createSign } from 'node:crypto';
 import { Octokit } from '@octokit/rest';
 import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
-import type { ProviderResult } from './adapter.js';
+import type { ProviderCallContext, ProviderResult } from './adapter.js';
 
 const TIMEOUT_MS = 20_000;
 /** A workflow run list or a job list is tens of kB; a job's log can be large: read up to this much of it. */
@@ -22,7 +22,9 @@ const INLINE_TRIES = 2;
 /** GitHub's advice for a secondary limit that names no wait: "wait for at least one minute before retrying". */
 const SECONDARY_WAIT_MS = 60_000;
 
-type ProviderError = NonNullable<ProviderResult['error']>;
+export type ProviderError = NonNullable<ProviderResult['error']>;
+/** What a call outside a bridge action has (providerContextFor): the connector, its credential, the deps. */
+export type GithubContext = Pick<ProviderCallContext, 'connector' | 'secret' | 'deps'>;
 
 /** The SDK's fetch, done by the egress client (pinned resolver, range checks, limits), redirects followed by hand. */
 function egressFetchFor(allowPrivate: boolean) {
@@ -71,6 +73,14 @@ export function octokitFor(endpoint: string, auth: string, allowPrivate: boolean
       options.headers.accept = 'application/vnd.github+json, application/json;q=0.9';
   });
   return client;
+}
+
+/** A client for the connector with its token (or an App installation token made from its key). */
+export async function githubClient(ctx: GithubContext): Promise<Octokit> {
+  if (!ctx.secret) throw new TypeError('github: the connector has no credential (a token or a GitHub App key)');
+  const allowPrivate = ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS;
+  const token = await githubToken(ctx.connector.endpoint, ctx.secret, allowPrivate);
+  return octokitFor(ctx.connector.endpoint, token, allowPrivate);
 }
 
 /** A GitHub App credential as stored: `<appId>@<installationId>:<PEM private key>` (a `basic` credential). */

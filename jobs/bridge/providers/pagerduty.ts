@@ -9,7 +9,13 @@
  * (`invalid event`, with PagerDuty's errors); 429 and 5xx are retried later, as its documentation asks.
  */
 import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
-import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
+import {
+  failed,
+  invalidInput,
+  type ProviderAdapter,
+  type ProviderCallContext,
+  type ProviderResult,
+} from './adapter.js';
 
 const TIMEOUT_MS = 15_000;
 const ACTIONS = ['trigger', 'acknowledge', 'resolve'] as const;
@@ -19,12 +25,6 @@ const MAX_SUMMARY = 1024;
 const MAX_KEY = 255;
 
 type Obj = Record<string, unknown>;
-const failed = (code: string, message: string, transient: boolean, retryAfterMs?: number): ProviderResult => ({
-  status: 'failed',
-  providerRef: null,
-  answer: {},
-  error: { code, message, transient, ...(retryAfterMs ? { retryAfterMs } : {}) },
-});
 
 /** The Events v2 body for an `incident.page` input; a TypeError says what is wrong with the input. */
 export function pagerDutyEvent(input: Obj, routingKey: string): Obj {
@@ -63,8 +63,7 @@ async function page(input: Obj, ctx: ProviderCallContext): Promise<ProviderResul
   try {
     body = pagerDutyEvent(input, ctx.secret);
   } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    return failed('invalidInput', err.message, false);
+    return invalidInput(err);
   }
   let res;
   try {

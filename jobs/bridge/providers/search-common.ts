@@ -3,7 +3,7 @@
  * every one of them gives (candidate pages, each with the provider that found it), and how HTTP failures map
  * (401/403 the credential, 429 with Retry-After, 5xx transient).
  */
-import type { ProviderResult } from './adapter.js';
+import { failed, type ProviderResult } from './adapter.js';
 
 export interface SearchHit {
   url: string;
@@ -26,12 +26,8 @@ export function searchInput(input: Record<string, unknown>): SearchInput {
   return { query, count };
 }
 
-export const failed = (code: string, message: string, transient: boolean, retryAfterMs?: number): ProviderResult => ({
-  status: 'failed',
-  providerRef: null,
-  answer: {},
-  error: { code, message, transient, ...(retryAfterMs !== undefined ? { retryAfterMs } : {}) },
-});
+/** Every adapter's failed answer (adapter.ts), offered here with the rest the search adapters share. */
+export { failed };
 
 /** Retry-After as ms: delta-seconds or an HTTP date; `fallback` when absent or unreadable. */
 export function retryAfterMs(value: string | undefined, fallback: number): number {
