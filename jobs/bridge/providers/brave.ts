@@ -5,35 +5,20 @@
  * plan), 422 (a query it refuses), 429 with `X-RateLimit-Reset` / Retry-After (per-second or monthly quota).
  * Brave publishes no official Node SDK, so this is a small client over the egress client.
  */
-import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
-import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
-import { failed, hits, httpFailure, searchInput, succeeded, text, type SearchHit } from './search-common.js';
+import type { EgressResponse } from '../../../shared/http/egress.js';
+import type { ProviderAdapter, ProviderResult } from './adapter.js';
+import {
+  hits,
+  httpFailure,
+  searchAdapter,
+  searchGet,
+  succeeded,
+  text,
+  type SearchHit,
+  type SearchInput,
+} from './search-common.js';
 
-async function search(input: Record<string, unknown>, ctx: ProviderCallContext): Promise<ProviderResult> {
-  if (!ctx.secret)
-    return failed('noCredential', 'brave: the connector has no credential (the subscription token)', false);
-  let q;
-  try {
-    q = searchInput(input);
-  } catch (err) {
-    return failed('invalidInput', (err as Error).message, false);
-  }
-  const url = new URL(`${ctx.connector.endpoint.replace(/\/+$/, '')}/res/v1/web/search`);
-  url.search = new URLSearchParams({ q: q.query, count: String(q.count), safesearch: 'moderate' }).toString();
-  let res;
-  try {
-    res = await egressFetch(ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS, url.href, {
-      headers: { accept: 'application/json', 'x-subscription-token': ctx.secret },
-      signal: ctx.signal,
-      timeoutMs: 15_000,
-      maxBytes: 2 * 1024 * 1024,
-      oversize: 'refuse',
-    });
-  } catch (err) {
-    if (ctx.signal?.aborted) throw err;
-    if (err instanceof EgressRefused) return failed('egressRefused', `Brave endpoint refused: ${err.message}`, false);
-    return failed('connection', 'Brave Search could not be reached', true);
-  }
+function answer(q: SearchInput, res: EgressResponse): ProviderResult {
   let body: Record<string, unknown> = {};
   try {
     body = JSON.parse(res.text) as Record<string, unknown>;
@@ -56,11 +41,18 @@ async function search(input: Record<string, unknown>, ctx: ProviderCallContext):
   return succeeded('brave', q.query, hits(found, q.count));
 }
 
-export const braveAdapter: ProviderAdapter = {
-  kind: 'brave',
-  capabilities: ['search.web'],
-  async call(capability, input, ctx) {
-    if (capability !== 'search.web') throw new TypeError(`brave does not do ${capability}`);
-    return search(input, ctx);
-  },
-};
+export const braveAdapter: ProviderAdapter = searchAdapter(
+  'brave',
+  (q, ctx) =>
+    searchGet(
+      ctx,
+      {
+        provider: 'Brave Search',
+        path: '/res/v1/web/search',
+        params: { q: q.query, count: String(q.count), safesearch: 'moderate' },
+        headers: { 'x-subscription-token': ctx.secret! },
+      },
+      (res) => answer(q, res),
+    ),
+  'the subscription token',
+);

@@ -3,7 +3,15 @@
  * every one of them gives (candidate pages, each with the provider that found it), and how HTTP failures map
  * (401/403 the credential, 429 with Retry-After, 5xx transient).
  */
-import { failed, type ProviderResult } from './adapter.js';
+import { egressFetch, EgressRefused, type EgressResponse } from '../../../shared/http/egress.js';
+import {
+  failed,
+  invalidInput,
+  type ProviderAdapter,
+  type ProviderCallContext,
+  type ProviderResult,
+} from './adapter.js';
+import type { ProviderKind } from './kinds.js';
 
 export interface SearchHit {
   url: string;
@@ -67,5 +75,61 @@ export const succeeded = (provider: string, query: string, found: SearchHit[]): 
   providerRef: null,
   answer: { provider, query, results: found },
 });
+
+/**
+ * A search provider's adapter: `search.web` only; a connector without the credential the provider needs (`credential`
+ * names it) and a bad input are clear failures before anything is sent.
+ */
+export function searchAdapter(
+  kind: ProviderKind,
+  search: (q: SearchInput, ctx: ProviderCallContext) => Promise<ProviderResult>,
+  credential?: string,
+): ProviderAdapter {
+  return {
+    kind,
+    capabilities: ['search.web'],
+    async call(capability, input, ctx) {
+      if (capability !== 'search.web') throw new TypeError(`${kind} does not do ${capability}`);
+      if (credential && !ctx.secret)
+        return failed('noCredential', `${kind}: the connector has no credential (${credential})`, false);
+      let q;
+      try {
+        q = searchInput(input);
+      } catch (err) {
+        return invalidInput(err);
+      }
+      return search(q, ctx);
+    },
+  };
+}
+
+/**
+ * `GET {endpoint}{path}?{params}` through the egress client, its answer read by `read`; a refused endpoint or no
+ * connection is the adapter's failure (`provider` names it), a cancel rethrown.
+ */
+export async function searchGet(
+  ctx: ProviderCallContext,
+  request: { provider: string; path: string; params: Record<string, string>; headers: Record<string, string> },
+  read: (res: EgressResponse) => ProviderResult,
+): Promise<ProviderResult> {
+  const url = new URL(`${ctx.connector.endpoint.replace(/\/+$/, '')}${request.path}`);
+  url.search = new URLSearchParams(request.params).toString();
+  let res;
+  try {
+    res = await egressFetch(ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS, url.href, {
+      headers: { accept: 'application/json', ...request.headers },
+      signal: ctx.signal,
+      timeoutMs: 15_000,
+      maxBytes: 2 * 1024 * 1024,
+      oversize: 'refuse',
+    });
+  } catch (err) {
+    if (ctx.signal?.aborted) throw err;
+    if (err instanceof EgressRefused)
+      return failed('egressRefused', `${request.provider} endpoint refused: ${err.message}`, false);
+    return failed('connection', `${request.provider} could not be reached`, true);
+  }
+  return read(res);
+}
 
 export const text = (v: unknown) => (typeof v === 'string' ? v.replace(/<[^>]*>/g, '').trim() : '');

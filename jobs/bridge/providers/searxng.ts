@@ -5,38 +5,21 @@
  * own; an instance behind a reverse proxy that asks for one gets the connector's credential as a bearer token or
  * basic auth. SearXNG publishes no SDK, so this is a small client over the egress client.
  */
-import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
+import type { EgressResponse } from '../../../shared/http/egress.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
-import { failed, hits, httpFailure, searchInput, succeeded, text, type SearchHit } from './search-common.js';
+import {
+  failed,
+  hits,
+  httpFailure,
+  searchAdapter,
+  searchGet,
+  succeeded,
+  text,
+  type SearchHit,
+  type SearchInput,
+} from './search-common.js';
 
-async function search(input: Record<string, unknown>, ctx: ProviderCallContext): Promise<ProviderResult> {
-  let q;
-  try {
-    q = searchInput(input);
-  } catch (err) {
-    return failed('invalidInput', (err as Error).message, false);
-  }
-  const url = new URL(`${ctx.connector.endpoint.replace(/\/+$/, '')}/search`);
-  url.search = new URLSearchParams({ q: q.query, format: 'json', categories: 'general', safesearch: '1' }).toString();
-  const headers: Record<string, string> = { accept: 'application/json' };
-  const type = ctx.connector.credential?.type;
-  if (ctx.secret)
-    headers.authorization =
-      type === 'basic' ? `Basic ${Buffer.from(ctx.secret).toString('base64')}` : `Bearer ${ctx.secret}`;
-  let res;
-  try {
-    res = await egressFetch(ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS, url.href, {
-      headers,
-      signal: ctx.signal,
-      timeoutMs: 15_000,
-      maxBytes: 2 * 1024 * 1024,
-      oversize: 'refuse',
-    });
-  } catch (err) {
-    if (ctx.signal?.aborted) throw err;
-    if (err instanceof EgressRefused) return failed('egressRefused', `SearXNG endpoint refused: ${err.message}`, false);
-    return failed('connection', 'SearXNG could not be reached', true);
-  }
+function answer(q: SearchInput, res: EgressResponse): ProviderResult {
   if (res.status !== 200) return httpFailure('SearXNG', res.status, '', res.headers['retry-after']);
   let body: { results?: unknown };
   try {
@@ -50,11 +33,22 @@ async function search(input: Record<string, unknown>, ctx: ProviderCallContext):
   return succeeded('searxng', q.query, hits(found, q.count));
 }
 
-export const searxngAdapter: ProviderAdapter = {
-  kind: 'searxng',
-  capabilities: ['search.web'],
-  async call(capability, input, ctx) {
-    if (capability !== 'search.web') throw new TypeError(`searxng does not do ${capability}`);
-    return search(input, ctx);
-  },
-};
+/** The instance's own credential, if its reverse proxy asks for one: basic auth, else a bearer token. */
+function authorization(ctx: ProviderCallContext): Record<string, string> {
+  if (!ctx.secret) return {};
+  const basic = ctx.connector.credential?.type === 'basic';
+  return { authorization: basic ? `Basic ${Buffer.from(ctx.secret).toString('base64')}` : `Bearer ${ctx.secret}` };
+}
+
+export const searxngAdapter: ProviderAdapter = searchAdapter('searxng', (q, ctx) =>
+  searchGet(
+    ctx,
+    {
+      provider: 'SearXNG',
+      path: '/search',
+      params: { q: q.query, format: 'json', categories: 'general', safesearch: '1' },
+      headers: authorization(ctx),
+    },
+    (res) => answer(q, res),
+  ),
+);

@@ -13,7 +13,16 @@ import { getJson } from 'serpapi';
 import { isBlockedAddress } from '../../../shared/http/egress.js';
 import { pinnedLookup, REFUSED_TARGET } from '../../../shared/http/pinned-dns.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
-import { failed, hits, httpFailure, searchInput, succeeded, text, type SearchHit } from './search-common.js';
+import {
+  failed,
+  hits,
+  httpFailure,
+  searchAdapter,
+  succeeded,
+  text,
+  type SearchHit,
+  type SearchInput,
+} from './search-common.js';
 
 const TIMEOUT_MS = 20_000;
 
@@ -47,14 +56,7 @@ class EndpointAgent extends https.Agent {
   }
 }
 
-async function search(input: Record<string, unknown>, ctx: ProviderCallContext): Promise<ProviderResult> {
-  if (!ctx.secret) return failed('noCredential', 'serpapi: the connector has no credential (the API key)', false);
-  let q;
-  try {
-    q = searchInput(input);
-  } catch (err) {
-    return failed('invalidInput', (err as Error).message, false);
-  }
+async function search(q: SearchInput, ctx: ProviderCallContext): Promise<ProviderResult> {
   const target = new URL(ctx.connector.endpoint);
   // An address literal never reaches the lookup (the socket connects to it directly): judged here, as egressFetch does.
   const literal = target.hostname.replace(/^\[|\]$/g, '');
@@ -69,7 +71,7 @@ async function search(input: Record<string, unknown>, ctx: ProviderCallContext):
       engine: 'google_shopping',
       q: q.query,
       num: q.count,
-      api_key: ctx.secret,
+      api_key: ctx.secret!,
       timeout: TIMEOUT_MS,
       requestOptions: { agent, headers: { host: target.host } },
     });
@@ -110,11 +112,4 @@ async function search(input: Record<string, unknown>, ctx: ProviderCallContext):
   return succeeded('serpapi', q.query, hits(found, q.count));
 }
 
-export const serpApiAdapter: ProviderAdapter = {
-  kind: 'serpapi',
-  capabilities: ['search.web'],
-  async call(capability, input, ctx) {
-    if (capability !== 'search.web') throw new TypeError(`serpapi does not do ${capability}`);
-    return search(input, ctx);
-  },
-};
+export const serpApiAdapter: ProviderAdapter = searchAdapter('serpapi', search, 'the API key');

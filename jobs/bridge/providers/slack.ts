@@ -20,8 +20,9 @@ import {
   WebClient,
   type Logger,
 } from '@slack/web-api';
-import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
+import { EgressRefused } from '../../../shared/http/egress.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
+import { egressFetchFor } from './sdk-fetch.js';
 import { slackCallbackAnswer, slackEvents, verifySlack, type SlackCallbackAnswer } from './slack-callbacks.js';
 
 const TIMEOUT_MS = 20_000;
@@ -29,24 +30,6 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 const MAX_BUTTONS = 5;
 
 type ProviderError = NonNullable<ProviderResult['error']>;
-
-/** The SDK's fetch, done by the egress client: the same pinned resolver, range checks and limits as every call. */
-function egressFetchFor(allowPrivate: boolean) {
-  return async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
-    const res = await egressFetch(allowPrivate, String(url), {
-      method: (init?.method ?? 'POST') as 'POST',
-      headers,
-      body: typeof init?.body === 'string' ? init.body : undefined,
-      signal: init?.signal ?? undefined,
-      timeoutMs: TIMEOUT_MS,
-      maxBytes: MAX_ANSWER_BYTES,
-      oversize: 'refuse',
-    });
-    return new Response(new Uint8Array(res.body), { status: res.status, headers: res.headers });
-  };
-}
 
 /** The SDK logs through this: nothing (its debug lines would carry request bodies; failures are answered). */
 const quiet: Logger = {
@@ -63,7 +46,10 @@ const quiet: Logger = {
 export function slackClient(endpoint: string, token: string, allowPrivate: boolean): WebClient {
   return new WebClient(token, {
     slackApiUrl: endpoint.endsWith('/') ? endpoint : `${endpoint}/`,
-    fetch: egressFetchFor(allowPrivate) as unknown as typeof fetch,
+    fetch: egressFetchFor(allowPrivate, {
+      timeoutMs: TIMEOUT_MS,
+      maxBytes: MAX_ANSWER_BYTES,
+    }) as unknown as typeof fetch,
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: TIMEOUT_MS,

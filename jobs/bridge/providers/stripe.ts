@@ -6,9 +6,10 @@
  * carries the caller's idempotency key, so a retried charge is one PaymentIntent.
  */
 import Stripe from 'stripe';
-import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
+import { EgressRefused } from '../../../shared/http/egress.js';
 import type { ConnectorRow } from '../connectors-repository.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderCallback, ProviderResult } from './adapter.js';
+import { egressFetchFor } from './sdk-fetch.js';
 
 /** Stripe's replay window for `Stripe-Signature` (its SDK's default, and what its docs tell endpoints to use). */
 export const STRIPE_SIGNATURE_TOLERANCE_S = 300;
@@ -18,27 +19,6 @@ const TIMEOUT_MS = 20_000;
 /** A PaymentIntent with its charges is a few kB; anything near this is not an answer we read. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
-/** The SDK's fetch, done by the egress client: the same pinned resolver, range checks and limits as every call. */
-function egressFetchFor(allowPrivate: boolean) {
-  return async (url: string | URL, init?: RequestInit): Promise<Response> => {
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((value, key) => (headers[key] = value));
-    const res = await egressFetch(allowPrivate, String(url), {
-      method: (init?.method ?? 'GET') as 'GET' | 'POST',
-      headers,
-      body: typeof init?.body === 'string' ? init.body : undefined,
-      signal: init?.signal ?? undefined,
-      timeoutMs: TIMEOUT_MS,
-      maxBytes: MAX_ANSWER_BYTES,
-      oversize: 'refuse',
-    });
-    return new Response(res.status === 204 ? null : new Uint8Array(res.body), {
-      status: res.status,
-      headers: res.headers,
-    });
-  };
-}
-
 /** A client for the connector: its endpoint as host, port and protocol, its secret key, the egress client. */
 export function stripeClient(connector: Pick<ConnectorRow, 'endpoint'>, secret: string, allowPrivate: boolean): Stripe {
   const url = new URL(connector.endpoint);
@@ -46,7 +26,9 @@ export function stripeClient(connector: Pick<ConnectorRow, 'endpoint'>, secret: 
     host: url.hostname,
     port: url.port || (url.protocol === 'http:' ? 80 : 443),
     protocol: url.protocol === 'http:' ? 'http' : 'https',
-    httpClient: Stripe.createFetchHttpClient(egressFetchFor(allowPrivate) as typeof fetch),
+    httpClient: Stripe.createFetchHttpClient(
+      egressFetchFor(allowPrivate, { timeoutMs: TIMEOUT_MS, maxBytes: MAX_ANSWER_BYTES }) as typeof fetch,
+    ),
     maxNetworkRetries: MAX_NETWORK_RETRIES,
     timeout: TIMEOUT_MS,
     telemetry: false,
