@@ -58,20 +58,27 @@ async function verifyingSecret(deps: Deps, accountId: string, connector: Connect
   return opened ? adapter.signingSecretFromCredential(opened) : null;
 }
 
-/** What a verified callback changes, event by event: an action's delivery, a reply to its mission (and its thread). */
+/**
+ * What a verified callback changes, event by event: an action's delivery, a reply to its mission (and its thread).
+ * `found`: the action the reply answers when the caller looked it up already (undefined: look it up here).
+ */
 async function reconcileEvent(
   deps: Deps,
   accountId: string,
   connector: ConnectorRow,
   event: ProviderEvent,
   callbackId: string,
+  found?: ActionRow | null,
 ): Promise<Record<string, unknown>> {
   if (event.kind === 'deliveryStatus')
     return moveActionByCallback(deps, accountId, connector, { providerRef: event.providerRef }, event.status);
   // A reply that names what it answers (a call's SID, an email's In-Reply-To, a Slack thread) finds its action.
-  const action = event.inReplyTo
-    ? await actionByProviderRef(deps.db, accountId, connector.connector_id, event.inReplyTo)
-    : null;
+  const action =
+    found !== undefined
+      ? found
+      : event.inReplyTo
+        ? await actionByProviderRef(deps.db, accountId, connector.connector_id, event.inReplyTo)
+        : null;
   const out: Record<string, unknown> = {};
   if (action?.thread_id) {
     const tp = await insertTouchpoint(deps.db, {
@@ -230,8 +237,13 @@ export async function ingestProviderCallback(
   const row = inserted ?? (await callbackByExternalId(deps.db, accountId, connector.connector_id, externalId))!;
   // A callback stored by an attempt that died before reconciling is reconciled by its redelivery.
   if (!inserted && row.reconciled_at) return { row, duplicate: true, reply };
+  // The reply that named its action has it already, with the thread threadOf gave it: not read a second time.
+  const answered = action ? { ...action, thread_id: threadId } : null;
   const results = [];
-  for (const event of events) results.push(await reconcileEvent(deps, accountId, connector, event, row.id));
+  for (const event of events)
+    results.push(
+      await reconcileEvent(deps, accountId, connector, event, row.id, event === named ? answered : undefined),
+    );
   const reconciliation =
     results.length === 1 ? results[0]! : { result: results.length ? 'several' : 'stored', results };
   return { row: await markReconciled(deps.db, row.id, reconciliation), duplicate: !inserted, reply };
