@@ -33,7 +33,7 @@ export { providerCallbackUrl } from './providers/callback-url.js';
 export { readStepRequest } from './step-logic.js';
 export { intentOutcome, paymentIntentNow, paymentMethodOwner, refundOutcome } from './providers/stripe.js';
 export { ACTIONS } from './machines.js';
-export { providerContextFor } from './provider-context.js';
+export { providerContextFor, providerContextOf } from './provider-context.js';
 export { CHROMIUM_FLAGS } from './portal/browser.js';
 export type { SearchHit } from './providers/search-common.js';
 export { findDispatchedRun, repoOf } from './providers/github.js';

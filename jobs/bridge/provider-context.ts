@@ -19,7 +19,25 @@ export async function providerContextFor(
   kind: string,
   via: string,
 ): Promise<{ ctx: ProviderCallContext; connector: ConnectorRow } | { error: Failure }> {
-  const connector = await getConnector(deps.db, accountId, connectorId);
+  return providerContextOf(
+    deps,
+    accountId,
+    await getConnector(deps.db, accountId, connectorId),
+    connectorId,
+    kind,
+    via,
+  );
+}
+
+/** As providerContextFor, for a connector the caller has read already (null: gone). */
+export async function providerContextOf(
+  deps: Pick<Deps, 'config' | 'db' | 'redis' | 'log'>,
+  accountId: string,
+  connector: ConnectorRow | null,
+  connectorId: string,
+  kind: string,
+  via: string,
+): Promise<{ ctx: ProviderCallContext; connector: ConnectorRow } | { error: Failure }> {
   if (!connector || connector.status === 'disabled')
     return {
       error: { code: 'connectorGone', message: `connector ${connectorId} is gone or disabled`, transient: false },

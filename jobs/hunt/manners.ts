@@ -22,7 +22,8 @@ type MannerDeps = Pick<Deps, 'db' | 'redis' | 'config'>;
 const ROBOTS_TTL_S = 3600;
 const ROBOTS_MAX_BYTES = 512 * 1024;
 const key = (deps: Pick<Deps, 'config'>, what: string) => `${deps.config.QUEUE_PREFIX}:hunt:${what}`;
-const sleep = (ms: number, signal?: AbortSignal) =>
+/** Waits `ms`; an abort rejects at once with the signal's own reason (a step's cancel surfaces unchanged). */
+export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
     const onAbort = () => (clearTimeout(t), reject(signal!.reason));
     const t = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms);

@@ -1,5 +1,6 @@
 import type { Deps } from '../../shared/deps.js';
-import { adapterFor, connectorsWithCapability, providerContextFor, type SearchHit } from '../bridge/index.js';
+import { adapterFor, connectorsWithCapability, providerContextOf, type SearchHit } from '../bridge/index.js';
+import { sleep } from './manners.js';
 import type { PageToRead } from './web-source.js';
 
 /**
@@ -23,12 +24,6 @@ export const CONFIGURE_SEARCH =
   '["search.web"], endpoint, credential}); or give product pages in `urls`';
 
 type SearchDeps = Pick<Deps, 'db' | 'config' | 'redis' | 'log'>;
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const onAbort = () => (clearTimeout(t), reject(signal!.reason));
-    const t = setTimeout(() => (signal?.removeEventListener('abort', onAbort), resolve()), ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 
 export interface Discovery {
   pages: PageToRead[];
@@ -59,7 +54,14 @@ async function askSource(
       },
     };
   const started = Date.now();
-  const opened = await providerContextFor(deps, accountId, connector.connector_id, connector.kind, 'hunt.search');
+  const opened = await providerContextOf(
+    deps,
+    accountId,
+    connector,
+    connector.connector_id,
+    connector.kind,
+    'hunt.search',
+  );
   if ('error' in opened)
     return { name, found: [], telemetry: { status: 'failed', code: opened.error.code, error: opened.error.message } };
   const adapter = adapterFor(connector.kind)!;
