@@ -1,6 +1,6 @@
 import { actionRunner, api, when, ZONE } from './api';
 import { eventsOf, useResource } from './live';
-import { ErrorLine, formValues, Status, Table } from './ui';
+import { ErrorLine, formValues, PauseResume, Status, Table } from './ui';
 
 export type Schedule = {
   scheduleId: string;
@@ -18,15 +18,12 @@ export function scheduleActions(act: ReturnType<typeof actionRunner>) {
   const post = (s: Schedule, what: string) => act(() => api('POST', `/v1/schedules/${s.scheduleId}/${what}`, {}));
   return (s: Schedule) => (
     <>
-      {s.status === 'active' ? (
-        <button type="button" onClick={() => post(s, 'pause')} aria-label={`Pause ${s.name}`}>
-          Pause
-        </button>
-      ) : (
-        <button type="button" onClick={() => post(s, 'resume')} aria-label={`Resume ${s.name}`}>
-          Resume
-        </button>
-      )}{' '}
+      <PauseResume
+        active={s.status === 'active'}
+        name={s.name}
+        pause={() => post(s, 'pause')}
+        resume={() => post(s, 'resume')}
+      />{' '}
       <button type="button" onClick={() => post(s, 'trigger')} aria-label={`Run now: ${s.name}`}>
         Run now
       </button>

@@ -1,6 +1,6 @@
 import { actionRunner, api, when } from './api';
 import { eventsOf, useResource } from './live';
-import { ErrorLine, formValues, Status, Table } from './ui';
+import { ErrorLine, formValues, PauseResume, Status, Table } from './ui';
 
 type Rule = {
   ruleId: string;
@@ -67,15 +67,12 @@ export default function SignalRulesPage() {
             '',
             (r) => (
               <>
-                {r.status === 'active' ? (
-                  <button type="button" onClick={() => setStatus(r, 'paused')} aria-label={`Pause ${r.name}`}>
-                    Pause
-                  </button>
-                ) : (
-                  <button type="button" onClick={() => setStatus(r, 'active')} aria-label={`Resume ${r.name}`}>
-                    Resume
-                  </button>
-                )}{' '}
+                <PauseResume
+                  active={r.status === 'active'}
+                  name={r.name}
+                  pause={() => setStatus(r, 'paused')}
+                  resume={() => setStatus(r, 'active')}
+                />{' '}
                 <button type="button" onClick={() => remove(r)} aria-label={`Delete ${r.name}`}>
                   Delete
                 </button>

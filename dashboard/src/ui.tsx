@@ -69,6 +69,16 @@ export function BackLink({ href, label }: { href: string; label: string }) {
   );
 }
 
+/** Pause while active, Resume otherwise; `name` (the row's) labels the button for screen readers. */
+export function PauseResume(props: { active: boolean; name?: string; pause: () => void; resume: () => void }) {
+  const [label, onClick] = props.active ? ['Pause', props.pause] : ['Resume', props.resume];
+  return (
+    <button type="button" onClick={onClick} aria-label={props.name && `${label} ${props.name}`}>
+      {label}
+    </button>
+  );
+}
+
 /** Form values as strings, without the empty ones. */
 export function formValues(e: Event): Record<string, string> {
   e.preventDefault();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { actionRunner, api, when } from './api';
-import { ErrorLine, Table } from './ui';
+import { ErrorLine, PauseResume, Table } from './ui';
 
 type Subscription = {
   subscriptionId: string;
@@ -80,16 +80,13 @@ export default function WebhooksPage() {
           ['Status', (s) => s.status],
           [
             '',
-            (s) =>
-              s.status === 'active' ? (
-                <button type="button" onClick={() => setStatus(s, 'paused')}>
-                  Pause
-                </button>
-              ) : (
-                <button type="button" onClick={() => setStatus(s, 'active')}>
-                  Resume
-                </button>
-              ),
+            (s) => (
+              <PauseResume
+                active={s.status === 'active'}
+                pause={() => setStatus(s, 'paused')}
+                resume={() => setStatus(s, 'active')}
+              />
+            ),
           ],
         ]}
       />

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
 import { member, ownerOf } from '../support/approvers.js';
 import { seedCatalog } from '../support/runs.js';
+import { openSse } from '../support/sse.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
 
@@ -240,23 +241,12 @@ describe('inbox API: list, item, assign, claim, release, answer, files, notifica
 
   it('GET /v1/inbox/events streams the inbox: ready with the items, then a change; 401 without a token', async () => {
     assert.equal((await call('GET', '/v1/inbox/events')).status, 401);
-    const ac = new AbortController();
-    const res = await fetch(`${harness.url}/v1/inbox/events`, {
-      headers: { authorization: `Bearer ${a.token}`, accept: 'text/event-stream' },
-      signal: ac.signal,
-    });
-    assert.equal(res.status, 200);
-    assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/);
-    const reader = res.body!.getReader();
-    let text = '';
-    const until = async (re: RegExp) => {
-      while (!re.test(text)) text += new TextDecoder().decode((await reader.read()).value);
-    };
-    await until(/event: ready\n/);
-    assert.ok(text.includes(missionId), 'the open items are in ready');
+    const stream = await openSse('/v1/inbox/events', a.token);
+    await stream.until((f) => f.event === 'ready');
+    assert.ok(stream.text.includes(missionId), 'the open items are in ready');
     await call('POST', `/v1/inbox/${missionId}/claim`, a.token);
-    await until(/event: item\.changed\n/);
-    assert.match(text, new RegExp(`"itemId":"${missionId}"`));
-    ac.abort();
+    await stream.until((f) => f.event === 'item.changed');
+    assert.match(stream.text, new RegExp(`"itemId":"${missionId}"`));
+    stream.close();
   });
 });

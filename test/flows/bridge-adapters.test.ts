@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { sweepActions } from '../../jobs/bridge/action-jobs.js';
 import { newWebhookSecret } from '../../jobs/events/logic.js';
 import { BRIDGE_ACTIONS_QUEUE } from '../../shared/queues.js';
+import { providerConnector } from '../support/bridge.js';
 import { harness, type ApiResponse } from '../support/harness.js';
 import { daytimeOutreach } from '../support/outreach.js';
 import { until } from '../support/receiver.js';
@@ -56,24 +57,33 @@ describe('bridge actions through provider adapters', function () {
     return made.body.action;
   };
 
+  /** A slack connector at the provider, without a credential, doing only `cap`. */
+  const bareConnector = async (connectorId: string, cap: string) => {
+    const made = await call('POST', '/v1/bridge/connectors', {
+      connectorId,
+      kind: 'slack',
+      caps: [cap],
+      endpoint: provider.url,
+    });
+    assert.equal(made.status, 201, made.text);
+  };
+
   before(async () => {
     provider = await startTestProvider('slack', behaviour);
     a = await harness.account();
-    const stored = await call('POST', '/v1/bridge/credentials', {
-      name: 'slack-bot',
-      kind: 'bearer',
-      value: credential,
-    });
-    assert.equal(stored.status, 201, stored.text);
-    const made = await call('POST', '/v1/bridge/connectors', {
-      connectorId: 'slack-test',
-      kind: 'slack',
-      caps: ['msg.chat', 'msg.sms'],
-      endpoint: provider.url,
-      credential: { type: 'bearer', tokenRef: 'cred:slack-bot' },
-      signingSecret: secret,
-    });
-    assert.equal(made.status, 201, made.text);
+    responses.push(
+      ...(await providerConnector(
+        a.token,
+        { name: 'slack-bot', kind: 'bearer', value: credential },
+        {
+          connectorId: 'slack-test',
+          kind: 'slack',
+          caps: ['msg.chat', 'msg.sms'],
+          endpoint: provider.url,
+          signingSecret: secret,
+        },
+      )),
+    );
   });
   after(() => provider.stop());
 
@@ -175,13 +185,7 @@ describe('bridge actions through provider adapters', function () {
 
   it('a capability the adapter does not do fails without a call, naming what it does', async () => {
     const before = provider.hits.length;
-    const made = await call('POST', '/v1/bridge/connectors', {
-      connectorId: 'slack-voice',
-      kind: 'slack',
-      caps: ['msg.voice'],
-      endpoint: provider.url,
-    });
-    assert.equal(made.status, 201, made.text);
+    await bareConnector('slack-voice', 'msg.voice');
     const action = (
       await call('POST', '/v1/bridge/actions', {
         connectorId: 'slack-voice',
@@ -197,13 +201,7 @@ describe('bridge actions through provider adapters', function () {
 
   it('a pay.* capability never reaches an adapter from a bridge action: money moves only under a mandate', async () => {
     const before = provider.hits.length;
-    const made = await call('POST', '/v1/bridge/connectors', {
-      connectorId: 'slack-charge',
-      kind: 'slack',
-      caps: ['pay.charge'],
-      endpoint: provider.url,
-    });
-    assert.equal(made.status, 201, made.text);
+    await bareConnector('slack-charge', 'pay.charge');
     const created = await call('POST', '/v1/bridge/actions', {
       connectorId: 'slack-charge',
       capability: 'pay.charge',

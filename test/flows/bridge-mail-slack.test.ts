@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { providerConnector } from '../support/bridge.js';
 import { harness, type ApiResponse } from '../support/harness.js';
 import { until } from '../support/receiver.js';
 import { startSlackFake, type SlackFake } from '../support/slack-fake.js';
@@ -48,36 +49,19 @@ describe('bridge actions by email (SMTP) and Slack, through the real adapters', 
     smtp = await startSmtpServer({ users: { 'bot@mail.example.org': password } });
     slack = await startSlackFake({ token: botToken });
     a = await harness.account();
-    for (const [path, body] of [
-      [
-        '/v1/bridge/credentials',
-        { name: 'smtp-login', kind: 'basic', value: { username: 'bot@mail.example.org', password } },
-      ],
-      ['/v1/bridge/credentials', { name: 'slack-bot', kind: 'bearer', value: botToken }],
-      [
-        '/v1/bridge/connectors',
-        {
-          connectorId: 'mail',
-          kind: 'smtp',
-          caps: ['msg.email'],
-          endpoint: smtp.url,
-          credential: { type: 'basic', tokenRef: 'cred:smtp-login' },
-        },
-      ],
-      [
-        '/v1/bridge/connectors',
-        {
-          connectorId: 'team-slack',
-          kind: 'slack',
-          caps: ['msg.chat'],
-          endpoint: slack.url,
-          credential: { type: 'bearer', tokenRef: 'cred:slack-bot' },
-        },
-      ],
-    ] as const) {
-      const made = await call('POST', path, body);
-      assert.equal(made.status, 201, made.text);
-    }
+    const smtpLogin = { username: 'bot@mail.example.org', password };
+    responses.push(
+      ...(await providerConnector(
+        a.token,
+        { name: 'smtp-login', kind: 'basic', value: smtpLogin },
+        { connectorId: 'mail', kind: 'smtp', caps: ['msg.email'], endpoint: smtp.url },
+      )),
+      ...(await providerConnector(
+        a.token,
+        { name: 'slack-bot', kind: 'bearer', value: botToken },
+        { connectorId: 'team-slack', kind: 'slack', caps: ['msg.chat'], endpoint: slack.url },
+      )),
+    );
   });
   after(async () => {
     await smtp?.stop();

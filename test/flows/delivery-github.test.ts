@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { followCiRuns } from '../../jobs/delivery/ci-follow.js';
+import { providerConnector } from '../support/bridge.js';
 import { harness } from '../support/harness.js';
 import { until } from '../support/receiver.js';
 import { member } from '../support/approvers.js';
@@ -24,22 +25,11 @@ describe('delivery runs deploy through GitHub Actions and follow the workflow ru
     gh = await startGithubFake({ token: TOKEN });
     ({ token, accountId } = await harness.account());
     approver = await member(accountId, 'approver');
-    const cred = await harness.call('POST', '/v1/bridge/credentials', {
+    await providerConnector(
       token,
-      body: { name: 'gh-token', kind: 'bearer', value: TOKEN },
-    });
-    assert.equal(cred.status, 201, cred.text);
-    const made = await harness.call('POST', '/v1/bridge/connectors', {
-      token,
-      body: {
-        connectorId: 'gh',
-        kind: 'github',
-        caps: ['ci.trigger', 'ci.rerun'],
-        endpoint: gh.url,
-        credential: { type: 'bearer', tokenRef: 'cred:gh-token' },
-      },
-    });
-    assert.equal(made.status, 201, made.text);
+      { name: 'gh-token', kind: 'bearer', value: TOKEN },
+      { connectorId: 'gh', kind: 'github', caps: ['ci.trigger', 'ci.rerun'], endpoint: gh.url },
+    );
     // The commit's CI is green: the gates are read from it (the caller's `artifacts` are ignored but for health).
     gh.state.checks.push(
       { name: 'build', status: 'completed', conclusion: 'success' },

@@ -6,6 +6,7 @@ import { createLogger } from '../../shared/log.js';
 import type { Stoppable } from '../../shared/lifecycle.js';
 import { startDelivery } from '../../workers/delivery.js';
 import { startDomainWorkers } from '../../workers/domains.js';
+import { providerConnector } from '../support/bridge.js';
 import { harness } from '../support/harness.js';
 import { member } from '../support/approvers.js';
 import { until } from '../support/receiver.js';
@@ -62,22 +63,12 @@ describe('inbox flow: approval and mission answered from the inbox, notification
     slack.users.set(approverEmail, 'U0APPROVER');
     const owner = (await harness.deps.db('members').where({ account_id: a.accountId, role: 'owner' }).first()).email;
     slack.users.set(owner, 'U0OWNER');
-    for (const [path, body] of [
-      ['/v1/bridge/credentials', { name: 'slack-bot', kind: 'bearer', value: botToken }],
-      [
-        '/v1/bridge/connectors',
-        {
-          connectorId: 'team-slack',
-          kind: 'slack',
-          caps: ['msg.chat'],
-          endpoint: slack.url,
-          credential: { type: 'bearer', tokenRef: 'cred:slack-bot' },
-        },
-      ],
-    ] as const) {
-      const made = await call('POST', path, a.token, body);
-      assert.equal(made.status, 201, made.text);
-    }
+    await providerConnector(
+      a.token,
+      { name: 'slack-bot', kind: 'bearer', value: botToken },
+      { connectorId: 'team-slack', kind: 'slack', caps: ['msg.chat'], endpoint: slack.url },
+      url,
+    );
   });
   after(async () => {
     for (const part of parts.reverse()) await part.stop().catch(() => undefined);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { providerConnector } from '../support/bridge.js';
 import { harness } from '../support/harness.js';
 import { until } from '../support/receiver.js';
 import { startPagerDutyFake, type PagerDutyFake } from '../support/pagerduty-fake.js';
@@ -50,33 +51,16 @@ describe('incidents: one incident per alert, paged once, status posted to chat, 
     pd = await startPagerDutyFake({ routingKey: ROUTING_KEY });
     slack = await startSlackFake({ token: BOT_TOKEN });
     ({ token } = await harness.account());
-    for (const [path, body] of [
-      ['/v1/bridge/credentials', { name: 'pd-routing', kind: 'bearer', value: ROUTING_KEY }],
-      ['/v1/bridge/credentials', { name: 'slack-bot', kind: 'bearer', value: BOT_TOKEN }],
-      [
-        '/v1/bridge/connectors',
-        {
-          connectorId: 'pd',
-          kind: 'pagerduty',
-          caps: ['incident.page'],
-          endpoint: pd.url,
-          credential: { type: 'bearer', tokenRef: 'cred:pd-routing' },
-        },
-      ],
-      [
-        '/v1/bridge/connectors',
-        {
-          connectorId: 'slack',
-          kind: 'slack',
-          caps: ['msg.chat'],
-          endpoint: slack.url,
-          credential: { type: 'bearer', tokenRef: 'cred:slack-bot' },
-        },
-      ],
-    ] as const) {
-      const made = await call('POST', path, body);
-      assert.equal(made.status, 201, made.text);
-    }
+    await providerConnector(
+      token,
+      { name: 'pd-routing', kind: 'bearer', value: ROUTING_KEY },
+      { connectorId: 'pd', kind: 'pagerduty', caps: ['incident.page'], endpoint: pd.url },
+    );
+    await providerConnector(
+      token,
+      { name: 'slack-bot', kind: 'bearer', value: BOT_TOKEN },
+      { connectorId: 'slack', kind: 'slack', caps: ['msg.chat'], endpoint: slack.url },
+    );
   });
   after(async () => {
     await pd?.stop();

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { harness } from '../support/harness.js';
 import { member } from '../support/approvers.js';
+import { until } from '../support/receiver.js';
 import { startKubeFake, type KubeFake } from '../support/kube-fake.js';
 
 /**
@@ -35,15 +36,15 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
       body: { credential: 'cred:staging-cluster', namespace: 'shop', deployment: 'web', ...body },
     });
 
-  async function until(token: string, runId: string, statuses: string[]): Promise<any> {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const res = await harness.call('GET', `/v1/runs/${runId}`, { token });
-      if (statuses.includes(res.body.run?.status)) return res.body.run;
-      if (Date.now() > deadline) throw new Error(`run ${runId} never reached ${statuses.join('/')}: ${res.text}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  /** The run once its status is one of `statuses`. */
+  const reached = async (token: string, runId: string, statuses: string[]): Promise<any> =>
+    (
+      await until(
+        () => harness.call('GET', `/v1/runs/${runId}`, { token }),
+        (res) => statuses.includes(res.body.run?.status),
+        30_000,
+      )
+    ).body.run;
 
   const memoryOfApp = () =>
     fake.deployment.spec.template.spec.containers.find((c: any) => c.name === 'app').resources.limits.memory;
@@ -86,7 +87,7 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
       body: { approved: true },
     });
     assert.ok([200, 202].includes(approved.status), approved.text);
-    const done = await until(a.token, started.body.runId, ['repaired', 'rolledBack', 'failed']);
+    const done = await reached(a.token, started.body.runId, ['repaired', 'rolledBack', 'failed']);
     assert.equal(done.status, 'repaired', JSON.stringify(done.result?.results?.kubernetes ?? done));
     assert.equal(memoryOfApp(), '1Gi');
     assert.equal(realPatches().length, 1);
@@ -106,7 +107,7 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
       token: a.approver.token,
       body: { approved: true },
     });
-    const done = await until(a.token, started.body.runId, ['repaired', 'rolledBack', 'failed']);
+    const done = await reached(a.token, started.body.runId, ['repaired', 'rolledBack', 'failed']);
     assert.equal(done.status, 'rolledBack', JSON.stringify(done.result ?? done));
     const out = done.result.results.kubernetes;
     assert.equal(out.rollout.phase, 'failed');
@@ -124,7 +125,7 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
       token: a.approver.token,
       body: { approved: false },
     });
-    const done = await until(a.token, started.body.runId, ['blocked', 'failed']);
+    const done = await reached(a.token, started.body.runId, ['blocked', 'failed']);
     assert.equal(done.status, 'blocked');
     assert.equal(realPatches().length, 0);
   });
@@ -132,7 +133,8 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
   it('a wrong token fails the run naming the refusal; no secret in the answer', async () => {
     const a = await setup({ server: fake.url, token: 'wrong-token-value-123' });
     const started = await start(a.token);
-    const done = started.body.status === 'failed' ? started.body : await until(a.token, started.body.runId, ['failed']);
+    const done =
+      started.body.status === 'failed' ? started.body : await reached(a.token, started.body.runId, ['failed']);
     const text = JSON.stringify(done);
     assert.match(text, /refused the credential \(401 Unauthorized\)/);
     assert.doesNotMatch(text, /wrong-token-value-123/);
@@ -147,7 +149,8 @@ describe('kubernetes repair through the Kubernetes API (HTTP → queue → worke
     assert.equal(cross.status, 422, cross.text);
     assert.equal(cross.body.details.problem, 'credentialUnavailable');
     const missing = await start(a.token, { deployment: 'nope' });
-    const done = missing.body.status === 'failed' ? missing.body : await until(a.token, missing.body.runId, ['failed']);
+    const done =
+      missing.body.status === 'failed' ? missing.body : await reached(a.token, missing.body.runId, ['failed']);
     assert.match(JSON.stringify(done), /not found/);
   });
 });

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { mailgunSignature } from '../../jobs/bridge/providers/smtp-inbound.js';
+import { providerConnector } from '../support/bridge.js';
 import { harness } from '../support/harness.js';
 import { daytimeOutreach } from '../support/outreach.js';
 import { until } from '../support/receiver.js';
@@ -35,45 +36,19 @@ describe('a run reaches a person by email or Slack and resumes from the reply', 
   /** An account with one connector for the capability (so it is the default), signing secret set. */
   async function accountWith(kind: 'smtp' | 'slack') {
     const acct = await harness.account();
-    const call = (path: string, body: unknown) => harness.call('POST', path, { token: acct.token, body });
-    const setup: Array<[string, unknown]> =
-      kind === 'smtp'
-        ? [
-            [
-              '/v1/bridge/credentials',
-              { name: 'smtp', kind: 'basic', value: { username: 'bot@mail.example.org', password } },
-            ],
-            [
-              '/v1/bridge/connectors',
-              {
-                connectorId: 'mail',
-                kind: 'smtp',
-                caps: ['msg.email'],
-                endpoint: smtp.url,
-                credential: { type: 'basic', tokenRef: 'cred:smtp' },
-                signingSecret: mailgunKey,
-              },
-            ],
-          ]
-        : [
-            ['/v1/bridge/credentials', { name: 'slack', kind: 'bearer', value: botToken }],
-            [
-              '/v1/bridge/connectors',
-              {
-                connectorId: 'team-slack',
-                kind: 'slack',
-                caps: ['msg.chat'],
-                endpoint: slack.url,
-                credential: { type: 'bearer', tokenRef: 'cred:slack' },
-                signingSecret: slackSecret,
-              },
-            ],
-          ];
-    for (const [path, body] of setup) {
-      const made = await call(path, body);
-      assert.equal(made.status, 201, made.text);
-    }
     const connectorId = kind === 'smtp' ? 'mail' : 'team-slack';
+    if (kind === 'smtp')
+      await providerConnector(
+        acct.token,
+        { name: 'smtp', kind: 'basic', value: { username: 'bot@mail.example.org', password } },
+        { connectorId, kind: 'smtp', caps: ['msg.email'], endpoint: smtp.url, signingSecret: mailgunKey },
+      );
+    else
+      await providerConnector(
+        acct.token,
+        { name: 'slack', kind: 'bearer', value: botToken },
+        { connectorId, kind: 'slack', caps: ['msg.chat'], endpoint: slack.url, signingSecret: slackSecret },
+      );
     return { ...acct, callbackPath: `/v1/channels/callbacks/${acct.accountId}/${connectorId}` };
   }
   type Acct = Awaited<ReturnType<typeof accountWith>>;

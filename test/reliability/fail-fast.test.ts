@@ -43,6 +43,23 @@ describe('requests fail fast while a dependency is away', function () {
     assert.ok(Number(res.headers.get('retry-after')) > 0, 'Retry-After says when to come back');
   }
 
+  /** /healthz answers 503 once the dependency is seen away. */
+  const healthRefused = (url: string) =>
+    until(
+      () => harness.call('GET', '/healthz', {}, url),
+      (r) => r.status === 503,
+    );
+  /** Once the dependency is back: the run is read again and a new submission is accepted. */
+  async function worksAgain(url: string, token: string, runId: string, timeoutMs?: number) {
+    const back = await until(
+      () => poll(url, token, runId),
+      (r) => r.status === 200,
+      timeoutMs,
+    );
+    assert.equal(back.body.run.runId, runId);
+    assert.equal((await submit(url, token)).status, 202);
+  }
+
   describe('Redis', () => {
     let dir: string;
     let redis: Awaited<ReturnType<typeof startRedis>>;
@@ -75,20 +92,9 @@ describe('requests fail fast while a dependency is away', function () {
       await redis.stop();
       assertRefused(await submit(web.url, token), /Redis/);
       assertRefused(await poll(web.url, token, runId), /Redis/);
-      assertRefused(
-        await until(
-          () => harness.call('GET', '/healthz', {}, web.url),
-          (r) => r.status === 503,
-        ),
-        /redis/,
-      );
+      assertRefused(await healthRefused(web.url), /redis/);
       redis = await startRedis(dir, { persist: false, port: redis.port });
-      const back = await until(
-        () => poll(web.url, token, runId),
-        (r) => r.status === 200,
-      );
-      assert.equal(back.body.run.runId, runId);
-      assert.equal((await submit(web.url, token)).status, 202);
+      await worksAgain(web.url, token, runId);
     });
 
     it('frozen (connected but silent): requests answer 503 instead of waiting for its answer', async () => {
@@ -143,21 +149,9 @@ describe('requests fail fast while a dependency is away', function () {
       // Known down now: the next ones are refused without a connection attempt, the same way.
       assert.equal(deps.health.isDown('postgres'), true);
       assertRefused(await poll(web.url, token, runId), /^Postgres is unavailable/);
-      assertRefused(
-        await until(
-          () => harness.call('GET', '/healthz', {}, web.url),
-          (r) => r.status === 503,
-        ),
-        /postgres/,
-      );
+      assertRefused(await healthRefused(web.url), /postgres/);
       pg = await startPostgres(path.join(dir, 'pg'), { database: 'awp', fast: true, port: pg.port });
-      const back = await until(
-        () => poll(web.url, token, runId),
-        (r) => r.status === 200,
-        20_000,
-      );
-      assert.equal(back.body.run.runId, runId);
-      assert.equal((await submit(web.url, token)).status, 202);
+      await worksAgain(web.url, token, runId, 20_000);
     });
   });
 });

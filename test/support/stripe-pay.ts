@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { providerConnector } from './bridge.js';
 import { harness } from './harness.js';
 import { newTask } from './pay.js';
 import { until } from './receiver.js';
@@ -21,24 +22,12 @@ export interface StripeAccount {
 /** An account with the Stripe key in its vault, a stripe connector at the fake, and a task to pay for. */
 export async function stripeAccount(fake: StripeFake, key = STRIPE_KEY): Promise<StripeAccount> {
   const a = await harness.account();
-  const cred = await harness.call('POST', '/v1/bridge/credentials', {
-    token: a.token,
-    body: { name: 'stripe-key', kind: 'bearer', value: key },
-  });
-  assert.equal(cred.status, 201, cred.text);
   const connectorId = `stripe-${randomBytes(3).toString('hex')}`;
-  const made = await harness.call('POST', '/v1/bridge/connectors', {
-    token: a.token,
-    body: {
-      connectorId,
-      kind: 'stripe',
-      caps: ['pay.charge', 'pay.refund'],
-      endpoint: fake.url,
-      credential: { type: 'bearer', tokenRef: 'cred:stripe-key' },
-      signingSecret: WHSEC,
-    },
-  });
-  assert.equal(made.status, 201, made.text);
+  await providerConnector(
+    a.token,
+    { name: 'stripe-key', kind: 'bearer', value: key },
+    { connectorId, kind: 'stripe', caps: ['pay.charge', 'pay.refund'], endpoint: fake.url, signingSecret: WHSEC },
+  );
   const row = await harness.deps.db('connectors').where({ account_id: a.accountId, connector_id: connectorId }).first();
   return { token: a.token, accountId: a.accountId, taskId: await newTask(a.token), connectorId, connectorPk: row.id };
 }

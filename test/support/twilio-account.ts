@@ -1,5 +1,5 @@
-import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { providerConnector } from './bridge.js';
 import { harness } from './harness.js';
 
 /** What the Twilio tests share: test credentials (the fake's), the account's Twilio number. */
@@ -18,22 +18,16 @@ export interface TwilioAccount {
 /** An account with the Twilio credential in its vault and a twilio connector at the fake, sending from our number. */
 export async function twilioAccount(fakeUrl: string, connectorId = 'twilio'): Promise<TwilioAccount> {
   const a = await harness.account();
-  const cred = await harness.call('POST', '/v1/bridge/credentials', {
-    token: a.token,
-    body: { name: 'twilio', kind: 'basic', value: { username: TWILIO_SID, password: TWILIO_TOKEN } },
-  });
-  assert.equal(cred.status, 201, cred.text);
-  const made = await harness.call('POST', '/v1/bridge/connectors', {
-    token: a.token,
-    body: {
+  await providerConnector(
+    a.token,
+    { name: 'twilio', kind: 'basic', value: { username: TWILIO_SID, password: TWILIO_TOKEN } },
+    {
       connectorId,
       kind: 'twilio',
       caps: ['msg.sms', 'msg.voice'],
       endpoint: `${fakeUrl}?From=${encodeURIComponent(TWILIO_NUMBER)}`,
-      credential: { type: 'basic', tokenRef: 'cred:twilio' },
     },
-  });
-  assert.equal(made.status, 201, made.text);
+  );
   const base = (harness.config.PUBLIC_BASE_URL ?? `http://localhost:${harness.config.PORT}`).replace(/\/+$/, '');
   return { ...a, connectorId, callbackUrl: `${base}/v1/channels/callbacks/${a.accountId}/${connectorId}` };
 }
