@@ -47,7 +47,9 @@ export function useResource<T>(
   const streamUrl = stream?.url ?? null;
   useEffect(() => {
     if (!stream || !streamUrl) return;
-    return follow(streamUrl, stream.types, () => void reload(), stream.until);
+    // Every live list opens with `ready`, its baseline: a change between the first load and that baseline is in
+    // neither, so the list loads again once the stream is following (and again after each reconnect).
+    return follow(streamUrl, ['ready', ...stream.types], () => void reload(), stream.until);
   }, [streamUrl]);
   return { data, error, setError, reload };
 }
