@@ -11,6 +11,8 @@ import {
   insertRun,
   lockAdmissions,
   type AdmittedRun,
+  type HoldState,
+  type SubmittedRun,
 } from '../../shared/db/admissions.js';
 import { Backpressure } from '../../shared/errors.js';
 import type { Plan } from '../../shared/schemas/auth.js';
@@ -58,7 +60,7 @@ export async function insertAdmitted(
   plan: Plan,
   row: RunInsert,
   created: { type: string; data: Record<string, unknown> },
-): Promise<RunRow> {
+): Promise<SubmittedRun> {
   const limits = admissionLimits(config, plan);
   for (let attempt = 1; ; attempt++) {
     const inserted = await insertRun(db, row, created, { ...limits, pickable: attempt < PICK_TRIES });
@@ -202,7 +204,11 @@ export function roundRobin<T>(lists: T[][]): T[] {
 export async function runHold(db: Db, run: Pick<RunRow, 'id' | 'status' | 'held_at'>) {
   if (!run.held_at || run.status !== 'queued') return null;
   const hold = await holdOf(db, run.id);
-  if (!hold) return null;
+  return hold && holdView(hold);
+}
+
+/** A hold as the API shows it (RunHold). */
+export function holdView(hold: HoldState) {
   return {
     reason:
       `held: the account's ${hold.inFlightLimit} places for runs in flight are taken (${hold.inFlight} in flight); ` +

@@ -2,7 +2,8 @@ import { waitForRest } from './follow.js';
 import { runLinks } from './views.js';
 import type { Deps } from '../../shared/deps.js';
 import { currentStatus } from './run-queries.js';
-import { runHold } from './admission.js';
+import { holdView, runHold } from './admission.js';
+import type { HoldState } from '../../shared/db/admissions.js';
 import type { RunRow } from '../../shared/db/runs.js';
 import { Reply } from '../../shared/http/route-spec.js';
 
@@ -13,7 +14,7 @@ import { Reply } from '../../shared/http/route-spec.js';
  */
 export async function answerRun(
   deps: Deps,
-  run: Pick<RunRow, 'id' | 'segment' | 'status' | 'held_at'>,
+  run: Pick<RunRow, 'id' | 'segment' | 'status' | 'held_at'> & { hold?: HoldState | null },
   prefer: string | undefined,
   signal?: AbortSignal,
 ): Promise<unknown> {
@@ -26,8 +27,13 @@ export async function answerRun(
   if (result) return result;
   // An async answer says what the submission wrote (no read); after a sync wait ran out, the run's status now.
   const status = async ? run.status : await currentStatus(deps, runId);
-  // A held run says why it has not started and where it stands (read now: it may have been admitted meanwhile).
-  const hold = run.held_at && status === 'queued' ? await runHold(deps.db, { ...run, status }) : null;
+  // A held run says why it has not started and where it stands: as its submission saw it, in an async answer (the
+  // position an estimate while other submissions race it; GET /v1/runs/{runId} reads it exactly), else read now.
+  const hold = !(run.held_at && status === 'queued')
+    ? null
+    : async && run.hold
+      ? holdView(run.hold)
+      : await runHold(deps.db, { ...run, status });
   return new Reply(
     202,
     { ok: true, runId, status, ...(hold ? { hold } : {}), links: runLinks(runId) },

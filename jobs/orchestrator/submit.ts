@@ -15,6 +15,7 @@ import { decideRoute, previousTurn } from './decide.js';
 import { inRunTx } from './run-events.js';
 import { enqueueResumed, resolveRunWaitpoint, type WaitpointDecision } from './waitpoint-resume.js';
 import { insertAdmitted, startSubmitted } from './admission.js';
+import type { HoldState } from '../../shared/db/admissions.js';
 import { refuseWhenSaturated } from './backpressure.js';
 import type { DomainModule, RunAnswer } from '../domain.js';
 import { answerApproves, gateOfWaitpoint } from '../approval-gates.js';
@@ -36,7 +37,7 @@ export async function submitRun(
   principal: Principal,
   body: OrchestratorRequest,
   runId = newId('run'),
-): Promise<RunRow> {
+): Promise<RunRow & { hold?: HoldState | null }> {
   const { conversation, previous } = await previousTurn(deps, principal.accountId, body.conversationId);
   if ((body.itemId || body.action) && body.conversationId) {
     const lastRunId = conversation?.context?.lastRunId ?? conversation?.last_run_id;

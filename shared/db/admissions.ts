@@ -2,8 +2,8 @@
  * Per-account admission of runs (jobs/orchestrator/admission.ts decides; this says it in SQL). A run in flight holds
  * one of its account's places (`runs.slot`, unique among the account's queued and running runs); a run beyond them is
  * held (`runs.held_at`, no slot) until a place frees. `run_admissions` keeps, per account, its limit and its
- * admission pace; the held runs themselves say how many it holds (its `held` column, a tally of the first design,
- * is no longer written: a tally drifts, and every held submission would wait on its row lock).
+ * admission pace; `run_hold_tallies` how many runs it holds (striped, so that held submissions do not queue on one
+ * row lock, as they did on the first design's single tally).
  */
 import { prepared, type Db } from './knex.js';
 import type { RunRow } from './runs.js';
@@ -19,6 +19,11 @@ const TAKEN = `SELECT slot FROM runs WHERE account_id = (SELECT account FROM p) 
 const share = (cap: string) => `CASE WHEN (SELECT contended FROM p) < ${cap} AND EXISTS (
     SELECT 1 FROM runs o WHERE o.slot IS NOT NULL AND o.status IN ('queued', 'running')
       AND o.account_id <> (SELECT account FROM p)) THEN (SELECT contended FROM p) ELSE ${cap} END`;
+/**
+ * How many runs the account holds: the sum of its striped tally (migration 20261226000000_run_hold_tallies.ts), which
+ * triggers keep in each transaction that holds or releases a run. Sixteen rows, however long the hold.
+ */
+const HOLD_TALLY = `SELECT coalesce(sum(held), 0)::int AS n FROM run_hold_tallies WHERE account_id = (SELECT account FROM p)`;
 /** The account's held runs, in the order they start: `runs_held`. */
 const HELD = `runs.account_id = (SELECT account FROM p) AND runs.held_at IS NOT NULL AND runs.status = 'queued'`;
 
@@ -31,8 +36,10 @@ export interface Admission {
   pickable: boolean;
 }
 
-export type InsertedRun =
-  { run: RunRow; position: number | null } | { run: null; picked: boolean; admitIntervalMs: number | null };
+/** A run as its submission wrote it, with its hold as the insert saw it (null: it took a place). */
+export type SubmittedRun = RunRow & { hold: HoldState | null };
+
+export type InsertedRun = { run: SubmittedRun } | { run: null; picked: boolean; admitIntervalMs: number | null };
 
 /**
  * Inserts a queued run with its first event (sequence 1) in one statement, and decides its admission there: a free
@@ -63,11 +70,9 @@ export async function insertRun(
      -- A plan change reaches the limit; an unchanged one writes (and locks) nothing.
      recap AS (
        UPDATE run_admissions a SET cap = p.cap FROM p WHERE a.account_id = p.account AND a.cap <> p.cap),
-     -- Held runs are counted, not tallied on the admission row: a tally would make every held submission of a
-     -- bursting account wait for the one before it to commit (one row lock across each commit).
+     -- The account's hold from its striped tally (sixteen rows, kept by triggers), not a count of its held runs.
      hold AS (
-       SELECT n + 1 AS held FROM p, (SELECT count(*)::int AS n FROM runs WHERE ${HELD}) h
-       WHERE NOT EXISTS (SELECT 1 FROM pick) AND n < held_max),
+       SELECT n + 1 AS held FROM p, (${HOLD_TALLY}) h WHERE NOT EXISTS (SELECT 1 FROM pick) AND n < held_max),
      run AS (
        INSERT INTO runs (id, account_id, conversation_id, task_id, status, request, input, route, routing, channel,
                          event_seq, submitted_by, grant_scopes, slot, held_at)
@@ -84,6 +89,7 @@ export async function insertRun(
                                                               'inFlightLimit', (SELECT cap FROM p))) END
        FROM run)
      SELECT run.*, (SELECT held FROM hold) AS admission_position, EXISTS (SELECT 1 FROM pick) AS admission_picked,
+       CASE WHEN run.held_at IS NOT NULL THEN (SELECT count(*) FROM (${TAKEN}) t)::int END AS admission_in_flight,
        CASE WHEN run.id IS NULL THEN (SELECT admit_interval_ms FROM run_admissions
                                       WHERE account_id = (SELECT account FROM p)) END AS admission_interval_ms
      FROM (SELECT 1) one LEFT JOIN run ON true`,
@@ -110,10 +116,12 @@ export async function insertRun(
     admission_position: position,
     admission_picked: picked,
     admission_interval_ms: admitIntervalMs,
+    admission_in_flight: inFlight,
     ...run
   } = result.rows[0];
   if (run.id === null) return { run: null, picked, admitIntervalMs };
-  return { run: run as RunRow, position };
+  const hold = run.held_at ? { position, heldAt: run.held_at, inFlight, inFlightLimit: a.cap } : null;
+  return { run: { ...(run as RunRow), hold } };
 }
 
 /** Whether the account holds runs and has a free place for one: one row read, plus a count only when it holds. */

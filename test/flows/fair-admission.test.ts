@@ -40,6 +40,11 @@ describe('fair admission: an account has its places in flight, the rest are held
   const view = async (token: string, runId: string) =>
     (await harness.call('GET', `/v1/runs/${runId}`, { token })).body.run;
   const running = (ids: string[]) => steps.running(ids);
+  /** The account's hold as submissions read it: its striped tally, kept by triggers. */
+  const heldTally = async (accountId: string) =>
+    Number(
+      (await harness.deps.db('run_hold_tallies').where({ account_id: accountId }).sum({ n: 'held' }).first())!.n ?? 0,
+    );
   const letGo = (runId: string) => {
     const release = steps.gates.get(runId);
     assert.ok(release, `run ${runId} is running its step`);
@@ -222,6 +227,7 @@ describe('fair admission: an account has its places in flight, the rest are held
       .whereNotNull('held_at')
       .count<Array<{ count: string }>>('* as count');
     assert.equal(Number(stillHeld[0]!.count), 1, 'one run is still held');
+    assert.equal(await heldTally(accountId), 1, 'the cancel left the tally');
 
     letGo(ids[0]!);
     await running([ids[3]!]);
@@ -246,19 +252,19 @@ describe('fair admission: an account has its places in flight, the rest are held
     assert.equal(untouched.drives, 0);
     assert.ok(untouched.held_at, 'still held');
 
-    // A place frees with no admission after it (a finalizer that died after its write), and the held count is lost.
+    // A place frees with no admission after it (a finalizer that died after its write).
     await harness.deps
       .db('runs')
       .where({ id: first })
       .update({ status: 'failed', finished_at: harness.deps.db.fn.now() });
-    await harness.deps.db('run_admissions').where({ account_id: accountId }).update({ held: 0 });
     assert.ok((await view(token, held)).hold, 'nobody admitted it');
+    assert.equal(await heldTally(accountId), 1);
 
     const swept = await sweepAdmissions(harness.deps);
     assert.ok(swept.admitted >= 1, JSON.stringify(swept));
     await running([held]);
     assert.equal((await view(token, held)).hold, null);
-    assert.equal((await harness.deps.db('run_admissions').where({ account_id: accountId }).first()).held, 0);
+    assert.equal(await heldTally(accountId), 0, 'the tally follows the runs, whoever admitted them');
     await drain(accountId, token, [second, held]);
   });
 

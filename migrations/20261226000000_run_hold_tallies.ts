@@ -1,0 +1,77 @@
+import type { Knex } from 'knex';
+
+/**
+ * How many runs an account holds, kept by Postgres itself so that a held submission need not count them.
+ *
+ * Counting the held runs at every held submission (for the hard cap and the position it answers) read every held
+ * row of the account: a burst of 5,000 cost each later submission milliseconds of Postgres, the whole burst
+ * quadratic time. One tally row per account would make every held submission wait for the one before it to commit
+ * (its row lock lasts until commit). So the tally is striped: sixteen rows per account, a run counted on the stripe
+ * its id hashes to, and the sum of sixteen rows is the account's hold. Triggers keep it, on every path that holds,
+ * admits, cancels, expires or deletes a run, in the same transaction as the change: it cannot drift from the runs.
+ *
+ * The triggers and the first tally are made in one transaction: creating a trigger locks `runs` against writes
+ * until commit, so no run is held or admitted between the trigger and the count it starts from.
+ */
+const HELD = (row: 'NEW' | 'OLD') => `(${row}.held_at IS NOT NULL AND ${row}.status = 'queued')`;
+
+export async function up(knex: Knex): Promise<void> {
+  await knex.transaction(async (trx) => {
+    await trx.raw("SET LOCAL lock_timeout = '10s'");
+    await trx.raw(
+      `CREATE TABLE IF NOT EXISTS run_hold_tallies (
+         account_id text NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+         stripe smallint NOT NULL,
+         held integer NOT NULL DEFAULT 0,
+         PRIMARY KEY (account_id, stripe))`,
+    );
+    await trx.raw(
+      `CREATE OR REPLACE FUNCTION run_hold_tally() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN
+         IF TG_OP <> 'INSERT' AND ${HELD('OLD')} THEN
+           UPDATE run_hold_tallies SET held = held - 1
+           WHERE account_id = OLD.account_id AND stripe = hashtext(OLD.id) & 63;
+         END IF;
+         IF TG_OP <> 'DELETE' AND ${HELD('NEW')} THEN
+           INSERT INTO run_hold_tallies (account_id, stripe, held) VALUES (NEW.account_id, hashtext(NEW.id) & 63, 1)
+           ON CONFLICT (account_id, stripe) DO UPDATE SET held = run_hold_tallies.held + 1;
+         END IF;
+         RETURN NULL;
+       END $$`,
+    );
+    // WHEN clauses keep the function off every write that neither holds nor releases a run.
+    await trx.raw('DROP TRIGGER IF EXISTS runs_hold_tally_insert ON runs');
+    await trx.raw(
+      `CREATE TRIGGER runs_hold_tally_insert AFTER INSERT ON runs FOR EACH ROW WHEN ${HELD('NEW')}
+       EXECUTE FUNCTION run_hold_tally()`,
+    );
+    await trx.raw('DROP TRIGGER IF EXISTS runs_hold_tally_update ON runs');
+    await trx.raw(
+      `CREATE TRIGGER runs_hold_tally_update AFTER UPDATE OF held_at, status ON runs FOR EACH ROW
+       WHEN (${HELD('OLD')} IS DISTINCT FROM ${HELD('NEW')}) EXECUTE FUNCTION run_hold_tally()`,
+    );
+    await trx.raw('DROP TRIGGER IF EXISTS runs_hold_tally_delete ON runs');
+    await trx.raw(
+      `CREATE TRIGGER runs_hold_tally_delete AFTER DELETE ON runs FOR EACH ROW WHEN ${HELD('OLD')}
+       EXECUTE FUNCTION run_hold_tally()`,
+    );
+    await trx.raw('DELETE FROM run_hold_tallies');
+    await trx.raw(
+      `INSERT INTO run_hold_tallies (account_id, stripe, held)
+       SELECT account_id, hashtext(id) & 63, count(*) FROM runs WHERE held_at IS NOT NULL AND status = 'queued'
+       GROUP BY 1, 2`,
+    );
+    // The first design's tally. migration-safe: dropping-column: no release since holds were counted reads or writes
+    // it (the admission SQL names its columns), so code still running during the rollout cannot miss it.
+    await trx.raw('ALTER TABLE run_admissions DROP COLUMN IF EXISTS held');
+  });
+}
+
+export async function down(knex: Knex): Promise<void> {
+  await knex.raw('DROP TRIGGER IF EXISTS runs_hold_tally_insert ON runs');
+  await knex.raw('DROP TRIGGER IF EXISTS runs_hold_tally_update ON runs');
+  await knex.raw('DROP TRIGGER IF EXISTS runs_hold_tally_delete ON runs');
+  await knex.raw('DROP FUNCTION IF EXISTS run_hold_tally()');
+  await knex.raw('DROP TABLE IF EXISTS run_hold_tallies');
+  await knex.raw('ALTER TABLE run_admissions ADD COLUMN IF NOT EXISTS held integer NOT NULL DEFAULT 0');
+}
