@@ -16,7 +16,7 @@ function frame(ev: RunEvent, format: StreamFormat): string {
     : `${JSON.stringify(rest)}\n`;
 }
 
-/** A run channel's message: the events one write appended, in order (see Bus.publishAll). */
+/** A run channel's message: the events one write appended, in order (see announce in run-events.ts). */
 function liveEvents(msg: string): RunEvent[] {
   const parsed = JSON.parse(msg) as RunEvent | RunEvent[];
   return Array.isArray(parsed) ? parsed : [parsed];

@@ -19,9 +19,11 @@ export const accountRunsChannel = (accountId: string) => `runs:${accountId}`;
  * lists (streamed output and progress do not: they never move a status).
  */
 export function announce(deps: Pick<Deps, 'bus'>, runId: string, events: RunEvent[], accountId: string): void {
-  deps.bus.publishAll(`run:${runId}`, events).catch(() => undefined);
-  if (events.some((e) => STATUS_EVENTS.has(e.type)))
-    deps.bus.publish(accountRunsChannel(accountId), { runId }).catch(() => undefined);
+  if (events.length === 0) return;
+  // The batch is one message (a JSON array, in order: follow.ts), however many events it carries.
+  const batch: Array<[string, unknown]> = [[`run:${runId}`, events]];
+  if (events.some((e) => STATUS_EVENTS.has(e.type))) batch.push([accountRunsChannel(accountId), { runId }]);
+  deps.bus.publishMany(batch).catch(() => undefined);
 }
 
 /**

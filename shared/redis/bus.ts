@@ -40,12 +40,17 @@ export class Bus {
   }
 
   /**
-   * Several messages on one channel as one message (a JSON array, in order): one PUBLISH per batch, however many events
-   * it carries.
+   * Messages for several channels sent in one write (a pipeline of PUBLISHes, in order): a socket write is the
+   * dearest thing a process does here, and a run's events and its account's note go out together. PUBLISH names no
+   * key, so on a Redis Cluster the pipeline goes to any one node, which forwards to every subscriber.
    */
-  async publishAll(name: string, messages: unknown[]): Promise<void> {
-    if (messages.length === 0) return;
-    await this.publish(name, messages);
+  async publishMany(batch: Array<[name: string, message: unknown]>): Promise<void> {
+    if (batch.length === 0) return;
+    if (batch.length === 1) return this.publish(batch[0]![0], batch[0]![1]);
+    const pipeline = this.publisher.pipeline();
+    for (const [name, message] of batch) pipeline.publish(this.channel(name), JSON.stringify(message));
+    const failed = (await pipeline.exec())?.find(([err]) => err);
+    if (failed) throw failed[0];
   }
 
   /**
