@@ -6,8 +6,8 @@ import type { Knex } from 'knex';
  * Counting the held runs at every held submission (for the hard cap and the position it answers) read every held
  * row of the account: a burst of 5,000 cost each later submission milliseconds of Postgres, the whole burst
  * quadratic time. One tally row per account would make every held submission wait for the one before it to commit
- * (its row lock lasts until commit). So the tally is striped: sixteen rows per account, a run counted on the stripe
- * its id hashes to, and the sum of sixteen rows is the account's hold. Triggers keep it, on every path that holds,
+ * (its row lock lasts until commit). So the tally is striped: 64 rows per account, a run counted on the stripe
+ * its id hashes to, and the sum of those rows is the account's hold. Triggers keep it, on every path that holds,
  * admits, cancels, expires or deletes a run, in the same transaction as the change: it cannot drift from the runs.
  *
  * The triggers and the first tally are made in one transaction: creating a trigger locks `runs` against writes

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { Deps } from './deps.js';
 import { insertMail, settleMail } from './db/mails.js';
 import { newId } from './ids.js';
@@ -34,6 +33,8 @@ export async function sendMail(
     return 'stored';
   }
   try {
+    // Loaded on the first mail (about 15 MB): a process that sends none never holds it.
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport(deps.config.SMTP_URL);
     await transport.sendMail({ from: deps.config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
     await settleMail(deps.db, id, 'sent', { dropBody: true });

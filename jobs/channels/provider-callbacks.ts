@@ -185,6 +185,7 @@ export async function ingestProviderCallback(
     receivedAt: new Date(),
   };
   const secret = await verifyingSecret(deps, accountId, connector, adapter);
+  await adapter.load?.();
   let externalId: string;
   if (!secret) {
     if (connector.callback_signing !== 'unsigned' || deps.config.NODE_ENV === 'production')

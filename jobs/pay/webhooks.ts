@@ -118,7 +118,9 @@ export async function receiveStripeWebhook(
   if (!connector || connector.kind !== 'stripe') throw notFound(`Connector ${connectorPk}`);
   const secret = await openStored(deps, connector.signing_secret);
   if (!secret) throw unauthorized('Webhook refused: the connector has no signing secret (whsec_…) to check it');
-  const verdict = adapterFor('stripe')!.verifyCallback!(
+  const stripe = adapterFor('stripe')!;
+  await stripe.load?.();
+  const verdict = stripe.verifyCallback!(
     {
       rawBody: rawBody ?? '',
       headers: headers as Record<string, string>,

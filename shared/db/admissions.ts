@@ -21,9 +21,10 @@ const share = (cap: string) => `CASE WHEN (SELECT contended FROM p) < ${cap} AND
       AND o.account_id <> (SELECT account FROM p)) THEN (SELECT contended FROM p) ELSE ${cap} END`;
 /**
  * How many runs the account holds: the sum of its striped tally (migration 20261226000000_run_hold_tallies.ts), which
- * triggers keep in each transaction that holds or releases a run. Sixteen rows, however long the hold.
+ * triggers keep in each transaction that holds or releases a run. 64 rows at most, however long the hold.
  */
-const HOLD_TALLY = `SELECT coalesce(sum(held), 0)::int AS n FROM run_hold_tallies WHERE account_id = (SELECT account FROM p)`;
+const HOLD_TALLY = `SELECT coalesce(sum(held), 0)::int AS n FROM run_hold_tallies
+                    WHERE account_id = (SELECT account FROM p)`;
 /** The account's held runs, in the order they start: `runs_held`. */
 const HELD = `runs.account_id = (SELECT account FROM p) AND runs.held_at IS NOT NULL AND runs.status = 'queued'`;
 
@@ -70,7 +71,7 @@ export async function insertRun(
      -- A plan change reaches the limit; an unchanged one writes (and locks) nothing.
      recap AS (
        UPDATE run_admissions a SET cap = p.cap FROM p WHERE a.account_id = p.account AND a.cap <> p.cap),
-     -- The account's hold from its striped tally (sixteen rows, kept by triggers), not a count of its held runs.
+     -- The account's hold from its striped tally (64 rows at most, kept by triggers), not a count of its held runs.
      hold AS (
        SELECT n + 1 AS held FROM p, (${HOLD_TALLY}) h WHERE NOT EXISTS (SELECT 1 FROM pick) AND n < held_max),
      run AS (

@@ -67,7 +67,7 @@ describe(`the GitHub adapter's requests against GitHub's REST description ${orig
     const gates = await commitGates(ctx, { owner: 'octo', repo: 'shop', ref: 'main', pullNumber: 12 });
     assert.ok(!('error' in gates), JSON.stringify(gates));
     assert.ok(Array.isArray(gates.checks) && Array.isArray(gates.statuses) && Array.isArray(gates.reviews));
-    const client = octokitFor(prism.url, ctx.secret!, true);
+    const client = await octokitFor(prism.url, ctx.secret!, true);
     // The jobs and logs reads, asked directly (the example run above may have succeeded, when they are not read).
     await client.rest.actions.listJobsForWorkflowRun({ owner: 'octo', repo: 'shop', run_id: 1, filter: 'latest' });
     await client.rest.actions
@@ -87,7 +87,7 @@ describe(`the GitHub adapter's requests against GitHub's REST description ${orig
   });
 
   it('is a real check: a request that breaks the contract is refused (422) and logged', async () => {
-    const client = octokitFor(prism.url, ctx.secret!, true);
+    const client = await octokitFor(prism.url, ctx.secret!, true);
     await assert.rejects(
       client.request('POST /repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches', {
         owner: 'octo',

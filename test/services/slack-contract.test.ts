@@ -57,7 +57,7 @@ describe(`the Slack adapter's requests against Slack's OpenAPI document ${origin
   });
 
   it('is a real check: a request breaking the contract, or one without the token, is refused and logged', async () => {
-    const client = slackClient(prism.url, 'xoxb-contract-token', true);
+    const client = await slackClient(prism.url, 'xoxb-contract-token', true);
     await assert.rejects(
       client.apiCall('chat.postMessage', { text: 'no channel' }),
       (err: { statusCode?: number }) => err.statusCode === 422,
@@ -67,7 +67,7 @@ describe(`the Slack adapter's requests against Slack's OpenAPI document ${origin
       prism.output(),
     );
     await assert.rejects(
-      slackClient(prism.url, '', true).apiCall('conversations.open', { users: 'U012AB3CD' }),
+      (await slackClient(prism.url, '', true)).apiCall('conversations.open', { users: 'U012AB3CD' }),
       (err: { statusCode?: number }) => err.statusCode === 401,
     );
   });

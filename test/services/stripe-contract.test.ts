@@ -71,7 +71,7 @@ describe(`the Stripe adapter's requests against Stripe's OpenAPI document ${orig
   });
 
   it('is a real check: a request that breaks the contract is refused (422) and logged', async () => {
-    const client = stripeClient({ endpoint: prism.url }, 'sk_test_contract', true);
+    const client = await stripeClient({ endpoint: prism.url }, 'sk_test_contract', true);
     await assert.rejects(
       client.paymentIntents.create({ amount: 'a lot' as unknown as number, currency: 'usd' }),
       (err: { statusCode?: number }) => err.statusCode === 422,

@@ -59,7 +59,11 @@ describe(`the Twilio adapter's requests against Twilio's OpenAPI document ${orig
   });
 
   it('is a real check: a request that breaks the contract is refused (422) and logged', async () => {
-    const { client } = twilioClient({ endpoint: prism.url }, { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN }, true);
+    const { client } = await twilioClient(
+      { endpoint: prism.url },
+      { accountSid: ACCOUNT_SID, authToken: AUTH_TOKEN },
+      true,
+    );
     // A call from an Account SID of the wrong form, with a callback that is no URL.
     await assert.rejects(
       client.api.v2010

@@ -73,6 +73,11 @@ export interface ProviderAdapter {
    * is refused. `externalId` names the callback once (its redelivery has the same one).
    */
   verifyCallback?(callback: ProviderCallback, signingSecret: string): CallbackVerdict;
+  /**
+   * Loads the provider's SDK, which `verifyCallback`, `parseCallback` and `callbackReply` may need: awaited before
+   * them. SDKs load on first use (`call` loads its own), so a process that never talks to a provider never holds it.
+   */
+  load?(): Promise<void>;
   /** Reads a verified callback (a status callback, an inbound SMS, a Slack interaction, an inbound email). */
   parseCallback?(callback: ProviderCallback): ProviderEvent[];
   /**

@@ -8,7 +8,7 @@
  * blob URL) is followed there too, without the Authorization header once it leaves the API's origin.
  */
 import { createSign } from 'node:crypto';
-import { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/rest';
 import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
 import type { ProviderCallContext, ProviderResult } from './adapter.js';
 
@@ -58,8 +58,12 @@ function egressFetchFor(allowPrivate: boolean) {
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
 
-/** A client for the connector's endpoint with `auth` (a token or an App's JWT); the egress client does its requests. */
-export function octokitFor(endpoint: string, auth: string, allowPrivate: boolean): Octokit {
+/**
+ * A client for the connector's endpoint with `auth` (a token or an App's JWT); the egress client does its requests.
+ * The SDK is loaded on the first client: a process that never calls GitHub never holds it.
+ */
+export async function octokitFor(endpoint: string, auth: string, allowPrivate: boolean): Promise<Octokit> {
+  const { Octokit } = await import('@octokit/rest');
   const client = new Octokit({
     auth,
     baseUrl: endpoint.replace(/\/+$/, ''),
@@ -108,7 +112,7 @@ export async function githubToken(endpoint: string, secret: string, allowPrivate
   const key = `${endpoint}|${app.appId}|${app.installationId}`;
   const kept = installationTokens.get(key);
   if (kept && kept.renewAt > Date.now()) return kept.token;
-  const client = octokitFor(endpoint, appJwt(app.appId, app.privateKey), allowPrivate);
+  const client = await octokitFor(endpoint, appJwt(app.appId, app.privateKey), allowPrivate);
   const made = await limited(() =>
     client.rest.apps.createInstallationAccessToken({ installation_id: app.installationId }),
   );

@@ -11,14 +11,14 @@
  * action's key), and only what Slack documents as not done is retried (429 and `ratelimited`, its 5xx and internal
  * errors, no connection); a post that timed out may have been made, which is why the queue's retry is the only one.
  */
-import {
+import type {
   LogLevel,
+  Logger,
   WebAPIHTTPError,
   WebAPIPlatformError,
   WebAPIRateLimitedError,
   WebAPIRequestError,
   WebClient,
-  type Logger,
 } from '@slack/web-api';
 import { EgressRefused } from '../../../shared/http/egress.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderResult } from './adapter.js';
@@ -38,12 +38,16 @@ const quiet: Logger = {
   warn: () => undefined,
   error: () => undefined,
   setLevel: () => undefined,
-  getLevel: () => LogLevel.ERROR,
+  getLevel: () => 'error' as LogLevel,
   setName: () => undefined,
 };
 
-/** A WebClient for the connector: its endpoint as `slackApiUrl`, its bot token, the egress client, no own retries. */
-export function slackClient(endpoint: string, token: string, allowPrivate: boolean): WebClient {
+/**
+ * A WebClient for the connector: its endpoint as `slackApiUrl`, its bot token, the egress client, no own retries.
+ * The SDK is loaded on the first client: a process that never posts to Slack never holds it.
+ */
+export async function slackClient(endpoint: string, token: string, allowPrivate: boolean): Promise<WebClient> {
+  const { WebClient } = await import('@slack/web-api');
   return new WebClient(token, {
     slackApiUrl: endpoint.endsWith('/') ? endpoint : `${endpoint}/`,
     fetch: egressFetchFor(allowPrivate, {
@@ -85,25 +89,29 @@ const CODE_MESSAGES: Record<string, string> = {
 };
 const TRANSIENT = new Set(['ratelimited', 'internal_error', 'fatal_error', 'service_unavailable', 'request_timeout']);
 
+/** The SDK's errors by their documented `code` (its ErrorCode values), so that reading one needs no SDK loaded. */
+const isSlack = <E extends { code: string }>(err: unknown, code: string): err is E =>
+  err instanceof Error && (err as { code?: unknown }).code === code;
+
 /** A thrown SDK error → the service's answer: transient only for what Slack documents as safe to retry. */
 export function slackFailure(err: unknown): ProviderError {
-  if (err instanceof WebAPIRateLimitedError)
+  if (isSlack<WebAPIRateLimitedError>(err, 'slack_webapi_rate_limited_error'))
     return {
       code: 'ratelimited',
       message: `Slack asked to wait ${err.retryAfter} s; retried then`,
       transient: true,
       retryAfterMs: err.retryAfter * 1000,
     };
-  if (err instanceof WebAPIPlatformError) {
+  if (isSlack<WebAPIPlatformError>(err, 'slack_webapi_platform_error')) {
     const code = err.data.error;
     return { code, message: CODE_MESSAGES[code] ?? `Slack refused it (${code})`, transient: TRANSIENT.has(code) };
   }
-  if (err instanceof WebAPIHTTPError) {
+  if (isSlack<WebAPIHTTPError>(err, 'slack_webapi_http_error')) {
     if (err.statusCode >= 500)
       return { code: 'slackUnavailable', message: `Slack answered ${err.statusCode}; retried later`, transient: true };
     return { code: `http${err.statusCode}`, message: `Slack answered ${err.statusCode}`, transient: false };
   }
-  if (err instanceof WebAPIRequestError) {
+  if (isSlack<WebAPIRequestError>(err, 'slack_webapi_request_error')) {
     if (err.original instanceof EgressRefused)
       return { code: 'egressRefused', message: `Slack endpoint refused: ${err.original.message}`, transient: false };
     return { code: 'connection', message: 'Slack could not be reached; retried later', transient: true };
@@ -178,7 +186,7 @@ async function post(input: Record<string, unknown>, ctx: ProviderCallContext): P
     return { status: 'failed', providerRef: null, answer: {}, error };
   }
   if (!ctx.secret) throw new TypeError('slack: the connector has no credential (its bot token)');
-  const client = slackClient(ctx.connector.endpoint, ctx.secret, ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS);
+  const client = await slackClient(ctx.connector.endpoint, ctx.secret, ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS);
   const channel = await channelFor(client, target);
   const res = await client.chat.postMessage({
     channel,

@@ -9,7 +9,6 @@
  * same message to the receiving side and to a reader, and it is the provider reference a reply's In-Reply-To names.
  * Replies come back through the provider's inbound webhook (Mailgun's format, smtp-inbound.ts).
  */
-import nodemailer from 'nodemailer';
 import addressparser from 'nodemailer/lib/addressparser';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { EgressRefused } from '../../../shared/http/egress.js';
@@ -204,6 +203,8 @@ async function send(input: Record<string, unknown>, ctx: ProviderCallContext): P
     const error = { code: 'invalidInput', message: err.message, transient: false };
     return { status: 'failed', providerRef: null, answer: {}, error };
   }
+  // Loaded on the first send (about 15 MB): a process that sends no mail never holds it.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(
     await smtpTransportOptions(ctx.connector.endpoint, ctx.secret, ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS),
   );

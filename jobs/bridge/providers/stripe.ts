@@ -5,7 +5,7 @@
  * secret the webhook endpoint's `whsec_…`. Every request goes out through the guarded egress client; every POST
  * carries the caller's idempotency key, so a retried charge is one PaymentIntent.
  */
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { EgressRefused } from '../../../shared/http/egress.js';
 import type { ConnectorRow } from '../connectors-repository.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderCallback, ProviderResult } from './adapter.js';
@@ -19,9 +19,27 @@ const TIMEOUT_MS = 20_000;
 /** A PaymentIntent with its charges is a few kB; anything near this is not an answer we read. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
+type StripeSdk = typeof import('stripe').default;
+let sdk: StripeSdk | undefined;
+
+/** The SDK (about 20 MB), loaded on first use: a process that never talks to Stripe never holds it. */
+export async function loadStripe(): Promise<StripeSdk> {
+  return (sdk ??= (await import('stripe')).default);
+}
+
+function loaded(): StripeSdk {
+  if (!sdk) throw new Error('the Stripe SDK is not loaded: await loadStripe() first');
+  return sdk;
+}
+
 /** A client for the connector: its endpoint as host, port and protocol, its secret key, the egress client. */
-export function stripeClient(connector: Pick<ConnectorRow, 'endpoint'>, secret: string, allowPrivate: boolean): Stripe {
+export async function stripeClient(
+  connector: Pick<ConnectorRow, 'endpoint'>,
+  secret: string,
+  allowPrivate: boolean,
+): Promise<Stripe> {
   const url = new URL(connector.endpoint);
+  const Stripe = await loadStripe();
   return new Stripe(secret, {
     host: url.hostname,
     port: url.port || (url.protocol === 'http:' ? 80 : 443),
@@ -53,26 +71,30 @@ const CODE_MESSAGES: Record<string, string> = {
 
 type ProviderError = NonNullable<ProviderResult['error']>;
 
+/** The SDK's error classes by their documented `type` (`StripeCardError`…), so reading one needs no SDK loaded. */
+const isType = (e: Stripe.errors.StripeError, type: string) => (e as { type: string }).type === type;
+
 /** A thrown SDK error → the service's answer: transient only for what Stripe documents as safe to retry. */
 export function stripeFailure(err: unknown): ProviderError {
-  if (!(err instanceof Stripe.errors.StripeError)) throw err;
+  const type = (err as { type?: unknown } | null)?.type;
+  if (!(err instanceof Error) || typeof type !== 'string' || !type.startsWith('Stripe')) throw err;
   const e = err as Stripe.errors.StripeError;
-  if (e instanceof Stripe.errors.StripeConnectionError) {
+  if (isType(e, 'StripeConnectionError')) {
     if (e.detail instanceof EgressRefused)
       return { code: 'egressRefused', message: `Stripe endpoint refused: ${e.detail.message}`, transient: false };
     return { code: 'connection', message: 'Stripe could not be reached; retried later', transient: true };
   }
   const code = e.decline_code && CODE_MESSAGES[e.decline_code] ? e.decline_code : (e.code ?? e.type);
   const said = CODE_MESSAGES[code] ?? (e.message || 'Stripe refused the request');
-  if (e instanceof Stripe.errors.StripeRateLimitError || e.statusCode === 429 || e.code === 'lock_timeout')
+  if (isType(e, 'StripeRateLimitError') || e.statusCode === 429 || e.code === 'lock_timeout')
     return { code: 'rateLimited', message: 'Stripe asked to slow down; retried later', transient: true };
   // An api_error without a status is one the SDK made of an answer it could not read (a proxy's page, a cut body).
-  if ((e.statusCode ?? 0) >= 500 || (e instanceof Stripe.errors.StripeAPIError && e.statusCode === undefined))
+  if ((e.statusCode ?? 0) >= 500 || (isType(e, 'StripeAPIError') && e.statusCode === undefined))
     return { code: 'stripeUnavailable', message: 'Stripe had an internal error; retried later', transient: true };
   if (e.code === 'idempotency_key_in_use') return { code, message: said, transient: true };
-  if (e instanceof Stripe.errors.StripeAuthenticationError)
+  if (isType(e, 'StripeAuthenticationError'))
     return { code: 'authentication', message: "Stripe refused the connector's secret key", transient: false };
-  if (e instanceof Stripe.errors.StripePermissionError)
+  if (isType(e, 'StripePermissionError'))
     return { code: 'permission', message: "the connector's key may not do this at Stripe", transient: false };
   return { code, message: said, transient: false };
 }
@@ -158,7 +180,7 @@ async function refund(client: Stripe, input: Record<string, unknown>, ctx: Provi
   };
 }
 
-function clientOf(ctx: ProviderCallContext): Stripe {
+function clientOf(ctx: ProviderCallContext): Promise<Stripe> {
   if (!ctx.secret) throw new TypeError('stripe: the connector has no credential (its secret key)');
   return stripeClient(ctx.connector, ctx.secret, ctx.deps.config.AWP_ALLOW_PRIVATE_EGRESS);
 }
@@ -166,6 +188,7 @@ function clientOf(ctx: ProviderCallContext): Stripe {
 /** A Stripe event as webhooks deliver it, verified (Stripe-Signature over the raw body, within the tolerance). */
 export function verifyStripeEvent(callback: Pick<ProviderCallback, 'rawBody' | 'headers'>, secret: string) {
   const header = callback.headers['stripe-signature'];
+  const Stripe = loaded();
   if (!header) throw new Stripe.errors.StripeSignatureVerificationError('', callback.rawBody, { message: 'unsigned' });
   return Stripe.webhooks.constructEvent(callback.rawBody, header, secret, STRIPE_SIGNATURE_TOLERANCE_S);
 }
@@ -174,7 +197,7 @@ export const stripeAdapter: ProviderAdapter = {
   kind: 'stripe',
   capabilities: ['pay.charge', 'pay.refund'],
   async call(capability, input, ctx) {
-    const client = clientOf(ctx);
+    const client = await clientOf(ctx);
     try {
       if (capability === 'pay.charge') return await charge(client, input, ctx);
       if (capability === 'pay.refund') return await refund(client, input, ctx);
@@ -186,6 +209,7 @@ export const stripeAdapter: ProviderAdapter = {
     }
     throw new TypeError(`stripe does not do ${capability}`);
   },
+  load: async () => void (await loadStripe()),
   verifyCallback(callback, signingSecret) {
     try {
       return { ok: true, externalId: verifyStripeEvent(callback, signingSecret).id };
@@ -209,7 +233,7 @@ export async function paymentMethodOwner(
   paymentMethod: string,
 ): Promise<{ customer: string | null } | { error: ProviderError }> {
   try {
-    const pm = await clientOf(ctx as ProviderCallContext).paymentMethods.retrieve(paymentMethod);
+    const pm = await (await clientOf(ctx as ProviderCallContext)).paymentMethods.retrieve(paymentMethod);
     return { customer: typeof pm.customer === 'string' ? pm.customer : (pm.customer?.id ?? null) };
   } catch (err) {
     return { error: stripeFailure(err) };
@@ -225,7 +249,7 @@ export async function paymentIntentNow(
   id: string,
 ): Promise<ProviderResult> {
   try {
-    const pi = await clientOf(ctx as ProviderCallContext).paymentIntents.retrieve(id);
+    const pi = await (await clientOf(ctx as ProviderCallContext)).paymentIntents.retrieve(id);
     const status = intentOutcome(pi.status);
     const error = pi.last_payment_error;
     return {

@@ -3,7 +3,7 @@
  * endpoint as the API's base URL (https://api.twilio.com; a fake or Prism in tests, a regional edge), every request
  * through the guarded egress client, and Twilio's documented error codes in words a client can act on.
  */
-import twilio from 'twilio';
+import type twilio from 'twilio';
 import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
 import type { ConnectorRow } from '../connectors-repository.js';
 import type { ProviderResult } from './adapter.js';
@@ -91,16 +91,30 @@ function egressClient(endpoint: string, allowPrivate: boolean, state: TwilioClie
   };
 }
 
+type TwilioSdk = typeof twilio;
+let sdk: TwilioSdk | undefined;
+
+/** The SDK (about 24 MB), loaded on first use: a process that never talks to Twilio never holds it. */
+export async function loadTwilio(): Promise<TwilioSdk> {
+  return (sdk ??= (await import('twilio')).default);
+}
+
+/** The SDK once loadTwilio() has run (a call loads it; callbacks through the adapter's `load`). */
+export function twilioSdk(): TwilioSdk {
+  if (!sdk) throw new Error('the Twilio SDK is not loaded: await loadTwilio() first');
+  return sdk;
+}
+
 /** A client for the connector: its endpoint, its Account SID and auth token, the egress client, no SDK retries. */
-export function twilioClient(
+export async function twilioClient(
   connector: Pick<ConnectorRow, 'endpoint'>,
   credential: TwilioCredential,
   allowPrivate: boolean,
   signal?: AbortSignal,
-): { client: twilio.Twilio; state: TwilioClientState } {
+): Promise<{ client: twilio.Twilio; state: TwilioClientState }> {
   const state: TwilioClientState = { retryAfterMs: null };
   const httpClient = egressClient(connector.endpoint, allowPrivate, state, signal);
-  const client = twilio(credential.accountSid, credential.authToken, {
+  const client = (await loadTwilio())(credential.accountSid, credential.authToken, {
     httpClient: httpClient as unknown as twilio.RequestClient,
     autoRetry: false,
   });

@@ -9,10 +9,17 @@
  * Twilio's Messages and Calls take no idempotency key: a retry is made only where Twilio did not take the request
  * (429, 5xx, no answer), and each SID's callbacks land once however often Twilio sends them.
  */
-import twilio from 'twilio';
+import type twilio from 'twilio';
 import type { ProviderAdapter, ProviderCallContext, ProviderEvent, ProviderResult } from './adapter.js';
 import { providerCallbackUrl } from './callback-url.js';
-import { twilioClient, twilioCredential, twilioFailure, type TwilioClientState } from './twilio-client.js';
+import {
+  loadTwilio,
+  twilioClient,
+  twilioCredential,
+  twilioFailure,
+  twilioSdk,
+  type TwilioClientState,
+} from './twilio-client.js';
 
 /** What a Call's TwiML holds at most (Twilio's limit on the `Twiml` parameter is 4,000 characters). */
 const MAX_SCRIPT_CHARS = 3000;
@@ -42,7 +49,7 @@ function sender(input: Record<string, unknown>, endpoint: string): { from?: stri
 
 /** The TwiML of a mission's call: the script read out, the answer gathered by speech or keypad, sent to `action`. */
 export function gatherTwiml(script: string, action: string, language = 'en-US'): string {
-  const vr = new twilio.twiml.VoiceResponse();
+  const vr = new (twilioSdk().twiml.VoiceResponse)();
   const lang = language as 'en-US';
   const gather = vr.gather({
     input: ['speech', 'dtmf'],
@@ -192,7 +199,7 @@ export const twilioAdapter: ProviderAdapter = {
     );
     let state: TwilioClientState = { retryAfterMs: null };
     try {
-      const made = clientOf(ctx);
+      const made = await clientOf(ctx);
       state = made.state;
       if (capability === 'msg.sms') return await sms(made.client, input, ctx, url);
       if (capability === 'msg.voice') return await voice(made.client, input, ctx, url);
@@ -214,7 +221,7 @@ export const twilioAdapter: ProviderAdapter = {
     const signature = callback.headers['x-twilio-signature'];
     if (!signature) return { ok: false, reason: 'unsigned: no X-Twilio-Signature header' };
     const params = formParams(callback.rawBody);
-    if (!twilio.validateRequest(signingSecret, signature, callback.url, params))
+    if (!twilioSdk().validateRequest(signingSecret, signature, callback.url, params))
       return { ok: false, reason: 'X-Twilio-Signature does not match the URL and parameters' };
     const externalId = externalIdOf(params);
     return externalId ? { ok: true, externalId } : { ok: false, reason: 'the callback names no MessageSid or CallSid' };
@@ -226,14 +233,15 @@ export const twilioAdapter: ProviderAdapter = {
       : "a Twilio connector's signingSecret is its account's auth token (32 hex characters), the key Twilio signs " +
         'X-Twilio-Signature with; leave it out to verify with the auth token of the connector credential',
   signingSecretFromCredential: (credential) => twilioCredential(credential)?.authToken ?? null,
+  load: async () => void (await loadTwilio()),
   callbackReply(events) {
     // Twilio reads the answer as TwiML: after a gathered answer the call thanks and hangs up; anything else, nothing.
     if (events.some((e) => e.kind === 'inbound' && e.channel === 'voice')) {
-      const vr = new twilio.twiml.VoiceResponse();
+      const vr = new (twilioSdk().twiml.VoiceResponse)();
       vr.say('Thank you, we have your answer. Goodbye.');
       vr.hangup();
       return { contentType: 'text/xml', body: vr.toString() };
     }
-    return { contentType: 'text/xml', body: new twilio.twiml.MessagingResponse().toString() };
+    return { contentType: 'text/xml', body: new (twilioSdk().twiml.MessagingResponse)().toString() };
   },
 };
