@@ -1,7 +1,7 @@
+import { environmentAnalyzer } from './analyzer.js';
 import { routeGroup } from '../../shared/http/route-group.js';
 import { EnvironmentReport } from '../../shared/schemas/delivery-ops.js';
 import { EnvironmentConfigure } from '../../shared/schemas/dev-delivery.js';
-import { analyzeEnvironment } from './logic.js';
 
 /** Default scopes of the domain's routes. */
 export const scopes = { read: ['tools:use'], write: ['tools:use'] };
@@ -18,6 +18,6 @@ export const routes = [
     body: EnvironmentConfigure,
     response: { 200: EnvironmentReport },
     mcpTool: 'environment.configure',
-    handler: ({ body }) => ({ ok: true, ...analyzeEnvironment(body.files), executed: false }),
+    handler: async ({ body }) => ({ ok: true, ...(await environmentAnalyzer())(body.files), executed: false }),
   }),
 ];

@@ -1,5 +1,5 @@
 import type { EvidenceItem, StepHandler } from '../step.js';
-import { analyzeEnvironment } from './logic.js';
+import { environmentAnalyzer } from './analyzer.js';
 import { stringRecord, text } from '../../shared/step-inputs.js';
 import { repositoryFiles } from './repo.js';
 
@@ -15,7 +15,7 @@ export const environmentStep: StepHandler = async (input, deps) => {
     ? await repositoryFiles(deps, input.accountId, repoUrl, text(input.metadata.repoCredential) ?? null)
     : {};
   const files = { ...cloned, ...stringRecord(input.metadata.files) };
-  const report = analyzeEnvironment(files);
+  const report = (await environmentAnalyzer())(files);
   const evidence: EvidenceItem[] = [
     ...report.runtimes.map((r) => ({
       claim: `${r.name}${r.version ? ` ${r.version}` : ''} is required`,

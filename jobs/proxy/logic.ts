@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import * as chrono from 'chrono-node';
+import * as chrono from 'chrono-node/en';
 import canonicalize from 'canonicalize';
 import { normalizePhone, phonesIn } from '../../shared/phone.js';
 import { readStepRequest } from '../bridge/index.js';

@@ -1,4 +1,4 @@
-import * as chrono from 'chrono-node';
+import * as chrono from 'chrono-node/en'; // English only, as everywhere here: the package root loads every locale
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { FACT_KINDS } from './schemas.js';
 import { registrableDomain } from './lookalike.js';

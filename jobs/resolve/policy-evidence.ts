@@ -1,4 +1,4 @@
-import * as chrono from 'chrono-node';
+import * as chrono from 'chrono-node/en';
 import { findPhoneNumbersInText } from 'libphonenumber-js';
 import { countryMentions } from './countries.js';
 import { factsOf, NUMBER, parseAmount, type Span } from './facts.js';

@@ -1,4 +1,4 @@
-import * as chrono from 'chrono-node';
+import * as chrono from 'chrono-node/en';
 import { currencyOf, NUMBER, parseAmount, SYMBOL } from './facts.js';
 import { parseList, splitItems } from './policy-lists.js';
 import type { ParsedRule, Subject } from './policy-types.js';

@@ -8,9 +8,7 @@ import {
   type SecurityValidateResult,
 } from './schemas.js';
 import { REDACTED } from '../../shared/secrets.js';
-import { configChecks, isConfigFile } from './config-checks.js';
 import { MAX_MATCHES } from './provider-keys.js';
-import { PRESET_VERSION, RULE_IDS, scanFileForSecrets } from './secret-scan.js';
 
 // Real Dockerfiles and workflows are a few KiB; the parsers take seconds on a pathological MiB (deeply nested YAML flow
 // collections).
@@ -36,6 +34,12 @@ export async function scanFiles(
   const suppressed: SecurityValidateResult['suppressed'] = { placeholder: 0, fixture: 0, reference: 0 };
   const scanErrors: SecurityValidateResult['scanErrors'] = [];
   let bytes = 0;
+  // The scanners bring their engines (secretlint; yaml and dockerfile-ast for the configuration checks): loaded on
+  // the first scan, so a process that never scans never holds them.
+  const [{ configChecks, isConfigFile }, { PRESET_VERSION, RULE_IDS, scanFileForSecrets }] = await Promise.all([
+    import('./config-checks.js'),
+    import('./secret-scan.js'),
+  ]);
   for (const [file, content] of Object.entries(files)) {
     await setImmediate(); // scanning is synchronous work: let the process serve other requests between files
     signal?.throwIfAborted();

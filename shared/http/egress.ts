@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent } from 'undici';
 import { AppError } from '../errors.js';
 import { classifyAddress, normalizeHost, refusedHost } from './address-ranges.js';
 import { addressAllowed, EgressRefused, pinnedLookup, REFUSED_TARGET, type EgressPin } from './pinned-dns.js';
@@ -25,6 +25,11 @@ export function isBlockedAddress(address: string): boolean {
 
 const agents = new Map<boolean, Agent>();
 
+type Undici = typeof import('undici');
+let undici: Undici | undefined;
+/** undici (about 20 MB) loads on the first outbound call: a process that makes none never holds it. */
+const loadUndici = async (): Promise<Undici> => (undici ??= await import('undici'));
+
 /** TLS material of a server with its own CA (a Kubernetes API server), and a client certificate when it asks one. */
 export interface EgressTls {
   ca?: string;
@@ -33,14 +38,14 @@ export interface EgressTls {
   servername?: string;
 }
 
-function pinnedAgent(allowPrivate: boolean, pin: EgressPin = {}, tls: EgressTls = {}): Agent {
-  return new Agent({ connect: { ...tls, lookup: pinnedLookup(allowPrivate, pin) }, keepAliveTimeout: 10_000 });
+function pinnedAgent(u: Undici, allowPrivate: boolean, pin: EgressPin = {}, tls: EgressTls = {}): Agent {
+  return new u.Agent({ connect: { ...tls, lookup: pinnedLookup(allowPrivate, pin) }, keepAliveTimeout: 10_000 });
 }
 
 /** The shared agent per setting: its pooled connections were each opened to an address checked when they were made. */
-function agent(allowPrivate: boolean): Agent {
+function agent(u: Undici, allowPrivate: boolean): Agent {
   let a = agents.get(allowPrivate);
-  if (!a) agents.set(allowPrivate, (a = pinnedAgent(allowPrivate)));
+  if (!a) agents.set(allowPrivate, (a = pinnedAgent(u, allowPrivate)));
   return a;
 }
 
@@ -192,6 +197,7 @@ async function guardedFetch(allowPrivate: boolean, url: string, opts: EgressOpti
   const refused = net.isIP(name) ? !addressAllowed(name, allowPrivate, opts.pin) : !allowPrivate && refusedHost(name);
   if (refused) throw new EgressRefused(REFUSED_TARGET);
   const tooLarge = () => new EgressError('tooLarge', `${host} answered with a body over the ${maxBytes}-byte limit`);
+  const u = await loadUndici();
   opts.signal?.throwIfAborted();
   // One controller carries both the caller's abort and our own deadline, so undici tears down the request either way.
   const controller = new AbortController();
@@ -199,13 +205,13 @@ async function guardedFetch(allowPrivate: boolean, url: string, opts: EgressOpti
   opts.signal?.addEventListener('abort', onCallerAbort, { once: true });
   // A caller's own resolver or deny list gets an agent of its own, closed after the call.
   const ownAgent = Boolean(opts.pin || opts.tls);
-  const dispatcher = ownAgent ? pinnedAgent(allowPrivate, opts.pin, opts.tls) : agent(allowPrivate);
+  const dispatcher = ownAgent ? pinnedAgent(u, allowPrivate, opts.pin, opts.tls) : agent(u, allowPrivate);
   const timer = setTimeout(
     () => controller.abort(new EgressError('timeout', `${host} gave no complete answer within ${timeoutMs} ms`)),
     timeoutMs,
   );
   try {
-    const res = await request(url, {
+    const res = await u.request(url, {
       method: opts.method ?? 'GET',
       headers: opts.headers,
       body: opts.body,
