@@ -15,6 +15,12 @@ import type { Knex } from 'knex';
  */
 const HELD = (row: 'NEW' | 'OLD') => `(${row}.held_at IS NOT NULL AND ${row}.status = 'queued')`;
 
+const TRIGGERS: Array<[name: string, event: string, when: string]> = [
+  ['runs_hold_tally_insert', 'INSERT', HELD('NEW')],
+  ['runs_hold_tally_update', 'UPDATE OF held_at, status', `(${HELD('OLD')} IS DISTINCT FROM ${HELD('NEW')})`],
+  ['runs_hold_tally_delete', 'DELETE', HELD('OLD')],
+];
+
 export async function up(knex: Knex): Promise<void> {
   await knex.transaction(async (trx) => {
     await trx.raw("SET LOCAL lock_timeout = '10s'");
@@ -40,21 +46,12 @@ export async function up(knex: Knex): Promise<void> {
        END $$`,
     );
     // WHEN clauses keep the function off every write that neither holds nor releases a run.
-    await trx.raw('DROP TRIGGER IF EXISTS runs_hold_tally_insert ON runs');
-    await trx.raw(
-      `CREATE TRIGGER runs_hold_tally_insert AFTER INSERT ON runs FOR EACH ROW WHEN ${HELD('NEW')}
-       EXECUTE FUNCTION run_hold_tally()`,
-    );
-    await trx.raw('DROP TRIGGER IF EXISTS runs_hold_tally_update ON runs');
-    await trx.raw(
-      `CREATE TRIGGER runs_hold_tally_update AFTER UPDATE OF held_at, status ON runs FOR EACH ROW
-       WHEN (${HELD('OLD')} IS DISTINCT FROM ${HELD('NEW')}) EXECUTE FUNCTION run_hold_tally()`,
-    );
-    await trx.raw('DROP TRIGGER IF EXISTS runs_hold_tally_delete ON runs');
-    await trx.raw(
-      `CREATE TRIGGER runs_hold_tally_delete AFTER DELETE ON runs FOR EACH ROW WHEN ${HELD('OLD')}
-       EXECUTE FUNCTION run_hold_tally()`,
-    );
+    for (const [name, event, when] of TRIGGERS) {
+      await trx.raw(`DROP TRIGGER IF EXISTS ${name} ON runs`);
+      await trx.raw(
+        `CREATE TRIGGER ${name} AFTER ${event} ON runs FOR EACH ROW WHEN ${when} EXECUTE FUNCTION run_hold_tally()`,
+      );
+    }
     await trx.raw('DELETE FROM run_hold_tallies');
     await trx.raw(
       `INSERT INTO run_hold_tallies (account_id, stripe, held)
@@ -68,9 +65,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  await knex.raw('DROP TRIGGER IF EXISTS runs_hold_tally_insert ON runs');
-  await knex.raw('DROP TRIGGER IF EXISTS runs_hold_tally_update ON runs');
-  await knex.raw('DROP TRIGGER IF EXISTS runs_hold_tally_delete ON runs');
+  for (const [name] of TRIGGERS) await knex.raw(`DROP TRIGGER IF EXISTS ${name} ON runs`);
   await knex.raw('DROP FUNCTION IF EXISTS run_hold_tally()');
   await knex.raw('DROP TABLE IF EXISTS run_hold_tallies');
   await knex.raw('ALTER TABLE run_admissions ADD COLUMN IF NOT EXISTS held integer NOT NULL DEFAULT 0');

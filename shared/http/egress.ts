@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Agent } from 'undici';
 import { AppError } from '../errors.js';
+import { onFirstUse } from '../on-first-use.js';
 import { classifyAddress, normalizeHost, refusedHost } from './address-ranges.js';
 import { addressAllowed, EgressRefused, pinnedLookup, REFUSED_TARGET, type EgressPin } from './pinned-dns.js';
 import { currentTraceparent, failSpan, inSpan, SpanKind, tracingOn } from '../telemetry/spans.js';
@@ -26,9 +27,8 @@ export function isBlockedAddress(address: string): boolean {
 const agents = new Map<boolean, Agent>();
 
 type Undici = typeof import('undici');
-let undici: Undici | undefined;
 /** undici (about 20 MB) loads on the first outbound call: a process that makes none never holds it. */
-const loadUndici = async (): Promise<Undici> => (undici ??= await import('undici'));
+const loadUndici = onFirstUse('undici', () => import('undici')).load;
 
 /** TLS material of a server with its own CA (a Kubernetes API server), and a client certificate when it asks one. */
 export interface EgressTls {

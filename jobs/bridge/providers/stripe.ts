@@ -10,6 +10,7 @@ import { EgressRefused } from '../../../shared/http/egress.js';
 import type { ConnectorRow } from '../connectors-repository.js';
 import type { ProviderAdapter, ProviderCallContext, ProviderCallback, ProviderResult } from './adapter.js';
 import { egressFetchFor } from './sdk-fetch.js';
+import { onFirstUse } from '../../../shared/on-first-use.js';
 
 /** Stripe's replay window for `Stripe-Signature` (its SDK's default, and what its docs tell endpoints to use). */
 export const STRIPE_SIGNATURE_TOLERANCE_S = 300;
@@ -19,18 +20,9 @@ const TIMEOUT_MS = 20_000;
 /** A PaymentIntent with its charges is a few kB; anything near this is not an answer we read. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
 
-type StripeSdk = typeof import('stripe').default;
-let sdk: StripeSdk | undefined;
-
-/** The SDK (about 20 MB), loaded on first use: a process that never talks to Stripe never holds it. */
-export async function loadStripe(): Promise<StripeSdk> {
-  return (sdk ??= (await import('stripe')).default);
-}
-
-function loaded(): StripeSdk {
-  if (!sdk) throw new Error('the Stripe SDK is not loaded: await loadStripe() first');
-  return sdk;
-}
+/** The SDK (about 20 MB), loaded on first use. */
+const sdk = onFirstUse('the Stripe SDK', async () => (await import('stripe')).default);
+export const loadStripe = sdk.load;
 
 /** A client for the connector: its endpoint as host, port and protocol, its secret key, the egress client. */
 export async function stripeClient(
@@ -188,7 +180,7 @@ function clientOf(ctx: ProviderCallContext): Promise<Stripe> {
 /** A Stripe event as webhooks deliver it, verified (Stripe-Signature over the raw body, within the tolerance). */
 export function verifyStripeEvent(callback: Pick<ProviderCallback, 'rawBody' | 'headers'>, secret: string) {
   const header = callback.headers['stripe-signature'];
-  const Stripe = loaded();
+  const Stripe = sdk.get();
   if (!header) throw new Stripe.errors.StripeSignatureVerificationError('', callback.rawBody, { message: 'unsigned' });
   return Stripe.webhooks.constructEvent(callback.rawBody, header, secret, STRIPE_SIGNATURE_TOLERANCE_S);
 }

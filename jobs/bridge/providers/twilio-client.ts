@@ -7,6 +7,7 @@ import type twilio from 'twilio';
 import { egressFetch, EgressRefused } from '../../../shared/http/egress.js';
 import type { ConnectorRow } from '../connectors-repository.js';
 import type { ProviderResult } from './adapter.js';
+import { onFirstUse } from '../../../shared/on-first-use.js';
 
 const TIMEOUT_MS = 20_000;
 /** A Message or Call resource is about 1 kB; anything near this is not an answer we read. */
@@ -91,19 +92,10 @@ function egressClient(endpoint: string, allowPrivate: boolean, state: TwilioClie
   };
 }
 
-type TwilioSdk = typeof twilio;
-let sdk: TwilioSdk | undefined;
-
-/** The SDK (about 24 MB), loaded on first use: a process that never talks to Twilio never holds it. */
-export async function loadTwilio(): Promise<TwilioSdk> {
-  return (sdk ??= (await import('twilio')).default);
-}
-
-/** The SDK once loadTwilio() has run (a call loads it; callbacks through the adapter's `load`). */
-export function twilioSdk(): TwilioSdk {
-  if (!sdk) throw new Error('the Twilio SDK is not loaded: await loadTwilio() first');
-  return sdk;
-}
+/** The SDK (about 24 MB), loaded on first use; `twilioSdk()` once loaded (a call loads it, callbacks `load`). */
+const sdk = onFirstUse('the Twilio SDK', async (): Promise<typeof twilio> => (await import('twilio')).default);
+export const loadTwilio = sdk.load;
+export const twilioSdk = sdk.get;
 
 /** A client for the connector: its endpoint, its Account SID and auth token, the egress client, no SDK retries. */
 export async function twilioClient(
