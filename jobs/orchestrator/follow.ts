@@ -2,12 +2,12 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { Deps } from '../../shared/deps.js';
 import { currentSegmentFinal, eventsAfter, eventTail, type RunEvent } from '../../shared/db/runs.js';
 import { RESTING_STATUSES } from './run-state.js';
+import { liveStream } from '../../shared/http/live-sse.js';
 
 export type StreamFormat = 'ndjson' | 'sse';
 
 /** How often a follower reads Postgres besides the live channel: a missed publish costs at most this long. */
 const POLL_MS = 1000;
-const KEEP_ALIVE_MS = 15_000;
 
 function frame(ev: RunEvent, format: StreamFormat): string {
   const { runId: _r, ...rest } = ev;
@@ -39,24 +39,14 @@ export function followRun(
 ): Readable {
   const out = new PassThrough();
   let last = after;
-  let closed = false;
-  let unsubscribe: (() => Promise<void>) | undefined;
   let reading: Promise<void> | null = null;
-  const close = () => {
-    if (closed) return;
-    closed = true;
-    clearInterval(poll);
-    clearInterval(keepAlive);
-    void unsubscribe?.();
-    out.end();
-  };
   // A live event is sent only as the next in sequence; one read from Postgres (the record) may follow a gap that
   // retention left (a finished run's trimmed events), so it needs only to be newer.
   const send = (ev: RunEvent, fromRecord = false) => {
-    if (closed || (fromRecord ? ev.id <= last : ev.id !== last + 1)) return;
+    if (stream.closed() || (fromRecord ? ev.id <= last : ev.id !== last + 1)) return;
     last = ev.id;
     out.write(frame(ev, format));
-    if (ev.type === 'final') close();
+    if (ev.type === 'final') stream.close();
   };
   // A client that reads slower than the run talks gets nothing more queued until it has drained (live events wait for
   // the next read of Postgres, which waits too), so a follower holds about one page of events, not the whole run.
@@ -76,13 +66,13 @@ export function followRun(
     reading ??= (async () => {
       try {
         for (;;) {
-          while (behind() && !closed) await drained();
-          if (closed) break;
+          while (behind() && !stream.closed()) await drained();
+          if (stream.closed()) break;
           const page = await eventsAfter(deps.db, runId, last, 500);
           for (const ev of page) send(ev, true);
-          if (page.length < 500 || closed) break;
+          if (page.length < 500 || stream.closed()) break;
         }
-        if (!closed) await closeIfRested();
+        if (!stream.closed()) await closeIfRested();
       } catch (err) {
         deps.log.warn({ err: (err as Error).message, runId }, 'run stream could not read events; retrying');
       } finally {
@@ -94,34 +84,27 @@ export function followRun(
   const closeIfRested = async () => {
     const tail = await eventTail(deps.db, runId);
     if (!tail.status || !RESTING_STATUSES.includes(tail.status)) return;
-    if (tail.lastSeq <= last && tail.lastFinalSeq !== null && tail.lastFinalSeq <= last) close();
+    if (tail.lastSeq <= last && tail.lastFinalSeq !== null && tail.lastFinalSeq <= last) stream.close();
   };
-  const poll = setInterval(() => void catchUp(), POLL_MS);
-  // Comment lines keep proxies from timing out a quiet SSE stream; NDJSON has no comment syntax, so it relies on the
-  // events.
-  const keepAlive = setInterval(() => {
-    if (format === 'sse' && !closed && !behind()) out.write(': keep-alive\n\n');
-  }, KEEP_ALIVE_MS);
-  signal.addEventListener('abort', close, { once: true });
-  out.on('close', close);
-
-  void deps.bus
-    .subscribe(`run:${runId}`, (msg) => {
+  const stream = liveStream({
+    out,
+    deps,
+    signal,
+    pollMs: POLL_MS,
+    poll: () => void catchUp(),
+    // Comment lines keep proxies from timing out a quiet SSE stream; NDJSON has no comment syntax, so it relies on the
+    // events.
+    keepAlive: () => format === 'sse' && !behind() && out.write(': keep-alive\n\n'),
+    channel: `run:${runId}`,
+    onMessage: (msg) => {
       if (behind()) return void catchUp();
       for (const ev of liveEvents(msg)) {
         if (ev.id === last + 1) send(ev);
         else if (ev.id > last + 1) return void catchUp();
       }
-    })
-    .then(
-      (unsub) => {
-        unsubscribe = unsub;
-        // A follower that left while SUBSCRIBE was in flight still leaves the channel.
-        if (closed) void unsub();
-      },
-      (err) =>
-        deps.log.warn({ err: (err as Error).message, runId }, 'run stream is not live; reading Postgres every second'),
-    );
+    },
+    what: `run ${runId}'s stream`,
+  });
   void catchUp();
   return out;
 }

@@ -32,12 +32,10 @@ export interface LiveSse {
 export function liveSse(o: LiveSse): Readable {
   const out = new PassThrough();
   let seq = 0;
-  let closed = false;
   let reading: Promise<void> | null = null;
   let again = false;
-  let unsubscribe: (() => Promise<void>) | undefined;
   const send: SendEvent = (event, data) => {
-    if (!closed) out.write(`id: ${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+    if (!stream.closed()) out.write(`id: ${++seq}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const read = (): Promise<void> => {
     if (reading) {
@@ -52,40 +50,75 @@ export function liveSse(o: LiveSse): Readable {
         } catch (err) {
           o.deps.log.warn({ err: (err as Error).message }, `${o.what} could not read Postgres; retrying`);
         }
-      } while ((again || (o.more?.() ?? false)) && !closed);
+      } while ((again || (o.more?.() ?? false)) && !stream.closed());
       reading = null;
     })();
     return reading;
   };
-  const poll = setInterval(() => void read(), o.pollMs ?? LIVE_POLL_MS);
-  const keepAlive = setInterval(() => !closed && out.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  const stream = liveStream({
+    out,
+    deps: o.deps,
+    signal: o.signal,
+    pollMs: o.pollMs ?? LIVE_POLL_MS,
+    poll: () => void read(),
+    keepAlive: () => out.write(': keep-alive\n\n'),
+    channel: o.channel,
+    onMessage: (message) => {
+      o.onMessage?.(message);
+      void read();
+    },
+    what: o.what,
+  });
+  void read();
+  return out;
+}
+
+export interface LiveStream {
+  out: PassThrough;
+  deps: Pick<Deps, 'bus' | 'log'>;
+  signal: AbortSignal;
+  pollMs: number;
+  /** Reads the record again (every `pollMs`). */
+  poll: () => void;
+  /** Writes a keep-alive when the stream has been quiet (every KEEP_ALIVE_MS, while open). */
+  keepAlive: () => void;
+  /** The bus channel whose messages are a shortcut to the record; without one, the poll alone. */
+  channel?: string;
+  onMessage: (message: string) => void;
+  /** What the stream follows, for its log line when the channel cannot be joined. */
+  what: string;
+}
+
+/**
+ * What every live stream shares: it polls and keeps alive while open, joins its channel (and leaves it even when the
+ * client went away while SUBSCRIBE was in flight), and closes once, when the client goes away or its owner says so.
+ */
+export function liveStream(o: LiveStream): { closed: () => boolean; close: () => void } {
+  let closed = false;
+  let unsubscribe: (() => Promise<void>) | undefined;
+  const poll = setInterval(o.poll, o.pollMs);
+  const keepAlive = setInterval(() => !closed && o.keepAlive(), KEEP_ALIVE_MS);
   const close = () => {
     if (closed) return;
     closed = true;
     clearInterval(poll);
     clearInterval(keepAlive);
     void unsubscribe?.();
-    out.end();
+    o.out.end();
   };
   o.signal.addEventListener('abort', close, { once: true });
-  out.on('close', close);
+  o.out.on('close', close);
   if (o.channel)
-    void o.deps.bus
-      .subscribe(o.channel, (message) => {
-        o.onMessage?.(message);
-        void read();
-      })
-      .then(
-        (unsub) => {
-          unsubscribe = unsub;
-          if (closed) void unsub();
-        },
-        (err) =>
-          o.deps.log.warn(
-            { err: (err as Error).message },
-            `${o.what} is not live; reading Postgres every ${(o.pollMs ?? LIVE_POLL_MS) / 1000} s`,
-          ),
-      );
-  void read();
-  return out;
+    void o.deps.bus.subscribe(o.channel, o.onMessage).then(
+      (unsub) => {
+        unsubscribe = unsub;
+        if (closed) void unsub();
+      },
+      (err) =>
+        o.deps.log.warn(
+          { err: (err as Error).message },
+          `${o.what} is not live; reading Postgres every ${o.pollMs / 1000} s`,
+        ),
+    );
+  return { closed: () => closed, close };
 }

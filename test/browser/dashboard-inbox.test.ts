@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { harness } from '../support/harness.js';
 import { activeMember, PASSWORD } from '../support/members.js';
 import { until } from '../support/receiver.js';
-import { ensureChromium, launchChromium } from '../support/chromium.js';
+import { skipWithoutChromium, launchChromium } from '../support/chromium.js';
 import { assertAccessible, assertNoSideScroll, shot, signInPage, visit } from '../support/dashboard-checks.js';
 
 const green = { build: 'passed', tests: 'passed', security: 'passed', health: 'healthy' };
@@ -50,11 +50,7 @@ describe('dashboard inbox in headless chromium', function () {
   };
 
   before(async function () {
-    const missing = ensureChromium();
-    if (missing) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     a = await harness.account();
     approver = await activeMember(a.token, 'approver');
     owner = await newPage();

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { harness } from '../support/harness.js';
 import { seedCatalog } from '../support/runs.js';
 import { grant, newTask } from '../support/pay.js';
-import { ensureChromium, launchChromium } from '../support/chromium.js';
+import { skipWithoutChromium, launchChromium } from '../support/chromium.js';
 import { assertAccessible, assertNoSideScroll, shot, signInPage, visit } from '../support/dashboard-checks.js';
 
 /** Each page of the dashboard doing its main task in Chromium, then axe-core and the 360 px check on every page. */
@@ -21,11 +21,7 @@ describe('dashboard pages in headless chromium', function () {
   };
 
   before(async function () {
-    const missing = ensureChromium();
-    if (missing) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     a = await harness.account();
     await seedCatalog(a.accountId);
     const c = await call('POST', '/v1/cases', { title: 'Warranty claim for the grinder', priority: 'high' });

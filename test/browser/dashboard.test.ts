@@ -4,7 +4,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { TERMINAL_STATUSES } from '../../jobs/orchestrator/run-state.js';
 import { harness } from '../support/harness.js';
 import { seedCatalog } from '../support/runs.js';
-import { ensureChromium, launchChromium } from '../support/chromium.js';
+import { skipWithoutChromium, launchChromium } from '../support/chromium.js';
 
 /** `npm run screenshots` sets SCREENSHOTS=docs: the pages below are saved there as PNGs. */
 const SHOTS = process.env.SCREENSHOTS;
@@ -22,11 +22,7 @@ describe('dashboard in headless chromium', function () {
   const jsBytes: number[] = [];
 
   before(async function () {
-    const missing = ensureChromium();
-    if (missing) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     browser = await launchChromium();
     context = browser.context;
     page = await context.newPage();

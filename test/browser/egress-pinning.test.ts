@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chromium, type Browser } from 'playwright-core';
 import { startPinningProxy, type PinningProxy } from '../../shared/http/pinning-proxy.js';
-import { CHROMIUM, ensureChromium } from '../support/chromium.js';
+import { CHROMIUM, skipWithoutChromium } from '../support/chromium.js';
 import { ALLOWED, FORBIDDEN, rebinding, startRebindTargets, type RebindTargets } from '../support/rebinding.js';
 import { CHROMIUM_FLAGS as FLAGS } from '../../jobs/bridge/portal/browser.js';
 
@@ -22,11 +22,7 @@ describe('chromium behind the pinning proxy (DNS rebinding)', function () {
   let proxy: PinningProxy | undefined;
 
   before(async function () {
-    const missing = ensureChromium();
-    if (missing) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     t = await startRebindTargets((req, res) => {
       if (req.url === '/') {
         res.writeHead(200, { 'content-type': 'text/html' });

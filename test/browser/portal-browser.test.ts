@@ -12,7 +12,7 @@ import { koaListener } from '../../shared/http/koa-listener.js';
 import type { Stoppable } from '../../shared/lifecycle.js';
 import { PORTAL_ACTIONS_QUEUE } from '../../shared/queues.js';
 import { startWorkers } from '../../workers/domains.js';
-import { CHROMIUM, ensureChromium } from '../support/chromium.js';
+import { CHROMIUM, skipWithoutChromium } from '../support/chromium.js';
 import { startExtraApp } from '../support/extra-app.js';
 import { harness } from '../support/harness.js';
 import { startPortal } from '../support/portal-pages.js';
@@ -70,11 +70,7 @@ describe('portal browser in headless chromium', function () {
   };
 
   before(async function () {
-    const missing = ensureChromium();
-    if (missing) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     process.env.AWP_SECRET_TEST_PB_USER = USER;
     process.env.AWP_SECRET_TEST_PB_PASS = PASS;
     portal = await startPortal({ username: USER, password: PASS });

@@ -4,7 +4,7 @@ import { requestPortalRun, runQueuedPortalAction } from '../../jobs/bridge/porta
 import { createDeps } from '../../shared/deps.js';
 import { createLogger } from '../../shared/log.js';
 import { DEFAULT_SCOPES } from '../../shared/schemas/auth.js';
-import { CHROMIUM, ensureChromium } from '../support/chromium.js';
+import { CHROMIUM, skipWithoutChromium } from '../support/chromium.js';
 import { harness } from '../support/harness.js';
 import { ALLOWED, FORBIDDEN, rebinding, startRebindTargets, type RebindTargets } from '../support/rebinding.js';
 
@@ -27,11 +27,7 @@ describe('portal action end to end against DNS rebinding', function () {
   let acct: { accountId: string; token: string; tokenId: string };
 
   before(async function () {
-    const missing = ensureChromium();
-    if (missing) {
-      console.log(`  browser tests skipped: ${missing}`);
-      this.skip();
-    }
+    skipWithoutChromium(this);
     t = await startRebindTargets((req, res) => {
       const html = (body: string) =>
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><html><body>${body}</body></html>`);

@@ -30,6 +30,14 @@ export function ensureChromium(): string | null {
   return onPath() ? null : 'apt-get install -y chromium finished but chromium is not on PATH';
 }
 
+/** Skips the suite (from its `before`) when chromium cannot be had, saying why. */
+export function skipWithoutChromium(suite: Mocha.Context): void {
+  const missing = ensureChromium();
+  if (!missing) return;
+  console.log(`  browser tests skipped: ${missing}`);
+  suite.skip();
+}
+
 /** Headless chromium with a new, empty profile directory; `close` ends it and removes the directory. */
 export async function launchChromium(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'awp-chromium-'));
